@@ -1,0 +1,48 @@
+# Desk Atlas — every command a developer or a scheduler needs. `make help` lists them.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NPM ?= npm
+NODE_TEST := node --import tsx --test --test-concurrency=1 --test-timeout=120000
+
+## install: install dependencies exactly as locked (re-run when package-lock.json changes)
+node_modules/.install-stamp: package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+install: node_modules/.install-stamp
+
+## start: install, build the sample data, serve the API (the one command for a fresh machine)
+start: install data serve
+
+## data: run the nightly pipeline on data/ and publish dist/current
+data: install
+	$(NPM) run --silent data
+
+## serve: serve the current build on $$PORT (default 3000) without rebuilding
+serve: install
+	$(NPM) run --silent serve
+
+## test: install, type-check, run every test
+test: install typecheck
+	$(NODE_TEST) $$(find test -name '*.test.ts' -not -path 'test/bench/*' | sort)
+
+## typecheck: strict TypeScript check of the whole tree
+typecheck: install
+	$(NPM) run --silent typecheck
+
+## generate: regenerate the committed sample snapshot in data/ (seeded, deterministic)
+generate: install
+	$(NPM) run --silent generate
+
+## bench: benchmarks (pipeline at 100k spaces, API throughput); figures go in the README
+bench: install
+	$(NPM) run --silent bench
+
+## leads: operator CLI for enquiries (make leads ARGS="list")
+leads: install
+	$(NPM) run --silent leads -- $(ARGS)
+
+## help: list the targets
+help:
+	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
+
+.PHONY: install start data serve test typecheck generate bench leads help

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import {
+  AmenitySlugSchema, BillingPeriodSchema, BuildImageSchema, CurrencySchema, DateTimeSchema,
+  FacetValueSchema, ImageSchema, LatLngSchema, MarketPositionSchema, MoneySchema, OptionTypeSchema,
+  RatingSchema, SitePathSchema, SlugNameSchema, SlugSchema, UriSchema,
+} from './common.ts';
+
+const OperatorRefSchema = (image: z.ZodType) =>
+  z.strictObject({ slug: SlugSchema, name: z.string(), logo: image.optional() });
+
+function listingCardShape(image: z.ZodType) {
+  return {
+    slug: SlugSchema,
+    title: z.string(),
+    countryCode: z.string().length(2).optional(),
+    city: SlugNameSchema.optional(),
+    zone: SlugNameSchema.optional(),
+    operator: OperatorRefSchema(image).optional(),
+    coordinates: LatLngSchema.optional(),
+    fromPrice: MoneySchema.optional(),
+    fromBillingPeriod: BillingPeriodSchema.optional(),
+    rating: RatingSchema.optional(),
+    featured: z.boolean(),
+    updatedAt: DateTimeSchema.optional(),
+    excerpt: z.string().optional(),
+    images: z.array(image),
+    amenities: z.array(AmenitySlugSchema),
+    capacity: z.int().min(1).optional(),
+    capacity_status: z.enum(['confirmed', 'possible_undeclared']).optional(),
+    marketPosition: MarketPositionSchema.optional(),
+    distanceMeters: z.number().min(0).optional(),
+  };
+}
+export const ListingCardSchema = z.strictObject(listingCardShape(ImageSchema));
+export const BuildListingCardSchema = z.strictObject(listingCardShape(BuildImageSchema));
+export type ListingCard = z.infer<typeof ListingCardSchema>;
+export type BuildListingCard = z.infer<typeof BuildListingCardSchema>;
+
+export const PricingOptionSchema = z.strictObject({
+  optionType: OptionTypeSchema,
+  title: z.string(),
+  priceOnRequest: z.boolean(),
+  billingPeriod: BillingPeriodSchema,
+  price: MoneySchema.optional(),
+  minCapacity: z.int().min(1).optional(),
+  maxCapacity: z.int().min(1).optional(),
+});
+
+function propertyDetailShape(image: z.ZodType, url: z.ZodType) {
+  return {
+    slug: SlugSchema,
+    title: z.string(),
+    featured: z.boolean(),
+    description: z.string(),
+    address: z.string(),
+    images: z.array(image),
+    amenities: z.array(AmenitySlugSchema),
+    pricingOptions: z.array(PricingOptionSchema),
+    webUrl: url,
+    countryCode: z.string().length(2).optional(),
+    city: SlugNameSchema.optional(),
+    zone: SlugNameSchema.optional(),
+    operator: OperatorRefSchema(image).optional(),
+    coordinates: LatLngSchema.optional(),
+    fromPrice: MoneySchema.optional(),
+    fromBillingPeriod: BillingPeriodSchema.optional(),
+    rating: RatingSchema.optional(),
+    updatedAt: DateTimeSchema.optional(),
+    capacity: z.int().min(1).optional(),
+    marketPosition: MarketPositionSchema.optional(),
+  };
+}
+export const PropertyDetailSchema = z.strictObject(propertyDetailShape(ImageSchema, UriSchema));
+export const BuildPropertyDetailSchema = z.strictObject(propertyDetailShape(BuildImageSchema, SitePathSchema));
+export type PropertyDetail = z.infer<typeof PropertyDetailSchema>;
+export type BuildPropertyDetail = z.infer<typeof BuildPropertyDetailSchema>;
+
+function mapMarkerShape(image: z.ZodType) {
+  return {
+    slug: SlugSchema,
+    title: z.string(),
+    coordinates: LatLngSchema,
+    featured: z.boolean(),
+    fromPrice: MoneySchema.optional(),
+    fromBillingPeriod: BillingPeriodSchema.optional(),
+    image: image.optional(),
+  };
+}
+export const MapMarkerSchema = z.strictObject(mapMarkerShape(ImageSchema));
+export type MapMarker = z.infer<typeof MapMarkerSchema>;
+
+export const FACET_KEYS = ['country', 'city', 'zone', 'operator', 'pricingOptionType', 'amenities'] as const;
+export const FacetsPayloadSchema = z.strictObject({
+  facets: z.array(z.strictObject({
+    key: z.enum(FACET_KEYS),
+    label: z.string(),
+    values: z.array(z.strictObject({ value: FacetValueSchema, label: z.string(), count: z.int().min(0) })),
+  })),
+  priceRange: z.strictObject({ min: MoneySchema, max: MoneySchema }).optional(),
+  capacityRange: z.strictObject({ min: z.int().min(1), max: z.int().min(1) }).optional(),
+});
+export type FacetsPayload = z.infer<typeof FacetsPayloadSchema>;
+
+export const GeoPayloadSchema = z.strictObject({
+  countries: z.array(z.strictObject({
+    slug: SlugSchema, name: z.string(), code: z.string().length(2), propertyCount: z.int().min(0),
+  })),
+  cities: z.array(z.strictObject({
+    slug: SlugSchema,
+    name: z.string(),
+    countryCode: z.string().length(2),
+    propertyCount: z.int().min(0),
+    center: z.strictObject({ lat: z.number(), lng: z.number() }),
+    zones: z.array(z.strictObject({ slug: SlugSchema, name: z.string(), propertyCount: z.int().min(0) })),
+    icon: ImageSchema.optional(),
+  })),
+  currencies: z.record(z.string(), CurrencySchema),
+});
+export type GeoPayload = z.infer<typeof GeoPayloadSchema>;
+
+export const ConfigPayloadSchema = z.strictObject({
+  minSupportedBuild: z.int().min(0),
+  recommendedBuild: z.int().min(0).optional(),
+  flags: z.record(z.string(), z.boolean()),
+  message: z.strictObject({
+    title: z.string(), body: z.string(), severity: z.enum(['info', 'warning', 'critical']),
+  }).optional(),
+});
+export type ConfigPayload = z.infer<typeof ConfigPayloadSchema>;
+
+export const HealthPayloadSchema = z.strictObject({ status: z.literal('ok'), sha: z.string() });

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import {
+  CurrencySchema, DateTimeSchema, FaqSchema, ImageSchema, LatLngSchema, MoneySchema,
+  OptionTypeSchema, PriceRangeSchema, RatingSchema, SlugNameSchema, SlugSchema, UriSchema, VerdictSchema,
+} from './common.ts';
+
+const MedianSampleSchema = z.strictObject({ median: MoneySchema, sampleSize: z.int().min(0) });
+
+export const MarketRatesPayloadSchema = z.strictObject({
+  cities: z.array(z.strictObject({
+    city: SlugNameSchema,
+    currency: CurrencySchema,
+    byType: z.array(z.strictObject({
+      optionType: OptionTypeSchema,
+      median: MoneySchema,
+      min: MoneySchema,
+      max: MoneySchema,
+      sampleSize: z.int().min(0),
+      thinSample: z.literal(true).optional(),
+    })),
+    sampleSize: z.int().min(0),
+    countryCode: z.string().length(2).optional(),
+    dayPass: MedianSampleSchema.optional(),
+    meetingRoom: MedianSampleSchema.optional(),
+  })),
+  totalProperties: z.int().min(0),
+  totalPricePoints: z.int().min(0),
+  asOf: DateTimeSchema,
+});
+export type MarketRatesPayload = z.infer<typeof MarketRatesPayloadSchema>;
+
+export const RankingsPayloadSchema = z.strictObject({
+  city: SlugNameSchema,
+  currency: CurrencySchema,
+  sampleSize: z.int().min(0),
+  hasReviewData: z.boolean(),
+  ranked: z.array(z.strictObject({
+    slug: SlugSchema,
+    title: z.string(),
+    score: z.number(),
+    amenityCount: z.int().min(0),
+    entryPrice: MoneySchema.optional(),
+    rating: RatingSchema.optional(),
+  })),
+  asOf: DateTimeSchema,
+});
+export type RankingsPayload = z.infer<typeof RankingsPayloadSchema>;
+
+export const PLACE_KINDS = ['country', 'city', 'zone'] as const;
+export const PlaceKindSchema = z.enum(PLACE_KINDS);
+
+export const PlaceHubSchema = z.strictObject({
+  kind: PlaceKindSchema,
+  slug: SlugSchema,
+  name: z.string(),
+  faqs: z.array(FaqSchema),
+  propertyCount: z.int().min(0),
+  asOf: DateTimeSchema,
+  intro: z.string().optional(),
+  shortDescription: z.string().optional(),
+  priceRange: PriceRangeSchema.optional(),
+  center: LatLngSchema.optional(),
+  parent: SlugNameSchema.optional(),
+  operatorCount: z.int().min(0).optional(),
+  children: z.array(z.strictObject({
+    kind: PlaceKindSchema, slug: SlugSchema, name: z.string(), propertyCount: z.int().min(0),
+  })).optional(),
+  medianMonthlyPerDesk: z.strictObject({ price: MoneySchema, sampleSize: z.int().min(0) }).optional(),
+});
+export type PlaceHub = z.infer<typeof PlaceHubSchema>;
+
+function operatorHubShape(image: z.ZodType) {
+  return {
+    slug: SlugSchema,
+    name: z.string(),
+    faqs: z.array(FaqSchema),
+    propertyCount: z.int().min(0),
+    cities: z.array(SlugNameSchema),
+    asOf: DateTimeSchema,
+    logo: image.optional(),
+    tagline: z.string().optional(),
+    description: z.string().optional(),
+    pricePosition: z.strictObject({ verdict: VerdictSchema, sampleSize: z.int().min(0) }).optional(),
+  };
+}
+export const OperatorHubSchema = z.strictObject(operatorHubShape(ImageSchema));
+export type OperatorHub = z.infer<typeof OperatorHubSchema>;
+export { operatorHubShape };
+
+export const SUGGEST_KINDS = ['country', 'city', 'zone', 'operator', 'property'] as const;
+export const SuggestionSchema = z.strictObject({
+  kind: z.enum(SUGGEST_KINDS),
+  slug: SlugSchema,
+  label: z.string(),
+  sublabel: z.string().optional(),
+  center: LatLngSchema.optional(),
+  propertyCount: z.int().min(0).optional(),
+});
+export type Suggestion = z.infer<typeof SuggestionSchema>;
+
+const IndexFiguresShape = {
+  median: MoneySchema.optional(),
+  average: MoneySchema.optional(),
+  min: MoneySchema.optional(),
+  max: MoneySchema.optional(),
+};
+export const PriceIndexCitySchema = z.strictObject({
+  city: SlugNameSchema,
+  countryCode: z.string().length(2),
+  currency: CurrencySchema,
+  sampleSize: z.int().min(0),
+  published: z.boolean(),
+  ...IndexFiguresShape,
+  byType: z.array(z.strictObject({
+    optionType: OptionTypeSchema,
+    sampleSize: z.int().min(0),
+    published: z.boolean(),
+    ...IndexFiguresShape,
+  })).optional(),
+  flag: z.literal('insufficient_sample').optional(),
+});
+export type PriceIndexCity = z.infer<typeof PriceIndexCitySchema>;
+
+function priceIndexShape(url: z.ZodType) {
+  return { asOf: DateTimeSchema, methodologyUrl: url, cities: z.array(PriceIndexCitySchema) };
+}
+export const PriceIndexPayloadSchema = z.strictObject(priceIndexShape(UriSchema));
+export type PriceIndexPayload = z.infer<typeof PriceIndexPayloadSchema>;
+export { priceIndexShape };
+export { ImageSchema };
