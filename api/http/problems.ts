@@ -1,0 +1,49 @@
+import type { ErrorCode, Problem } from '../contract/problem.ts';
+
+/** The one catalogue of error kinds: HTTP status and title of every code. */
+export const PROBLEM_KINDS: Record<ErrorCode, { status: number; title: string }> = {
+  VALIDATION_FAILED: { status: 400, title: 'Request validation failed' },
+  CLIENT_TOO_OLD: { status: 400, title: 'Client build no longer supported' },
+  CHALLENGE_FAILED: { status: 403, title: 'Challenge failed' },
+  NOT_FOUND: { status: 404, title: 'Not found' },
+  IDEMPOTENCY_KEY_CONFLICT: { status: 422, title: 'Idempotency key reused with a different body' },
+  RATE_LIMITED: { status: 429, title: 'Too many requests' },
+  INTERNAL_ERROR: { status: 500, title: 'Internal error' },
+  UPSTREAM_UNAVAILABLE: { status: 502, title: 'Upstream dependency unavailable' },
+};
+
+export interface FieldError { path: string; message: string }
+
+/** Thrown anywhere in a handler; the error handler turns it into application/problem+json. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors?: FieldError[];
+  constructor(code: ErrorCode, detail?: string, errors?: FieldError[]) {
+    super(detail ?? PROBLEM_KINDS[code].title);
+    this.code = code;
+    this.status = PROBLEM_KINDS[code].status;
+    this.errors = errors;
+  }
+}
+
+export const validationFailed = (errors: FieldError[], detail = 'One or more parameters are invalid.') =>
+  new ApiError('VALIDATION_FAILED', detail, errors);
+
+/** `{site}/problems/<code in kebab case>` */
+export function problemType(siteUrl: string, code: ErrorCode): string {
+  return `${siteUrl.replace(/\/$/, '')}/problems/${code.toLowerCase().replace(/_/g, '-')}`;
+}
+
+export function toProblem(siteUrl: string, error: ApiError, traceId: string): Problem {
+  const problem: Problem = {
+    type: problemType(siteUrl, error.code),
+    title: PROBLEM_KINDS[error.code].title,
+    status: error.status,
+    code: error.code,
+    traceId,
+  };
+  if (error.message && error.message !== problem.title) problem.detail = error.message;
+  if (error.errors?.length) problem.errors = error.errors;
+  return problem;
+}
