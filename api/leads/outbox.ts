@@ -1,0 +1,196 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { mkdirSync, openSync, writeSync, fsyncSync, closeSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { LeadStore, OutboxRow, OutgoingMessage } from './store.ts';
+
+export interface MailTransport {
+  readonly kind: 'smtp' | 'spool';
+  send(message: OutgoingMessage, messageId: string): Promise<void>;
+  close(): void;
+}
+
+const toMail = (m: OutgoingMessage, messageId: string) => ({
+  from: m.from, to: m.to, replyTo: m.replyTo, subject: m.subject, text: m.text,
+  messageId, date: new Date(m.date),
+});
+
+export class SmtpTransport implements MailTransport {
+  readonly kind = 'smtp' as const;
+  private readonly transporter: Transporter;
+  constructor(url: string, opts: { timeoutMs?: number } = {}) {
+    const timeout = opts.timeoutMs ?? 30_000;
+    this.transporter = nodemailer.createTransport(url, {
+      connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout,
+    } as never);
+  }
+  async send(message: OutgoingMessage, messageId: string): Promise<void> {
+    await this.transporter.sendMail(toMail(message, messageId));
+  }
+  close(): void { this.transporter.close(); }
+}
+
+/** With no SMTP: one .eml file per message, written to a temp name, fsynced, renamed into place. */
+export class SpoolTransport implements MailTransport {
+  readonly kind = 'spool' as const;
+  private readonly composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  constructor(readonly dir: string) { mkdirSync(dir, { recursive: true }); }
+  async send(message: OutgoingMessage, messageId: string): Promise<void> {
+    const info = await this.composer.sendMail(toMail(message, messageId));
+    const raw = info.message as unknown as Buffer;
+    // Named after the Message-ID: a redelivery overwrites its own file instead of adding a copy.
+    const name = `${messageId.replace(/^<|>$/g, '').replace(/[^A-Za-z0-9._-]/g, '_')}.eml`;
+    const tmp = join(this.dir, `.${name}.${randomBytes(4).toString('hex')}.tmp`);
+    const fd = openSync(tmp, 'w');
+    try { writeSync(fd, raw); fsyncSync(fd); } finally { closeSync(fd); }
+    renameSync(tmp, join(this.dir, name));
+  }
+  close(): void { this.composer.close(); }
+}
+
+export interface RelayOptions {
+  now?: () => number;
+  /** how often the relay looks for due rows when nobody kicks it */
+  pollMs?: number;
+  /** first retry delay; doubles on each failure up to maxDelayMs */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** after this many failed attempts a message becomes a dead letter (CLI: redeliver) */
+  maxAttempts?: number;
+  batchSize?: number;
+  log?: RelayLogger;
+}
+
+export interface RelayLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+const silent: RelayLogger = { info() {}, warn() {}, error() {} };
+
+/** SMTP errors can quote addresses; the log keeps the code and the shape, not the address. */
+export function redactError(err: unknown): string {
+  const e = err as { code?: string; responseCode?: number; message?: string };
+  const msg = String(e?.message ?? err).replace(/[^\s<>"',;:@]+@[^\s<>"',;:]+/g, '<address>').slice(0, 300);
+  return [e?.code, e?.responseCode, msg].filter((x) => x !== undefined && x !== '').join(' ');
+}
+
+export function backoffDelay(attempts: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Delivers outbox rows in the server process. At least once: a crash between the send and the
+ * commit of `sent` repeats the send, with the same Message-ID, so receivers can drop the copy.
+ */
+export class OutboxRelay {
+  private readonly now: () => number;
+  private readonly pollMs: number;
+  private readonly baseDelayMs: number;
+  private readonly maxDelayMs: number;
+  readonly maxAttempts: number;
+  private readonly batchSize: number;
+  private readonly log: RelayLogger;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private stopping = false;
+  private current: Promise<void> | undefined;
+  private again = false;
+  private onTick: Array<() => void> = [];
+
+  constructor(private readonly store: LeadStore, readonly transport: MailTransport, opts: RelayOptions = {}) {
+    this.now = opts.now ?? Date.now;
+    this.pollMs = opts.pollMs ?? 1000;
+    this.baseDelayMs = opts.baseDelayMs ?? 1000;
+    this.maxDelayMs = opts.maxDelayMs ?? 60 * 60 * 1000;
+    this.maxAttempts = opts.maxAttempts ?? 15;
+    this.batchSize = opts.batchSize ?? 50;
+    this.log = opts.log ?? silent;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.stopping = false;
+    this.schedule(0);
+  }
+
+  /** New rows are waiting: deliver now rather than at the next poll. */
+  kick(): void {
+    if (!this.running) return;
+    if (this.current) { this.again = true; return; }
+    this.schedule(0);
+  }
+
+  /** Stops the loop and waits for the message being sent, if any. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.current;
+  }
+
+  private schedule(ms: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.current = this.drain().catch((err) => {
+        this.log.error({ error: redactError(err) }, 'outbox pass failed');
+      }).then(() => {
+        this.current = undefined;
+        for (const f of this.onTick.splice(0)) f();
+        if (this.again) { this.again = false; this.schedule(0); return; }
+        const next = this.store.db.open ? this.store.nextDueAt() : undefined;
+        const wait = next === undefined ? this.pollMs : Math.max(0, Math.min(this.pollMs, next - this.now()));
+        this.schedule(wait);
+      });
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /** Resolves after the next pass of the loop completes (tests). */
+  nextTick(): Promise<void> {
+    return new Promise((resolve) => this.onTick.push(resolve));
+  }
+
+  /** One pass: deliver every due row (in batches) until none is due. Safe to call directly. */
+  async drain(): Promise<{ sent: number; failed: number }> {
+    if (!this.running) this.stopping = false;
+    let sent = 0;
+    let failed = 0;
+    for (;;) {
+      const due = this.store.dueOutbox(this.now(), this.batchSize);
+      if (due.length === 0) break;
+      for (const row of due) {
+        if (this.stopping) break;
+        if (await this.deliver(row)) sent++; else failed++;
+      }
+      if (this.stopping) break;
+    }
+    if (sent || failed) this.log.info({ sent, failed }, 'outbox pass');
+    return { sent, failed };
+  }
+
+  private async deliver(row: OutboxRow): Promise<boolean> {
+    try {
+      await this.transport.send(row.message, row.messageId);
+      this.store.markSent(row.outboxId, this.now());
+      return true;
+    } catch (err) {
+      const attempts = row.attempts + 1;
+      const error = redactError(err);
+      const fields = { outboxId: row.outboxId, reference: row.reference, kind: row.kind, attempts, error };
+      if (attempts >= this.maxAttempts) {
+        this.store.markFailed(row.outboxId, error, null);
+        this.log.error(fields, 'outbox message dead-lettered');
+      } else {
+        this.store.markFailed(row.outboxId, error, this.now() + backoffDelay(attempts, this.baseDelayMs, this.maxDelayMs));
+        this.log.warn(fields, 'outbox delivery failed; will retry');
+      }
+      return false;
+    }
+  }
+}

@@ -1,0 +1,225 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import type { LeadRouting } from '../../api/contract/build.ts';
+import { ApiError, toProblem } from '../../api/http/problems.ts';
+import { leadsPlugin } from '../../api/leads/plugin.ts';
+import { LeadsService, type LeadsConfig, type LeadsServiceOptions } from '../../api/leads/service.ts';
+
+export const ROUTING: LeadRouting = {
+  'loft-mitte': { title: 'Loft Mitte', citySlug: 'berlin', operatorSlug: 'spacehub', operatorName: 'SpaceHub', enquiryEmail: 'leads@spacehub.example' },
+  'spree-works': { title: 'Spree Works', citySlug: 'berlin', operatorSlug: 'spacehub', operatorName: 'SpaceHub', enquiryEmail: 'leads@spacehub.example' },
+  'sol-madrid': { title: 'Sol Madrid', citySlug: 'madrid', operatorSlug: 'workco', operatorName: 'WorkCo', enquiryEmail: 'hola@workco.example' },
+  'indie-desk': { title: 'Indie Desk', citySlug: 'madrid', operatorSlug: null, operatorName: null, enquiryEmail: null },
+};
+
+/** Personal data used in requests; the captured logs must contain none of it. */
+export const PERSON = {
+  name: 'Zelda Quarterfield',
+  email: 'zelda.quarterfield@example.org',
+  phone: '+49 30 5550199',
+  message: 'Please call me about a team of eight, budget flexible, secret-marker-9137.',
+};
+
+export const contactBody = (extra: Record<string, unknown> = {}) => ({
+  name: PERSON.name, email: PERSON.email, locale: 'en', phone: PERSON.phone, message: PERSON.message, ...extra,
+});
+export const inquiryBody = (extra: Record<string, unknown> = {}) => ({
+  ...contactBody(), properties: ['loft-mitte', 'sol-madrid'], ...extra,
+});
+
+export function tempDir(t: { after(fn: () => unknown): void }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'da-leads-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export function leadsConfig(dir: string, extra: Partial<LeadsConfig> = {}): LeadsConfig {
+  return {
+    dbPath: join(dir, 'leads.db'), mailSpoolDir: join(dir, 'mail'), teamEmail: 'team@desk-atlas.test',
+    nodeEnv: 'test', ...extra,
+  };
+}
+
+/** Collects every log line written by the app and the relay. */
+export class LogCapture extends Writable {
+  lines: string[] = [];
+  override _write(chunk: Buffer, _enc: string, cb: () => void) { this.lines.push(chunk.toString()); cb(); }
+  get text() { return this.lines.join(''); }
+}
+
+/**
+ * A Fastify instance that mirrors the seam with the API core: ApiError → problem+json,
+ * Fastify's client errors → 400 VALIDATION_FAILED, a 64 KiB body limit, the plugin registered last.
+ */
+export async function buildTestApp(service: LeadsService, opts: { routing?: LeadRouting; logs?: LogCapture } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: 64 * 1024,
+    logger: opts.logs ? { level: 'trace', stream: opts.logs } : false,
+  });
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    let apiError: ApiError;
+    if (error instanceof ApiError) apiError = error;
+    else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      apiError = new ApiError('VALIDATION_FAILED', 'The request could not be read.', [{ path: '(body)', message: error.code ?? 'invalid' }]);
+    } else {
+      request.log.error({ err: error }, 'unhandled error');
+      apiError = new ApiError('INTERNAL_ERROR', 'An internal error occurred.');
+    }
+    return reply.code(apiError.status).type('application/problem+json; charset=utf-8')
+      .send(JSON.stringify(toProblem('http://site.test', apiError, String(request.id))));
+  });
+  const routing = opts.routing ?? ROUTING;
+  await app.register(leadsPlugin, { service, routing: () => routing });
+  await app.ready();
+  return app;
+}
+
+export async function openService(dir: string, config: Partial<LeadsConfig> = {}, opts: LeadsServiceOptions = {}) {
+  return LeadsService.open(leadsConfig(dir, config), {
+    relay: { pollMs: 50, baseDelayMs: 20, maxDelayMs: 200 }, ...opts,
+  });
+}
+
+export interface ReceivedMail { raw: string; headers: Record<string, string>; text: string; rcpt: string[] }
+
+function decodeQuotedPrintable(s: string): string {
+  const bytes: number[] = [];
+  const src = s.replace(/=\r?\n/g, '');
+  for (let i = 0; i < src.length; i++) {
+    if (src[i] === '=' && /^[0-9A-F]{2}$/i.test(src.slice(i + 1, i + 3))) { bytes.push(parseInt(src.slice(i + 1, i + 3), 16)); i += 2; }
+    else bytes.push(...Buffer.from(src[i], 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+function decodeWords(s: string): string {
+  return s.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=\s*/gi, (_m, enc: string, data: string) =>
+    enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')));
+}
+
+/** Enough of RFC 5322/2045 for the single-part text messages the relay sends. */
+export function parseMail(raw: string, rcpt: string[] = []): ReceivedMail {
+  const split = raw.search(/\r?\n\r?\n/);
+  const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
+  const bodyRaw = raw.slice(split).replace(/^\r?\n\r?\n/, '');
+  const headers: Record<string, string> = {};
+  for (const line of head.split(/\r?\n/)) {
+    const i = line.indexOf(':');
+    if (i > 0) headers[line.slice(0, i).toLowerCase()] = decodeWords(line.slice(i + 1).trim());
+  }
+  const cte = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
+  const text = cte === 'quoted-printable' ? decodeQuotedPrintable(bodyRaw)
+    : cte === 'base64' ? Buffer.from(bodyRaw.replace(/\s+/g, ''), 'base64').toString('utf8') : bodyRaw;
+  return { raw, headers, text: text.replace(/\r\n/g, '\n'), rcpt };
+}
+
+/** A real SMTP server (smtp-server) in the test process; stop() and start() again on the same port. */
+export class TestSmtp {
+  messages: ReceivedMail[] = [];
+  port = 0;
+  private server: SMTPServer | undefined;
+
+  async start(): Promise<this> {
+    this.server = new SMTPServer({
+      authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+      onData: (stream, session, cb) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          this.messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), session.envelope.rcptTo.map((r) => r.address)));
+          cb();
+        });
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (this.server.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  get url() { return `smtp://127.0.0.1:${this.port}`; }
+
+  async stop(): Promise<void> {
+    const s = this.server;
+    this.server = undefined;
+    if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+
+  byMessageId(id: string) { return this.messages.filter((m) => m.headers['message-id'] === id); }
+}
+
+/**
+ * A stand-in for Turnstile's siteverify: tokens are issued by the test and are single-use,
+ * like Turnstile's (a second verification of the same token fails with timeout-or-duplicate).
+ */
+export class TestVerifier {
+  readonly secret = 'test-secret';
+  mode: 'ok' | 'slow' | 'error' = 'ok';
+  slowMs = 1000;
+  calls = 0;
+  lastRemoteIp: string | undefined;
+  private valid = new Set<string>();
+  private used = new Set<string>();
+  private server: Server | undefined;
+  private counter = 0;
+  url = '';
+
+  issue(): string {
+    const token = `tok-${++this.counter}-${Math.random().toString(36).slice(2)}`;
+    this.valid.add(token);
+    return token;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        this.calls++;
+        const form = new URLSearchParams(Buffer.concat(chunks).toString());
+        this.lastRemoteIp = form.get('remoteip') ?? undefined;
+        const answer = (status: number, body: object) => {
+          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        };
+        if (this.mode === 'error') return answer(500, { success: false, 'error-codes': ['internal-error'] });
+        const respond = () => {
+          if (form.get('secret') !== this.secret) return answer(200, { success: false, 'error-codes': ['invalid-input-secret'] });
+          const token = form.get('response') ?? '';
+          if (this.used.has(token)) return answer(200, { success: false, 'error-codes': ['timeout-or-duplicate'] });
+          if (!this.valid.has(token)) return answer(200, { success: false, 'error-codes': ['invalid-input-response'] });
+          this.valid.delete(token);
+          this.used.add(token);
+          answer(200, { success: true, challenge_ts: new Date().toISOString(), hostname: 'site.test' });
+        };
+        if (this.mode === 'slow') setTimeout(respond, this.slowMs); else respond();
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/siteverify`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const s = this.server;
+    if (!s) return;
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+}
+
+/** Waits until `check` is true, polling; fails after `timeoutMs`. */
+export async function waitFor(check: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
