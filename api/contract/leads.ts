@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LocaleSchema, SlugSchema, envelope, MetaSchema } from './common.ts';
+import { LocaleSchema, MetaSchema, SlugSchema } from './common.ts';
 
 /**
  * The spec's email rule: local part not starting with a dot and without consecutive dots;
@@ -61,7 +61,7 @@ export const LeadReceiptSchema = z.strictObject({
 });
 export type LeadReceipt = z.infer<typeof LeadReceiptSchema>;
 
-export const LeadReceiptResponseSchema = envelope(LeadReceiptSchema, MetaSchema);
+export const LeadReceiptResponseSchema = z.strictObject({ data: LeadReceiptSchema, meta: MetaSchema });
 
 export const LEAD_ENDPOINTS = ['contact', 'inquiry'] as const;
 export type LeadEndpoint = (typeof LEAD_ENDPOINTS)[number];
