@@ -1,0 +1,97 @@
+/**
+ * Operator CLI for enquiries: `npm run leads -- <command>` or `make leads ARGS="<command>"`.
+ * Reads LEADS_DB (default var/leads.db). Redelivery only marks rows pending: the running
+ * server's relay sends them at its next pass, so two processes never send the same row at once.
+ */
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { LeadStore, type OutboxRow } from './store.ts';
+
+const USAGE = `usage: npm run leads -- <command>
+  list [--limit N]            latest enquiries (reference, date, endpoint, spaces, delivery)
+  show <reference>            one enquiry with its contact details and its emails
+  outbox [pending|sent|dead]  outbox rows, newest first (or the given status)
+  redeliver <outbox-id>       send that email again
+  redeliver --all-dead        send every dead letter again`;
+
+const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+}
+
+function delivery(rows: OutboxRow[]): string {
+  const n = (s: OutboxRow['status']) => rows.filter((r) => r.status === s).length;
+  return `${n('sent')}/${rows.length} sent${n('dead') ? `, ${n('dead')} dead` : ''}`;
+}
+
+export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = console.log): number {
+  const [command, ...args] = argv;
+  if (!command || command === 'help' || command === '--help') { out(USAGE); return command ? 0 : 2; }
+  const dbPath = env.LEADS_DB || 'var/leads.db';
+  if (!existsSync(dbPath)) { out(`no leads database at ${dbPath} (set LEADS_DB)`); return 1; }
+  const store = new LeadStore(dbPath);
+  try {
+    switch (command) {
+      case 'list': {
+        const i = args.indexOf('--limit');
+        const limit = i >= 0 ? Number(args[i + 1]) : 50;
+        if (!Number.isInteger(limit) || limit < 1) { out('--limit needs a positive integer'); return 2; }
+        const leads = store.listLeads(limit);
+        if (!leads.length) { out('no enquiries'); return 0; }
+        out(table([['reference', 'received', 'endpoint', 'spaces', 'delivery'], ...leads.map((l) => [
+          l.reference, iso(l.createdAt), l.endpoint,
+          String(Array.isArray(l.payload.properties) ? l.payload.properties.length : 0),
+          delivery(store.outboxForLead(l.leadId)),
+        ])]));
+        return 0;
+      }
+      case 'show': {
+        const lead = args[0] ? store.getLead(args[0].toUpperCase()) : undefined;
+        if (!lead) { out(args[0] ? `no enquiry ${args[0]}` : USAGE); return args[0] ? 1 : 2; }
+        out(`${lead.reference}  ${lead.endpoint}  received ${iso(lead.createdAt)}`);
+        out(JSON.stringify(lead.payload, null, 2));
+        out('');
+        out(outboxTable(store.outboxForLead(lead.leadId)));
+        return 0;
+      }
+      case 'outbox': {
+        const status = args[0] as OutboxRow['status'] | undefined;
+        if (status && !['pending', 'sent', 'dead'].includes(status)) { out(USAGE); return 2; }
+        const counts = store.outboxCounts();
+        out(`pending ${counts.pending}  sent ${counts.sent}  dead ${counts.dead}`);
+        const rows = store.listOutbox(status);
+        if (rows.length) out(outboxTable(rows));
+        return 0;
+      }
+      case 'redeliver': {
+        if (args[0] === '--all-dead') {
+          out(`${store.redeliver('all-dead', Date.now())} dead letter(s) queued for delivery`);
+          return 0;
+        }
+        const id = Number(args[0]);
+        if (!Number.isInteger(id) || id < 1) { out(USAGE); return 2; }
+        const changed = store.redeliver({ outboxId: id }, Date.now());
+        out(changed ? `outbox ${id} queued for delivery` : `no outbox row ${id}`);
+        return changed ? 0 : 1;
+      }
+      default:
+        out(USAGE);
+        return 2;
+    }
+  } finally {
+    store.close();
+  }
+}
+
+function outboxTable(rows: OutboxRow[]): string {
+  return table([['id', 'reference', 'kind', 'operator', 'to', 'status', 'attempts', 'next attempt', 'sent', 'last error'], ...rows.map((r) => [
+    String(r.outboxId), r.reference, r.kind, r.operatorSlug ?? '-', r.message.to, r.status, String(r.attempts),
+    r.status === 'pending' ? iso(r.nextAttemptAt) : '-', iso(r.sentAt), (r.lastError ?? '').slice(0, 80),
+  ])]);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = runCli(process.argv.slice(2));
+}
