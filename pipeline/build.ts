@@ -1,0 +1,48 @@
+/**
+ * The nightly pipeline: `npm run data` / `make data`.
+ *   tsx pipeline/build.ts [--data DIR] [--dist DIR] [--allow-shrink] [--keep N]
+ * Exit code 0 when a build was published, 1 when it failed (dist/current untouched), 2 on bad arguments.
+ */
+import { parseArgs } from 'node:util';
+import { runBuild } from './run.ts';
+import { BuildError } from './lib/errors.ts';
+
+const USAGE = 'usage: tsx pipeline/build.ts [--data DIR] [--dist DIR] [--allow-shrink] [--keep N]';
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        data: { type: 'string', default: 'data' },
+        dist: { type: 'string', default: process.env.DIST_DIR || 'dist' },
+        'allow-shrink': { type: 'boolean', default: false },
+        keep: { type: 'string', default: '5' },
+        help: { type: 'boolean', default: false },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const keep = Number(values.keep);
+  if (!Number.isInteger(keep) || keep < 1) {
+    process.stderr.write(`--keep must be an integer >= 1\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    await runBuild({ dataDir: values.data!, distDir: values.dist!, allowShrink: values['allow-shrink'], keep });
+    return 0;
+  } catch (err) {
+    const message = err instanceof BuildError ? err.message : (err as Error).stack ?? String(err);
+    process.stderr.write(`[pipeline] build failed, nothing published: ${message}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,564 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type {
+  FacetLabels, LeadRouting, ListingFact, LocalizedText, MarketRatesFile, PriceFact, SuggestEntry,
+} from '../../api/contract/build.ts';
+import type { BuildListingCard, BuildPropertyDetail, GeoPayload } from '../../api/contract/catalog.ts';
+import {
+  LOCALES, OPTION_TYPES, type BillingPeriod, type BuildImage, type Locale, type MarketPosition, type Money, type OptionType,
+} from '../../api/contract/common.ts';
+import type { PlaceHub, PriceIndexCity, RankingsPayload } from '../../api/contract/market.ts';
+import { queryRows } from './models.ts';
+import {
+  FACET_KEY_LABELS, operatorDescription, operatorFaqs, placeFaqs, placeIntro, placeShortDescription, type PlaceText,
+} from './texts.ts';
+
+/** Logos carry no size in the snapshot; the site serves them square at this size. */
+export const LOGO_SIZE_PX = 256;
+export const METHODOLOGY_PATH = '/en/price-index#methodology';
+
+type Row = Record<string, unknown>;
+const str = (v: unknown): string => v as string;
+const optStr = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : (v as string));
+const num = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : (v as number));
+const optNum = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : num(v));
+const byLocale = (row: Row, prefix: string, locale: Locale): string | undefined => optStr(row[`${prefix}_${locale}`]);
+const localized = (row: Row, prefix: string): LocalizedText => ({
+  en: str(row[`${prefix}_en`]), de: str(row[`${prefix}_de`]), es: str(row[`${prefix}_es`]),
+});
+
+export interface Marts {
+  asOf: string;
+  listings: Row[];
+  listingPrices: Map<string, Row[]>;
+  pricingOptions: Map<string, Row[]>;
+  countries: Row[];
+  cities: Row[];
+  zones: Row[];
+  operators: Row[];
+  marketRates: Row[];
+  priceIndex: Row[];
+  rankings: Row[];
+  amenities: Row[];
+  optionTypes: Row[];
+}
+
+function groupBySlug(rows: Row[]): Map<string, Row[]> {
+  const map = new Map<string, Row[]>();
+  for (const row of rows) {
+    const slug = str(row.slug);
+    const list = map.get(slug);
+    if (list) list.push(row);
+    else map.set(slug, [row]);
+  }
+  return map;
+}
+
+export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
+  const [asOfRow] = await queryRows(conn, `
+    select coalesce(
+      iso_utc(max(observed_at)),
+      (select iso_utc(max(updated_at)) from int_spaces__slugged),
+      '1970-01-01T00:00:00Z'
+    ) as as_of
+    from int_price_observations__checked where reject_rule is null`);
+  return {
+    asOf: str(asOfRow.as_of),
+    listings: await queryRows(conn, 'select * from listings order by slug'),
+    listingPrices: groupBySlug(await queryRows(conn, 'select * from listing_prices')),
+    pricingOptions: groupBySlug(await queryRows(conn, 'select * from pricing_options')),
+    countries: await queryRows(conn, 'select * from countries order by country_slug'),
+    cities: await queryRows(conn, 'select * from cities order by city_slug'),
+    zones: await queryRows(conn, 'select * from zones order by city_slug, zone_slug'),
+    operators: await queryRows(conn, 'select * from operators order by operator_slug'),
+    marketRates: await queryRows(conn, 'select * from market_rates'),
+    priceIndex: await queryRows(conn, 'select * from price_index'),
+    rankings: await queryRows(conn, 'select * from rankings'),
+    amenities: await queryRows(conn, 'select * from stg_amenities order by amenity_slug'),
+    optionTypes: await queryRows(conn, 'select * from stg_option_types order by option_type_rank(option_type)'),
+  };
+}
+
+function money(amount: number, currency: string): Money {
+  return { amount, currency: currency as Money['currency'] };
+}
+
+function priceFact(row: Row): PriceFact {
+  return {
+    amount: num(row.from_amount),
+    currency: str(row.from_currency) as PriceFact['currency'],
+    billingPeriod: str(row.from_billing_period) as PriceFact['billingPeriod'],
+    sortAmountEur: num(row.from_sort_amount_eur),
+  };
+}
+
+function position(row: Row): MarketPosition {
+  return {
+    verdict: str(row.verdict) as MarketPosition['verdict'],
+    median: money(num(row.city_median), str(row.city_currency)),
+    sampleSize: num(row.city_sample_size),
+  };
+}
+
+function images(row: Row): BuildImage[] {
+  return (row.images as Row[]).map((i) => ({ url: str(i.url), width: num(i.width), height: num(i.height), alt: str(i.alt) }));
+}
+
+function operatorRef(row: Row) {
+  if (row.operator_slug === null) return undefined;
+  const name = str(row.operator_name);
+  const logoPath = optStr(row.operator_logo_path);
+  return {
+    slug: str(row.operator_slug),
+    name,
+    logo: logoPath ? { url: logoPath, width: LOGO_SIZE_PX, height: LOGO_SIZE_PX, alt: name } : undefined,
+  };
+}
+
+function ratingOf(row: Row) {
+  if (row.rating_score === null || row.rating_count === null) return undefined;
+  return { score: num(row.rating_score), count: num(row.rating_count) };
+}
+
+function coordinatesOf(row: Row) {
+  if (row.lat === null || row.lng === null) return undefined;
+  return { lat: num(row.lat), lng: num(row.lng) };
+}
+
+export function listingFacts(m: Marts): ListingFact[] {
+  return m.listings.map((row) => {
+    const prices = m.listingPrices.get(str(row.slug)) ?? [];
+    const overall = prices.find((p) => p.product_type === 'all');
+    const fromPriceByType: Partial<Record<OptionType, PriceFact>> = {};
+    const marketPositionByType: Partial<Record<OptionType, MarketPosition>> = {};
+    for (const p of prices) {
+      if (p.product_type === 'all') continue;
+      const type = str(p.product_type) as OptionType;
+      if (p.from_amount !== null) fromPriceByType[type] = priceFact(p);
+      if (p.verdict !== null) marketPositionByType[type] = position(p);
+    }
+    return {
+      slug: str(row.slug),
+      countrySlug: str(row.country_slug),
+      countryCode: str(row.country_code),
+      citySlug: str(row.city_slug),
+      zoneSlug: optStr(row.zone_slug) ?? null,
+      operatorSlug: optStr(row.operator_slug) ?? null,
+      amenities: row.amenity_slugs as string[],
+      capacity: optNum(row.capacity) ?? null,
+      coordinates: coordinatesOf(row) ?? null,
+      updatedAt: optStr(row.updated_at) ?? null,
+      rating: ratingOf(row) ?? null,
+      featured: row.is_featured as boolean,
+      street: str(row.street),
+      houseNumber: str(row.house_number),
+      optionTypes: row.option_types as OptionType[],
+      fromPrice: overall && overall.from_amount !== null ? priceFact(overall) : null,
+      fromPriceByType,
+      marketPosition: overall && overall.verdict !== null ? position(overall) : null,
+      marketPositionByType,
+    };
+  });
+}
+
+function cardBase(row: Row, fact: ListingFact, locale: Locale) {
+  return {
+    countryCode: str(row.country_code),
+    city: { slug: str(row.city_slug), name: str(byLocale(row, 'city_name', locale)) },
+    zone: row.zone_slug === null ? undefined : { slug: str(row.zone_slug), name: str(byLocale(row, 'zone_name', locale)) },
+    operator: operatorRef(row),
+    coordinates: coordinatesOf(row),
+    fromPrice: fact.fromPrice ? money(fact.fromPrice.amount, fact.fromPrice.currency) : undefined,
+    fromBillingPeriod: fact.fromPrice?.billingPeriod,
+    rating: ratingOf(row),
+  };
+}
+
+export function listingCards(m: Marts, facts: ListingFact[], locale: Locale): BuildListingCard[] {
+  return m.listings.map((row, i) => {
+    const fact = facts[i];
+    return {
+      slug: str(row.slug),
+      title: str(row.title),
+      ...cardBase(row, fact, locale),
+      featured: row.is_featured as boolean,
+      updatedAt: optStr(row.updated_at),
+      excerpt: byLocale(row, 'excerpt', locale) ?? optStr(row.excerpt_en),
+      images: images(row),
+      amenities: row.amenity_slugs as string[],
+      capacity: optNum(row.capacity),
+      capacity_status: optStr(row.capacity_status) as BuildListingCard['capacity_status'],
+      marketPosition: fact.marketPosition ?? undefined,
+    };
+  });
+}
+
+function formatAddress(row: Row, locale: Locale): string {
+  const street = [str(row.street), str(row.house_number)].filter((s) => s !== '').join(' ');
+  const town = [str(row.postal_code), str(byLocale(row, 'city_name', locale))].filter((s) => s !== '').join(' ');
+  return [street, town].filter((s) => s !== '').join(', ');
+}
+
+export function propertyDetails(m: Marts, facts: ListingFact[], locale: Locale): BuildPropertyDetail[] {
+  return m.listings.map((row, i) => {
+    const fact = facts[i];
+    const slug = str(row.slug);
+    const base = cardBase(row, fact, locale);
+    return {
+      slug,
+      title: str(row.title),
+      featured: row.is_featured as boolean,
+      description: byLocale(row, 'description', locale) ?? optStr(row.description_en) ?? byLocale(row, 'excerpt', locale) ?? optStr(row.excerpt_en) ?? '',
+      address: formatAddress(row, locale),
+      images: images(row),
+      amenities: row.amenity_slugs as string[],
+      pricingOptions: (m.pricingOptions.get(slug) ?? []).map((o) => ({
+        optionType: str(o.option_type) as OptionType,
+        title: str(o.offer_title),
+        priceOnRequest: o.is_price_on_request as boolean,
+        billingPeriod: str(o.billing_period) as BillingPeriod,
+        price: o.is_price_on_request ? undefined : money(num(o.amount), str(o.currency)),
+        minCapacity: optNum(o.min_capacity),
+        maxCapacity: optNum(o.max_capacity),
+      })),
+      webUrl: `/${locale}/space/${slug}`,
+      ...base,
+      updatedAt: optStr(row.updated_at),
+      capacity: optNum(row.capacity),
+      marketPosition: fact.marketPosition ?? undefined,
+    };
+  });
+}
+
+export function geography(m: Marts, locale: Locale): GeoPayload {
+  const zonesByCity = new Map<string, Row[]>();
+  for (const z of m.zones) {
+    const list = zonesByCity.get(str(z.city_slug)) ?? [];
+    list.push(z);
+    zonesByCity.set(str(z.city_slug), list);
+  }
+  return {
+    countries: m.countries.map((c) => ({
+      slug: str(c.country_slug), name: str(byLocale(c, 'name', locale)), code: str(c.country_code), propertyCount: num(c.property_count),
+    })),
+    cities: m.cities.map((c) => ({
+      slug: str(c.city_slug),
+      name: str(byLocale(c, 'name', locale)),
+      countryCode: str(c.country_code),
+      propertyCount: num(c.property_count),
+      center: { lat: num(c.lat), lng: num(c.lng) },
+      zones: (zonesByCity.get(str(c.city_slug)) ?? []).map((z) => ({
+        slug: str(z.zone_slug), name: str(byLocale(z, 'name', locale)), propertyCount: num(z.property_count),
+      })),
+    })),
+    currencies: Object.fromEntries(m.countries.map((c) => [str(c.country_code), str(c.currency) as Money['currency']])),
+  };
+}
+
+export function marketRates(m: Marts, locale: Locale): MarketRatesFile {
+  const cityName = new Map(m.cities.map((c) => [str(c.city_slug), str(byLocale(c, 'name', locale))]));
+  const out: MarketRatesFile['cities'] = [];
+  let current: MarketRatesFile['cities'][number] | null = null;
+  for (const row of m.marketRates) {
+    const slug = str(row.city_slug);
+    if (!current || current.rates.city.slug !== slug) {
+      current = {
+        countrySlug: str(row.country_slug),
+        propertyCount: num(row.property_count),
+        pricePointCount: num(row.price_point_count),
+        rates: {
+          city: { slug, name: cityName.get(slug)! },
+          currency: str(row.currency) as Money['currency'],
+          byType: [],
+          sampleSize: 0,
+          countryCode: str(row.country_code),
+        },
+      };
+      out.push(current);
+    }
+    const product = optStr(row.product_type);
+    if (product === undefined) continue;
+    const currency = str(row.currency);
+    const sampleSize = num(row.sample_size);
+    if (product === 'all') current.rates.sampleSize = sampleSize;
+    else if (product === 'day_pass' || product === 'meeting_room') {
+      // per-use rates have no flag in the contract: shown only from the 5-space threshold
+      if (sampleSize >= 5) {
+        current.rates[product === 'day_pass' ? 'dayPass' : 'meetingRoom'] = { median: money(num(row.median_price), currency), sampleSize };
+      }
+    } else {
+      current.rates.byType.push({
+        optionType: product as OptionType,
+        median: money(num(row.median_price), currency),
+        min: money(num(row.min_price), currency),
+        max: money(num(row.max_price), currency),
+        sampleSize,
+        thinSample: sampleSize < 5 ? true : undefined,
+      });
+    }
+  }
+  return { asOf: m.asOf, cities: out };
+}
+
+export function rankings(m: Marts, locale: Locale): Record<string, RankingsPayload> {
+  const out: Record<string, RankingsPayload> = {};
+  for (const c of m.cities) {
+    out[str(c.city_slug)] = {
+      city: { slug: str(c.city_slug), name: str(byLocale(c, 'name', locale)) },
+      currency: str(c.currency) as Money['currency'],
+      sampleSize: 0,
+      hasReviewData: false,
+      ranked: [],
+      asOf: m.asOf,
+    };
+  }
+  for (const r of m.rankings) {
+    const entry = out[str(r.city_slug)];
+    entry.sampleSize += 1;
+    entry.hasReviewData = r.has_review_data as boolean;
+    entry.ranked.push({
+      slug: str(r.slug),
+      title: str(r.title),
+      score: num(r.score),
+      amenityCount: num(r.amenity_count),
+      entryPrice: r.entry_amount === null ? undefined : money(num(r.entry_amount), str(r.entry_currency)),
+      rating: r.has_review_data && r.rating_score !== null && r.rating_count !== null
+        ? { score: num(r.rating_score), count: num(r.rating_count) } : undefined,
+    });
+  }
+  return out;
+}
+
+function priceStats(row: Row) {
+  const sampleSize = num(row.sample_size);
+  const published = sampleSize >= 5 && row.median_price !== null;
+  return {
+    currency: str(row.currency),
+    sampleSize,
+    median: published ? num(row.median_price) : undefined,
+    min: published ? num(row.min_price) : undefined,
+    max: published ? num(row.max_price) : undefined,
+  };
+}
+
+function placeFigures(row: Row) {
+  const s = priceStats(row);
+  if (s.median === undefined) return {};
+  return {
+    priceRange: { min: money(s.min!, s.currency), max: money(s.max!, s.currency) },
+    medianMonthlyPerDesk: { price: money(s.median, s.currency), sampleSize: s.sampleSize },
+  };
+}
+
+const bySizeThenName = (a: { propertyCount: number; name: string }, b: { propertyCount: number; name: string }) =>
+  b.propertyCount - a.propertyCount || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+export function places(m: Marts, locale: Locale): Record<string, PlaceHub> {
+  const out: Record<string, PlaceHub> = {};
+  const asOfDate = m.asOf.slice(0, 10);
+  const name = (row: Row) => str(byLocale(row, 'name', locale));
+  const hub = (kind: PlaceHub['kind'], slug: string, row: Row, rest: Partial<PlaceHub>, text: PlaceText, editorialIntro?: string): PlaceHub => ({
+    kind,
+    slug,
+    name: text.name,
+    faqs: placeFaqs(text, locale),
+    propertyCount: num(row.property_count),
+    asOf: m.asOf,
+    intro: editorialIntro ?? placeIntro(text, locale),
+    shortDescription: placeShortDescription(text, locale),
+    ...placeFigures(row),
+    ...rest,
+  });
+  for (const c of m.countries) {
+    const cities = m.cities.filter((city) => city.country_code === c.country_code)
+      .map((city) => ({ kind: 'city' as const, slug: str(city.city_slug), name: name(city), propertyCount: num(city.property_count) }));
+    const text: PlaceText = {
+      name: name(c), propertyCount: num(c.property_count), operatorCount: num(c.operator_count), operatedCount: num(c.operated_count), prices: priceStats(c),
+      children: [...cities].sort(bySizeThenName), childKind: 'city', asOfDate,
+    };
+    const slug = str(c.country_slug);
+    out[`country/${slug}`] = hub('country', slug, c, { operatorCount: num(c.operator_count), children: cities }, text);
+  }
+  for (const c of m.cities) {
+    const zones = m.zones.filter((z) => z.city_slug === c.city_slug)
+      .map((z) => ({ kind: 'zone' as const, slug: str(z.zone_slug), name: name(z), propertyCount: num(z.property_count) }));
+    const text: PlaceText = {
+      name: name(c), propertyCount: num(c.property_count), operatorCount: num(c.operator_count), operatedCount: num(c.operated_count), prices: priceStats(c),
+      children: [...zones].sort(bySizeThenName), childKind: 'zone', asOfDate,
+    };
+    const slug = str(c.city_slug);
+    out[`city/${slug}`] = hub('city', slug, c, {
+      center: { lat: num(c.lat), lng: num(c.lng) },
+      parent: { slug: str(c.country_slug), name: str(byLocale(c, 'country_name', locale)) },
+      operatorCount: num(c.operator_count),
+      children: zones,
+    }, text, byLocale(c, 'intro', locale));
+  }
+  for (const z of m.zones) {
+    const text: PlaceText = {
+      name: name(z), propertyCount: num(z.property_count), operatorCount: num(z.operator_count), operatedCount: num(z.operated_count), prices: priceStats(z),
+      children: [], childKind: null, asOfDate,
+    };
+    const slug = str(z.zone_slug);
+    out[`zone/${slug}`] = hub('zone', slug, z, {
+      center: coordinatesOf(z),
+      parent: { slug: str(z.city_slug), name: str(byLocale(z, 'city_name', locale)) },
+      operatorCount: num(z.operator_count),
+    }, text);
+  }
+  return out;
+}
+
+export function operatorHubs(m: Marts, locale: Locale) {
+  const cityName = new Map(m.cities.map((c) => [str(c.city_slug), str(byLocale(c, 'name', locale))]));
+  const out: Record<string, unknown> = {};
+  for (const o of m.operators) {
+    const name = str(o.operator_name);
+    const cities = (o.city_slugs as string[]).map((slug) => ({ slug, name: cityName.get(slug)! }));
+    const verdict = optStr(o.position_verdict) as 'below' | 'around' | 'above' | undefined;
+    const text = {
+      name, propertyCount: num(o.property_count), cityNames: cities.map((c) => c.name),
+      verdict: verdict ?? null, sampleSize: num(o.position_sample_size),
+    };
+    const logoPath = optStr(o.logo_path);
+    out[str(o.operator_slug)] = {
+      slug: str(o.operator_slug),
+      name,
+      faqs: operatorFaqs(text, locale),
+      propertyCount: num(o.property_count),
+      cities,
+      asOf: m.asOf,
+      logo: logoPath ? { url: logoPath, width: LOGO_SIZE_PX, height: LOGO_SIZE_PX, alt: name } : undefined,
+      tagline: byLocale(o, 'tagline', locale),
+      description: byLocale(o, 'description', locale) ?? operatorDescription(text, locale),
+      pricePosition: verdict ? { verdict, sampleSize: num(o.position_sample_size) } : undefined,
+    };
+  }
+  return out;
+}
+
+export function facetLabels(m: Marts): FacetLabels {
+  const sameInAll = (s: string): LocalizedText => ({ en: s, de: s, es: s });
+  const optionLabels = new Map(m.optionTypes.map((t) => [str(t.option_type), localized(t, 'label')]));
+  return {
+    keys: FACET_KEY_LABELS as unknown as FacetLabels['keys'],
+    country: Object.fromEntries(m.countries.map((c) => [str(c.country_slug), localized(c, 'name')])),
+    city: Object.fromEntries(m.cities.map((c) => [str(c.city_slug), localized(c, 'name')])),
+    zone: Object.fromEntries(m.zones.map((z) => [str(z.zone_slug), localized(z, 'name')])),
+    operator: Object.fromEntries(m.operators.map((o) => [str(o.operator_slug), sameInAll(str(o.operator_name))])),
+    pricingOptionType: Object.fromEntries(OPTION_TYPES.map((t) => [t, optionLabels.get(t) ?? sameInAll(t)])),
+    amenities: Object.fromEntries(m.amenities.map((a) => [str(a.amenity_slug), localized(a, 'label')])),
+  };
+}
+
+function distinctNames(...names: (string | null | undefined)[]): string[] {
+  return [...new Set(names.filter((n): n is string => !!n))];
+}
+
+export function suggestIndex(m: Marts): SuggestEntry[] {
+  const entries: SuggestEntry[] = [];
+  const countryNames = new Map(m.countries.map((c) => [str(c.country_code), localized(c, 'name')]));
+  for (const c of m.countries) {
+    entries.push({
+      kind: 'country', slug: str(c.country_slug), label: localized(c, 'name'), sublabel: null, center: null,
+      propertyCount: num(c.property_count), names: distinctNames(str(c.name_en), str(c.name_de), str(c.name_es)),
+      weight: num(c.property_count),
+    });
+  }
+  for (const c of m.cities) {
+    entries.push({
+      kind: 'city', slug: str(c.city_slug), label: localized(c, 'name'), sublabel: countryNames.get(str(c.country_code)) ?? null,
+      center: { lat: num(c.lat), lng: num(c.lng) }, propertyCount: num(c.property_count),
+      names: distinctNames(str(c.name_en), str(c.name_de), str(c.name_es)), weight: num(c.property_count),
+    });
+  }
+  for (const z of m.zones) {
+    const country = localized(z, 'country_name');
+    entries.push({
+      kind: 'zone', slug: str(z.zone_slug), label: localized(z, 'name'),
+      sublabel: Object.fromEntries(LOCALES.map((l) => [l, `${str(byLocale(z, 'city_name', l))}, ${country[l]}`])) as LocalizedText,
+      center: coordinatesOf(z) ?? null, propertyCount: num(z.property_count),
+      names: distinctNames(str(z.name_en), str(z.name_de), str(z.name_es)), weight: num(z.property_count),
+    });
+  }
+  for (const o of m.operators) {
+    const name = str(o.operator_name);
+    entries.push({
+      kind: 'operator', slug: str(o.operator_slug), label: { en: name, de: name, es: name }, sublabel: null, center: null,
+      propertyCount: num(o.property_count), names: [name], weight: num(o.property_count),
+    });
+  }
+  for (const s of m.listings) {
+    const title = str(s.title);
+    entries.push({
+      kind: 'property', slug: str(s.slug), label: { en: title, de: title, es: title },
+      sublabel: Object.fromEntries(LOCALES.map((l) => [l,
+        s.zone_slug === null
+          ? `${str(byLocale(s, 'city_name', l))}, ${str(byLocale(s, 'country_name', l))}`
+          : `${str(byLocale(s, 'zone_name', l))}, ${str(byLocale(s, 'city_name', l))}`,
+      ])) as LocalizedText,
+      center: coordinatesOf(s) ?? null, propertyCount: null, names: [title], weight: 1,
+    });
+  }
+  return entries;
+}
+
+export function leadRouting(m: Marts): LeadRouting {
+  return Object.fromEntries(m.listings.map((s) => [str(s.slug), {
+    title: str(s.title),
+    citySlug: str(s.city_slug),
+    operatorSlug: optStr(s.operator_slug) ?? null,
+    operatorName: optStr(s.operator_name) ?? null,
+    enquiryEmail: optStr(s.enquiry_email) ?? null,
+  }]));
+}
+
+export function priceIndex(m: Marts) {
+  const cities: PriceIndexCity[] = [];
+  let current: PriceIndexCity | null = null;
+  const figures = (row: Row) => {
+    if (!row.is_published) return {};
+    const c = str(row.currency);
+    return {
+      median: money(num(row.median_price), c), average: money(num(row.average_price), c),
+      min: money(num(row.min_price), c), max: money(num(row.max_price), c),
+    };
+  };
+  for (const row of m.priceIndex) {
+    if (row.product_type === 'all') {
+      const published = row.is_published as boolean;
+      current = {
+        city: { slug: str(row.city_slug), name: str(row.city_name) },
+        countryCode: str(row.country_code),
+        currency: str(row.currency) as Money['currency'],
+        sampleSize: num(row.sample_size),
+        published,
+        ...figures(row),
+        byType: published ? [] : undefined,
+        flag: published ? undefined : 'insufficient_sample',
+      };
+      cities.push(current);
+    } else if (current?.byType) {
+      current.byType.push({
+        optionType: str(row.product_type) as OptionType,
+        sampleSize: num(row.sample_size),
+        published: row.is_published as boolean,
+        ...figures(row),
+      });
+    }
+  }
+  return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, cities };
+}
+
+export const PRICE_REPORT_COLUMNS = [
+  'country_code', 'city_slug', 'city_name', 'currency', 'product_type', 'sample_size', 'published',
+  'median', 'average', 'min', 'max', 'as_of',
+] as const;
+
+export function priceReportRows(m: Marts): string[][] {
+  const fixed = (v: unknown) => (v === null || v === undefined ? '' : num(v).toFixed(2));
+  return m.priceIndex.map((row) => [
+    str(row.country_code), str(row.city_slug), str(row.city_name), str(row.currency), str(row.product_type),
+    String(num(row.sample_size)), row.is_published ? 'true' : 'false',
+    fixed(row.median_price), fixed(row.average_price), fixed(row.min_price), fixed(row.max_price), m.asOf,
+  ]);
+}

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { ConfigFileSchema } from '../../api/contract/build.ts';
+import { BuildError } from './errors.ts';
+import type { z } from 'zod';
+
+export interface InputTable {
+  file: string;
+  columns: readonly string[];
+  /** the columns that identify a row; a repeated key is a structural failure */
+  key: readonly string[];
+}
+
+/** The CSV tables of the input snapshot (data/README.md), loaded as raw_<name>. */
+export const INPUT_TABLES = {
+  countries: { file: 'countries.csv', columns: ['country_code', 'name_en', 'name_de', 'name_es', 'currency'], key: ['country_code'] },
+  cities: {
+    file: 'cities.csv',
+    columns: ['city_id', 'country_code', 'name_en', 'name_de', 'name_es', 'lat', 'lng', 'population', 'intro_en', 'intro_de', 'intro_es'],
+    key: ['city_id'],
+  },
+  zones: { file: 'zones.csv', columns: ['zone_id', 'city_id', 'name_en', 'name_de', 'name_es', 'lat', 'lng'], key: ['zone_id'] },
+  operators: {
+    file: 'operators.csv',
+    columns: ['operator_id', 'name', 'logo_path', 'website', 'enquiry_email', 'tagline_en', 'tagline_de', 'tagline_es',
+      'description_en', 'description_de', 'description_es'],
+    key: ['operator_id'],
+  },
+  spaces: {
+    file: 'spaces.csv',
+    columns: ['space_id', 'name', 'operator_id', 'city_id', 'zone_id', 'street', 'house_number', 'postal_code', 'lat', 'lng',
+      'amenities', 'capacity', 'capacity_declared', 'rating_score', 'rating_count', 'featured', 'excerpt_en', 'excerpt_de',
+      'excerpt_es', 'description_en', 'description_de', 'description_es', 'updated_at'],
+    key: ['space_id'],
+  },
+  space_images: { file: 'space_images.csv', columns: ['space_id', 'position', 'path', 'width', 'height', 'alt'], key: ['space_id', 'position'] },
+  price_observations: {
+    file: 'price_observations.csv',
+    columns: ['observation_id', 'space_id', 'offer_id', 'option_type', 'title', 'amount', 'currency', 'billing_period',
+      'min_capacity', 'max_capacity', 'observed_at', 'source_url'],
+    key: ['observation_id'],
+  },
+  amenities: { file: 'amenities.csv', columns: ['slug', 'label_en', 'label_de', 'label_es'], key: ['slug'] },
+  option_types: { file: 'option_types.csv', columns: ['option_type', 'label_en', 'label_de', 'label_es'], key: ['option_type'] },
+  fx_reference: { file: 'fx_reference.csv', columns: ['currency', 'units_per_eur', 'as_of_date'], key: ['currency'] },
+} as const satisfies Record<string, InputTable>;
+
+export type InputTableName = keyof typeof INPUT_TABLES;
+export const CONFIG_FILE = 'config.json';
+
+export interface LoadedInputs {
+  checksums: Record<string, string>;
+  rowCounts: Record<InputTableName, number>;
+  config: z.infer<typeof ConfigFileSchema>;
+}
+
+function sqlString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+function sha256File(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/**
+ * Loads every table of the snapshot as text (raw_<name>, plus `_row`: 1 = first row after the
+ * header) and checks the structure: every file present, every column present, no repeated key.
+ */
+export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promise<LoadedInputs> {
+  const checksums: Record<string, string> = {};
+  const rowCounts = {} as Record<InputTableName, number>;
+  const names = Object.keys(INPUT_TABLES) as InputTableName[];
+  for (const name of names) {
+    const table = INPUT_TABLES[name];
+    const file = path.join(dataDir, table.file);
+    if (!existsSync(file)) throw new BuildError('missing_file', `${table.file} not found in ${dataDir}`);
+    checksums[table.file] = sha256File(file);
+    // The header is read first so that a missing column is reported by name.
+    const header = await conn.runAndReadAll(
+      `select * from read_csv(${sqlString(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"') limit 0`,
+    );
+    const present = header.columnNames();
+    const missing = table.columns.filter((c) => !present.includes(c));
+    if (missing.length > 0) {
+      throw new BuildError('missing_column', `${table.file}: column ${missing.map((c) => `"${c}"`).join(', ')} missing (row 0, the header)`);
+    }
+    await conn.run(
+      `create or replace table raw_${name}_load as select ${table.columns.map((c) => `"${c}"`).join(', ')} ` +
+        `from read_csv(${sqlString(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', ` +
+        `strict_mode = true, null_padding = false)`,
+    );
+    // rowid follows insertion order, which DuckDB keeps for a CSV scan
+    await conn.run(`create or replace table raw_${name} as select (rowid + 1)::integer as _row, * from raw_${name}_load order by rowid`);
+    await conn.run(`drop table raw_${name}_load`);
+    const count = await conn.runAndReadAll(`select count(*)::integer as n from raw_${name}`);
+    rowCounts[name] = count.getRowObjectsJS()[0].n as number;
+    const keyExpr = table.key.map((c) => `coalesce(trim("${c}"), '')`).join(` || '|' || `);
+    const dup = await conn.runAndReadAll(
+      `select ${keyExpr} as k, min(_row)::integer as first_row, max(_row)::integer as last_row, count(*)::integer as n ` +
+        `from raw_${name} where ${table.key.map((c) => `nullif(trim("${c}"), '') is not null`).join(' and ')} ` +
+        `group by k having count(*) > 1 order by first_row limit 1`,
+    );
+    const dupRow = dup.getRowObjectsJS()[0];
+    if (dupRow) {
+      throw new BuildError(
+        'duplicate_key',
+        `${table.file}: row ${dupRow.last_row} repeats ${table.key.join('+')} "${String(dupRow.k)}" of row ${dupRow.first_row}`,
+      );
+    }
+  }
+  const configPath = path.join(dataDir, CONFIG_FILE);
+  if (!existsSync(configPath)) throw new BuildError('missing_file', `${CONFIG_FILE} not found in ${dataDir}`);
+  checksums[CONFIG_FILE] = sha256File(configPath);
+  let configJson: unknown;
+  try {
+    configJson = JSON.parse(readFileSync(configPath, 'utf8'));
+  } catch (err) {
+    throw new BuildError('bad_config', `${CONFIG_FILE}: not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = ConfigFileSchema.safeParse(configJson);
+  if (!parsed.success) {
+    throw new BuildError('bad_config', `${CONFIG_FILE}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+  }
+  return { checksums: sortKeys(checksums), rowCounts, config: parsed.data };
+}
+
+export function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
+}

@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { BuildError } from './errors.ts';
+
+export const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'sql');
+export const LAYERS = ['staging', 'intermediate', 'marts'] as const;
+
+export interface Model {
+  name: string;
+  layer: (typeof LAYERS)[number];
+  file: string;
+  sql: string;
+  dependsOn: string[];
+}
+
+/** Every model of pipeline/sql, in an order where each runs after the models it reads. */
+export function loadModels(sqlDir = SQL_DIR): Model[] {
+  const models: Model[] = [];
+  for (const layer of LAYERS) {
+    const dir = path.join(sqlDir, layer);
+    for (const entry of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) {
+      const sql = readFileSync(path.join(dir, entry), 'utf8');
+      models.push({ name: entry.replace(/\.sql$/, ''), layer, file: `${layer}/${entry}`, sql, dependsOn: [] });
+    }
+  }
+  const names = new Set(models.map((m) => m.name));
+  for (const model of models) {
+    const refs = new Set<string>();
+    const withoutComments = model.sql.replace(/--[^\n]*/g, '');
+    // names of the model's own CTEs shadow other models
+    const ctes = new Set([...withoutComments.matchAll(/\b([a-z_][a-z0-9_]*)\s+as\s*\(/gi)].map((m) => m[1].toLowerCase()));
+    for (const match of withoutComments.matchAll(/\b(?:from|join)\s+([a-z_][a-z0-9_]*)/gi)) {
+      const ref = match[1].toLowerCase();
+      if (names.has(ref) && ref !== model.name && !ctes.has(ref)) refs.add(ref);
+    }
+    model.dependsOn = [...refs].sort();
+  }
+  return topoSort(models);
+}
+
+function topoSort(models: Model[]): Model[] {
+  const byName = new Map(models.map((m) => [m.name, m]));
+  const done = new Set<string>();
+  const visiting = new Set<string>();
+  const ordered: Model[] = [];
+  const visit = (model: Model) => {
+    if (done.has(model.name)) return;
+    if (visiting.has(model.name)) throw new BuildError('model_cycle', `pipeline/sql/${model.file} is part of a dependency cycle`);
+    visiting.add(model.name);
+    for (const dep of model.dependsOn) visit(byName.get(dep)!);
+    visiting.delete(model.name);
+    done.add(model.name);
+    ordered.push(model);
+  };
+  for (const model of models) visit(model);
+  return ordered;
+}
+
+/** Creates the macros, then one table per model, in dependency order. Returns row counts by model. */
+export async function runModels(conn: DuckDBConnection, models: Model[], sqlDir = SQL_DIR): Promise<Record<string, number>> {
+  await conn.run(readFileSync(path.join(sqlDir, 'macros.sql'), 'utf8'));
+  const counts: Record<string, number> = {};
+  for (const model of models) {
+    try {
+      await conn.run(`create or replace table ${model.name} as\n${model.sql}`);
+    } catch (err) {
+      throw new BuildError('model_failed', `pipeline/sql/${model.file}: ${(err as Error).message}`);
+    }
+    const reader = await conn.runAndReadAll(`select count(*)::integer as n from ${model.name}`);
+    counts[model.name] = reader.getRowObjectsJS()[0].n as number;
+  }
+  return counts;
+}
+
+export async function queryRows<T = Record<string, unknown>>(conn: DuckDBConnection, sql: string): Promise<T[]> {
+  const reader = await conn.runAndReadAll(sql);
+  return reader.getRowObjectsJS() as T[];
+}

@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import {
+  closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync,
+  rmSync, symlinkSync, unlinkSync, writeSync,
+} from 'node:fs';
+import path from 'node:path';
+import { BuildError } from './errors.ts';
+
+/** Writes the files of one build into its temporary directory, hashing and fsyncing each. */
+export class BuildWriter {
+  readonly files: Record<string, string> = {};
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+  }
+
+  private open(name: string) {
+    const fd = openSync(path.join(this.dir, name), 'w');
+    const hash = createHash('sha256');
+    let buffer: string[] = [];
+    let size = 0;
+    const flush = () => {
+      if (buffer.length === 0) return;
+      const chunk = Buffer.from(buffer.join(''), 'utf8');
+      hash.update(chunk);
+      let offset = 0;
+      while (offset < chunk.length) offset += writeSync(fd, chunk, offset);
+      buffer = [];
+      size = 0;
+    };
+    return {
+      write: (text: string) => {
+        buffer.push(text);
+        size += text.length;
+        if (size > 1 << 20) flush();
+      },
+      close: () => {
+        flush();
+        fsyncSync(fd);
+        closeSync(fd);
+        this.files[name] = hash.digest('hex');
+      },
+    };
+  }
+
+  /** JSON, compact, one trailing newline; arrays are streamed element by element. */
+  writeJson(name: string, value: unknown): void {
+    const out = this.open(name);
+    if (Array.isArray(value)) {
+      out.write('[');
+      value.forEach((item, i) => out.write((i === 0 ? '' : ',') + JSON.stringify(item)));
+      out.write(']\n');
+    } else {
+      out.write(`${JSON.stringify(value)}\n`);
+    }
+    out.close();
+  }
+
+  writeText(name: string, text: string): void {
+    const out = this.open(name);
+    out.write(text);
+    out.close();
+  }
+}
+
+export function fsyncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** `<UTC time to the millisecond>-<pid>`: sorts chronologically, unique per process. */
+export function newBuildId(now: Date, pid = process.pid): string {
+  return `${now.toISOString().replace(/[-:.]/g, '')}-${pid}`;
+}
+
+const pidOfTemp = (name: string): number => Number(name.replace(/\.tmp$/, '').split('-').pop());
+
+/** Removes what a killed build left behind: temporary build directories and symlinks of dead processes. */
+export function removeStaleTemporaries(distDir: string): string[] {
+  const removed: string[] = [];
+  const buildsDir = path.join(distDir, 'builds');
+  if (existsSync(buildsDir)) {
+    for (const name of readdirSync(buildsDir)) {
+      if (name.endsWith('.tmp') && !isAlive(pidOfTemp(name))) {
+        rmSync(path.join(buildsDir, name), { recursive: true, force: true });
+        removed.push(`builds/${name}`);
+      }
+    }
+  }
+  if (existsSync(distDir)) {
+    for (const name of readdirSync(distDir)) {
+      const m = /^current\.tmp-(\d+)$/.exec(name);
+      if (m && !isAlive(Number(m[1]))) {
+        rmSync(path.join(distDir, name), { force: true });
+        removed.push(name);
+      }
+    }
+  }
+  return removed;
+}
+
+/** The build `dist/current` points to, or null. */
+export function currentBuildId(distDir: string): string | null {
+  const link = path.join(distDir, 'current');
+  try {
+    if (!lstatSync(link).isSymbolicLink()) throw new BuildError('bad_dist', `${link} exists but is not a symlink`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return path.basename(readlinkSync(link));
+}
+
+export function readCurrentManifest(distDir: string): { rowCounts?: Record<string, number> } | null {
+  const file = path.join(distDir, 'current', 'manifest.json');
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Renames the finished temporary directory into place, then swaps `current` with one rename(2). */
+export function publishBuild(distDir: string, buildId: string, tmpDir: string): string {
+  const buildsDir = path.join(distDir, 'builds');
+  const finalDir = path.join(buildsDir, buildId);
+  fsyncDir(tmpDir);
+  renameSync(tmpDir, finalDir);
+  fsyncDir(buildsDir);
+  currentBuildId(distDir); // refuses a `current` that is not a symlink
+  const tmpLink = path.join(distDir, `current.tmp-${process.pid}`);
+  rmSync(tmpLink, { force: true });
+  symlinkSync(path.join('builds', buildId), tmpLink);
+  try {
+    renameSync(tmpLink, path.join(distDir, 'current'));
+  } catch (err) {
+    try { unlinkSync(tmpLink); } catch { /* already gone */ }
+    throw err;
+  }
+  fsyncDir(distDir);
+  return finalDir;
+}
+
+/** Keeps the newest `keep` builds and the one `current` points to; returns the removed ids. */
+export function pruneBuilds(distDir: string, keep: number): string[] {
+  const buildsDir = path.join(distDir, 'builds');
+  const current = currentBuildId(distDir);
+  const builds = readdirSync(buildsDir).filter((n) => !n.endsWith('.tmp')).sort().reverse();
+  const removed: string[] = [];
+  builds.forEach((id, index) => {
+    if (index < keep || id === current) return;
+    rmSync(path.join(buildsDir, id), { recursive: true, force: true });
+    removed.push(id);
+  });
+  return removed;
+}

@@ -1,0 +1,215 @@
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { stringify } from 'csv-stringify/sync';
+import {
+  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, type Manifest,
+} from '../api/contract/build.ts';
+import { LOCALES } from '../api/contract/common.ts';
+import * as assemble from './lib/assemble.ts';
+import { priceReportDataPackage } from './lib/datapackage.ts';
+import { BuildError } from './lib/errors.ts';
+import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName } from './lib/inputs.ts';
+import { loadModels, queryRows, runModels } from './lib/models.ts';
+import { createProgress, formatMs, type Progress } from './lib/progress.ts';
+import {
+  BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
+} from './lib/publish.ts';
+import { checkInvariants, validateOutput } from './lib/validate.ts';
+
+export interface BuildOptions {
+  dataDir: string;
+  distDir: string;
+  allowShrink?: boolean;
+  /** builds kept after publishing (the current one is never removed) */
+  keep?: number;
+  /** the build time written into the manifest (and the build id); the data's own time is used everywhere else */
+  now?: () => Date;
+  progress?: Progress;
+  /** share of a table that may be quarantined before the build fails (default REJECT_LIMIT) */
+  rejectLimit?: number;
+}
+
+export interface BuildResult {
+  buildId: string;
+  buildDir: string;
+  manifest: Manifest;
+  rejectCount: number;
+}
+
+/** Quarantined rows above this share of a table fail the build. */
+export const REJECT_LIMIT = 0.05;
+
+const TABLE_BY_FILE = Object.fromEntries(
+  (Object.keys(INPUT_TABLES) as InputTableName[]).map((name) => [INPUT_TABLES[name].file, name]),
+) as Record<string, InputTableName>;
+
+function gitSha(): string {
+  if (process.env.BUILD_SHA) return process.env.BUILD_SHA;
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export async function runBuild(options: BuildOptions): Promise<BuildResult> {
+  const progress = options.progress ?? createProgress();
+  const keep = options.keep ?? 5;
+  const distDir = path.resolve(options.distDir);
+  const dataDir = path.resolve(options.dataDir);
+  const builtAt = (options.now ?? (() => new Date()))();
+  const buildId = newBuildId(builtAt);
+  const tmpDir = path.join(distDir, 'builds', `${buildId}.tmp`);
+
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  try {
+    await conn.run("set TimeZone = 'UTC'");
+    removeStaleTemporaries(distDir);
+
+    const inputs = await progress.stage('load snapshot', () => loadInputs(conn, dataDir),
+      (r) => Object.entries(r.rowCounts).map(([k, v]) => `${k}=${v}`).join(' '));
+
+    const models = loadModels();
+    const modelCounts = await progress.stage('run sql models', () => runModels(conn, models),
+      (c) => `${Object.keys(c).length} models; listings=${c.listings} offers=${c.int_offers__latest} rejects=${c.int_rejects__collected}`);
+
+    const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs.rowCounts, options.rejectLimit ?? REJECT_LIMIT), (r) => `${r.rows.length} rows rejected`);
+
+    const previous = readCurrentManifest(distDir);
+    const previousListings = previous?.rowCounts?.listings;
+    const listingCount = modelCounts.listings;
+    if (!options.allowShrink && typeof previousListings === 'number' && listingCount < previousListings / 2) {
+      throw new BuildError('listings_shrink',
+        `spaces.csv: listings fell from ${previousListings} to ${listingCount} (more than half) against build ${currentBuildId(distDir)}; rerun with --allow-shrink if intended`);
+    }
+
+    const marts = await progress.stage('read marts', () => assemble.readMarts(conn), (m) => `asOf=${m.asOf}`);
+    const writer = new BuildWriter(tmpDir);
+    const rowCounts: Record<string, number> = {};
+
+    await progress.stage('write shared files', async () => {
+      const facts = assemble.listingFacts(marts);
+      const shared: Record<keyof typeof BUILD_FILES, unknown> = {
+        'config.json': inputs.config,
+        'facet-labels.json': assemble.facetLabels(marts),
+        'listing-facts.json': facts,
+        'suggest.json': assemble.suggestIndex(marts),
+        'price-index.json': assemble.priceIndex(marts),
+        'lead-routing.json': assemble.leadRouting(marts),
+      };
+      for (const [file, value] of Object.entries(shared) as [keyof typeof BUILD_FILES, unknown][]) {
+        validateOutput(file, BUILD_FILES[file], value);
+        writer.writeJson(file, value);
+      }
+      const reportRows = assemble.priceReportRows(marts);
+      writer.writeText('price-report.csv', stringify([[...assemble.PRICE_REPORT_COLUMNS], ...reportRows], { record_delimiter: '\r\n' }));
+      writer.writeJson('price-report.datapackage.json', priceReportDataPackage(marts.asOf));
+      writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
+      rowCounts.listings = facts.length;
+      rowCounts.suggest = (shared['suggest.json'] as unknown[]).length;
+      rowCounts.price_report_rows = reportRows.length;
+      rowCounts.rejects = rejects.rows.length;
+      return facts;
+    }, (facts) => `${facts.length} listings`).then(async (facts) => {
+      for (const locale of LOCALES) {
+        await progress.stage(`write locale ${locale}`, async () => {
+          const cards = assemble.listingCards(marts, facts, locale);
+          const details = assemble.propertyDetails(marts, facts, locale);
+          const geo = assemble.geography(marts, locale);
+          const operators = assemble.operatorHubs(marts, locale);
+          checkInvariants({ facts, cards, details, geo, operatorSlugs: Object.keys(operators), locale });
+          const localized: Record<keyof typeof LOCALIZED_BUILD_FILES, unknown> = {
+            listings: cards,
+            properties: details,
+            geo,
+            'market-rates': assemble.marketRates(marts, locale),
+            rankings: assemble.rankings(marts, locale),
+            places: assemble.places(marts, locale),
+            operators,
+          };
+          for (const [name, value] of Object.entries(localized) as [keyof typeof LOCALIZED_BUILD_FILES, unknown][]) {
+            const file = `${name}.${locale}.json`;
+            validateOutput(file, LOCALIZED_BUILD_FILES[name], value);
+            writer.writeJson(file, value);
+          }
+          return cards.length;
+        }, (n) => `${n} cards, details and hubs validated`);
+      }
+    });
+
+    rowCounts.countries = marts.countries.length;
+    rowCounts.cities = marts.cities.length;
+    rowCounts.zones = marts.zones.length;
+    rowCounts.operators = marts.operators.length;
+    rowCounts.pricing_options = modelCounts.pricing_options;
+    for (const name of Object.keys(INPUT_TABLES) as InputTableName[]) rowCounts[`input.${name}`] = inputs.rowCounts[name];
+
+    const manifest: Manifest = {
+      formatVersion: BUILD_FORMAT_VERSION,
+      buildId,
+      builtAt: builtAt.toISOString(),
+      gitSha: gitSha(),
+      inputChecksums: inputs.checksums,
+      files: sortKeys(writer.files),
+      rowCounts: sortKeys(rowCounts),
+    };
+    validateOutput('manifest.json', ManifestSchema, manifest);
+    writer.writeJson('manifest.json', manifest);
+
+    const buildDir = await progress.stage('publish', async () => publishBuild(distDir, buildId, tmpDir), () => `current -> builds/${buildId}`);
+    const pruned = pruneBuilds(distDir, keep);
+    progress.note(
+      `done: build ${buildId}, ${rowCounts.listings} listings, ${rejects.rows.length} rejects, ` +
+        `${Object.keys(writer.files).length + 1} files${pruned.length ? `, pruned ${pruned.length} old build(s)` : ''} ` +
+        `in ${formatMs(performance.now() - progress.startedAt)}`,
+    );
+    return { buildId, buildDir, manifest, rejectCount: rejects.rows.length };
+  } catch (err) {
+    rmSync(tmpDir, { recursive: true, force: true });
+    throw err;
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** rejects.csv rows (file, row, rule, the raw row as CSV); fails above the 5% limit per table. */
+async function collectRejects(conn: DuckDBConnection, inputCounts: Record<InputTableName, number>, limit: number) {
+  const rejects = await queryRows<{ file_name: string; source_row: number; reject_rule: string }>(
+    conn, 'select file_name, source_row, reject_rule from int_rejects__collected order by file_name, source_row');
+  const byFile = new Map<string, typeof rejects>();
+  for (const r of rejects) {
+    const list = byFile.get(r.file_name) ?? [];
+    list.push(r);
+    byFile.set(r.file_name, list);
+  }
+  for (const [file, list] of byFile) {
+    const table = TABLE_BY_FILE[file];
+    const total = inputCounts[table];
+    if (total > 0 && list.length / total > limit) {
+      const rules = new Map<string, number>();
+      for (const r of list) rules.set(r.reject_rule, (rules.get(r.reject_rule) ?? 0) + 1);
+      const [topRule, topCount] = [...rules].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+      const first = list.find((r) => r.reject_rule === topRule)!;
+      throw new BuildError('reject_threshold',
+        `${file}: ${list.length} of ${total} rows quarantined (${((100 * list.length) / total).toFixed(1)}%, limit ${limit * 100}%); ` +
+          `most often rule ${topRule} (${topCount} rows), first at row ${first.source_row}`);
+    }
+  }
+  const rows: string[][] = [];
+  for (const [file, list] of byFile) {
+    const table = TABLE_BY_FILE[file];
+    const columns = INPUT_TABLES[table].columns;
+    const raw = await queryRows(conn,
+      `select _row, ${columns.map((c) => `"${c}"`).join(', ')} from raw_${table} ` +
+        `where _row in (select source_row from int_rejects__collected where file_name = '${file}')`);
+    const rawByRow = new Map(raw.map((r) => [r._row as number, columns.map((c) => (r[c] ?? '') as string)]));
+    for (const r of list) {
+      rows.push([file, String(r.source_row), r.reject_rule, stringify([rawByRow.get(r.source_row) ?? []]).replace(/\r?\n$/, '')]);
+    }
+  }
+  return { rows };
+}

@@ -1,0 +1,53 @@
+with cities as (
+  select * from int_cities__checked where reject_rule is null
+),
+
+based as (
+  select
+    *,
+    coalesce(nullif(slugify(name_en), ''), 'city-' || slugify(city_id)) as base_slug,
+  from cities
+),
+
+ranked as (
+  select
+    *,
+    -- the most populous city of a name keeps the plain slug (valencia), the others get
+    -- their country code (valencia-ve)
+    row_number() over (partition by base_slug order by population desc, city_id) as name_rank,
+  from based
+),
+
+candidates as (
+  select
+    *,
+    case when name_rank = 1 and base_slug <> 'map' then base_slug
+      else base_slug || '-' || lower(country_code) end as candidate_slug,
+  from ranked
+),
+
+deduplicated as (
+  select
+    *,
+    row_number() over (partition by candidate_slug order by name_rank, city_id) as candidate_rank,
+  from candidates
+),
+
+final as (
+  select
+    city_id,
+    case when candidate_rank = 1 then candidate_slug else candidate_slug || '-' || candidate_rank end as city_slug,
+    country_code,
+    name_en,
+    coalesce(name_de, name_en) as name_de,
+    coalesce(name_es, name_en) as name_es,
+    lat,
+    lng,
+    population,
+    intro_en,
+    intro_de,
+    intro_es,
+  from deduplicated
+)
+
+select * from final

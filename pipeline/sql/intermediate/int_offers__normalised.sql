@@ -1,0 +1,27 @@
+-- Current offers with their monthly and per-desk figures (DESIGN.md §3).
+with offers as (
+  select * from int_offers__latest
+),
+
+fx as (
+  select * from stg_fx_reference
+),
+
+final as (
+  select
+    offers.*,
+    offers.amount * monthly_factor(offers.billing_period) as monthly_amount,
+    case
+      when offers.amount is null or monthly_factor(offers.billing_period) is null then null
+      when is_priced_per_office(offers.option_type) then
+        -- an office without a desk count cannot be expressed per desk: left out
+        case when offers.max_capacity >= 1
+          then offers.amount * monthly_factor(offers.billing_period) / offers.max_capacity end
+      when is_desk_product(offers.option_type) then offers.amount * monthly_factor(offers.billing_period)
+    end as monthly_price_per_desk,
+    round(offers.amount / fx.units_per_eur, 4) as sort_amount_eur,
+  from offers
+  left join fx on fx.currency = offers.currency
+)
+
+select * from final

@@ -1,0 +1,67 @@
+-- Every price observation with the first quarantine rule it breaks (null: accepted).
+with observations as (
+  select * from stg_price_observations
+),
+
+spaces as (
+  select * from int_spaces__checked where reject_rule is null
+),
+
+countries as (
+  select * from int_countries__checked where reject_rule is null
+),
+
+fx as (
+  select * from stg_fx_reference
+),
+
+located as (
+  select
+    observations.*,
+    spaces.space_id as known_space_id,
+    countries.currency as country_currency,
+    observations.amount / fx.units_per_eur as amount_eur,
+  from observations
+  left join spaces on spaces.space_id = observations.space_id
+  left join countries on countries.country_code = spaces.country_code
+  left join fx on fx.currency = observations.currency
+),
+
+final as (
+  select
+    * exclude (known_space_id, country_currency, amount_eur),
+    case
+      when observation_id is null or observation_id = '' then 'missing_key'
+      when known_space_id is null then 'unknown_space'
+      when offer_id is null then 'missing_offer'
+      when option_type not in ('private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'day_pass',
+        'meeting_room', 'virtual_office', 'event_space', 'membership') or option_type is null
+        then 'unknown_option_type'
+      -- a price on request may leave the period empty; a price may not
+      when (billing_period is null and amount_text is not null)
+        or billing_period not in ('month', 'day', 'hour', 'week', 'year', 'once')
+        then 'unknown_billing_period'
+      when observed_at is null then 'bad_date'
+      when amount_text is not null and amount is null then 'bad_amount'
+      when amount < 0 then 'negative_amount'
+      when amount_text is not null and currency is distinct from country_currency then 'currency_mismatch'
+      when amount_text is null and currency is not null and currency <> country_currency then 'currency_mismatch'
+      when (min_capacity_text is not null and not coalesce(min_capacity >= 1, false))
+        or (max_capacity_text is not null and not coalesce(max_capacity >= 1, false))
+        or min_capacity > max_capacity then 'bad_capacity'
+      -- published prices of zero, or beyond any real office (EUR-equivalent ceilings by period)
+      when amount = 0 then 'implausible_amount'
+      when amount_eur > case billing_period
+          when 'hour' then 5000 when 'day' then 10000 when 'week' then 50000
+          when 'month' then 250000 when 'year' then 3000000 else 250000 end
+        then 'implausible_amount'
+      -- per desk, a desk product above 20,000 EUR a month is a typing error, not a price
+      when is_desk_product(option_type) and monthly_factor(billing_period) is not null
+        and amount_eur * monthly_factor(billing_period)
+          / (case when is_priced_per_office(option_type) then greatest(coalesce(max_capacity, 1), 1) else 1 end) > 20000
+        then 'implausible_amount'
+    end as reject_rule,
+  from located
+)
+
+select * from final

@@ -1,0 +1,30 @@
+-- Shared macros, created before any model runs.
+
+-- lower case, accents folded, every run of other characters a single hyphen
+create or replace macro slugify(s) as
+  left(trim(regexp_replace(strip_accents(lower(
+    replace(replace(replace(replace(replace(coalesce(s, ''), 'ß', 'ss'), 'ẞ', 'ss'), 'æ', 'ae'), 'ø', 'o'), 'ł', 'l')
+  )), '[^a-z0-9]+', '-', 'g'), '-'), 180);
+
+-- month ×1, year ÷12, week ×52/12; day, hour and once are not monthly products (null)
+create or replace macro monthly_factor(period) as
+  case period when 'month' then 1.0 when 'year' then 1.0 / 12 when 'week' then 52.0 / 12 end;
+
+create or replace macro is_desk_product(option_type) as
+  option_type in ('private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership');
+
+-- products priced per office: the price is divided by the office's desks (max_capacity)
+create or replace macro is_priced_per_office(option_type) as
+  option_type in ('private_office', 'exclusive_bereich');
+
+create or replace macro option_type_rank(option_type) as
+  list_position(['private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'day_pass',
+    'meeting_room', 'virtual_office', 'event_space', 'membership'], option_type);
+
+create or replace macro billing_period_rank(period) as
+  list_position(['month', 'day', 'hour', 'week', 'year', 'once'], period);
+
+create or replace macro iso_utc(ts) as strftime(ts, '%Y-%m-%dT%H:%M:%SZ');
+
+create or replace macro is_valid_lat(x) as x is not null and x between -90 and 90;
+create or replace macro is_valid_lng(x) as x is not null and x between -180 and 180;

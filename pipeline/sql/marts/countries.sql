@@ -1,0 +1,39 @@
+with countries as (
+  select * from int_countries__slugged
+),
+
+spaces as (
+  select * from int_spaces__slugged
+),
+
+figures as (
+  select * from int_place_prices__aggregated where place_kind = 'country' and product_type = 'all'
+),
+
+counts as (
+  select
+    country_code,
+    count(*)::integer as property_count,
+    count(distinct operator_id)::integer as operator_count,
+    count(operator_id)::integer as operated_count,
+  from spaces
+  group by country_code
+),
+
+final as (
+  select
+    countries.*,
+    coalesce(counts.property_count, 0) as property_count,
+    coalesce(counts.operator_count, 0) as operator_count,
+    coalesce(counts.operated_count, 0) as operated_count,
+    coalesce(figures.sample_size, 0) as sample_size,
+    round(figures.median_price, 2) as median_price,
+    round(figures.min_price, 2) as min_price,
+    round(figures.max_price, 2) as max_price,
+  from countries
+  left join counts on counts.country_code = countries.country_code
+  left join figures on figures.place_id = countries.country_code
+  order by countries.country_slug
+)
+
+select * from final

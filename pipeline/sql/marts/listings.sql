@@ -1,0 +1,104 @@
+-- One row per published listing (accepted space), in slug order: the base of listing cards,
+-- property details, listing facts, lead routing and the suggest index.
+with spaces as (
+  select * from int_spaces__slugged
+),
+
+countries as (
+  select * from int_countries__slugged
+),
+
+cities as (
+  select * from int_cities__slugged
+),
+
+zones as (
+  select * from int_zones__slugged
+),
+
+operators as (
+  select * from int_operators__slugged
+),
+
+images as (
+  select * from int_space_images__checked where reject_rule is null
+),
+
+offers as (
+  select * from int_offers__latest
+),
+
+image_lists as (
+  select
+    space_id,
+    list({ 'url': image_path, 'width': width_px, 'height': height_px, 'alt': alt_text }
+      order by image_position, source_row) as images,
+  from images
+  group by space_id
+),
+
+option_type_lists as (
+  select
+    space_id,
+    list(distinct option_type order by option_type_rank(option_type)) as option_types,
+  from offers
+  group by space_id
+),
+
+final as (
+  select
+    spaces.space_id,
+    spaces.space_slug as slug,
+    spaces.space_name as title,
+    spaces.country_code,
+    countries.country_slug,
+    countries.name_en as country_name_en,
+    countries.name_de as country_name_de,
+    countries.name_es as country_name_es,
+    cities.city_slug,
+    cities.name_en as city_name_en,
+    cities.name_de as city_name_de,
+    cities.name_es as city_name_es,
+    zones.zone_slug,
+    zones.name_en as zone_name_en,
+    zones.name_de as zone_name_de,
+    zones.name_es as zone_name_es,
+    operators.operator_slug,
+    operators.operator_name,
+    operators.logo_path as operator_logo_path,
+    operators.enquiry_email,
+    spaces.lat,
+    spaces.lng,
+    spaces.street,
+    spaces.house_number,
+    spaces.postal_code,
+    spaces.amenity_slugs,
+    spaces.capacity,
+    case
+      when spaces.capacity is null then null
+      when spaces.is_capacity_declared then 'confirmed'
+      else 'possible_undeclared'
+    end as capacity_status,
+    iso_utc(spaces.updated_at) as updated_at,
+    spaces.rating_score,
+    spaces.rating_count,
+    spaces.is_featured,
+    spaces.excerpt_en,
+    spaces.excerpt_de,
+    spaces.excerpt_es,
+    spaces.description_en,
+    spaces.description_de,
+    spaces.description_es,
+    coalesce(image_lists.images, []) as images,
+    coalesce(option_type_lists.option_types, []) as option_types,
+  from spaces
+  join countries on countries.country_code = spaces.country_code
+  join cities on cities.city_id = spaces.city_id
+  left join zones on zones.zone_id = spaces.zone_id
+  left join operators on operators.operator_id = spaces.operator_id
+  left join image_lists on image_lists.space_id = spaces.space_id
+  left join option_type_lists on option_type_lists.space_id = spaces.space_id
+  order by slug
+)
+
+select * from final

@@ -1,0 +1,44 @@
+-- The price index: per city the overall figure (`all`) and each desk product, monthly per desk.
+-- Published only at a sample of 5 distinct spaces or more; thinner rows carry no figures.
+with cities as (
+  select * from int_cities__slugged
+),
+
+countries as (
+  select * from int_countries__slugged
+),
+
+figures as (
+  select * from int_place_prices__aggregated where place_kind = 'city'
+),
+
+products as (
+  select unnest(['all', 'private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership']) as product_type
+),
+
+grid as (
+  select cities.*, countries.currency, products.product_type,
+  from cities
+  join countries on countries.country_code = cities.country_code
+  cross join products
+),
+
+final as (
+  select
+    grid.country_code,
+    grid.city_slug,
+    grid.name_en as city_name,
+    grid.currency,
+    grid.product_type,
+    coalesce(figures.sample_size, 0) as sample_size,
+    coalesce(figures.sample_size, 0) >= 5 as is_published,
+    case when figures.sample_size >= 5 then round(figures.median_price, 2) end as median_price,
+    case when figures.sample_size >= 5 then round(figures.average_price, 2) end as average_price,
+    case when figures.sample_size >= 5 then round(figures.min_price, 2) end as min_price,
+    case when figures.sample_size >= 5 then round(figures.max_price, 2) end as max_price,
+  from grid
+  left join figures on figures.place_id = grid.city_id and figures.product_type = grid.product_type
+  order by grid.country_code, grid.city_slug, option_type_rank(grid.product_type) nulls first
+)
+
+select * from final
