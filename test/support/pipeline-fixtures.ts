@@ -2,9 +2,10 @@
  * Tiny input snapshots for pipeline tests: a valid base (Germany, Spain, Venezuela, UK; Berlin,
  * both Valencias, London) that a test extends with the spaces and price observations it needs.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { INPUT_TABLES, type InputTableName } from '../../pipeline/lib/inputs.ts';
 
@@ -113,4 +114,104 @@ export function writeSnapshot(tables: FixtureTables, dir = mkdtempSync(path.join
 
 export function tempDir(prefix = 'desk-atlas-dist-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface FixtureBuild {
+  dataDir: string;
+  distDir: string;
+  json<T = any>(file: string): T;
+  text(file: string): string;
+  rejects(): { file: string; row: number; rule: string; raw: string }[];
+}
+
+/** Builds a fixture snapshot in-process (quiet) and gives access to the published files. */
+export async function buildFixture(tables: FixtureTables, options: { rejectLimit?: number; allowShrink?: boolean } = {}): Promise<FixtureBuild> {
+  const { runBuild } = await import('../../pipeline/run.ts');
+  const dataDir = writeSnapshot(tables);
+  const distDir = tempDir();
+  await runBuild({
+    dataDir, distDir, rejectLimit: options.rejectLimit ?? 1, allowShrink: options.allowShrink,
+    progress: { startedAt: 0, stage: (_name, work) => work(), note: () => {} },
+  });
+  const current = path.join(distDir, 'current');
+  const text = (file: string) => readFileSync(path.join(current, file), 'utf8');
+  return {
+    dataDir,
+    distDir,
+    text,
+    json: (file) => JSON.parse(text(file)),
+    rejects: () => (parse(text('rejects.csv'), { columns: true }) as Record<string, string>[]).map((r) => ({
+      file: r.file, row: Number(r.row), rule: r.rule, raw: r.raw,
+    })),
+  };
+}
+
+/** A deterministic pseudo-random generator (mulberry32) for larger fixtures. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A larger valid snapshot: `spaces` spaces over Berlin, London and both Valencias, each with a few
+ * offers observed several times, in every period, some on request, offices with and without desks.
+ */
+export function randomTables(spaces: number, seed = 7): FixtureTables {
+  const rnd = seededRandom(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)];
+  const t = baseTables();
+  const cities = [
+    { id: BERLIN, currency: 'EUR', scale: 1, zones: [MITTE, KREUZBERG, ''] },
+    { id: LONDON, currency: 'GBP', scale: 1.2, zones: [''] },
+    { id: VALENCIA_ES, currency: 'EUR', scale: 0.7, zones: [''] },
+    { id: VALENCIA_VE, currency: 'VES', scale: 20, zones: [''] },
+  ];
+  const types = ['private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'day_pass', 'meeting_room', 'virtual_office', 'event_space', 'membership'];
+  const periods = ['month', 'month', 'month', 'year', 'week', 'day', 'hour', 'once'];
+  for (let i = 1; i <= spaces; i++) {
+    // Valencia VE stays thin: at most 3 spaces
+    const c = i % 17 === 0 && i <= 51 ? cities[3] : pick(cities.slice(0, 3));
+    const id = `sp-${String(i).padStart(5, '0')}`;
+    t.spaces.push(space(id, {
+      name: `Work Loft ${i % 40}`,
+      city_id: c.id,
+      zone_id: pick(c.zones),
+      operator_id: rnd() < 0.3 ? 'op-001' : '',
+      rating_score: rnd() < 0.5 ? (3 + rnd() * 2).toFixed(1) : '',
+      rating_count: '',
+      capacity: rnd() < 0.6 ? String(5 + Math.floor(rnd() * 100)) : '',
+      capacity_declared: rnd() < 0.5 ? 'true' : 'false',
+      lat: '', lng: '',
+    }));
+    const last = t.spaces[t.spaces.length - 1];
+    if (last.rating_score) last.rating_count = String(1 + Math.floor(rnd() * 50));
+    if (rnd() < 0.8) { last.lat = (40 + rnd()).toFixed(5); last.lng = (rnd() * 10).toFixed(5); }
+    const offers = 1 + Math.floor(rnd() * 4);
+    for (let o = 0; o < offers; o++) {
+      const type = pick(types);
+      const period = pick(periods);
+      const offerId = `${id}-o${o}`;
+      const desks = 2 + Math.floor(rnd() * 10);
+      const observations = 1 + Math.floor(rnd() * 3);
+      for (let k = 0; k < observations; k++) {
+        const onRequest = rnd() < 0.08;
+        const base = (type === 'private_office' || type === 'exclusive_bereich' ? 300 * desks : 250) * c.scale;
+        const factor = { month: 1, year: 12, week: 0.25, day: 0.05, hour: 0.01, once: 1 }[period]!;
+        t.price_observations.push(observation(id, type, onRequest ? '' : (base * factor * (0.6 + rnd())).toFixed(2), period, {
+          offer_id: offerId,
+          currency: c.currency,
+          max_capacity: type === 'private_office' && rnd() < 0.15 ? '' : String(desks),
+          min_capacity: '1',
+          observed_at: `2025-${String(1 + Math.floor(rnd() * 12)).padStart(2, '0')}-${String(1 + Math.floor(rnd() * 28)).padStart(2, '0')}T08:00:00Z`,
+        }));
+      }
+    }
+  }
+  return t;
 }
