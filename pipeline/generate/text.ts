@@ -1,0 +1,202 @@
+/** Names, addresses and templated copy of the invented spaces, in en/de/es. */
+import type { Rng } from './rng.ts';
+import type { Country, Names } from './geography.ts';
+
+export type Locale = 'en' | 'de' | 'es';
+export const LOCALES: Locale[] = ['en', 'de', 'es'];
+
+export function slugify(s: string): string {
+  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'ss').toLowerCase()
+    .replace(/&/g, ' and ').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+}
+
+/**
+ * The ways real feeds write a street name: `Friedrichstraße`/`Friedrichstr.`/`Friedrichstrasse`,
+ * `Calle de Alcalá`/`C/ Alcalá`/`Calle Alcalá`, `Avenida`/`Avda.`/`Av.`, `Street`/`St`,
+ * `Road`/`Rd`, `Avenue`/`Ave`. The first form is the canonical one.
+ */
+export function streetForms(street: string): string[] {
+  const forms = new Set<string>([street]);
+  const m = /^(.*?)(straße|strasse)$/i.exec(street);
+  if (m) {
+    const ss = m[2][0] === 'S' ? ['Straße', 'Str.', 'Strasse'] : ['straße', 'str.', 'strasse'];
+    for (const s of ss) forms.add(m[1] + s);
+  }
+  const es = /^(Calle|Carrer)( de la | del | de | d')?(.*)$/.exec(street);
+  if (es) {
+    forms.add(`C/ ${es[3]}`);
+    forms.add(`${es[1]} ${es[3]}`);
+  }
+  const av = /^(Avenida|Avinguda)( de la | del | de | da | dos | d')?(.*)$/.exec(street);
+  if (av) {
+    forms.add(`Avda. ${(av[2] ?? ' ').trimStart()}${av[3]}`);
+    forms.add(`Av. ${(av[2] ?? ' ').trimStart()}${av[3]}`);
+    if (av[1] === 'Avinguda') forms.add(`Avenida ${av[3]}`);
+  }
+  const en = /^(.*) (Street|Road|Avenue|Boulevard)$/.exec(street);
+  if (en) {
+    const abbr = { Street: ['St', 'St.'], Road: ['Rd', 'Rd.'], Avenue: ['Ave', 'Ave.'], Boulevard: ['Blvd', 'Blvd.'] }[en[2]]!;
+    for (const a of abbr) forms.add(`${en[1]} ${a}`);
+  }
+  if (street === 'Fifth Avenue') forms.add('5th Ave');
+  if (street === 'Tenth Avenue') forms.add('10th Ave');
+  const fr = /^(Boulevard|Avenue) (.*)$/.exec(street);
+  if (fr) forms.add(`${fr[1] === 'Boulevard' ? 'Bd' : 'Av.'} ${fr[2]}`);
+  return [...forms];
+}
+
+/** Canonical form most of the time, another written form otherwise. */
+export function writeStreet(rng: Rng, street: string): string {
+  const forms = streetForms(street);
+  if (forms.length === 1 || rng.chance(0.6)) return forms[0];
+  return forms[1 + Math.floor(rng.next() * (forms.length - 1))];
+}
+
+export function houseNumber(rng: Rng, style: Country['addressStyle']): string {
+  const max = style === 'us' ? 999 : style === 'en' ? 220 : style === 'ae' ? 60 : 160;
+  const n = rng.int(1, max);
+  const r = rng.next();
+  if (style !== 'ae' && r < 0.07) {
+    const start = n % 2 === 0 ? n : n + 1;
+    return `${start}-${start + 2 * rng.int(1, 3)}`;
+  }
+  if (style !== 'us' && style !== 'ae' && r < 0.14) return `${n}${rng.pick(['a', 'a', 'b', 'c'])}`;
+  return String(n);
+}
+
+export function postalCode(rng: Rng, templates: string[]): string {
+  if (templates.length === 0) return '';
+  const letters = 'ABDEFGHJLNPQRSTUWXYZ';
+  return rng.pick(templates).replace(/[#@]/g, (c) =>
+    c === '#' ? String(rng.int(0, 9)) : letters[rng.int(0, letters.length - 1)]);
+}
+
+const INTL_FIRST = ['Foundry', 'Loom', 'Lantern', 'Harbour', 'Orchard', 'Attic', 'Greenhouse', 'Kiln', 'Mill',
+  'Anchor', 'Compass', 'Signal', 'Fern', 'Tandem', 'Parallel', 'Courtyard', 'Canopy', 'Beacon', 'Copper',
+  'Paper', 'Cedar', 'Meridian', 'Quarry', 'Atelier', 'Hangar', 'Pilot', 'Nest', 'Bridge', 'Common', 'Juniper'];
+const INTL_SECOND = ['Desks', 'Studio', 'Works', 'House', 'Rooms', 'Lab', 'Loft', 'Hall', 'Space', 'Collective',
+  'Club', 'Base', 'Yard', 'Coworking'];
+const LOCAL_NAMES: Partial<Record<Country['lang'], [string[], string[]]>> = {
+  de: [['Kontor', 'Werkraum', 'Hinterhof', 'Dachgeschoss', 'Remise', 'Schreibstube', 'Werkbank', 'Kiezbüro'],
+    ['Nord', 'Süd', 'Ost', 'West', 'am Kanal', 'im Hof', 'Eins', 'Zwei']],
+  es: [['Espacio', 'Taller', 'Patio', 'Azotea', 'Claustro', 'Colmena', 'Buhardilla', 'Mesa'],
+    ['Norte', 'Sur', 'Central', 'del Puerto', 'Azul', 'Verde', 'Uno', 'Común']],
+  fr: [['Atelier', 'Comptoir', 'Verrière', 'Bureau', 'Cour'], ['Nord', 'Sud', 'Central', 'des Arts', 'du Canal']],
+  nl: [['Werkplaats', 'Pakhuis', 'Zolder', 'Kantoortuin'], ['Noord', 'Zuid', 'Oost', 'aan het Water']],
+  pt: [['Oficina', 'Armazém', 'Pátio', 'Claustro'], ['Norte', 'Sul', 'do Rio', 'Azul']],
+};
+
+export function independentName(rng: Rng, lang: Country['lang']): string {
+  const local = LOCAL_NAMES[lang];
+  if (local && rng.chance(0.35)) return `${rng.pick(local[0])} ${rng.pick(local[1])}`;
+  if (rng.chance(0.15)) return `The ${rng.pick(INTL_FIRST)} ${rng.pick(INTL_SECOND)}`;
+  return `${rng.pick(INTL_FIRST)} ${rng.pick(INTL_SECOND)}`;
+}
+
+type OfferKind = 'private_office' | 'exclusive_bereich' | 'fix_desk' | 'flex_desk' | 'day_pass' |
+  'meeting_room' | 'virtual_office' | 'event_space' | 'membership';
+
+const TITLES: Record<OfferKind, Record<Locale, string[]>> = {
+  flex_desk: { en: ['Flex desk', 'Hot desk', 'Flexible desk membership'], de: ['Flex Desk', 'Flexibler Arbeitsplatz'], es: ['Puesto flexible', 'Mesa flexible'] },
+  fix_desk: { en: ['Dedicated desk', 'Fixed desk'], de: ['Fester Arbeitsplatz', 'Fix Desk'], es: ['Puesto fijo', 'Mesa fija'] },
+  private_office: { en: ['Private office'], de: ['Privatbüro'], es: ['Despacho privado'] },
+  exclusive_bereich: { en: ['Exclusive team area'], de: ['Exklusiver Bereich'], es: ['Área exclusiva'] },
+  membership: { en: ['Part-time membership (10 days)', 'Community membership'], de: ['Teilzeit-Mitgliedschaft (10 Tage)', 'Community-Mitgliedschaft'], es: ['Membresía a tiempo parcial (10 días)', 'Membresía de comunidad'] },
+  virtual_office: { en: ['Virtual office', 'Business address'], de: ['Virtuelles Büro', 'Geschäftsadresse'], es: ['Oficina virtual', 'Domiciliación'] },
+  day_pass: { en: ['Day pass'], de: ['Tagespass', 'Tageskarte'], es: ['Pase de día', 'Bono de un día'] },
+  meeting_room: { en: ['Meeting room', 'Boardroom'], de: ['Besprechungsraum', 'Konferenzraum'], es: ['Sala de reuniones', 'Sala de juntas'] },
+  event_space: { en: ['Event space', 'Event hall'], de: ['Eventfläche', 'Veranstaltungsraum'], es: ['Espacio para eventos', 'Sala de eventos'] },
+};
+
+/** Offer titles are written in the language the operator publishes in. */
+export function offerTitle(rng: Rng, kind: OfferKind, lang: Country['lang'], minCap: number | null, maxCap: number | null, people: number | null): string {
+  const loc: Locale = lang === 'de' ? 'de' : lang === 'es' ? 'es' : 'en';
+  const base = rng.pick(TITLES[kind][loc]);
+  if ((kind === 'private_office' || kind === 'exclusive_bereich') && maxCap !== null) {
+    const range = minCap !== null && minCap !== maxCap ? `${minCap}–${maxCap}` : String(maxCap);
+    const unit = { en: 'desks', de: 'Arbeitsplätze', es: 'puestos' }[loc];
+    return `${base} (${range} ${unit})`;
+  }
+  if (kind === 'meeting_room' && people !== null) {
+    const unit = { en: 'people', de: 'Personen', es: 'personas' }[loc];
+    return `${base} (${people} ${unit})`;
+  }
+  return base;
+}
+
+export type Profile = 'coworking' | 'business_centre' | 'studio';
+
+const EXCERPT: Record<Profile, Record<Locale, (place: string, a: string, b: string) => string>> = {
+  coworking: {
+    en: (p, a, b) => `Coworking in ${p} with flexible desks, ${a} and ${b}.`,
+    de: (p, a, b) => `Coworking in ${p}: flexible Arbeitsplätze, ${a}, ${b}.`,
+    es: (p, a, b) => `Coworking en ${p} con puestos flexibles, ${a} y ${b}.`,
+  },
+  business_centre: {
+    en: (p, a, b) => `Serviced offices in ${p}: private offices, ${a} and ${b}.`,
+    de: (p, a, b) => `Serviced Offices in ${p}: Privatbüros, ${a}, ${b}.`,
+    es: (p, a, b) => `Oficinas con servicios en ${p}: despachos privados, ${a} y ${b}.`,
+  },
+  studio: {
+    en: (p, a, b) => `A small shared studio in ${p} with ${a} and ${b}.`,
+    de: (p, a, b) => `Kleines Gemeinschaftsstudio in ${p}: ${a}, ${b}.`,
+    es: (p, a, b) => `Un pequeño estudio compartido en ${p} con ${a} y ${b}.`,
+  },
+};
+
+export function label(loc: Locale, names: Names): string {
+  const s = names[loc];
+  if (loc === 'de' || s === 'Wi-Fi') return s;
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}
+
+export function excerpt(loc: Locale, profile: Profile, place: string, a: string, b: string): string {
+  return EXCERPT[profile][loc](place, a, b);
+}
+
+export function description(loc: Locale, o: {
+  name: string; profile: Profile; place: string; street: string; capacity: number | null;
+  operator: string | null; amenities: string[]; features: string;
+}): string {
+  const parts: string[] = [];
+  const list = o.amenities.length > 0 ? o.amenities.join(', ') : null;
+  if (loc === 'en') {
+    parts.push(`${o.name} is ${o.profile === 'business_centre' ? 'a business centre' : o.profile === 'studio' ? 'a shared studio' : 'a coworking space'} in ${o.place} (${o.street}).`);
+    if (o.capacity !== null) parts.push(`It has room for about ${o.capacity} people.`);
+    if (list) parts.push(`Members can use: ${list}.`);
+    parts.push(o.features);
+    if (o.operator) parts.push(`Run by ${o.operator}.`);
+  } else if (loc === 'de') {
+    parts.push(`${o.name} ist ${o.profile === 'business_centre' ? 'ein Business Center' : o.profile === 'studio' ? 'ein Gemeinschaftsstudio' : 'ein Coworking-Space'} in ${o.place} (${o.street}).`);
+    if (o.capacity !== null) parts.push(`Platz gibt es für etwa ${o.capacity} Personen.`);
+    if (list) parts.push(`Ausstattung: ${list}.`);
+    parts.push(o.features);
+    if (o.operator) parts.push(`Betrieben von ${o.operator}.`);
+  } else {
+    parts.push(`${o.name} es ${o.profile === 'business_centre' ? 'un centro de negocios' : o.profile === 'studio' ? 'un estudio compartido' : 'un espacio de coworking'} en ${o.place} (${o.street}).`);
+    if (o.capacity !== null) parts.push(`Tiene capacidad para unas ${o.capacity} personas.`);
+    if (list) parts.push(`Servicios: ${list}.`);
+    parts.push(o.features);
+    if (o.operator) parts.push(`Gestionado por ${o.operator}.`);
+  }
+  return parts.join(' ');
+}
+
+export const FEATURES: Names[] = [
+  { en: 'Quiet zones and bright open-plan rooms.', de: 'Ruhezonen und helle Großraumflächen.', es: 'Zonas de silencio y salas diáfanas muy luminosas.' },
+  { en: 'Close to public transport.', de: 'Gut an den Nahverkehr angebunden.', es: 'Bien comunicado en transporte público.' },
+  { en: 'Short-term contracts from one month.', de: 'Kurze Laufzeiten ab einem Monat.', es: 'Contratos cortos desde un mes.' },
+  { en: 'A regular programme of talks and breakfasts.', de: 'Regelmäßige Vorträge und Frühstücke.', es: 'Charlas y desayunos periódicos.' },
+  { en: 'Set in a converted industrial building.', de: 'In einem umgebauten Industriegebäude.', es: 'En un antiguo edificio industrial rehabilitado.' },
+  { en: 'Staffed reception on weekdays.', de: 'Besetzter Empfang an Werktagen.', es: 'Recepción atendida los días laborables.' },
+];
+
+export const TAGLINES: Names[] = [
+  { en: 'Desks and offices by the month', de: 'Arbeitsplätze und Büros auf Monatsbasis', es: 'Puestos y oficinas por meses' },
+  { en: 'Workspace for small teams', de: 'Arbeitsraum für kleine Teams', es: 'Espacio de trabajo para equipos pequeños' },
+  { en: 'Serviced offices, ready on day one', de: 'Serviced Offices, bezugsfertig ab dem ersten Tag', es: 'Oficinas con servicios, listas desde el primer día' },
+  { en: 'A community of independent workers', de: 'Eine Gemeinschaft von Selbstständigen', es: 'Una comunidad de profesionales independientes' },
+  { en: 'Flexible space in the city centre', de: 'Flexible Flächen im Stadtzentrum', es: 'Espacios flexibles en el centro de la ciudad' },
+];
+
+export const IMAGE_ALTS = ['open-plan desks', 'meeting room', 'lounge', 'entrance', 'kitchen'];

@@ -1,0 +1,63 @@
+/**
+ * Timestamps of the sample. The snapshot has a fixed reference date: observations span
+ * 2025-11-01 .. 2026-10-31. Times are written in the city's local offset (with daylight
+ * saving time where the city has it), computed from the UTC instant.
+ */
+import type { Country } from './geography.ts';
+
+export const WINDOW_START = { year: 2025, month: 11 };
+export const WINDOW_MONTHS = 12;
+export const REFERENCE_DATE = '2026-10-31';
+
+type Tz = Country['tz'];
+
+const HOUR = 3_600_000;
+
+function lastSunday(year: number, month: number): number {
+  const last = new Date(Date.UTC(year, month, 0));
+  return last.getUTCDate() - last.getUTCDay();
+}
+
+function nthSunday(year: number, month: number, n: number): number {
+  const firstDow = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
+  return 1 + ((7 - firstDow) % 7) + 7 * (n - 1);
+}
+
+/** Offset from UTC in hours at a UTC instant. */
+export function offsetHours(tz: Tz, utcMs: number): number {
+  const year = new Date(utcMs).getUTCFullYear();
+  switch (tz) {
+    case 've': return -4;
+    case 'ae': return 4;
+    case 'eu-cet': case 'eu-wet': case 'uk': {
+      const base = tz === 'eu-cet' ? 1 : 0;
+      const start = Date.UTC(year, 2, lastSunday(year, 3), 1);
+      const end = Date.UTC(year, 9, lastSunday(year, 10), 1);
+      return utcMs >= start && utcMs < end ? base + 1 : base;
+    }
+    case 'us-east': case 'us-central': case 'us-pacific': {
+      const base = tz === 'us-east' ? -5 : tz === 'us-central' ? -6 : -8;
+      const start = Date.UTC(year, 2, nthSunday(year, 3, 2), 2 - base);
+      const end = Date.UTC(year, 10, nthSunday(year, 11, 1), 2 - (base + 1));
+      return utcMs >= start && utcMs < end ? base + 1 : base;
+    }
+  }
+}
+
+const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+
+/** ISO 8601 local time with its offset, e.g. 2026-03-14T09:12:00+01:00. */
+export function formatLocal(tz: Tz, utcMs: number): string {
+  const off = offsetHours(tz, utcMs);
+  const d = new Date(utcMs + off * HOUR);
+  const sign = off < 0 ? '-' : '+';
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}` +
+    `T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}` +
+    `${sign}${pad(Math.abs(off))}:00`;
+}
+
+/** UTC instant of a day in the window: month index 0..11, day 1..28, UTC hour and minute. */
+export function windowInstant(monthIndex: number, day: number, hour: number, minute: number): number {
+  const m0 = WINDOW_START.month - 1 + monthIndex;
+  return Date.UTC(WINDOW_START.year + Math.floor(m0 / 12), m0 % 12, day, hour, minute);
+}
