@@ -21,15 +21,38 @@ located as (
     spaces.space_id as known_space_id,
     countries.currency as country_currency,
     observations.amount / fx.units_per_eur as amount_eur,
+    spaces.city_id,
   from observations
   left join spaces on spaces.space_id = observations.space_id
   left join countries on countries.country_code = spaces.country_code
   left join fx on fx.currency = observations.currency
 ),
 
+compared as (
+  -- what an amount is compared with: the offer's own history and its peers in the city
+  select
+    *,
+    min(case when amount > 0 then amount end) over (partition by space_id, offer_id) as offer_min_amount,
+    median(case when amount > 0 then unit_amount end)
+      over (partition by city_id, option_type, billing_period, currency) as peer_median_unit_amount,
+    count(case when amount > 0 then unit_amount end)
+      over (partition by city_id, option_type, billing_period, currency) as peer_count,
+  from (
+    select
+      *,
+      -- per desk for offices; an office without a desk count has no comparable unit
+      case
+        when not is_priced_per_office(option_type) then amount
+        when max_capacity >= 1 then amount / max_capacity
+      end as unit_amount,
+    from located
+  )
+),
+
 final as (
   select
-    * exclude (known_space_id, country_currency, amount_eur),
+    * exclude (known_space_id, country_currency, amount_eur, city_id, unit_amount, offer_min_amount,
+      peer_median_unit_amount, peer_count),
     case
       when observation_id is null or observation_id = '' then 'missing_key'
       when known_space_id is null then 'unknown_space'
@@ -56,12 +79,18 @@ final as (
           when 'month' then 250000 when 'year' then 3000000 else 250000 end
         then 'implausible_amount'
       -- per desk, a desk product above 20,000 EUR a month is a typing error, not a price
+      -- (an office without a desk count has no per-desk price to check)
       when is_desk_product(option_type) and monthly_factor(billing_period) is not null
+        and (not is_priced_per_office(option_type) or max_capacity >= 1)
         and amount_eur * monthly_factor(billing_period)
-          / (case when is_priced_per_office(option_type) then greatest(coalesce(max_capacity, 1), 1) else 1 end) > 20000
+          / (case when is_priced_per_office(option_type) then max_capacity else 1 end) > 20000
         then 'implausible_amount'
+      -- a slipped decimal point: ten times the offer's own lowest observation ...
+      when amount > 10 * offer_min_amount then 'implausible_amount'
+      -- ... or twenty times the city's median for the same product, period and currency
+      when peer_count >= 5 and unit_amount > 20 * peer_median_unit_amount then 'implausible_amount'
     end as reject_rule,
-  from located
+  from compared
 )
 
 select * from final
