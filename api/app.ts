@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import type { AppConfig } from './config.ts';
+import type { CatalogSource } from './catalog/build.ts';
+import { installErrorHandling } from './http/errors.ts';
+import { installClientBuildCheck, installResponseHeaders } from './http/headers.ts';
+import { installRateLimit } from './http/rate-limit.ts';
+import { registerRoute } from './http/route.ts';
+import './http/types.ts';
+import { CORE_ROUTES } from './routes/index.ts';
+
+export interface AppPlugin {
+  plugin: FastifyPluginAsync<any>;
+  options?: unknown;
+}
+
+export interface AppOptions {
+  config: AppConfig;
+  /** the build to serve; `current()` is called once per request */
+  catalog: CatalogSource;
+  /** a pino logger, or false for none (tests) */
+  logger?: FastifyBaseLogger | false;
+  /** ms since the epoch; tests inject a fake clock for rate-limit windows and citation dates */
+  clock?: () => number;
+  /**
+   * Feature plugins (e.g. leads), registered after every cross-cutting hook so their routes get
+   * the error handler, rate limits (opt into the lead bucket with `config: { leadRateLimit: true }`),
+   * CORS, Cache-Control, ETag and compression. They reach the build through `app.catalog.current()`
+   * and can declare routes with `registerRoute(app, defineRoute({...}))`.
+   */
+  plugins?: AppPlugin[];
+}
+
+/** Header names a browser on an allowed origin may send and read. */
+const CORS_ALLOWED_HEADERS = ['Content-Type', 'Idempotency-Key', 'X-Client-Build', 'If-None-Match'];
+const CORS_EXPOSED_HEADERS = [
+  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'ETag', 'Idempotency-Replayed',
+];
+
+/** Builds the app; never listens (server.ts does). */
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app = Fastify({
+    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    // Only behind a proxy we trust is X-Forwarded-For the client address.
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+    genReqId: () => randomUUID(),
+    // One log line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+
+  app.decorate('config', config);
+  app.decorate('catalog', opts.catalog);
+  app.decorate('clock', opts.clock ?? Date.now);
+  app.decorate('routeDefinitions', []);
+
+  installErrorHandling(app, config.siteUrl);
+  // First hook of all: rate limits must see every request, preflights and 404s included.
+  installRateLimit(app, config.rateLimit, app.clock);
+  await app.register(cors, {
+    origin: (origin, cb) => cb(null, origin !== undefined && config.corsOrigins.includes(origin)),
+    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+  });
+  installClientBuildCheck(app, () => opts.catalog.current().config.minSupportedBuild);
+  installResponseHeaders(app);
+  // After the ETag hook: tags and 304s are computed on the identity body.
+  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({
+      method: request.method,
+      route: request.routeOptions.url ?? '(not found)',
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 100) / 100,
+    }, 'request');
+  });
+
+  for (const def of CORE_ROUTES) registerRoute(app, def);
+  for (const { plugin, options } of opts.plugins ?? []) await app.register(plugin, options as never);
+  return app;
+}

@@ -1,0 +1,629 @@
+import { LRUCache } from 'lru-cache';
+import type { FacetLabels, ListingFact, PriceFact } from '../contract/build.ts';
+import type { BuildListingCard, BuildPropertyDetail, FacetsPayload, GeoPayload } from '../contract/catalog.ts';
+import { CURRENCIES, LOCALES, OPTION_TYPES, type Currency, type Locale, type OptionType, type SlugName } from '../contract/common.ts';
+import type { BBox, SortBy } from '../contract/queries.ts';
+import { parseAddress, parseHouseNumber, streetKey, houseNumberMatches, type HouseNumber } from './address.ts';
+import * as bits from './bitset.ts';
+import type { Bitset } from './bitset.ts';
+import { haversineMeters, hash32, METERS_PER_DEGREE_LAT, randomKey } from './geo.ts';
+
+export interface Filters {
+  country?: string;
+  city?: string;
+  zone?: string;
+  operator?: string;
+  pricingOptionType?: OptionType;
+  currency?: Currency;
+  amenities?: string[];
+  minCapacity?: number;
+  minPrice?: number;
+  maxPrice?: number;
+  lat?: number;
+  lng?: number;
+  radiusMeters?: number;
+  bbox?: BBox;
+  address?: string;
+}
+
+type Omit = 'country' | 'city' | 'zone' | 'operator' | 'pricingOptionType' | 'amenities' | 'price' | 'minCapacity';
+const SINGLE_KEYS = ['country', 'city', 'zone', 'operator'] as const;
+type SingleKey = typeof SINGLE_KEYS[number];
+
+export interface MatchSet { bits: Bitset; count: number }
+
+export interface PageResult {
+  total: number;
+  indices: number[];
+}
+
+/** Where a place filter points, with localized names (for citations). */
+export interface PlaceRef { country: SlugName; city?: SlugName; zone?: SlugName }
+
+const VARYING_CARD_FIELDS = ['fromPrice', 'fromBillingPeriod', 'marketPosition', 'distanceMeters'] as const;
+
+interface Order { order: Int32Array; rank: Int32Array }
+
+const SMALL = 2048;
+
+/**
+ * The in-memory listing engine of one build: a bitset per filter value, precomputed sort orders,
+ * a latitude-sorted array for radius and bbox queries, and the card, marker and detail JSON of
+ * every listing per locale, ready to splice into a response.
+ */
+export class Engine {
+  readonly n: number;
+  readonly facts: ListingFact[];
+  readonly slugs: string[];
+  readonly slugIndex = new Map<string, number>();
+  private readonly all: Bitset;
+  private readonly postings = new Map<string, Bitset>();
+  private readonly valueIdx: Record<SingleKey, Int32Array>;
+  private readonly values: Record<SingleKey, string[]>;
+  private readonly capacity: Int32Array;
+  private readonly lat: Float64Array;
+  private readonly lng: Float64Array;
+  private readonly hasCoords: Bitset;
+  private readonly latOrder: Int32Array;
+  private readonly latSorted: Float64Array;
+  private readonly currency: Uint8Array;
+  private readonly slugHash: Uint32Array;
+  private readonly streets = new Map<string, number[]>();
+  private readonly houseNumbers: (HouseNumber | undefined)[];
+  private readonly orders = new Map<string, Order>();
+  readonly cards = {} as Record<Locale, string[]>;
+  readonly markers = {} as Record<Locale, (string | null)[]>;
+  readonly details = {} as Record<Locale, string[]>;
+  private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
+  private readonly sets = new LRUCache<string, MatchSet>({ max: 4000 });
+  private readonly collators = new Map<Locale, Intl.Collator>();
+  /** Serialized response bodies of this build, by route and normalized query. */
+  readonly bodies = new LRUCache<string, { json: string; etag: string }>({
+    maxSize: 128 * 1024 * 1024,
+    sizeCalculation: (v) => v.json.length + 64,
+  });
+
+  constructor(facts: ListingFact[], readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>) {
+    this.n = facts.length;
+    this.facts = facts;
+    this.slugs = facts.map((f) => f.slug);
+    const n = this.n;
+    for (let i = 0; i < n; i++) {
+      if (i > 0 && this.slugs[i - 1] >= this.slugs[i]) throw new Error(`listing-facts.json not sorted by slug at ${this.slugs[i]}`);
+      this.slugIndex.set(this.slugs[i], i);
+    }
+    this.all = bits.full(n);
+    this.capacity = new Int32Array(n);
+    this.lat = new Float64Array(n).fill(Number.NaN);
+    this.lng = new Float64Array(n).fill(Number.NaN);
+    this.currency = new Uint8Array(n);
+    this.slugHash = new Uint32Array(n);
+    this.houseNumbers = new Array(n);
+    const currencyByCountry = geo.en.currencies;
+    const lists = new Map<string, number[]>();
+    const push = (key: string, i: number) => {
+      let l = lists.get(key);
+      if (!l) lists.set(key, (l = []));
+      l.push(i);
+    };
+    this.values = { country: [], city: [], zone: [], operator: [] };
+    this.valueIdx = { country: new Int32Array(n), city: new Int32Array(n), zone: new Int32Array(n), operator: new Int32Array(n) };
+    const valueIds: Record<SingleKey, Map<string, number>> = { country: new Map(), city: new Map(), zone: new Map(), operator: new Map() };
+    const idOf = (key: SingleKey, v: string | null) => {
+      if (v === null) return -1;
+      let id = valueIds[key].get(v);
+      if (id === undefined) {
+        id = this.values[key].length;
+        this.values[key].push(v);
+        valueIds[key].set(v, id);
+      }
+      return id;
+    };
+    const coords: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const f = facts[i];
+      const single: Record<SingleKey, string | null> = { country: f.countrySlug, city: f.citySlug, zone: f.zoneSlug, operator: f.operatorSlug };
+      for (const key of SINGLE_KEYS) {
+        const id = idOf(key, single[key]);
+        this.valueIdx[key][i] = id;
+        if (id >= 0) push(`${key}:${single[key]}`, i);
+      }
+      for (const a of f.amenities) push(`amenities:${a}`, i);
+      for (const t of f.optionTypes) push(`pricingOptionType:${t}`, i);
+      const cur = (currencyByCountry[f.countryCode] ?? f.fromPrice?.currency) as Currency | undefined;
+      this.currency[i] = cur ? CURRENCIES.indexOf(cur) + 1 : 0;
+      if (cur) push(`currency:${cur}`, i);
+      this.capacity[i] = f.capacity ?? 0;
+      if (f.coordinates) {
+        this.lat[i] = f.coordinates.lat;
+        this.lng[i] = f.coordinates.lng;
+        coords.push(i);
+      }
+      this.slugHash[i] = hash32(f.slug);
+      const sk = streetKey(f.street);
+      if (sk) {
+        let s = this.streets.get(sk);
+        if (!s) this.streets.set(sk, (s = []));
+        s.push(i);
+      }
+      this.houseNumbers[i] = parseHouseNumber(f.houseNumber);
+    }
+    for (const [key, l] of lists) this.postings.set(key, bits.fromIndices(n, l));
+    this.hasCoords = bits.fromIndices(n, coords);
+    coords.sort((a, b) => this.lat[a] - this.lat[b] || a - b);
+    this.latOrder = Int32Array.from(coords);
+    this.latSorted = Float64Array.from(coords, (i) => this.lat[i]);
+
+    this.places = {} as Engine['places'];
+    for (const l of LOCALES) {
+      const g = geo[l];
+      const country = new Map<string, SlugName>();
+      const bySlugCode = new Map<string, string>();
+      for (const c of g.countries) {
+        country.set(c.slug, { slug: c.slug, name: c.name });
+        bySlugCode.set(c.code, c.slug);
+      }
+      const city = new Map<string, { name: SlugName; country: string }>();
+      const zone = new Map<string, { name: SlugName; city: string }>();
+      for (const c of g.cities) {
+        city.set(c.slug, { name: { slug: c.slug, name: c.name }, country: bySlugCode.get(c.countryCode) ?? '' });
+        for (const z of c.zones) zone.set(z.slug, { name: { slug: z.slug, name: z.name }, city: c.slug });
+      }
+      this.places[l] = { country, city, zone };
+    }
+    for (const l of LOCALES) {
+      this.cards[l] = new Array(n);
+      this.markers[l] = new Array(n).fill(null);
+      this.details[l] = new Array(n);
+    }
+  }
+
+  /** Keeps each card as JSON without its request-dependent fields and without the closing brace. */
+  addCards(locale: Locale, cards: BuildListingCard[]) {
+    if (cards.length !== this.n) throw new Error(`listings.${locale}.json has ${cards.length} cards for ${this.n} listings`);
+    for (let i = 0; i < this.n; i++) {
+      const card = cards[i] as Record<string, unknown>;
+      if (card.slug !== this.slugs[i]) throw new Error(`listings.${locale}.json: ${String(card.slug)} out of order`);
+      for (const k of VARYING_CARD_FIELDS) delete card[k];
+      this.cards[locale][i] = JSON.stringify(card).slice(0, -1);
+      const c = cards[i];
+      if (c.coordinates && this.facts[i].coordinates) {
+        const marker: Record<string, unknown> = { slug: c.slug, title: c.title, coordinates: this.facts[i].coordinates, featured: c.featured };
+        if (c.images[0]) marker.image = c.images[0];
+        this.markers[locale][i] = JSON.stringify(marker).slice(0, -1);
+      } else if (this.facts[i].coordinates) {
+        const marker = { slug: c.slug, title: c.title, coordinates: this.facts[i].coordinates, featured: c.featured, ...(c.images[0] ? { image: c.images[0] } : {}) };
+        this.markers[locale][i] = JSON.stringify(marker).slice(0, -1);
+      }
+    }
+  }
+
+  addDetails(locale: Locale, details: BuildPropertyDetail[]) {
+    if (details.length !== this.n) throw new Error(`properties.${locale}.json has ${details.length} entries for ${this.n} listings`);
+    for (let i = 0; i < this.n; i++) {
+      if (details[i].slug !== this.slugs[i]) throw new Error(`properties.${locale}.json: ${details[i].slug} out of order`);
+      this.details[locale][i] = JSON.stringify(details[i]);
+    }
+  }
+
+  /** Precomputes the common sort orders once every file is in. */
+  seal() {
+    for (const s of ['date-desc', 'date-asc', 'rating-desc', 'price-asc'] as const) this.order(s);
+  }
+
+  // ---- places -------------------------------------------------------------------------------
+
+  /** The most specific place a filter set names, for citations; undefined when unknown. */
+  placeOf(locale: Locale, f: Pick<Filters, 'country' | 'city' | 'zone'>): PlaceRef | undefined {
+    const p = this.places[locale];
+    if (f.zone) {
+      const z = p.zone.get(f.zone);
+      const c = z && p.city.get(z.city);
+      const co = c && p.country.get(c.country);
+      return z && c && co ? { country: co, city: c.name, zone: z.name } : undefined;
+    }
+    if (f.city) {
+      const c = p.city.get(f.city);
+      const co = c && p.country.get(c.country);
+      return c && co ? { country: co, city: c.name } : undefined;
+    }
+    if (f.country) {
+      const co = p.country.get(f.country);
+      return co ? { country: co } : undefined;
+    }
+    return undefined;
+  }
+
+  label(key: keyof FacetLabels, value: string, locale: Locale): string {
+    const table = this.labels[key] as Record<string, Record<Locale, string>>;
+    return table[value]?.[locale] ?? value;
+  }
+
+  // ---- filtering ----------------------------------------------------------------------------
+
+  priceOf(i: number, type: OptionType | undefined): PriceFact | null {
+    const f = this.facts[i];
+    return type ? f.fromPriceByType[type] ?? null : f.fromPrice;
+  }
+
+  private posting(key: string): Bitset | undefined {
+    return this.postings.get(key);
+  }
+
+  filterKey(f: Filters, omit: Omit[] = []): string {
+    const o = new Set(omit);
+    return JSON.stringify([
+      o.has('country') ? null : f.country ?? null,
+      o.has('city') ? null : f.city ?? null,
+      o.has('zone') ? null : f.zone ?? null,
+      o.has('operator') ? null : f.operator ?? null,
+      o.has('pricingOptionType') ? null : f.pricingOptionType ?? null,
+      f.currency ?? null,
+      o.has('amenities') ? null : f.amenities ? [...f.amenities].sort() : null,
+      o.has('minCapacity') ? null : f.minCapacity ?? null,
+      o.has('price') ? null : [f.minPrice ?? null, f.maxPrice ?? null, f.pricingOptionType ?? null],
+      f.lat ?? null, f.lng ?? null, f.radiusMeters ?? null, f.bbox ?? null, f.address ?? null,
+    ]);
+  }
+
+  /** Listings matching every filter except the omitted ones. The result is shared: never mutate it. */
+  match(f: Filters, omit: Omit[] = []): MatchSet {
+    const key = this.filterKey(f, omit);
+    let hit = this.sets.get(key);
+    if (!hit) {
+      const b = this.compute(f, new Set(omit));
+      hit = { bits: b, count: bits.count(b) };
+      this.sets.set(key, hit);
+    }
+    return hit;
+  }
+
+  private compute(f: Filters, omit: Set<Omit>): Bitset {
+    const b = Uint32Array.from(this.all);
+    const andKey = (key: string) => {
+      const p = this.posting(key);
+      if (p) bits.andInto(b, p);
+      else b.fill(0);
+    };
+    for (const k of SINGLE_KEYS) if (f[k] !== undefined && !omit.has(k)) andKey(`${k}:${f[k]}`);
+    if (f.pricingOptionType && !omit.has('pricingOptionType')) andKey(`pricingOptionType:${f.pricingOptionType}`);
+    if (f.currency) andKey(`currency:${f.currency}`);
+    if (f.amenities && !omit.has('amenities')) for (const a of f.amenities) andKey(`amenities:${a}`);
+    if (f.address) bits.andInto(b, this.streetSet(f.address).street);
+    if (f.lat !== undefined && f.lng !== undefined && f.radiusMeters !== undefined) {
+      bits.andInto(b, this.radiusSet(f.lat, f.lng, f.radiusMeters));
+    }
+    if (f.bbox) bits.andInto(b, this.bboxSet(f.bbox));
+    const minCap = omit.has('minCapacity') ? undefined : f.minCapacity;
+    const priced = !omit.has('price') && (f.minPrice !== undefined || f.maxPrice !== undefined);
+    if (minCap !== undefined || priced) {
+      const lo = f.minPrice ?? -Infinity;
+      const hi = f.maxPrice ?? Infinity;
+      bits.forEach(b, (i) => {
+        if (minCap !== undefined && this.capacity[i] < minCap) bits.clear(b, i);
+        else if (priced) {
+          const p = this.priceOf(i, f.pricingOptionType);
+          if (!p || p.amount < lo || p.amount > hi) bits.clear(b, i);
+        }
+      });
+    }
+    return b;
+  }
+
+  private streetCache = new LRUCache<string, { street: Bitset; at: Bitset }>({ max: 1000 });
+  /** Listings on the street of an address, and those at its house number. */
+  streetSet(address: string): { street: Bitset; at: Bitset } {
+    let hit = this.streetCache.get(address);
+    if (!hit) {
+      const q = parseAddress(address);
+      const onStreet = q ? this.streets.get(q.street) ?? [] : [];
+      const at = q?.number
+        ? onStreet.filter((i) => { const h = this.houseNumbers[i]; return h !== undefined && houseNumberMatches(h, q.number!); })
+        : [];
+      hit = { street: bits.fromIndices(this.n, onStreet), at: bits.fromIndices(this.n, at) };
+      this.streetCache.set(address, hit);
+    }
+    return hit;
+  }
+
+  private latRange(lo: number, hi: number): [number, number] {
+    const a = this.latSorted;
+    let l = 0, r = a.length;
+    while (l < r) { const m = (l + r) >>> 1; if (a[m] < lo) l = m + 1; else r = m; }
+    const start = l;
+    r = a.length;
+    while (l < r) { const m = (l + r) >>> 1; if (a[m] <= hi) l = m + 1; else r = m; }
+    return [start, l];
+  }
+
+  private radiusSet(lat: number, lng: number, radius: number): Bitset {
+    const out = new Uint32Array(this.all.length);
+    const dLat = radius / METERS_PER_DEGREE_LAT + 1e-9;
+    const [s, e] = this.latRange(lat - dLat, lat + dLat);
+    for (let k = s; k < e; k++) {
+      const i = this.latOrder[k];
+      if (haversineMeters(lat, lng, this.lat[i], this.lng[i]) <= radius) out[i >>> 5] |= 1 << (i & 31);
+    }
+    return out;
+  }
+
+  private bboxSet(box: BBox): Bitset {
+    const out = new Uint32Array(this.all.length);
+    const [s, e] = this.latRange(box.south, box.north);
+    const wraps = box.west > box.east;
+    for (let k = s; k < e; k++) {
+      const i = this.latOrder[k];
+      const x = this.lng[i];
+      if (wraps ? x >= box.west || x <= box.east : x >= box.west && x <= box.east) out[i >>> 5] |= 1 << (i & 31);
+    }
+    return out;
+  }
+
+  distance(i: number, lat: number, lng: number): number | undefined {
+    return Number.isNaN(this.lat[i]) ? undefined : haversineMeters(lat, lng, this.lat[i], this.lng[i]);
+  }
+
+  // ---- ordering -----------------------------------------------------------------------------
+
+  private order(sort: 'date-desc' | 'date-asc' | 'rating-desc' | 'price-asc', type?: OptionType): Order {
+    const key = `${sort}:${type ?? ''}`;
+    let o = this.orders.get(key);
+    if (o) return o;
+    const n = this.n;
+    const idx = Array.from({ length: n }, (_, i) => i);
+    const f = this.facts;
+    if (sort === 'date-desc' || sort === 'date-asc') {
+      const t = f.map((x) => (x.updatedAt ? Date.parse(x.updatedAt) : Number.NaN));
+      const dir = sort === 'date-desc' ? -1 : 1;
+      idx.sort((a, b) => {
+        const ta = t[a], tb = t[b];
+        const na = Number.isNaN(ta), nb = Number.isNaN(tb);
+        if (na || nb) return na === nb ? a - b : na ? 1 : -1;
+        return (ta - tb) * dir || a - b;
+      });
+    } else if (sort === 'rating-desc') {
+      idx.sort((a, b) => {
+        const ra = f[a].rating, rb = f[b].rating;
+        if (!ra || !rb) return !ra && !rb ? a - b : !ra ? 1 : -1;
+        return rb.score - ra.score || rb.count - ra.count || a - b;
+      });
+    } else {
+      const p = f.map((_, i) => this.priceOf(i, type)?.sortAmountEur ?? Number.NaN);
+      idx.sort((a, b) => {
+        const pa = p[a], pb = p[b];
+        const na = Number.isNaN(pa), nb = Number.isNaN(pb);
+        if (na || nb) return na === nb ? a - b : na ? 1 : -1;
+        return pa - pb || a - b;
+      });
+    }
+    const order = Int32Array.from(idx);
+    const rank = new Int32Array(n);
+    for (let k = 0; k < n; k++) rank[order[k]] = k;
+    o = { order, rank };
+    this.orders.set(key, o);
+    return o;
+  }
+
+  /**
+   * One page of a matching set in `sort` order. Groups (the address rule) come one after the
+   * other, each in sort order; ties always break on slug (= index order).
+   */
+  page(set: MatchSet, f: Filters, sort: SortBy, seed: number, offset: number, limit: number): PageResult {
+    let groups: Bitset[] = [set.bits];
+    if (f.address) {
+      const at = this.streetSet(f.address).at;
+      const first = Uint32Array.from(set.bits);
+      bits.andInto(first, at);
+      groups = [first, bits.andNot(set.bits, at)];
+    }
+    const indices: number[] = [];
+    let skip = offset;
+    for (const g of groups) {
+      if (indices.length >= limit) break;
+      const size = groups.length === 1 ? set.count : bits.count(g);
+      if (skip >= size) { skip -= size; continue; }
+      const take = Math.min(limit - indices.length, size - skip);
+      for (const i of this.slice(g, size, f, sort, seed, skip, take)) indices.push(i);
+      skip = 0;
+    }
+    return { total: set.count, indices };
+  }
+
+  private slice(g: Bitset, size: number, f: Filters, sort: SortBy, seed: number, offset: number, limit: number): Int32Array | number[] {
+    if (sort === 'random' || sort === 'distance') {
+      const idx = bits.toIndices(g, size);
+      const keys = new Float64Array(size);
+      if (sort === 'random') {
+        for (let k = 0; k < size; k++) keys[k] = randomKey(seed, this.slugHash[idx[k]]);
+      } else {
+        for (let k = 0; k < size; k++) keys[k] = this.distance(idx[k], f.lat!, f.lng!) ?? Infinity;
+      }
+      return selectRange(idx, keys, offset, limit);
+    }
+    const o = this.order(sort, sort === 'price-asc' ? f.pricingOptionType : undefined);
+    if (size <= SMALL) {
+      const idx = bits.toIndices(g, size);
+      idx.sort((a, b) => o.rank[a] - o.rank[b]);
+      return idx.subarray(offset, offset + limit);
+    }
+    const out: number[] = [];
+    let seen = 0;
+    const order = o.order;
+    for (let k = 0; k < order.length && out.length < limit; k++) {
+      const i = order[k];
+      if (g[i >>> 5] & (1 << (i & 31))) {
+        if (seen >= offset) out.push(i);
+        seen++;
+      }
+    }
+    return out;
+  }
+
+  // ---- facets -------------------------------------------------------------------------------
+
+  collator(locale: Locale): Intl.Collator {
+    let c = this.collators.get(locale);
+    if (!c) this.collators.set(locale, (c = new Intl.Collator(locale, { sensitivity: 'base' })));
+    return c;
+  }
+
+  /**
+   * Disjunctive facets: each single-valued facet counts under every filter but its own, so its
+   * count for a value is the list total with that value selected instead. Amenities combine with
+   * AND, so their counts are the list total with that amenity added to the selection.
+   */
+  facets(f: Filters, locale: Locale): FacetsPayload {
+    const out: FacetsPayload['facets'] = [];
+    const sortValues = (vals: { value: string; label: string; count: number }[]) => {
+      const coll = this.collator(locale);
+      return vals.sort((a, b) => b.count - a.count || coll.compare(a.label, b.label) || (a.value < b.value ? -1 : 1));
+    };
+    for (const key of SINGLE_KEYS) {
+      const ctx = this.match(f, [key]);
+      const counts = new Int32Array(this.values[key].length);
+      const vi = this.valueIdx[key];
+      bits.forEach(ctx.bits, (i) => { if (vi[i] >= 0) counts[vi[i]]++; });
+      const vals: { value: string; label: string; count: number }[] = [];
+      counts.forEach((c, id) => {
+        if (c > 0) vals.push({ value: this.values[key][id], label: this.label(key, this.values[key][id], locale), count: c });
+      });
+      const sel = f[key];
+      if (sel !== undefined && !vals.some((v) => v.value === sel)) vals.push({ value: sel, label: this.label(key, sel, locale), count: 0 });
+      out.push({ key, label: this.labels.keys[key][locale], values: sortValues(vals) });
+    }
+    {
+      const ctx = this.match(f, ['pricingOptionType', 'price']);
+      const priced = f.minPrice !== undefined || f.maxPrice !== undefined;
+      const vals: { value: string; label: string; count: number }[] = [];
+      for (const t of OPTION_TYPES) {
+        const p = this.posting(`pricingOptionType:${t}`);
+        let c = 0;
+        if (p) {
+          if (!priced) c = bits.countAnd(ctx.bits, p);
+          else {
+            const b = Uint32Array.from(ctx.bits);
+            bits.andInto(b, p);
+            const lo = f.minPrice ?? -Infinity, hi = f.maxPrice ?? Infinity;
+            bits.forEach(b, (i) => {
+              const pr = this.priceOf(i, t);
+              if (pr && pr.amount >= lo && pr.amount <= hi) c++;
+            });
+          }
+        }
+        if (c > 0 || f.pricingOptionType === t) vals.push({ value: t, label: this.label('pricingOptionType', t, locale), count: c });
+      }
+      out.push({ key: 'pricingOptionType', label: this.labels.keys.pricingOptionType[locale], values: sortValues(vals) });
+    }
+    {
+      const ctx = this.match(f);
+      const vals: { value: string; label: string; count: number }[] = [];
+      const selected = new Set(f.amenities ?? []);
+      const known = new Set<string>();
+      for (const [key, p] of this.postings) {
+        if (!key.startsWith('amenities:')) continue;
+        const a = key.slice('amenities:'.length);
+        known.add(a);
+        const c = bits.countAnd(ctx.bits, p);
+        if (c > 0 || selected.has(a)) vals.push({ value: a, label: this.label('amenities', a, locale), count: c });
+      }
+      for (const a of selected) if (!known.has(a)) vals.push({ value: a, label: this.label('amenities', a, locale), count: 0 });
+      out.push({ key: 'amenities', label: this.labels.keys.amenities[locale], values: sortValues(vals) });
+    }
+    const payload: FacetsPayload = { facets: out };
+    {
+      const ctx = this.match(f, ['price']);
+      let cur: string | undefined, mixed = false, min = Infinity, max = -Infinity;
+      bits.forEach(ctx.bits, (i) => {
+        const p = this.priceOf(i, f.pricingOptionType);
+        if (!p) return;
+        if (cur === undefined) cur = p.currency;
+        else if (cur !== p.currency) mixed = true;
+        if (p.amount < min) min = p.amount;
+        if (p.amount > max) max = p.amount;
+      });
+      if (cur && !mixed) {
+        const currency = cur as Currency;
+        payload.priceRange = { min: { amount: min, currency }, max: { amount: max, currency } };
+      }
+    }
+    {
+      const ctx = this.match(f, ['minCapacity']);
+      let min = Infinity, max = -Infinity;
+      bits.forEach(ctx.bits, (i) => {
+        const c = this.capacity[i];
+        if (c >= 1) { if (c < min) min = c; if (c > max) max = c; }
+      });
+      if (max >= 1) payload.capacityRange = { min, max };
+    }
+    return payload;
+  }
+
+  // ---- rendering ----------------------------------------------------------------------------
+
+  private priceFields(i: number, type: OptionType | undefined): string {
+    const p = this.priceOf(i, type);
+    let s = '';
+    if (p) s += `,"fromPrice":{"amount":${p.amount},"currency":"${p.currency}"},"fromBillingPeriod":"${p.billingPeriod}"`;
+    return s;
+  }
+
+  cardJson(i: number, locale: Locale, f: Filters): string {
+    const fact = this.facts[i];
+    let s = this.cards[locale][i] + this.priceFields(i, f.pricingOptionType);
+    const mp = f.pricingOptionType ? fact.marketPositionByType[f.pricingOptionType] : fact.marketPosition;
+    if (mp) s += `,"marketPosition":${JSON.stringify(mp)}`;
+    if (f.lat !== undefined && f.lng !== undefined) {
+      const d = this.distance(i, f.lat, f.lng);
+      if (d !== undefined) s += `,"distanceMeters":${Math.round(d * 10) / 10}`;
+    }
+    return `${s}}`;
+  }
+
+  markerJson(i: number, locale: Locale, f: Filters): string {
+    return `${this.markers[locale][i]}${this.priceFields(i, f.pricingOptionType)}}`;
+  }
+
+  /** Bitset of the listings with coordinates (the map shows only those). */
+  withCoords(set: MatchSet): MatchSet {
+    const b = Uint32Array.from(set.bits);
+    bits.andInto(b, this.hasCoords);
+    return { bits: b, count: bits.count(b) };
+  }
+}
+
+/**
+ * Items ranked offset..offset+limit by (key, index), without sorting the whole set: a histogram
+ * over the key range finds the buckets that hold the wanted ranks, and only those are sorted.
+ */
+export function selectRange(idx: Int32Array, keys: Float64Array, offset: number, limit: number): number[] {
+  const n = idx.length;
+  if (offset >= n || limit <= 0) return [];
+  if (n <= SMALL) {
+    const pos = Array.from({ length: n }, (_, k) => k).sort((a, b) => (keys[a] === keys[b] ? idx[a] - idx[b] : keys[a] < keys[b] ? -1 : 1));
+    return pos.slice(offset, offset + limit).map((k) => idx[k]);
+  }
+  let min = Infinity, max = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const v = keys[k];
+    if (v === Infinity) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const B = 4096;
+  const width = max > min ? (max - min) / (B - 1) : 1;
+  const bucket = (v: number) => (v === Infinity ? B : Math.floor((v - min) / width));
+  const counts = new Int32Array(B + 1);
+  for (let k = 0; k < n; k++) counts[bucket(keys[k])]++;
+  const end = Math.min(n, offset + limit);
+  let before = 0, lo = 0;
+  while (before + counts[lo] <= offset) before += counts[lo++];
+  let cum = before, hi = lo;
+  while (cum + counts[hi] < end) cum += counts[hi++];
+  const picked: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const b = bucket(keys[k]);
+    if (b >= lo && b <= hi) picked.push(k);
+  }
+  picked.sort((a, b) => (keys[a] === keys[b] ? idx[a] - idx[b] : keys[a] < keys[b] ? -1 : 1));
+  return picked.slice(offset - before, offset - before + (end - offset)).map((k) => idx[k]);
+}

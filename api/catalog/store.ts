@@ -1,0 +1,113 @@
+import { EventEmitter } from 'node:events';
+import { watch, type FSWatcher } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadBuild, type CatalogSource, type LoadedBuild } from './build.ts';
+
+export interface StoreLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface CatalogStoreOptions {
+  siteUrl: string;
+  log: StoreLogger;
+  /** how often to check where `current` points, as a fallback to fs.watch (ms) */
+  pollMs?: number;
+}
+
+export type ReloadOutcome = 'swapped' | 'unchanged' | 'failed';
+
+/**
+ * Serves `<distDir>/current` and follows it. A new target (the pipeline renames a new symlink
+ * over `current`) or SIGHUP loads the build in the background; only a fully loaded and
+ * validated build replaces the reference that requests read. Requests already running keep the
+ * build they started with. A build that fails to load is logged and the old one keeps serving.
+ * Emits `swap` (build) and `failed` (error).
+ */
+export class CatalogStore extends EventEmitter implements CatalogSource {
+  private build: LoadedBuild;
+  private queue: Promise<unknown> = Promise.resolve();
+  private watcher?: FSWatcher;
+  private timer?: NodeJS.Timeout;
+  private debounce?: NodeJS.Timeout;
+
+  private constructor(readonly distDir: string, private readonly opts: CatalogStoreOptions, build: LoadedBuild) {
+    super();
+    this.build = build;
+  }
+
+  get link(): string {
+    return join(this.distDir, 'current');
+  }
+
+  /** Loads the current build; throws when there is none that loads. */
+  static async open(distDir: string, opts: CatalogStoreOptions): Promise<CatalogStore> {
+    const target = await realpath(join(distDir, 'current'));
+    const started = Date.now();
+    const build = await loadBuild(target, { siteUrl: opts.siteUrl });
+    opts.log.info({ buildId: build.id, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build loaded');
+    return new CatalogStore(distDir, opts, build);
+  }
+
+  current(): LoadedBuild {
+    return this.build;
+  }
+
+  /** Loads `current` if it points somewhere new (or always, with force). Reloads never overlap. */
+  reload(force = false): Promise<ReloadOutcome> {
+    const run = this.queue.then(() => this.doReload(force));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async doReload(force: boolean): Promise<ReloadOutcome> {
+    let target: string;
+    try {
+      target = await realpath(this.link);
+    } catch (err) {
+      this.opts.log.error({ err, link: this.link }, 'build reload failed: current is missing');
+      this.emit('failed', err);
+      return 'failed';
+    }
+    if (!force && target === this.build.dir) return 'unchanged';
+    const started = Date.now();
+    try {
+      const build = await loadBuild(target, { siteUrl: this.opts.siteUrl });
+      const previous = this.build.id;
+      this.build = build;
+      this.opts.log.info({ buildId: build.id, previous, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build swapped in');
+      this.emit('swap', build);
+      return 'swapped';
+    } catch (err) {
+      this.opts.log.error({ err, dir: target }, 'build rejected; still serving the previous one');
+      this.emit('failed', err);
+      return 'failed';
+    }
+  }
+
+  /** Follows `current`: fs.watch on the dist directory, with polling as the fallback. */
+  watch(): void {
+    const check = () => { void this.reload(false); };
+    try {
+      this.watcher = watch(this.distDir, (_event, name) => {
+        if (name && !String(name).startsWith('current') && !String(name).startsWith('.current')) return;
+        clearTimeout(this.debounce);
+        this.debounce = setTimeout(check, 50);
+      });
+      this.watcher.on('error', () => undefined);
+    } catch {
+      // no fs.watch (some network file systems): polling alone
+    }
+    if (this.opts.pollMs) {
+      this.timer = setInterval(check, this.opts.pollMs);
+      this.timer.unref();
+    }
+  }
+
+  close(): void {
+    this.watcher?.close();
+    clearInterval(this.timer);
+    clearTimeout(this.debounce);
+  }
+}

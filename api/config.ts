@@ -1,0 +1,129 @@
+import { execFileSync } from 'node:child_process';
+import { z } from 'zod';
+
+const flag = z.enum(['0', '1', 'true', 'false', 'on', 'off', '']).transform((v) => v === '1' || v === 'true' || v === 'on');
+const positiveInt = z.coerce.number().int().min(1);
+
+/** Every environment variable the service reads (DESIGN.md §2), validated once at start. */
+const EnvSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  BASE_URL: z.url().optional(),
+  SITE_URL: z.url().optional(),
+  SERVICE_NAME: z.string().min(1).default('Desk Atlas'),
+  DIST_DIR: z.string().min(1).default('dist'),
+  CORS_ORIGINS: z.string().optional(),
+  TRUST_PROXY: flag.default(false),
+  LEADS_DB: z.string().min(1).default('var/leads.db'),
+  LEADS_MAIL_SPOOL: z.string().min(1).default('var/mail'),
+  SMTP_URL: z.string().optional(),
+  LEADS_TEAM_EMAIL: z.string().min(1).default('team@localhost'),
+  CHALLENGE_SECRET: z.string().optional(),
+  CHALLENGE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  BUILD_SHA: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Not in DESIGN.md §2: the benchmark raises the limits so they do not trip; production keeps the defaults.
+  RATE_LIMIT_READS: positiveInt.default(120),
+  RATE_LIMIT_LEADS: positiveInt.default(10),
+  // How often the watcher checks where dist/current points (ms).
+  RELOAD_POLL_MS: positiveInt.default(1000),
+});
+
+export interface RateLimitConfig {
+  /** reads per window per client IP */
+  readMax: number;
+  readWindowMs: number;
+  /** lead submissions per window per client IP, on top of the read limit */
+  leadMax: number;
+  leadWindowMs: number;
+  /** how many client IPs are remembered; least recently seen are forgotten first */
+  maxClients: number;
+}
+
+export interface AppConfig {
+  nodeEnv: string;
+  production: boolean;
+  port: number;
+  host: string;
+  baseUrl: string;
+  siteUrl: string;
+  serviceName: string;
+  distDir: string;
+  corsOrigins: string[];
+  trustProxy: boolean;
+  buildSha: string;
+  logLevel: string;
+  reloadPollMs: number;
+  rateLimit: RateLimitConfig;
+  leads: {
+    db: string;
+    mailSpool: string;
+    smtpUrl?: string;
+    teamEmail: string;
+    challengeSecret?: string;
+    challengeVerifyUrl: string;
+  };
+}
+
+export class ConfigError extends Error {}
+
+function gitSha(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || 'dev';
+  } catch {
+    return 'dev';
+  }
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  // Empty variables count as unset, as in a .env file with `KEY=`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid environment: ${lines.join('; ')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.CHALLENGE_SECRET) {
+    throw new ConfigError('CHALLENGE_SECRET is required when NODE_ENV=production');
+  }
+  const baseUrl = trimSlash(e.BASE_URL ?? `http://localhost:${e.PORT}`);
+  const siteUrl = trimSlash(e.SITE_URL ?? baseUrl);
+  const corsOrigins = e.CORS_ORIGINS
+    ? e.CORS_ORIGINS.split(',').map((o) => trimSlash(o.trim())).filter(Boolean)
+    : [new URL(siteUrl).origin];
+  return {
+    nodeEnv: e.NODE_ENV,
+    production,
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl,
+    siteUrl,
+    serviceName: e.SERVICE_NAME,
+    distDir: e.DIST_DIR,
+    corsOrigins,
+    trustProxy: e.TRUST_PROXY,
+    buildSha: e.BUILD_SHA ?? gitSha(),
+    logLevel: e.LOG_LEVEL,
+    reloadPollMs: e.RELOAD_POLL_MS,
+    rateLimit: {
+      readMax: e.RATE_LIMIT_READS,
+      readWindowMs: 60_000,
+      leadMax: e.RATE_LIMIT_LEADS,
+      leadWindowMs: 600_000,
+      maxClients: 500_000,
+    },
+    leads: {
+      db: e.LEADS_DB,
+      mailSpool: e.LEADS_MAIL_SPOOL,
+      smtpUrl: e.SMTP_URL,
+      teamEmail: e.LEADS_TEAM_EMAIL,
+      challengeSecret: e.CHALLENGE_SECRET,
+      challengeVerifyUrl: e.CHALLENGE_VERIFY_URL,
+    },
+  };
+}

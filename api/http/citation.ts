@@ -1,0 +1,91 @@
+import type { Citation, Locale, SlugName } from '../contract/common.ts';
+
+export const LICENSE = 'CC BY 4.0';
+export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/';
+
+/** The public page a response's data belongs to (DESIGN.md §3, public page URLs). */
+export type CitationPage =
+  | { kind: 'home' }
+  | { kind: 'coworking'; country: SlugName; city?: SlugName; zone?: SlugName }
+  | { kind: 'space'; slug: string; title: string }
+  | { kind: 'operator'; slug: string; name: string }
+  | { kind: 'best'; city: SlugName }
+  | { kind: 'prices'; city?: SlugName }
+  | { kind: 'price-index' };
+
+const SOURCE: Record<Locale, string> = { en: 'Source', de: 'Quelle', es: 'Fuente' };
+
+const TITLES: Record<Locale, {
+  home: string; in: (place: string) => string; best: (city: string) => string;
+  prices: string; pricesIn: (city: string) => string; priceIndex: string;
+}> = {
+  en: {
+    home: 'Coworking spaces',
+    in: (p) => `Coworking spaces in ${p}`,
+    best: (c) => `Best coworking spaces in ${c}`,
+    prices: 'Coworking prices',
+    pricesIn: (c) => `Coworking prices in ${c}`,
+    priceIndex: 'Coworking price index',
+  },
+  de: {
+    home: 'Coworking-Spaces',
+    in: (p) => `Coworking-Spaces in ${p}`,
+    best: (c) => `Die besten Coworking-Spaces in ${c}`,
+    prices: 'Coworking-Preise',
+    pricesIn: (c) => `Coworking-Preise in ${c}`,
+    priceIndex: 'Coworking-Preisindex',
+  },
+  es: {
+    home: 'Espacios de coworking',
+    in: (p) => `Espacios de coworking en ${p}`,
+    best: (c) => `Los mejores espacios de coworking en ${c}`,
+    prices: 'Precios de coworking',
+    pricesIn: (c) => `Precios de coworking en ${c}`,
+    priceIndex: 'Índice de precios de coworking',
+  },
+};
+
+export function citationPath(locale: Locale, page: CitationPage): string {
+  switch (page.kind) {
+    case 'home': return `/${locale}`;
+    case 'coworking': {
+      const parts = [page.country.slug, page.city?.slug, page.city && page.zone?.slug].filter(Boolean);
+      return `/${locale}/coworking/${parts.join('/')}`;
+    }
+    case 'space': return `/${locale}/space/${page.slug}`;
+    case 'operator': return `/${locale}/operator/${page.slug}`;
+    case 'best': return `/${locale}/best/${page.city.slug}`;
+    case 'prices': return page.city ? `/${locale}/prices/${page.city.slug}` : `/${locale}/prices`;
+    case 'price-index': return `/${locale}/price-index`;
+  }
+}
+
+export function citationTitle(locale: Locale, page: CitationPage): string {
+  const t = TITLES[locale];
+  switch (page.kind) {
+    case 'home': return t.home;
+    case 'coworking': return t.in((page.city && page.zone ? page.zone : page.city ?? page.country).name);
+    case 'space': return page.title;
+    case 'operator': return page.name;
+    case 'best': return t.best(page.city.name);
+    case 'prices': return page.city ? t.pricesIn(page.city.name) : t.prices;
+    case 'price-index': return t.priceIndex;
+  }
+}
+
+/** ISO date (YYYY-MM-DD) of `now`, in UTC. */
+export const utcDate = (now: number) => new Date(now).toISOString().slice(0, 10);
+
+export function citation(opts: { siteUrl: string; serviceName: string; locale: Locale; page: CitationPage; now: number }): Citation {
+  const title = citationTitle(opts.locale, opts.page);
+  const url = opts.siteUrl + citationPath(opts.locale, opts.page);
+  return {
+    source: opts.serviceName,
+    title,
+    url,
+    accessed: utcDate(opts.now),
+    license: LICENSE,
+    licenseUrl: LICENSE_URL,
+    text: `${SOURCE[opts.locale]}: ${opts.serviceName}, ${title}, ${url}, ${LICENSE}`,
+  };
+}

@@ -1,0 +1,28 @@
+import { CONTRACT_VERSION, type Citation, type Pagination } from '../contract/common.ts';
+
+export interface MetaInput {
+  pagination?: Pagination;
+  truncated?: boolean;
+  seed?: number;
+  citation?: Citation;
+}
+
+/** meta in the contract's field order; absent fields are left out, never null. */
+export function meta(input: MetaInput = {}) {
+  const m: Record<string, unknown> = { contractVersion: CONTRACT_VERSION };
+  if (input.pagination) m.pagination = input.pagination;
+  if (input.truncated !== undefined) m.truncated = input.truncated;
+  if (input.seed !== undefined) m.seed = input.seed;
+  if (input.citation) m.citation = input.citation;
+  return m;
+}
+
+export function pagination(page: number, pageSize: number, total: number): Pagination {
+  return { page, pageSize, total, pageCount: Math.ceil(total / pageSize) };
+}
+
+/** The envelope around a `data` value that is already JSON (pre-serialized cards are spliced in). */
+export const envelopeJson = (dataJson: string, metaInput: MetaInput = {}) =>
+  `{"data":${dataJson},"meta":${JSON.stringify(meta(metaInput))}}`;
+
+export const envelope = (data: unknown, metaInput: MetaInput = {}) => envelopeJson(JSON.stringify(data), metaInput);

@@ -1,0 +1,67 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ApiError, toProblem, validationFailed, type FieldError } from './problems.ts';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+
+/** One FieldError per offending path (query parameter name or dotted body path). */
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  const seen = new Map<string, FieldError>();
+  for (const issue of error.issues) {
+    const path = issue.path.map(String).join('.') || '(root)';
+    if (!seen.has(path)) seen.set(path, { path, message: issue.message });
+  }
+  return [...seen.values()];
+}
+
+/** Parses `input` with `schema` or throws 400 VALIDATION_FAILED naming every bad field. */
+export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, what = 'parameters'): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationFailed(fieldErrors(result.error), `One or more ${what} are invalid.`);
+  return result.data;
+}
+
+/** Fastify's own client errors (malformed JSON, content type, body too large…): all VALIDATION_FAILED. */
+function fromFastifyError(error: FastifyError): ApiError | undefined {
+  const status = error.statusCode ?? 0;
+  if (status === 404) return new ApiError('NOT_FOUND');
+  if (status === 429) return new ApiError('RATE_LIMITED');
+  if (status >= 400 && status < 500) {
+    const code = error.code ?? '';
+    let detail = 'The request could not be read.';
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') detail = 'The request body is larger than 64 KiB.';
+    else if (code.startsWith('FST_ERR_CTP_INVALID_MEDIA_TYPE') || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') detail = 'Unsupported content type; send application/json.';
+    else if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') detail = 'The request body is empty.';
+    else if (error instanceof SyntaxError || code === 'FST_ERR_CTP_INVALID_JSON_BODY') detail = 'The request body is not valid JSON.';
+    return new ApiError('VALIDATION_FAILED', detail, [{ path: '(body)', message: detail }]);
+  }
+  return undefined;
+}
+
+export function sendProblem(reply: FastifyReply, siteUrl: string, error: ApiError) {
+  return reply
+    .code(error.status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(JSON.stringify(toProblem(siteUrl, error, String(reply.request.id))));
+}
+
+/** The single error handler and the not-found handler of the app. */
+export function installErrorHandling(app: FastifyInstance, siteUrl: string) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    let apiError: ApiError | undefined;
+    if (error instanceof ApiError) apiError = error;
+    else if (error instanceof z.ZodError) apiError = validationFailed(fieldErrors(error));
+    else apiError = fromFastifyError(error);
+    if (!apiError) {
+      request.log.error({ err: error, route: request.routeOptions.url }, 'unhandled error');
+      apiError = new ApiError('INTERNAL_ERROR', 'An internal error occurred.');
+    } else if (apiError.status >= 500) {
+      request.log.error({ err: error, route: request.routeOptions.url }, apiError.code);
+    }
+    if (apiError.code === 'RATE_LIMITED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+    return sendProblem(reply, siteUrl, apiError);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    return sendProblem(reply, siteUrl, new ApiError('NOT_FOUND', `No resource at ${request.method} ${request.url.split('?')[0].slice(0, 200)}.`));
+  });
+}

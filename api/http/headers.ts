@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './problems.ts';
+
+export interface CacheHint { maxAge: number; staleWhileRevalidate: number }
+
+/** Cache hints of DESIGN.md §3 (the spec's where it gives them). */
+export const CACHE = {
+  config: { maxAge: 60, staleWhileRevalidate: 60 },
+  facets: { maxAge: 600, staleWhileRevalidate: 3600 },
+  geo: { maxAge: 3600, staleWhileRevalidate: 86400 },
+  listing: { maxAge: 300, staleWhileRevalidate: 3600 },
+  market: { maxAge: 600, staleWhileRevalidate: 3600 },
+  priceIndex: { maxAge: 3600, staleWhileRevalidate: 86400 },
+} as const satisfies Record<string, CacheHint>;
+
+export const cacheControl = (hint: CacheHint | 'no-store') =>
+  hint === 'no-store' ? 'no-store' : `public, max-age=${hint.maxAge}, stale-while-revalidate=${hint.staleWhileRevalidate}`;
+
+/** Strong ETag of a body: the same bytes give the same tag. */
+export const etagOf = (body: string | Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;
+
+function matches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((t) => t.trim() === etag);
+}
+
+/**
+ * Response headers common to every route: Cache-Control from the route's hint (no-store on
+ * errors and on routes without a hint), a strong ETag with 304 on If-None-Match for GET bodies,
+ * and never a WWW-Authenticate header.
+ */
+export function installResponseHeaders(app: FastifyInstance) {
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    reply.removeHeader('www-authenticate');
+    const ok = reply.statusCode >= 200 && reply.statusCode < 300;
+    const hint = request.routeOptions.config?.cache;
+    reply.header('cache-control', ok && hint ? cacheControl(hint) : 'no-store');
+    if (!ok || (request.method !== 'GET' && request.method !== 'HEAD')) return payload;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    let etag = reply.getHeader('etag') as string | undefined;
+    if (!etag) {
+      etag = etagOf(payload);
+      reply.header('etag', etag);
+    }
+    const inm = request.headers['if-none-match'];
+    if (inm && matches(inm, etag)) {
+      reply.code(304);
+      reply.removeHeader('content-type');
+      reply.removeHeader('content-length');
+      return '';
+    }
+    return payload;
+  });
+}
+
+/**
+ * An official client sending X-Client-Build below the current build's minSupportedBuild gets
+ * 400 CLIENT_TOO_OLD, except on routes marked `skipClientBuildCheck` (config, health) so an old
+ * client can still read the upgrade message. A non-numeric header is ignored.
+ */
+export function installClientBuildCheck(app: FastifyInstance, minSupportedBuild: () => number) {
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    const header = request.headers['x-client-build'];
+    if (typeof header !== 'string' || !/^\d{1,15}$/.test(header.trim())) return;
+    if (request.routeOptions.config?.skipClientBuildCheck || request.is404) return;
+    const min = minSupportedBuild();
+    if (Number(header) < min) {
+      throw new ApiError('CLIENT_TOO_OLD', `Client build ${Number(header)} is below the minimum supported build ${min}; please update.`);
+    }
+  });
+}

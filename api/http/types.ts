@@ -1,0 +1,25 @@
+import type { AppConfig } from '../config.ts';
+import type { CatalogSource } from '../catalog/build.ts';
+import type { CacheHint } from './headers.ts';
+import type { RouteDefinition } from './route.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    /** The build being served; `current()` is the one to answer the request with. */
+    catalog: CatalogSource;
+    /** milliseconds since the epoch; injected so tests can move time */
+    clock: () => number;
+    /** every route declared through registerRoute (OpenAPI is generated from these) */
+    routeDefinitions: RouteDefinition<any, any, any>[];
+  }
+  interface FastifyContextConfig {
+    operationId?: string;
+    cache?: CacheHint | 'no-store';
+    /** 10 per 10 minutes per IP on top of the read limit (DESIGN.md §3) */
+    leadRateLimit?: boolean;
+    rateLimitExempt?: boolean;
+    skipClientBuildCheck?: boolean;
+  }
+}
+export {};

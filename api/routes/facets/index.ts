@@ -1,0 +1,34 @@
+import { FacetsPayloadSchema } from '../../contract/catalog.ts';
+import { envelope, MetaSchema } from '../../contract/common.ts';
+import { FacetsQuerySchema } from '../../contract/queries.ts';
+import { utcDate } from '../../http/citation.ts';
+import { envelopeJson } from '../../http/envelope.ts';
+import { CACHE, etagOf } from '../../http/headers.ts';
+import { defineRoute } from '../../http/route.ts';
+import { listPage } from '../properties/citation.ts';
+
+export const facetsRoute = defineRoute({
+  operationId: 'getFacets',
+  method: 'GET',
+  url: '/v1/facets',
+  summary: 'Filter options with contextual counts',
+  description:
+    'For each facet, its values with the number of listings the property list would return with that value selected (every other filter kept). Selected values are always present, even at 0. priceRange appears only when the matching listings share one currency. Besides the parameters of the spec, every filter of the property list is accepted.',
+  querystring: FacetsQuerySchema,
+  response: envelope(FacetsPayloadSchema, MetaSchema),
+  statuses: [200, 400, 429, 500, 502],
+  cache: CACHE.facets,
+  citation: true,
+  rateLimit: 'read',
+  handler: ({ query: q, build, now, cite }) => {
+    const engine = build.engine;
+    const key = `facets|${utcDate(now)}|${JSON.stringify(q)}`;
+    let hit = engine.bodies.get(key);
+    if (!hit) {
+      const json = envelopeJson(JSON.stringify(engine.facets(q, q.locale)), { citation: cite(q.locale, listPage(engine, q.locale, q)) });
+      hit = { json, etag: etagOf(json) };
+      engine.bodies.set(key, hit);
+    }
+    return hit;
+  },
+});

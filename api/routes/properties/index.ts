@@ -1,0 +1,119 @@
+import { randomInt } from 'node:crypto';
+import { z } from 'zod';
+import { ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../contract/catalog.ts';
+import { envelope, MetaSchema, PaginatedMetaSchema } from '../../contract/common.ts';
+import {
+  MAP_MAX_PAGE_SIZE, PropertyListQuerySchema, PropertyMapQuerySchema, SlugParamsSchema, LocaleQuerySchema,
+  type PropertyListQuery,
+} from '../../contract/queries.ts';
+import type { LoadedBuild } from '../../catalog/build.ts';
+import { utcDate } from '../../http/citation.ts';
+import { envelopeJson, pagination } from '../../http/envelope.ts';
+import { CACHE, etagOf } from '../../http/headers.ts';
+import { ApiError } from '../../http/problems.ts';
+import { defineRoute, type RouteContext, type RouteResult } from '../../http/route.ts';
+import { listPage } from './citation.ts';
+
+const STATUSES = [200, 400, 429, 500, 502];
+
+/** Shared by the list and the map: filter, order, page, splice the pre-serialized items. */
+function renderList(
+  ctx: RouteContext<PropertyListQuery, unknown, unknown>,
+  kind: 'list' | 'map',
+  defaultPageSize: number,
+): RouteResult {
+  const { query: q, build, now } = ctx;
+  const sort = q.sortBy ?? 'random';
+  const seedGiven = q.seed !== undefined;
+  const seed = sort === 'random' ? (q.seed ?? randomInt(0, 2147483647)) : undefined;
+  const cacheable = sort !== 'random' || seedGiven;
+  const key = `${kind}|${utcDate(now)}|${JSON.stringify(q)}`;
+  const engine = build.engine;
+  if (cacheable) {
+    const hit = engine.bodies.get(key);
+    if (hit) return hit;
+  }
+  const page = q.page ?? 1;
+  const pageSize = q.pageSize ?? defaultPageSize;
+  let set = engine.match(q);
+  if (kind === 'map') set = engine.withCoords(set);
+  const { total, indices } = engine.page(set, q, sort, seed ?? 0, (page - 1) * pageSize, pageSize);
+  const parts = new Array<string>(indices.length);
+  for (let k = 0; k < indices.length; k++) {
+    parts[k] = kind === 'list' ? engine.cardJson(indices[k], q.locale, q) : engine.markerJson(indices[k], q.locale, q);
+  }
+  const json = envelopeJson(`[${parts.join(',')}]`, {
+    pagination: pagination(page, pageSize, total),
+    truncated: kind === 'map' ? total > pageSize : undefined,
+    seed,
+    citation: ctx.cite(q.locale, listPage(engine, q.locale, q)),
+  });
+  const result = { json, etag: etagOf(json) };
+  if (cacheable) engine.bodies.set(key, result);
+  return result;
+}
+
+export const propertyListRoute = defineRoute({
+  operationId: 'listProperties',
+  method: 'GET',
+  url: '/v1/properties',
+  summary: 'Paginated listing cards',
+  description:
+    'Listing cards matching every filter given. sortBy=random (the default) is a seeded permutation: the response carries meta.seed; pass it back as `seed` on every following page, otherwise pages repeat and skip listings. With `address`, listings at that address come first, then the rest of the street, each group in sortBy order.',
+  querystring: PropertyListQuerySchema,
+  response: envelope(z.array(ListingCardSchema), PaginatedMetaSchema),
+  statuses: STATUSES,
+  cache: CACHE.listing,
+  citation: true,
+  rateLimit: 'read',
+  handler: (ctx) => renderList(ctx, 'list', 20),
+});
+
+export const propertyMapRoute = defineRoute({
+  operationId: 'listPropertyMarkers',
+  method: 'GET',
+  url: '/v1/properties/map',
+  summary: 'Light projection of the whole matching set for plotting markers',
+  description: `The list's filters and order; only listings with coordinates. Up to ${MAP_MAX_PAGE_SIZE} markers a page; meta.truncated is true when more matched than one page holds.`,
+  querystring: PropertyMapQuerySchema,
+  response: envelope(z.array(MapMarkerSchema), PaginatedMetaSchema),
+  statuses: STATUSES,
+  cache: CACHE.listing,
+  citation: true,
+  rateLimit: 'read',
+  handler: (ctx) => renderList(ctx as RouteContext<PropertyListQuery, unknown, unknown>, 'map', MAP_MAX_PAGE_SIZE),
+});
+
+function detailBody(build: LoadedBuild, locale: 'en' | 'de' | 'es', slug: string, ctx: RouteContext<unknown, unknown, unknown>) {
+  const engine = build.engine;
+  const key = `detail|${locale}|${slug}|${utcDate(ctx.now)}`;
+  let hit = engine.bodies.get(key);
+  if (hit) return hit;
+  const i = engine.slugIndex.get(slug);
+  if (i === undefined) return undefined;
+  const title = (JSON.parse(engine.cards[locale][i] + '}') as { title: string }).title;
+  const json = envelopeJson(engine.details[locale][i], { citation: ctx.cite(locale, { kind: 'space', slug, title }) });
+  hit = { json, etag: etagOf(json) };
+  engine.bodies.set(key, hit);
+  return hit;
+}
+
+export const propertyDetailRoute = defineRoute({
+  operationId: 'getProperty',
+  method: 'GET',
+  url: '/v1/properties/:slug',
+  summary: 'Full detail of one space',
+  description: 'Address, capacity, amenities, pricing options and editorial copy of one space. 404 NOT_FOUND for an unknown slug.',
+  querystring: LocaleQuerySchema,
+  params: SlugParamsSchema,
+  response: envelope(PropertyDetailSchema, MetaSchema),
+  statuses: [200, 400, 404, 429, 500, 502],
+  cache: CACHE.listing,
+  citation: true,
+  rateLimit: 'read',
+  handler: (ctx) => {
+    const body = detailBody(ctx.build, ctx.query.locale, ctx.params.slug, ctx as RouteContext<unknown, unknown, unknown>);
+    if (!body) throw new ApiError('NOT_FOUND', `No space with slug "${ctx.params.slug}".`);
+    return body;
+  },
+});

@@ -1,0 +1,97 @@
+/**
+ * The process: config, logger, the build store and its hot reload, listen, signals.
+ * `npm run serve` (tsx api/server.ts). SIGHUP reloads dist/current; SIGTERM/SIGINT stop
+ * accepting connections, let in-flight requests finish, then exit 0.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { buildApp, type AppPlugin } from './app.ts';
+import { CatalogStore } from './catalog/store.ts';
+import { ConfigError, loadConfig, type AppConfig } from './config.ts';
+
+/**
+ * Seam for feature modules with their own resources: a module at api/leads/index.ts exporting
+ * `createPlugin({ config, catalog, log })` → `{ plugin, options?, close? }` is registered
+ * through AppOptions.plugins. Without it the server runs the catalogue alone.
+ */
+async function featurePlugins(config: AppConfig, catalog: CatalogStore, log: pino.Logger) {
+  const plugins: AppPlugin[] = [];
+  const closers: (() => Promise<void> | void)[] = [];
+  const leadsEntry = fileURLToPath(new URL('./leads/index.ts', import.meta.url));
+  if (existsSync(leadsEntry)) {
+    const mod = await import(leadsEntry) as {
+      createPlugin(ctx: { config: AppConfig; catalog: CatalogStore; log: pino.Logger }): Promise<AppPlugin & { close?: () => Promise<void> | void }>;
+    };
+    const { close, ...plugin } = await mod.createPlugin({ config, catalog, log: log.child({ module: 'leads' }) });
+    plugins.push(plugin);
+    if (close) closers.push(close);
+  } else {
+    log.warn('api/leads/index.ts not found: lead endpoints are not served');
+  }
+  return { plugins, close: async () => { for (const c of closers) await c(); } };
+}
+
+async function main() {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = pino({ level: config.logLevel });
+  const started = Date.now();
+  let catalog: CatalogStore;
+  try {
+    catalog = await CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs });
+  } catch (err) {
+    log.fatal({ err }, `no loadable build at ${config.distDir}/current; run \`make data\` first`);
+    process.exit(1);
+  }
+  catalog.watch();
+  const features = await featurePlugins(config, catalog, log);
+  const app = await buildApp({ config, catalog, logger: log, plugins: features.plugins });
+  // Keep-alive sockets must not hold a graceful close open forever.
+  app.server.keepAliveTimeout = 5_000;
+  app.server.requestTimeout = 30_000;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      log.error('in-flight requests did not finish within 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    catalog.close();
+    try {
+      await app.close();
+      await features.close();
+    } catch (err) {
+      log.error({ err }, 'error while closing');
+    }
+    log.info('closed');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGHUP', () => {
+    log.info('SIGHUP: reloading the current build');
+    void catalog.reload(true);
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  log.info({ buildId: catalog.current().id, startupMs: Date.now() - started }, 'ready');
+  // The one line a person starting the server looks for.
+  console.log(`Desk Atlas API listening on http://${config.host}:${port} (try http://${config.host}:${port}/v1/properties?locale=en)`);
+}
+
+await main();
