@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { buildFixture, randomTables, type FixtureRow } from '../support/pipeline-fixtures.ts';
+
+/**
+ * The price index recomputed in plain TypeScript from the raw fixture rows, independent of the
+ * pipeline's SQL: latest observation per offer, monthly normalisation, per desk, one value per
+ * space and product, median/average/min/max, published at 5 spaces.
+ */
+const DESK_TYPES = ['private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership'];
+const MONTHLY: Record<string, number> = { month: 1, year: 1 / 12, week: 52 / 12 };
+
+function independentIndex(spaces: FixtureRow[], observations: FixtureRow[]) {
+  const latest = new Map<string, FixtureRow>();
+  for (const o of observations) {
+    const key = `${o.space_id}|${o.offer_id}`;
+    const prev = latest.get(key);
+    const newer = !prev || Date.parse(o.observed_at) > Date.parse(prev.observed_at)
+      || (Date.parse(o.observed_at) === Date.parse(prev.observed_at) && o.observation_id > prev.observation_id);
+    if (newer) latest.set(key, o);
+  }
+  const cityOf = new Map(spaces.map((s) => [s.space_id, s.city_id]));
+  // city -> product -> space -> cheapest monthly per desk
+  const values = new Map<string, Map<string, Map<string, number>>>();
+  const put = (city: string, product: string, spaceId: string, v: number) => {
+    const byProduct = values.get(city) ?? new Map();
+    values.set(city, byProduct);
+    const bySpace = byProduct.get(product) ?? new Map();
+    byProduct.set(product, bySpace);
+    bySpace.set(spaceId, Math.min(bySpace.get(spaceId) ?? Infinity, v));
+  };
+  for (const o of latest.values()) {
+    if (o.amount === '' || !DESK_TYPES.includes(o.option_type) || !(o.billing_period in MONTHLY)) continue;
+    let monthly = Number(o.amount) * MONTHLY[o.billing_period];
+    if (o.option_type === 'private_office' || o.option_type === 'exclusive_bereich') {
+      if (o.max_capacity === '') continue;
+      monthly /= Number(o.max_capacity);
+    }
+    const city = cityOf.get(o.space_id)!;
+    put(city, o.option_type, o.space_id, monthly);
+    put(city, 'all', o.space_id, monthly);
+  }
+  const stats = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const n = s.length;
+    const median = n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    return { n, median, average: s.reduce((a, b) => a + b, 0) / n, min: s[0], max: s[n - 1] };
+  };
+  const out = new Map<string, ReturnType<typeof stats>>();
+  for (const [city, byProduct] of values) {
+    for (const [product, bySpace] of byProduct) out.set(`${city}|${product}`, stats([...bySpace.values()]));
+  }
+  return out;
+}
+
+const cents = (x: number) => Math.round(x * 100) / 100;
+function near(actual: number, expected: number, what: string) {
+  assert.ok(Math.abs(actual - cents(expected)) <= 0.011, `${what}: ${actual} vs ${cents(expected)}`);
+}
+
+describe('price index', () => {
+  it('agrees with an independent computation over the raw rows, in JSON and CSV', async () => {
+    const t = randomTables(400);
+    const b = await buildFixture(t);
+    assert.equal(b.rejects().length, 0, 'the random fixture is clean');
+    const expected = independentIndex(t.spaces, t.price_observations);
+    const cityIds = new Map(t.cities.map((c) => [c.city_id, c]));
+    const slugToId = new Map<string, string>();
+    for (const c of b.json('geo.en.json').cities) {
+      const id = [...cityIds.values()].find((r) => r.country_code === c.countryCode && r.name_en === c.name)!.city_id;
+      slugToId.set(c.slug, id);
+    }
+    const index = b.json('price-index.json');
+    let publishedRows = 0;
+    let thinCities = 0;
+    for (const city of index.cities) {
+      const id = slugToId.get(city.city.slug)!;
+      const all = expected.get(`${id}|all`);
+      assert.equal(city.sampleSize, all?.n ?? 0, `${city.city.slug} sample`);
+      assert.equal(city.published, (all?.n ?? 0) >= 5);
+      if (!city.published) {
+        thinCities += 1;
+        assert.equal(city.flag, 'insufficient_sample');
+        assert.equal(city.median, undefined);
+        continue;
+      }
+      for (const k of ['median', 'average', 'min', 'max'] as const) near(city[k].amount, all![k], `${city.city.slug} ${k}`);
+      for (const bt of city.byType) {
+        const e = expected.get(`${id}|${bt.optionType}`);
+        assert.equal(bt.sampleSize, e?.n ?? 0, `${city.city.slug} ${bt.optionType} sample`);
+        assert.equal(bt.published, (e?.n ?? 0) >= 5);
+        if (bt.published) {
+          publishedRows += 1;
+          for (const k of ['median', 'average', 'min', 'max'] as const) near(bt[k].amount, e![k], `${city.city.slug} ${bt.optionType} ${k}`);
+        } else {
+          assert.equal(bt.median, undefined);
+        }
+      }
+    }
+    assert.ok(publishedRows >= 10, `a meaningful check: ${publishedRows} published product rows`);
+    assert.equal(thinCities, 1, 'Valencia (VE) stays under the threshold');
+
+    const report = parse(b.text('price-report.csv'), { columns: true }) as Record<string, string>[];
+    assert.equal(report.length, index.cities.length * 6);
+    for (const row of report) {
+      const e = expected.get(`${slugToId.get(row.city_slug)}|${row.product_type}`);
+      assert.equal(Number(row.sample_size), e?.n ?? 0);
+      assert.equal(row.published, (e?.n ?? 0) >= 5 ? 'true' : 'false');
+      if (row.published === 'true') near(Number(row.median), e!.median, `csv ${row.city_slug} ${row.product_type}`);
+      else assert.deepEqual([row.median, row.average, row.min, row.max], ['', '', '', '']);
+    }
+    const pkg = b.json('price-report.datapackage.json');
+    assert.deepEqual(pkg.resources[0].schema.fields.map((f: any) => f.name), Object.keys(report[0]));
+    assert.equal(pkg.licenses[0].path, 'https://creativecommons.org/licenses/by/4.0/');
+  });
+});
