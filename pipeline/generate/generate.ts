@@ -311,7 +311,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
   const flawed = Object.fromEntries(FLAW_KINDS.map((k) => [k, 0])) as Record<FlawKind, number>;
   const spacesPerCity: Record<string, number> = {};
   let flawCounter = 0;
-  let observationSeq = 0;
   const baseSeed = rng.nextUint32();
 
   for (let i = 0; i < slots.length; i++) {
@@ -350,7 +349,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
       if (recent.length < 40) recent.push({ street, house, postal, zone: zoneIndex, lat, lng });
     }
     const zone = zoneIndex >= 0 ? city.zones[zoneIndex] : null;
-    const writtenStreet = writeStreet(r, street);
+    const writtenStreet = writeStreet(r, street, country.lang);
     const hasCoordinates = r.chance(0.96);
 
     // who and what
@@ -381,11 +380,13 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
     const offers = makeOffers(r, spaceId, profile, level, country);
     const monthlyDrift = country.currency === 'VES' ? r.float(0.025, 0.05) : r.float(-0.004, 0.008);
     const sourceBase = operator ? `https://${operator.domain}/spaces/${spaceId}` : `https://${slugify(name) || 'space'}.example/prices`;
+    let observationSeq = 0;
     let latestMs = -1;
     let latestText = '';
     const emit = (o: Offer, type: string, amount: string, currency: string, observedAt: string, sid = spaceId): void => {
       observationSeq++;
-      files.price_observations.add([`ob-${pad(observationSeq, 7)}`, sid, o.id, type, o.title, amount, currency, o.period,
+      // Numbered within the space, so a change to one space does not renumber the whole file.
+      files.price_observations.add([`ob-${pad(i + 1, idWidth)}-${pad(observationSeq, 2)}`, sid, o.id, type, o.title, amount, currency, o.period,
         o.minCap === null ? '' : String(o.minCap), o.maxCap === null ? '' : String(o.maxCap), observedAt, sourceBase]);
     };
     const when = (month: number): { ms: number; text: string } => {

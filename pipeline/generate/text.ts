@@ -15,24 +15,28 @@ export function slugify(s: string): string {
  * `Calle de Alcalá`/`C/ Alcalá`/`Calle Alcalá`, `Avenida`/`Avda.`/`Av.`, `Street`/`St`,
  * `Road`/`Rd`, `Avenue`/`Ave`. The first form is the canonical one.
  */
-export function streetForms(street: string): string[] {
+export function streetForms(street: string, lang: Country['lang'] = 'es'): string[] {
   const forms = new Set<string>([street]);
   const m = /^(.*?)(straße|strasse)$/i.exec(street);
   if (m) {
     const ss = m[2][0] === 'S' ? ['Straße', 'Str.', 'Strasse'] : ['straße', 'str.', 'strasse'];
     for (const s of ss) forms.add(m[1] + s);
   }
-  const es = /^(Calle|Carrer)( de la | del | de | d')?(.*)$/.exec(street);
+  const es = /^(Calle|Carrer) (de la |del |de |d')?(.*)$/.exec(street);
   if (es) {
     forms.add(`C/ ${es[3]}`);
     forms.add(`${es[1]} ${es[3]}`);
   }
-  const av = /^(Avenida|Avinguda)( de la | del | de | da | dos | d')?(.*)$/.exec(street);
+  const av = /^(Avenida|Avinguda) (.*)$/.exec(street);
   if (av) {
-    forms.add(`Avda. ${(av[2] ?? ' ').trimStart()}${av[3]}`);
-    forms.add(`Av. ${(av[2] ?? ' ').trimStart()}${av[3]}`);
-    if (av[1] === 'Avinguda') forms.add(`Avenida ${av[3]}`);
+    if (lang === 'es') forms.add(`Avda. ${av[2]}`);
+    forms.add(`Av. ${av[2]}`);
+    if (av[1] === 'Avinguda') forms.add(`Avenida ${av[2]}`);
   }
+  const paseo = /^Paseo (.*)$/.exec(street);
+  if (paseo) forms.add(`P.º ${paseo[1]}`);
+  const rua = /^Rua (.*)$/.exec(street);
+  if (rua) forms.add(`R. ${rua[1]}`);
   const en = /^(.*) (Street|Road|Avenue|Boulevard)$/.exec(street);
   if (en) {
     const abbr = { Street: ['St', 'St.'], Road: ['Rd', 'Rd.'], Avenue: ['Ave', 'Ave.'], Boulevard: ['Blvd', 'Blvd.'] }[en[2]]!;
@@ -46,8 +50,8 @@ export function streetForms(street: string): string[] {
 }
 
 /** Canonical form most of the time, another written form otherwise. */
-export function writeStreet(rng: Rng, street: string): string {
-  const forms = streetForms(street);
+export function writeStreet(rng: Rng, street: string, lang: Country['lang']): string {
+  const forms = streetForms(street, lang);
   if (forms.length === 1 || rng.chance(0.6)) return forms[0];
   return forms[1 + Math.floor(rng.next() * (forms.length - 1))];
 }

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { generate, FLAW_KINDS } from '../../pipeline/generate/generate.ts';
+import { streetForms } from '../../pipeline/generate/text.ts';
+import { formatLocal } from '../../pipeline/generate/time.ts';
 import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES } from '../../api/contract/common.ts';
 import { ConfigPayloadSchema } from '../../api/contract/catalog.ts';
 
@@ -229,6 +231,14 @@ describe('the committed sample snapshot (data/)', () => {
   it('has ≥ 8,000 observations over ≥ 12 months, every option type and billing period', () => {
     const obs = t.price_observations.rows;
     assert.ok(obs.length >= 8000);
+    assert.equal(new Set(obs.map((o) => o.observation_id)).size, obs.length, 'observation ids are unique');
+    const offerShape = new Map<string, string>();
+    for (const o of obs) {
+      const shape = `${o.space_id}|${o.option_type}|${o.billing_period}|${o.currency}`;
+      if (!offerShape.has(o.offer_id)) offerShape.set(o.offer_id, shape);
+    }
+    const stable = obs.filter((o) => offerShape.get(o.offer_id) === `${o.space_id}|${o.option_type}|${o.billing_period}|${o.currency}`);
+    assert.ok(stable.length / obs.length > 0.99, 'an offer keeps its space, type, period and currency');
     const months = new Set(obs.filter((o) => isDateTime(o.observed_at)).map((o) => o.observed_at.slice(0, 7)));
     assert.ok(months.size >= 12, `${months.size} months`);
     assert.deepEqual([...new Set(obs.map((o) => o.option_type))].filter((x) => (OPTION_TYPES as readonly string[]).includes(x)).sort(), [...OPTION_TYPES].sort());
@@ -305,5 +315,28 @@ describe('the committed sample snapshot (data/)', () => {
     const config = ConfigPayloadSchema.parse(JSON.parse(readFileSync(join(DATA, 'config.json'), 'utf8')));
     assert.equal(config.minSupportedBuild, 100);
     assert.equal(config.recommendedBuild, 120);
+  });
+});
+
+describe('pipeline/generate helpers', () => {
+  it('writes a street in the forms real feeds use', () => {
+    assert.deepEqual(streetForms('Friedrichstraße', 'de'), ['Friedrichstraße', 'Friedrichstr.', 'Friedrichstrasse']);
+    assert.deepEqual(streetForms('Calle de Alcalá', 'es'), ['Calle de Alcalá', 'C/ Alcalá', 'Calle Alcalá']);
+    assert.deepEqual(streetForms('Avenida de la Constitución', 'es'), ['Avenida de la Constitución', 'Avda. de la Constitución', 'Av. de la Constitución']);
+    assert.deepEqual(streetForms('Avenida da República', 'pt'), ['Avenida da República', 'Av. da República']);
+    assert.deepEqual(streetForms('Old Street', 'en'), ['Old Street', 'Old St', 'Old St.']);
+    assert.deepEqual(streetForms('City Road', 'en'), ['City Road', 'City Rd', 'City Rd.']);
+  });
+
+  it('writes local times with the offset in force, daylight saving time included', () => {
+    assert.equal(formatLocal('eu-cet', Date.UTC(2026, 2, 29, 0, 59)), '2026-03-29T01:59:00+01:00');
+    assert.equal(formatLocal('eu-cet', Date.UTC(2026, 2, 29, 1, 0)), '2026-03-29T03:00:00+02:00');
+    assert.equal(formatLocal('uk', Date.UTC(2026, 9, 25, 0, 30)), '2026-10-25T01:30:00+01:00');
+    assert.equal(formatLocal('uk', Date.UTC(2026, 9, 25, 1, 30)), '2026-10-25T01:30:00+00:00');
+    assert.equal(formatLocal('us-east', Date.UTC(2026, 2, 8, 6, 59)), '2026-03-08T01:59:00-05:00');
+    assert.equal(formatLocal('us-east', Date.UTC(2026, 2, 8, 7, 0)), '2026-03-08T03:00:00-04:00');
+    assert.equal(formatLocal('us-pacific', Date.UTC(2025, 10, 2, 9, 0)), '2025-11-02T01:00:00-08:00');
+    assert.equal(formatLocal('ve', Date.UTC(2026, 0, 1, 12, 0)), '2026-01-01T08:00:00-04:00');
+    assert.equal(formatLocal('ae', Date.UTC(2026, 6, 1, 12, 0)), '2026-07-01T16:00:00+04:00');
   });
 });
