@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { ConfigPayloadSchema, GeoPayloadSchema, HealthPayloadSchema } from '../../api/contract/catalog.ts';
+import { envelope, MetaSchema } from '../../api/contract/common.ts';
+import { get, testApp, SITE } from '../support/app.ts';
+
+let app: FastifyInstance;
+const NOV_3 = Date.UTC(2026, 10, 3, 23, 59, 0);
+before(async () => { app = await testApp({ clock: () => NOV_3 }); });
+after(() => app.close());
+
+describe('GET /v1/health', () => {
+  it('returns ok and the build sha, never cached, without citation', async () => {
+    const r = await get(app, '/v1/health');
+    assert.equal(r.status, 200);
+    envelope(HealthPayloadSchema, MetaSchema).parse(r.body);
+    assert.deepEqual(r.body, { data: { status: 'ok', sha: 'test123' }, meta: { contractVersion: '1.0.0' } });
+    assert.equal(r.headers['cache-control'], 'no-store');
+  });
+});
+
+describe('GET /v1/config', () => {
+  it('serves the build config with the 60/60 cache hint and no citation', async () => {
+    const r = await get(app, '/v1/config');
+    assert.equal(r.status, 200);
+    envelope(ConfigPayloadSchema, MetaSchema).parse(r.body);
+    assert.equal(r.body.data.minSupportedBuild, 100);
+    assert.equal(r.body.meta.citation, undefined);
+    assert.equal(r.headers['cache-control'], 'public, max-age=60, stale-while-revalidate=60');
+  });
+});
+
+describe('GET /v1/geo/bootstrap', () => {
+  it('returns the localized geography with the home page cited, accessed today in UTC', async () => {
+    const r = await get(app, '/v1/geo/bootstrap?locale=es');
+    assert.equal(r.status, 200);
+    envelope(GeoPayloadSchema, MetaSchema).parse(r.body);
+    assert.ok(r.body.data.cities.some((c: { slug: string; name: string }) => c.slug === 'berlin' && c.name === 'Berlín'));
+    assert.deepEqual(r.body.data.cities.filter((c: { name: string }) => c.name === 'Valencia').map((c: { slug: string }) => c.slug), ['valencia', 'valencia-ve']);
+    assert.deepEqual(r.body.meta.citation, {
+      source: 'Desk Atlas',
+      title: 'Espacios de coworking',
+      url: `${SITE}/es`,
+      accessed: '2026-11-03',
+      license: 'CC BY 4.0',
+      licenseUrl: 'https://creativecommons.org/licenses/by/4.0/',
+      text: `Fuente: Desk Atlas, Espacios de coworking, ${SITE}/es, CC BY 4.0`,
+    });
+    assert.equal(r.headers['cache-control'], 'public, max-age=3600, stale-while-revalidate=86400');
+    assert.equal((await get(app, '/v1/geo/bootstrap')).status, 400);
+  });
+
+  it('localizes list citations in en, de and es', async () => {
+    const titles: Record<string, string> = {};
+    for (const l of ['en', 'de', 'es']) titles[l] = (await get(app, `/v1/properties?locale=${l}&city=berlin&pageSize=1`)).body.meta.citation.text;
+    assert.deepEqual(titles, {
+      en: `Source: Desk Atlas, Coworking spaces in Berlin, ${SITE}/en/coworking/germany/berlin, CC BY 4.0`,
+      de: `Quelle: Desk Atlas, Coworking-Spaces in Berlin, ${SITE}/de/coworking/germany/berlin, CC BY 4.0`,
+      es: `Fuente: Desk Atlas, Espacios de coworking en Berlín, ${SITE}/es/coworking/germany/berlin, CC BY 4.0`,
+    });
+  });
+});

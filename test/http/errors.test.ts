@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { MetaSchema, envelope } from '../../api/contract/common.ts';
+import { ProblemSchema } from '../../api/contract/problem.ts';
+import { ApiError } from '../../api/http/problems.ts';
+import { defineRoute, registerRoute } from '../../api/http/route.ts';
+import { get, testApp, SITE } from '../support/app.ts';
+
+/** Routes that exercise the error paths: a body, a crash, a WWW-Authenticate header, an upstream failure. */
+const probes: FastifyPluginAsync = async (app) => {
+  registerRoute(app, defineRoute({
+    operationId: 'probeEcho', method: 'POST', url: '/v1/test/echo', summary: 'echo',
+    body: z.strictObject({ name: z.string().min(1).max(5), nested: z.object({ n: z.int() }).optional() }),
+    response: envelope(z.unknown(), MetaSchema), statuses: [200, 400], cache: 'no-store', citation: false, rateLimit: 'read',
+    handler: ({ body }) => ({ data: body }),
+  }));
+  app.get('/v1/test/crash', async () => { throw new Error('secret internals at /srv/app.ts:42'); });
+  app.get('/v1/test/auth', async (_req, reply) => { reply.header('WWW-Authenticate', 'Bearer'); throw new ApiError('NOT_FOUND'); });
+  app.get('/v1/test/upstream', async () => { throw new ApiError('UPSTREAM_UNAVAILABLE', 'verifier down'); });
+};
+
+let app: FastifyInstance;
+before(async () => { app = await testApp({ plugins: [{ plugin: probes }] }); });
+after(() => app.close());
+
+function assertProblem(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number, code: string) {
+  assert.equal(res.statusCode, status, res.body);
+  assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+  const p = ProblemSchema.parse(JSON.parse(res.body));
+  assert.equal(p.status, status);
+  assert.equal(p.code, code);
+  assert.equal(p.type, `${SITE}/problems/${code.toLowerCase().replace(/_/g, '-')}`);
+  assert.ok(p.traceId);
+  assert.equal(res.headers['cache-control'], 'no-store');
+  assert.equal(res.headers['www-authenticate'], undefined);
+  return p;
+}
+
+describe('error handling', () => {
+  it('answers unknown routes with 404 NOT_FOUND', async () => {
+    assertProblem(await app.inject({ url: '/v2/properties' }), 404, 'NOT_FOUND');
+    assertProblem(await app.inject({ method: 'DELETE', url: '/v1/properties' }), 404, 'NOT_FOUND');
+  });
+
+  it('turns a crash into 500 INTERNAL_ERROR without internals, traceId = request id', async () => {
+    const res = await app.inject({ url: '/v1/test/crash' });
+    const p = assertProblem(res, 500, 'INTERNAL_ERROR');
+    assert.ok(!res.body.includes('secret') && !res.body.includes('/srv/'));
+    assert.match(p.traceId!, /^[0-9a-f-]{36}$/);
+  });
+
+  it('passes 502 UPSTREAM_UNAVAILABLE through', async () => {
+    assertProblem(await app.inject({ url: '/v1/test/upstream' }), 502, 'UPSTREAM_UNAVAILABLE');
+  });
+
+  it('never sends WWW-Authenticate', async () => {
+    const res = await app.inject({ url: '/v1/test/auth' });
+    assertProblem(res, 404, 'NOT_FOUND');
+  });
+
+  it('validates bodies with dotted paths', async () => {
+    const ok = await app.inject({ method: 'POST', url: '/v1/test/echo', payload: { name: 'abc' } });
+    assert.equal(ok.statusCode, 200);
+    const p = assertProblem(await app.inject({ method: 'POST', url: '/v1/test/echo', payload: { name: 'abcdef', nested: { n: 1.5 } } }), 400, 'VALIDATION_FAILED');
+    assert.deepEqual(p.errors!.map((e) => e.path).sort(), ['name', 'nested.n']);
+  });
+
+  it('answers malformed JSON, a wrong content type and a body over 64 KiB with 400 VALIDATION_FAILED', async () => {
+    assertProblem(await app.inject({ method: 'POST', url: '/v1/test/echo', headers: { 'content-type': 'application/json' }, payload: '{"name": ' }), 400, 'VALIDATION_FAILED');
+    assertProblem(await app.inject({ method: 'POST', url: '/v1/test/echo', headers: { 'content-type': 'text/xml' }, payload: '<a/>' }), 400, 'VALIDATION_FAILED');
+    assertProblem(await app.inject({ method: 'POST', url: '/v1/test/echo', headers: { 'content-type': 'application/json' }, payload: '' }), 400, 'VALIDATION_FAILED');
+    const pad = (size: number) => JSON.stringify({ name: 'abc', pad: 'x'.repeat(size) });
+    const exact = pad(65536 - pad(0).length);
+    assert.equal(Buffer.byteLength(exact), 65536);
+    const atLimit = await app.inject({ method: 'POST', url: '/v1/test/echo', headers: { 'content-type': 'application/json' }, payload: exact });
+    assertProblem(atLimit, 400, 'VALIDATION_FAILED'); // strict body: `pad` is unknown, but the size was accepted
+    assert.ok(JSON.parse(atLimit.body).errors.some((e: { path: string }) => e.path !== '(body)'));
+    const over = await app.inject({ method: 'POST', url: '/v1/test/echo', headers: { 'content-type': 'application/json' }, payload: pad(65537 - pad(0).length) });
+    const p = assertProblem(over, 400, 'VALIDATION_FAILED');
+    assert.match(p.detail!, /64 KiB/);
+  });
+
+  it('answers an outdated X-Client-Build with 400 CLIENT_TOO_OLD, except on config and health', async () => {
+    assertProblem(await app.inject({ url: '/v1/properties?locale=en', headers: { 'x-client-build': '99' } }), 400, 'CLIENT_TOO_OLD');
+    assert.equal((await app.inject({ url: '/v1/properties?locale=en', headers: { 'x-client-build': '100' } })).statusCode, 200);
+    assert.equal((await app.inject({ url: '/v1/config', headers: { 'x-client-build': '1' } })).statusCode, 200);
+    assert.equal((await app.inject({ url: '/v1/health', headers: { 'x-client-build': '1' } })).statusCode, 200);
+    assert.equal((await app.inject({ url: '/v1/properties?locale=en', headers: { 'x-client-build': 'web' } })).statusCode, 200);
+  });
+
+  it('keeps problem objects closed and status equal to the HTTP status on every error path', async () => {
+    for (const url of ['/v1/properties', '/v1/facets?locale=xx', '/v1/properties/zzz?locale=en', '/nothing', '/v1/geo/bootstrap?locale=']) {
+      const res = await get(app, url);
+      assert.ok(res.status >= 400);
+      ProblemSchema.parse(res.body);
+      assert.equal(res.body.status, res.status);
+    }
+  });
+});

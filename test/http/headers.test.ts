@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { testApp } from '../support/app.ts';
+
+let app: FastifyInstance;
+before(async () => { app = await testApp({ env: { CORS_ORIGINS: 'https://deskatlas.test,https://www.deskatlas.test' } }); });
+after(() => app.close());
+
+describe('CORS', () => {
+  it('allows the configured origins', async () => {
+    const r = await app.inject({ url: '/v1/config', headers: { origin: 'https://www.deskatlas.test' } });
+    assert.equal(r.headers['access-control-allow-origin'], 'https://www.deskatlas.test');
+    assert.match(String(r.headers['access-control-expose-headers']), /RateLimit-Remaining/);
+    const pre = await app.inject({ method: 'OPTIONS', url: '/v1/properties', headers: { origin: 'https://deskatlas.test', 'access-control-request-method': 'GET' } });
+    assert.equal(pre.statusCode, 204);
+    assert.equal(pre.headers['access-control-allow-origin'], 'https://deskatlas.test');
+  });
+
+  it('denies other origins', async () => {
+    const r = await app.inject({ url: '/v1/config', headers: { origin: 'https://evil.example' } });
+    assert.equal(r.statusCode, 200);
+    assert.equal(r.headers['access-control-allow-origin'], undefined);
+    const pre = await app.inject({ method: 'OPTIONS', url: '/v1/properties', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    assert.equal(pre.headers['access-control-allow-origin'], undefined);
+  });
+
+  it('defaults to the origin of SITE_URL', async () => {
+    const def = await testApp();
+    const r = await def.inject({ url: '/v1/config', headers: { origin: 'https://deskatlas.test' } });
+    assert.equal(r.headers['access-control-allow-origin'], 'https://deskatlas.test');
+    await def.close();
+  });
+});
+
+describe('caching', () => {
+  it('sends a strong ETag and answers If-None-Match with 304', async () => {
+    const url = '/v1/properties?locale=en&sortBy=date-desc&pageSize=5';
+    const first = await app.inject({ url });
+    const etag = String(first.headers.etag);
+    assert.match(etag, /^"[^"]+"$/, 'strong: no W/ prefix');
+    assert.equal(first.headers['cache-control'], 'public, max-age=300, stale-while-revalidate=3600');
+    const again = await app.inject({ url });
+    assert.equal(again.headers.etag, etag, 'same body, same tag');
+    const notModified = await app.inject({ url, headers: { 'if-none-match': etag } });
+    assert.equal(notModified.statusCode, 304);
+    assert.equal(notModified.body, '');
+    const changed = await app.inject({ url, headers: { 'if-none-match': '"other"' } });
+    assert.equal(changed.statusCode, 200);
+    const other = await app.inject({ url: '/v1/properties?locale=de&sortBy=date-desc&pageSize=5' });
+    assert.notEqual(other.headers.etag, etag);
+  });
+
+  it('uses the hints per endpoint and no-store on errors', async () => {
+    const hint = async (url: string) => (await app.inject({ url })).headers['cache-control'];
+    assert.equal(await hint('/v1/facets?locale=en'), 'public, max-age=600, stale-while-revalidate=3600');
+    assert.equal(await hint('/v1/properties/map?locale=en'), 'public, max-age=300, stale-while-revalidate=3600');
+    assert.equal(await hint('/v1/properties/tor-twelve?locale=en'), 'public, max-age=300, stale-while-revalidate=3600');
+    assert.equal(await hint('/v1/properties/nope?locale=en'), 'no-store');
+    assert.equal(await hint('/v1/health'), 'no-store');
+  });
+});
+
+describe('compression', () => {
+  it('compresses with gzip and brotli when asked', async () => {
+    const url = '/v1/properties?locale=en&sortBy=date-desc&pageSize=20';
+    const plain = await app.inject({ url });
+    const gz = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(gz.rawPayload).toString(), plain.body);
+    const br = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(brotliDecompressSync(br.rawPayload).toString(), plain.body);
+    assert.equal(plain.headers['content-encoding'], undefined);
+  });
+});

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FastifyPluginAsync } from 'fastify';
+import { get, testApp } from '../support/app.ts';
+
+const leadsLike: FastifyPluginAsync = async (app) => {
+  app.post('/v1/test/lead', { config: { leadRateLimit: true } }, async () => ({ ok: true }));
+};
+
+const rl = (h: Record<string, unknown>) => [h['ratelimit-limit'], h['ratelimit-remaining'], h['ratelimit-reset']].map(String);
+
+describe('rate limits', () => {
+  it('allows 120 reads a minute per IP; the 121st gets 429 with Retry-After', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const app = await testApp({ env: { RATE_LIMIT_READS: '120' }, clock: () => now });
+    for (let i = 1; i <= 120; i++) {
+      const r = await get(app, '/v1/config');
+      assert.equal(r.status, 200, `request ${i}`);
+      assert.deepEqual(rl(r.headers), ['120', String(120 - i), '60']);
+    }
+    now += 15_000;
+    const r = await get(app, '/v1/config');
+    assert.equal(r.status, 429);
+    assert.equal(r.body.code, 'RATE_LIMITED');
+    assert.equal(r.headers['retry-after'], '45');
+    assert.deepEqual(rl(r.headers), ['120', '0', '45']);
+    assert.match(String(r.headers['content-type']), /problem\+json/);
+    // another client is not affected
+    const other = await app.inject({ url: '/v1/config', remoteAddress: '10.0.0.2' });
+    assert.equal(other.statusCode, 200);
+    // health is exempt and still reports the headers
+    const health = await get(app, '/v1/health');
+    assert.equal(health.status, 200);
+    assert.equal(health.headers['ratelimit-remaining'], '0');
+    // a new window
+    now += 45_000;
+    assert.equal((await get(app, '/v1/config')).status, 200);
+    await app.close();
+  });
+
+  it('does not count health', async () => {
+    const app = await testApp({ env: { RATE_LIMIT_READS: '120' } });
+    for (let i = 0; i < 130; i++) assert.equal((await get(app, '/v1/health')).status, 200);
+    const r = await get(app, '/v1/config');
+    assert.equal(r.headers['ratelimit-remaining'], '119');
+    await app.close();
+  });
+
+  it('sends the headers on 404s, 400s, 5xx-free errors and OPTIONS', async () => {
+    const app = await testApp({ env: { RATE_LIMIT_READS: '120', CORS_ORIGINS: 'https://deskatlas.test' } });
+    const notFound = await get(app, '/v1/nothing-here');
+    assert.equal(notFound.status, 404);
+    assert.deepEqual(rl(notFound.headers), ['120', '119', '60']);
+    const invalid = await get(app, '/v1/properties?locale=xx');
+    assert.deepEqual(rl(invalid.headers), ['120', '118', '60']);
+    const preflight = await app.inject({ method: 'OPTIONS', url: '/v1/properties', headers: { origin: 'https://deskatlas.test', 'access-control-request-method': 'GET' } });
+    assert.equal(preflight.statusCode, 204);
+    assert.deepEqual(rl(preflight.headers), ['120', '117', '60']);
+    await app.close();
+  });
+
+  it('keys on X-Forwarded-For only with TRUST_PROXY', async () => {
+    for (const trust of ['0', '1']) {
+      const app = await testApp({ env: { RATE_LIMIT_READS: '2', TRUST_PROXY: trust } });
+      const hit = (ip: string) => app.inject({ url: '/v1/config', headers: { 'x-forwarded-for': ip } });
+      await hit('203.0.113.1');
+      await hit('203.0.113.1');
+      const third = await hit('203.0.113.2');
+      assert.equal(third.statusCode, trust === '1' ? 200 : 429, `TRUST_PROXY=${trust}`);
+      await app.close();
+    }
+  });
+
+  it('adds the lead bucket (10 per 10 minutes) to routes that opt in, reporting the tighter one', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const app = await testApp({ env: { RATE_LIMIT_READS: '120' }, clock: () => now, plugins: [{ plugin: leadsLike }] });
+    for (let i = 1; i <= 10; i++) {
+      const r = await app.inject({ method: 'POST', url: '/v1/test/lead', payload: {} });
+      assert.equal(r.statusCode, 200);
+      assert.deepEqual(rl(r.headers), ['10', String(10 - i), '600']);
+    }
+    const eleventh = await app.inject({ method: 'POST', url: '/v1/test/lead', payload: {} });
+    assert.equal(eleventh.statusCode, 429);
+    assert.equal(eleventh.headers['retry-after'], '600');
+    // reads are still allowed: 11 counted of 120
+    const read = await get(app, '/v1/config');
+    assert.equal(read.status, 200);
+    assert.equal(read.headers['ratelimit-remaining'], '108');
+    now += 61_000;
+    assert.equal((await app.inject({ method: 'POST', url: '/v1/test/lead', payload: {} })).statusCode, 429, 'the lead window is 10 minutes');
+    now += 540_000;
+    assert.equal((await app.inject({ method: 'POST', url: '/v1/test/lead', payload: {} })).statusCode, 200);
+    await app.close();
+  });
+});
