@@ -92,7 +92,7 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
         `strict_mode = true, null_padding = false)`,
     );
     // rowid follows insertion order, which DuckDB keeps for a CSV scan
-    await conn.run(`create or replace table raw_${name} as select (rowid + 1)::integer as _row, * from raw_${name}_load order by rowid`);
+    await conn.run(`create or replace table raw_${name} as select (rowid + 1)::integer as _row, * from raw_${name}_load`);
     await conn.run(`drop table raw_${name}_load`);
     const count = await conn.runAndReadAll(`select count(*)::integer as n from raw_${name}`);
     rowCounts[name] = count.getRowObjectsJS()[0].n as number;

@@ -1,5 +1,6 @@
 -- Sample size and figures per place (city, zone, country) and product. The sample is the number
 -- of distinct spaces; median() interpolates, so an even sample gives the mean of the two middle values.
+-- The average sums exact decimals: a float sum depends on the threads' order and would break reproducibility.
 with prices as (
   select * from int_space_prices__cheapest
 ),
@@ -16,21 +17,21 @@ located as (
 
 by_city as (
   select 'city' as place_kind, city_id as place_id, product_type,
-    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price) as average_price,
+    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price::decimal(38, 12))::double as average_price,
     min(unit_price) as min_price, max(unit_price) as max_price,
   from located group by city_id, product_type
 ),
 
 by_zone as (
   select 'zone' as place_kind, zone_id as place_id, product_type,
-    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price) as average_price,
+    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price::decimal(38, 12))::double as average_price,
     min(unit_price) as min_price, max(unit_price) as max_price,
   from located where zone_id is not null group by zone_id, product_type
 ),
 
 by_country as (
   select 'country' as place_kind, country_code as place_id, product_type,
-    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price) as average_price,
+    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price::decimal(38, 12))::double as average_price,
     min(unit_price) as min_price, max(unit_price) as max_price,
   from located group by country_code, product_type
 ),

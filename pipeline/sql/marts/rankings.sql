@@ -30,7 +30,7 @@ city_reviews as (
   select
     city_id,
     sum(case when rating_count > 0 then rating_count else 0 end) as review_count,
-    sum(case when rating_count > 0 then rating_score * rating_count else 0 end)
+    sum(case when rating_count > 0 then (rating_score * rating_count)::decimal(38, 6) else 0 end)::double
       / nullif(sum(case when rating_count > 0 then rating_count else 0 end), 0) as mean_rating,
     max(len(amenity_slugs)) as max_amenity_count,
   from spaces
