@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { LeadStore, OutboxRow, OutgoingMessage } from './store.ts';
 
+/** Messages in flight at once (and SMTP connections in the pool). */
+export const RELAY_CONCURRENCY = 4;
+
 export interface MailTransport {
   readonly kind: 'smtp' | 'spool';
   send(message: OutgoingMessage, messageId: string): Promise<void>;
@@ -20,7 +23,9 @@ export class SmtpTransport implements MailTransport {
   private readonly transporter: Transporter;
   constructor(url: string, opts: { timeoutMs?: number } = {}) {
     const timeout = opts.timeoutMs ?? 30_000;
-    this.transporter = nodemailer.createTransport(url, {
+    // Pooled: one SMTP session carries many messages instead of a handshake per message.
+    this.transporter = nodemailer.createTransport({
+      url, pool: true, maxConnections: RELAY_CONCURRENCY, maxMessages: 100,
       connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout,
     } as never);
   }
@@ -164,9 +169,9 @@ export class OutboxRelay {
     for (;;) {
       const due = this.store.dueOutbox(this.now(), this.batchSize);
       if (due.length === 0) break;
-      for (const row of due) {
-        if (this.stopping) break;
-        if (await this.deliver(row)) sent++; else failed++;
+      for (let i = 0; i < due.length && !this.stopping; i += RELAY_CONCURRENCY) {
+        const results = await Promise.all(due.slice(i, i + RELAY_CONCURRENCY).map((row) => this.deliver(row)));
+        for (const ok of results) if (ok) sent++; else failed++;
       }
       if (this.stopping) break;
     }

@@ -127,7 +127,7 @@ export class TestSmtp {
 
   async start(): Promise<this> {
     this.server = new SMTPServer({
-      authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+      authOptional: true, disabledCommands: ['STARTTLS'], logger: false, disableReverseLookup: true, closeTimeout: 50,
       onData: (stream, session, cb) => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));

@@ -1,0 +1,13 @@
+/**
+ * A small lead server for the kill -9 test: the leads plugin on the test app that mirrors the
+ * API core's seam, configured from the environment like the real server (LEADS_DB, SMTP_URL…).
+ * Prints `LISTENING <port>` once it accepts connections.
+ */
+import { leadsConfigFromEnv, LeadsService } from '../../api/leads/service.ts';
+import { buildTestApp } from './support.ts';
+
+const service = LeadsService.open(leadsConfigFromEnv(process.env), { relay: { pollMs: 50, baseDelayMs: 20, maxDelayMs: 200 } });
+const app = await buildTestApp(service);
+await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
+const address = app.server.address();
+process.stdout.write(`LISTENING ${typeof address === 'object' && address ? address.port : ''}\n`);
