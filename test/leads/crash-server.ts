@@ -1,6 +1,6 @@
 /**
- * A small lead server for the kill -9 test: the leads plugin on the test app that mirrors the
- * API core's seam, configured from the environment like the real server (LEADS_DB, SMTP_URL…).
+ * A small lead server for the kill -9 test: the API core's buildApp with the leads plugin,
+ * the leads service configured from the environment like the real server (LEADS_DB, SMTP_URL…).
  * Prints `LISTENING <port>` once it accepts connections.
  */
 import { leadsConfigFromEnv, LeadsService } from '../../api/leads/service.ts';

@@ -7,7 +7,7 @@ import {
   PERSON, TestSmtp, TestVerifier, buildTestApp, contactBody, inquiryBody, openService, tempDir, waitFor, LogCapture,
 } from './support.ts';
 
-async function setup(t: TestContext, opts: { challenge?: boolean; now?: () => number; timeoutMs?: number; logs?: LogCapture } = {}) {
+async function setup(t: TestContext, opts: { challenge?: boolean; now?: () => number; timeoutMs?: number; logs?: LogCapture; env?: Record<string, string> } = {}) {
   const dir = tempDir(t);
   const smtp = await new TestSmtp().start();
   t.after(() => smtp.stop());
@@ -20,7 +20,7 @@ async function setup(t: TestContext, opts: { challenge?: boolean; now?: () => nu
     smtpUrl: smtp.url,
     ...(verifier ? { challengeSecret: verifier.secret, challengeVerifyUrl: verifier.url } : {}),
   }, { now: opts.now, challengeTimeoutMs: opts.timeoutMs ?? 300 });
-  const app = await buildTestApp(service, { logs: opts.logs });
+  const app = await buildTestApp(service, { logs: opts.logs, env: opts.env });
   t.after(async () => { await app.close(); await service.close(); });
   const post = (endpoint: 'contact' | 'inquiry', payload: unknown, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url: `/v1/leads/${endpoint}`, payload: payload as object, headers });
@@ -110,6 +110,22 @@ describe('POST /v1/leads/contact and /v1/leads/inquiry', () => {
     const p = problem(await post('contact', contactBody(), { 'idempotency-key': 'k'.repeat(201) }), 400, 'VALIDATION_FAILED');
     assert.equal(p.errors![0].path, 'Idempotency-Key');
     assert.equal((await post('contact', contactBody(), { 'idempotency-key': 'k'.repeat(200) })).statusCode, 200);
+  });
+});
+
+describe('lead rate limit', () => {
+  it('allows 10 enquiries per 10 minutes per IP, then answers 429 with Retry-After and RateLimit headers', async (t) => {
+    const { post, service } = await setup(t, { env: { RATE_LIMIT_LEADS: '10' } });
+    for (let i = 0; i < 10; i++) {
+      const res = await post('contact', contactBody());
+      assert.equal(res.statusCode, 200, `request ${i + 1}`);
+      assert.ok(res.headers['ratelimit-remaining'] !== undefined);
+    }
+    const res = await post('inquiry', inquiryBody());
+    problem(res, 429, 'RATE_LIMITED');
+    assert.ok(res.headers['retry-after']);
+    assert.equal(res.headers['ratelimit-remaining'], '0');
+    assert.equal(service.store.countLeads(), 10);
   });
 });
 

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,9 +8,9 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { LeadRouting } from '../../api/contract/build.ts';
-import { ApiError, toProblem } from '../../api/http/problems.ts';
 import { leadsPlugin } from '../../api/leads/plugin.ts';
 import { LeadsService, type LeadsConfig, type LeadsServiceOptions } from '../../api/leads/service.ts';
+import { testApp } from '../support/app.ts';
 
 export const ROUTING: LeadRouting = {
   'loft-mitte': { title: 'Loft Mitte', citySlug: 'berlin', operatorSlug: 'spacehub', operatorName: 'SpaceHub', enquiryEmail: 'leads@spacehub.example' },
@@ -54,30 +55,16 @@ export class LogCapture extends Writable {
 }
 
 /**
- * A Fastify instance that mirrors the seam with the API core: ApiError → problem+json,
- * Fastify's client errors → 400 VALIDATION_FAILED, a 64 KiB body limit, the plugin registered last.
+ * The real app (the API core's buildApp on its fixture build) with the leads plugin registered
+ * through `plugins`, as api/server.ts does. The lead rate limit is raised unless `env` sets it.
  */
-export async function buildTestApp(service: LeadsService, opts: { routing?: LeadRouting; logs?: LogCapture } = {}): Promise<FastifyInstance> {
-  const app = Fastify({
-    bodyLimit: 64 * 1024,
-    logger: opts.logs ? { level: 'trace', stream: opts.logs } : false,
-  });
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    let apiError: ApiError;
-    if (error instanceof ApiError) apiError = error;
-    else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      apiError = new ApiError('VALIDATION_FAILED', 'The request could not be read.', [{ path: '(body)', message: error.code ?? 'invalid' }]);
-    } else {
-      request.log.error({ err: error }, 'unhandled error');
-      apiError = new ApiError('INTERNAL_ERROR', 'An internal error occurred.');
-    }
-    return reply.code(apiError.status).type('application/problem+json; charset=utf-8')
-      .send(JSON.stringify(toProblem('http://site.test', apiError, String(request.id))));
-  });
+export async function buildTestApp(service: LeadsService, opts: { routing?: LeadRouting; logs?: LogCapture; env?: Record<string, string> } = {}): Promise<FastifyInstance> {
   const routing = opts.routing ?? ROUTING;
-  await app.register(leadsPlugin, { service, routing: () => routing });
-  await app.ready();
-  return app;
+  return testApp({
+    env: { RATE_LIMIT_LEADS: '1000000', ...opts.env },
+    logger: opts.logs ? pino({ level: 'trace' }, opts.logs) : false,
+    plugins: [{ plugin: leadsPlugin, options: { service, routing: () => routing } }],
+  });
 }
 
 export async function openService(dir: string, config: Partial<LeadsConfig> = {}, opts: LeadsServiceOptions = {}) {
