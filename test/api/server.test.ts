@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
+
+const dirs: string[] = [];
+after(async () => {
+  for (const d of dirs) await removeDir(d);
+  // fetch's keep-alive pool would hold the test process open for its idle timeout
+  await (globalThis as Record<symbol, { destroy?: () => Promise<void> }>)[Symbol.for('undici.globalDispatcher.1')]?.destroy?.();
+});
+
+async function start(distDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; base: string; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+    cwd: join(import.meta.dirname, '..', '..'),
+    env: { ...process.env, DIST_DIR: distDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RELOAD_POLL_MS: '100', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => { out += d; });
+  child.stderr!.on('data', (d) => { out += d; });
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
+    const onData = () => {
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    };
+    child.stdout!.on('data', onData);
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${out}`)); });
+  });
+  return { child, base, output: () => out };
+}
+
+describe('api/server.ts over a real socket', () => {
+  it('serves, reloads on SIGHUP and exits 0 on SIGTERM after finishing in-flight requests', async () => {
+    const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-srv-'));
+    dirs.push(dist);
+    const a = await writeBuildFixture(join(dist, 'builds', 'a'), { buildId: 'a' });
+    await publish(dist, a.dir);
+    const { child, base } = await start(dist);
+
+    const list = await fetch(`${base}/v1/properties?locale=en&pageSize=2`, { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(list.status, 200);
+    assert.equal(list.headers.get('ratelimit-limit'), '120');
+    const body = await list.json() as { meta: { pagination: { total: number } } };
+    assert.equal(body.meta.pagination.total, 26);
+
+    const missing = await fetch(`${base}/v1/nope`);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+    assert.ok(missing.headers.get('ratelimit-remaining'));
+    await missing.arrayBuffer();
+
+    const b = await writeBuildFixture(join(dist, 'builds', 'b'), { buildId: 'b', extra: 4 });
+    await publish(dist, b.dir);
+    child.kill('SIGHUP');
+    let total = 0;
+    for (let i = 0; i < 100 && total !== 30; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const r = await fetch(`${base}/v1/properties?locale=en&pageSize=1`);
+      total = ((await r.json()) as { meta: { pagination: { total: number } } }).meta.pagination.total;
+    }
+    assert.equal(total, 30);
+
+    const inFlight = Array.from({ length: 20 }, (_, i) => fetch(`${base}/v1/properties/map?locale=en&seed=${i}`).then(async (r) => [r.status, (await r.text()).length]));
+    await new Promise((r) => setTimeout(r, 5));
+    child.kill('SIGTERM');
+    const results = await Promise.allSettled(inFlight);
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0);
+    // Requests the server had received finish with 200; later ones are refused (503 while
+    // closing, or no connection at all), never cut off half-way.
+    const completed = results.filter((r) => r.status === 'fulfilled') as PromiseFulfilledResult<number[]>[];
+    assert.ok(completed.some((r) => r.value[0] === 200), JSON.stringify(results));
+    for (const r of completed) {
+      if (r.value[0] === 200) assert.ok(r.value[1] > 100);
+      else assert.equal(r.value[0], 503);
+    }
+    await assert.rejects(fetch(`${base}/v1/health`), 'no longer accepting connections');
+  });
+
+  it('refuses to start without a build', async () => {
+    const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-empty-'));
+    dirs.push(dist);
+    await assert.rejects(start(dist), /exited 1[\s\S]*make data/);
+  });
+});
