@@ -12,9 +12,12 @@ based as (
 ranked as (
   select
     *,
-    -- the most populous city of a name keeps the plain slug (valencia), the others get
-    -- their country code (valencia-ve)
-    row_number() over (partition by base_slug order by population desc, city_id) as name_rank,
+    -- the city of a name the catalogue knew first (the lowest GeoNames id) keeps the plain slug
+    -- (valencia, 2509954), the others get their country code (valencia-ve, 3625549): adding a
+    -- same-named city later never renames a published one
+    row_number() over (
+      partition by base_slug order by try_cast(city_id as bigint) nulls last, city_id
+    ) as name_rank,
   from based
 ),
 
