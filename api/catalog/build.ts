@@ -9,6 +9,7 @@ import type { ConfigPayload, GeoPayload } from '../contract/catalog.ts';
 import { LOCALES, type Locale } from '../contract/common.ts';
 import type { PlaceHub, RankingsPayload } from '../contract/market.ts';
 import { Engine } from './engine.ts';
+import { SuggestIndex } from './suggest.ts';
 import { checkerFor } from './validate.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
@@ -31,6 +32,8 @@ export interface LoadedBuild {
   places: PerLocale<Record<string, PlaceHub>>;
   operators: PerLocale<Record<string, unknown>>;
   suggest: SuggestEntry[];
+  /** the autocomplete index over `suggest`, built at load */
+  suggestIndex: SuggestIndex;
   priceIndex: unknown;
   leadRouting: LeadRouting;
   /** files served as they are (price-report.csv, price-report.datapackage.json), if present */
@@ -158,6 +161,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     manifest,
     loadedAt: (opts.now ?? Date.now)(),
     config, labels, geo, engine, marketRates, rankings, places, operators, suggest, priceIndex, leadRouting, rawFiles,
+    suggestIndex: new SuggestIndex(suggest),
   };
 }
 

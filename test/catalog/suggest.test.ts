@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { SuggestEntry } from '../../api/contract/build.ts';
+import { fold, prefixDistance, SuggestIndex } from '../../api/catalog/suggest.ts';
+
+const L = (en: string, de = en, es = en) => ({ en, de, es });
+function entry(kind: SuggestEntry['kind'], slug: string, label: ReturnType<typeof L>, weight: number, extra: Partial<SuggestEntry> = {}): SuggestEntry {
+  return {
+    kind, slug, label, sublabel: null, center: null, propertyCount: kind === 'property' ? null : weight,
+    names: [...new Set([label.en, label.de, label.es])], weight, ...extra,
+  };
+}
+
+const ENTRIES: SuggestEntry[] = [
+  entry('country', 'germany', L('Germany', 'Deutschland', 'Alemania'), 400),
+  entry('city', 'munich', L('Munich', 'München', 'Múnich'), 68, { sublabel: L('Germany', 'Deutschland', 'Alemania'), center: { lat: 48.14, lng: 11.58 } }),
+  entry('city', 'manchester', L('Manchester', 'Manchester', 'Mánchester'), 29),
+  entry('city', 'barcelona', L('Barcelona'), 87),
+  entry('city', 'berlin', L('Berlin', 'Berlin', 'Berlín'), 120),
+  entry('city', 'new-york', L('New York', 'New York', 'Nueva York'), 50),
+  entry('city', 'dusseldorf', L('Düsseldorf'), 20),
+  entry('zone', 'munich-altstadt-lehel', L('Altstadt-Lehel'), 13),
+  entry('zone', 'berlin-prenzlauer-berg', L('Prenzlauer Berg'), 30),
+  entry('operator', 'mueller-works', L('Müller Works'), 5),
+  entry('property', 'barcelona-loft', L('Barcelona Loft'), 1),
+  entry('property', 'strasse-haus', L('Haus an der Straße'), 1),
+];
+const index = new SuggestIndex(ENTRIES);
+const slugs = (q: string, locale: 'en' | 'de' | 'es' = 'en', limit = 8) => index.search(q, locale, limit).items.map((i) => i.slug);
+
+describe('fold', () => {
+  it('folds case, accents, ß and the German transliterations alike', () => {
+    assert.equal(fold('München'), 'munchen');
+    assert.equal(fold('MUENCHEN'), 'munchen');
+    assert.equal(fold('Düsseldorf'), fold('Duesseldorf'));
+    assert.equal(fold('Straße'), 'strasse');
+    assert.equal(fold('Altstadt-Lehel'), 'altstadt lehel');
+    assert.equal(fold('  Nueva   York! '), fold('nueva york'));
+  });
+});
+
+describe('prefixDistance', () => {
+  it('is 0 for a prefix, 1 for one edit against some prefix, 2 beyond', () => {
+    assert.equal(prefixDistance('barc', 'barcelona'), 0);
+    assert.equal(prefixDistance('barcelna', 'barcelona'), 1); // a missing letter
+    assert.equal(prefixDistance('barxelona', 'barcelona'), 1); // substitution
+    assert.equal(prefixDistance('bracelona', 'barcelona'), 1); // transposition
+    assert.equal(prefixDistance('barccelona', 'barcelona'), 1); // an extra letter
+    assert.equal(prefixDistance('barcelonas', 'barcelona'), 1); // an extra letter at the end
+    assert.equal(prefixDistance('brxcelona', 'barcelona'), 2);
+    assert.equal(prefixDistance('madrid', 'barcelona'), 2);
+  });
+});
+
+describe('SuggestIndex', () => {
+  it('finds München from munich, münchen, munc and muenchen', () => {
+    for (const q of ['munich', 'münchen', 'munc', 'muenchen', 'MÜNCHEN', 'Múnich']) {
+      assert.equal(slugs(q)[0], 'munich', q);
+    }
+    const [m] = index.search('muenchen', 'de', 8).items;
+    assert.deepEqual(m, { kind: 'city', slug: 'munich', label: 'München', sublabel: 'Deutschland', center: { lat: 48.14, lng: 11.58 }, propertyCount: 68 });
+  });
+
+  it('tolerates one typo from 4 characters: barcelna finds Barcelona', () => {
+    assert.deepEqual(slugs('barcelna'), ['barcelona', 'barcelona-loft']);
+    assert.deepEqual(slugs('bxr'), [], 'no typo under 4 characters');
+    assert.deepEqual(slugs('brxcelna'), [], 'not two typos');
+  });
+
+  it('ranks exact prefixes above typo matches, then larger places first', () => {
+    // "munc": exact on München; a typo on Manchester (larger places do not jump the tier)
+    assert.deepEqual(slugs('munc'), ['munich', 'manchester']);
+    assert.deepEqual(slugs('b'), ['berlin', 'barcelona', 'berlin-prenzlauer-berg', 'barcelona-loft']);
+    assert.deepEqual(slugs('ber'), ['berlin', 'berlin-prenzlauer-berg']);
+  });
+
+  it('matches the start of any word, in every locale, and every query word', () => {
+    assert.deepEqual(slugs('york'), ['new-york', 'mueller-works'], 'york is one typo from work');
+    assert.deepEqual(slugs('nueva y'), ['new-york']);
+    assert.deepEqual(slugs('lehel'), ['munich-altstadt-lehel']);
+    assert.deepEqual(slugs('altstadt-le'), ['munich-altstadt-lehel']);
+    assert.deepEqual(slugs('deutsch'), ['germany']);
+    assert.deepEqual(slugs('erl'), [], 'not inside a word');
+    assert.deepEqual(slugs('mueller'), ['mueller-works']);
+    assert.deepEqual(slugs('strasse'), ['strasse-haus']);
+    assert.deepEqual(slugs('haus strasse'), ['strasse-haus']);
+    assert.deepEqual(slugs('york berlin'), [], 'every word must match the same name');
+  });
+
+  it('labels in the request locale, caps at limit and counts every match', () => {
+    assert.equal(index.search('berl', 'es', 8).items[0].label, 'Berlín');
+    const r = index.search('b', 'en', 2);
+    assert.equal(r.items.length, 2);
+    assert.equal(r.total, 4);
+    assert.deepEqual(index.search('', 'en', 8), { total: 0, items: [] });
+    assert.deepEqual(index.search(' -- ', 'en', 8), { total: 0, items: [] });
+  });
+
+  it('answers within 2 ms at p99 on a realistic index', () => {
+    const words = ['Desk', 'Garden', 'Loft', 'Works', 'Hub', 'Atelier', 'Collective', 'Studio', 'Haus', 'Casa', 'Nest', 'Lab', 'Quill', 'Harbor'];
+    const big: SuggestEntry[] = [...ENTRIES];
+    for (let i = 0; i < 20_000; i++) {
+      big.push(entry('property', `space-${i}`, L(`${words[i % 14]} ${words[(i * 7) % 14]} ${i}`), 1));
+    }
+    const idx = new SuggestIndex(big);
+    const queries = ['m', 'mu', 'munc', 'barcelna', 'desk', 'desk gar', 'atelir', 'studio 12', 'collectiv', 'xyzzy', 'h', 'harbr'];
+    for (let round = 0; round < 30; round++) for (const q of queries) idx.search(q, 'en', 8); // warm up
+    // Each sample is the best of 3 runs of the query: on a shared machine, time spent preempted
+    // by other processes is not the index's latency.
+    const times: number[] = [];
+    for (let round = 0; round < 100; round++) {
+      for (const q of queries) {
+        let best = Infinity;
+        for (let k = 0; k < 3; k++) {
+          const t0 = performance.now();
+          idx.search(q, 'en', 8);
+          best = Math.min(best, performance.now() - t0);
+        }
+        times.push(best);
+      }
+    }
+    times.sort((a, b) => a - b);
+    const p99 = times[Math.floor(times.length * 0.99)];
+    assert.ok(p99 <= 2, `p99 ${p99.toFixed(3)} ms`);
+  });
+});
