@@ -3,6 +3,12 @@ import { facetsRoute } from './facets/index.ts';
 import { geoBootstrapRoute } from './geo/index.ts';
 import { configRoute, healthRoute } from './meta/index.ts';
 import { propertyDetailRoute, propertyListRoute, propertyMapRoute } from './properties/index.ts';
+import { marketRatesRoute } from './market/index.ts';
+import { rankingsRoute } from './rankings/index.ts';
+import { placeHubRoute } from './places/index.ts';
+import { operatorHubRoute } from './operators/index.ts';
+import { suggestRoute } from './suggest/index.ts';
+import { SITE_ROUTES } from './site/index.ts';
 
 /** Every catalogue route of the core, in registration order. */
 export const CORE_ROUTES: RouteDefinition<any, any, any>[] = [
@@ -13,4 +19,10 @@ export const CORE_ROUTES: RouteDefinition<any, any, any>[] = [
   propertyListRoute,
   propertyMapRoute,
   propertyDetailRoute,
+  marketRatesRoute,
+  rankingsRoute,
+  placeHubRoute,
+  operatorHubRoute,
+  suggestRoute,
+  ...SITE_ROUTES,
 ];

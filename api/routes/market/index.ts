@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { MarketRatesFile } from '../../contract/build.ts';
+import { CurrencySchema, envelope, LocaleSchema, MetaSchema, SlugSchema } from '../../contract/common.ts';
+import { MarketRatesPayloadSchema, type MarketRatesPayload } from '../../contract/market.ts';
+import { CACHE } from '../../http/headers.ts';
+import { defineRoute } from '../../http/route.ts';
+import { cachedBody } from './cached.ts';
+
+export const MarketRatesQuerySchema = z.object({
+  locale: LocaleSchema,
+  country: SlugSchema.optional(),
+  city: SlugSchema.optional(),
+  currency: CurrencySchema.optional(),
+});
+export type MarketRatesQuery = z.infer<typeof MarketRatesQuerySchema>;
+
+/** The cities of the build that pass every filter, with the totals summed over them. */
+export function selectRates(file: MarketRatesFile, q: Omit<MarketRatesQuery, 'locale'>): MarketRatesPayload {
+  const rows = file.cities.filter((c) => (q.country === undefined || c.countrySlug === q.country)
+    && (q.city === undefined || c.rates.city.slug === q.city)
+    && (q.currency === undefined || c.rates.currency === q.currency));
+  let totalProperties = 0;
+  let totalPricePoints = 0;
+  for (const r of rows) {
+    totalProperties += r.propertyCount;
+    totalPricePoints += r.pricePointCount;
+  }
+  return { cities: rows.map((r) => r.rates), totalProperties, totalPricePoints, asOf: file.asOf };
+}
+
+export const marketRatesRoute = defineRoute({
+  operationId: 'getMarketRates',
+  method: 'GET',
+  url: '/v1/market/rates',
+  summary: 'Median, minimum and maximum monthly price per city, by option type',
+  description:
+    'Per city and desk product: median, minimum and maximum monthly price per desk in the city\'s currency, with the sample '
+    + '(distinct spaces). Monthly normalisation: month ×1, year ÷12, week ×52/12; private offices and exclusive areas are '
+    + 'divided by their desks. A product with fewer than 5 spaces keeps its figures and carries thinSample: true. dayPass '
+    + '(per day) and meetingRoom (per hour) appear from 5 spaces. Filters match slugs exactly (an unknown slug gives an empty '
+    + 'list); totalProperties and totalPricePoints are summed over the selected cities. Methodology: pipeline/README.md, '
+    + '"Methodology".',
+  tags: ['market'],
+  querystring: MarketRatesQuerySchema,
+  response: envelope(MarketRatesPayloadSchema, MetaSchema),
+  statuses: [200, 400, 429, 500, 502],
+  cache: CACHE.market,
+  citation: true,
+  rateLimit: 'read',
+  handler: ({ query: q, build, now, cite }) => cachedBody(build, now, `rates|${q.locale}|${q.country ?? ''}|${q.city ?? ''}|${q.currency ?? ''}`, () => {
+    const data = selectRates(build.marketRates[q.locale], q);
+    const city = q.city !== undefined && data.cities.length === 1 ? data.cities[0].city : undefined;
+    return { data, meta: { citation: cite(q.locale, { kind: 'prices', city }) } };
+  }),
+});

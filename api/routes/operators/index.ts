@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { envelope, LocaleSchema, MetaSchema } from '../../contract/common.ts';
+import { SlugParamsSchema } from '../../contract/queries.ts';
+import { OperatorHubSchema, type OperatorHub } from '../../contract/market.ts';
+import { CACHE } from '../../http/headers.ts';
+import { ApiError } from '../../http/problems.ts';
+import { defineRoute } from '../../http/route.ts';
+import { cachedBody } from '../market/cached.ts';
+
+export const operatorHubRoute = defineRoute({
+  operationId: 'getOperatorHub',
+  method: 'GET',
+  url: '/v1/operators/:slug',
+  summary: 'Operator hub',
+  description:
+    'Editorial copy, FAQs and statistics of one operator: listings, cities, and its price position (the median of its spaces\' '
+    + 'monthly per-desk price ÷ city median, banded below/around/above, from 5 spaces). 404 NOT_FOUND for an unknown slug.',
+  tags: ['hubs'],
+  querystring: z.object({ locale: LocaleSchema }),
+  params: SlugParamsSchema,
+  response: envelope(OperatorHubSchema, MetaSchema),
+  statuses: [200, 400, 404, 429, 500, 502],
+  cache: CACHE.market,
+  citation: true,
+  rateLimit: 'read',
+  handler: ({ query, params, build, now, cite }) => {
+    const hubs = build.operators[query.locale] as Record<string, OperatorHub>;
+    const hub = Object.hasOwn(hubs, params.slug) ? hubs[params.slug] : undefined;
+    if (!hub) throw new ApiError('NOT_FOUND', `No operator with slug "${params.slug}".`);
+    return cachedBody(build, now, `operator|${query.locale}|${params.slug}`, () => ({
+      data: hub,
+      meta: { citation: cite(query.locale, { kind: 'operator', slug: hub.slug, name: hub.name }) },
+    }));
+  },
+});

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { LoadedBuild } from '../../catalog/build.ts';
+import { envelope, LocaleSchema, MetaSchema, SlugSchema, type Locale, type SlugName } from '../../contract/common.ts';
+import { PlaceHubSchema, PlaceKindSchema, type PlaceHub } from '../../contract/market.ts';
+import type { CitationPage } from '../../http/citation.ts';
+import { CACHE } from '../../http/headers.ts';
+import { ApiError } from '../../http/problems.ts';
+import { defineRoute } from '../../http/route.ts';
+import { cachedBody } from '../market/cached.ts';
+
+export const PlaceParamsSchema = z.object({ kind: PlaceKindSchema, slug: SlugSchema });
+
+const slugName = (h: PlaceHub): SlugName => ({ slug: h.slug, name: h.name });
+
+/** The hub's public page: /{locale}/coworking/{country}[/{city}[/{zone}]], walking up the parents. */
+export function placePage(build: LoadedBuild, locale: Locale, hub: PlaceHub): CitationPage {
+  const hubs = build.places[locale];
+  if (hub.kind === 'country') return { kind: 'coworking', country: slugName(hub) };
+  const city = hub.kind === 'city' ? hub : hub.parent && hubs[`city/${hub.parent.slug}`];
+  const country = city?.parent;
+  if (!city || !country) return { kind: 'home' };
+  return { kind: 'coworking', country, city: slugName(city), zone: hub.kind === 'zone' ? slugName(hub) : undefined };
+}
+
+export const placeHubRoute = defineRoute({
+  operationId: 'getPlaceHub',
+  method: 'GET',
+  url: '/v1/places/:kind/:slug',
+  summary: 'Country, city or zone hub',
+  description:
+    'Editorial copy, FAQs and statistics of a country, city or zone: listings, operators, children, the median monthly price '
+    + 'per desk with its sample and the price range (both left out under 5 spaces). FAQs and the intro are computed from the '
+    + 'statistics in the request locale where no editorial text exists. kind outside country, city, zone → 400; an unknown '
+    + 'slug of that kind → 404.',
+  tags: ['hubs'],
+  querystring: z.object({ locale: LocaleSchema }),
+  params: PlaceParamsSchema,
+  response: envelope(PlaceHubSchema, MetaSchema),
+  statuses: [200, 400, 404, 429, 500, 502],
+  cache: CACHE.market,
+  citation: true,
+  rateLimit: 'read',
+  handler: ({ query, params, build, now, cite }) => {
+    const key = `${params.kind}/${params.slug}`;
+    const hubs = build.places[query.locale];
+    const hub = Object.hasOwn(hubs, key) ? hubs[key] : undefined;
+    if (!hub) throw new ApiError('NOT_FOUND', `No ${params.kind} with slug "${params.slug}".`);
+    return cachedBody(build, now, `place|${query.locale}|${key}`, () => ({
+      data: hub,
+      meta: { citation: cite(query.locale, placePage(build, query.locale, hub)) },
+    }));
+  },
+});

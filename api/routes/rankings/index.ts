@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { envelope, LocaleSchema, MetaSchema, SlugSchema } from '../../contract/common.ts';
+import { queryInt } from '../../contract/queries.ts';
+import { RankingsPayloadSchema } from '../../contract/market.ts';
+import { CACHE } from '../../http/headers.ts';
+import { ApiError } from '../../http/problems.ts';
+import { defineRoute } from '../../http/route.ts';
+import { cachedBody } from '../market/cached.ts';
+
+export const MAX_RANKING_LIMIT = 25;
+export const RankingsQuerySchema = z.object({
+  locale: LocaleSchema,
+  city: SlugSchema,
+  limit: queryInt(1, MAX_RANKING_LIMIT).optional(),
+});
+
+export const rankingsRoute = defineRoute({
+  operationId: 'getRankings',
+  method: 'GET',
+  url: '/v1/rankings',
+  summary: 'Best-of ranking within one city',
+  description:
+    'The spaces of one city ordered by score (ties by slug). score = 100 × (0.5 × R + 0.3 × V + 0.2 × A): R a Bayesian-averaged '
+    + 'rating (the city\'s mean rating as a prior worth 10 reviews), V value against the city\'s median monthly price per desk, '
+    + 'A breadth of amenities against the city\'s best equipped space (pipeline/README.md, "Ranking score"). The score is '
+    + 'relative to this city only and never comparable across cities. rating is absent on every entry when hasReviewData is '
+    + `false. limit 1..${MAX_RANKING_LIMIT}, default 10. 404 NOT_FOUND for an unknown city.`,
+  tags: ['market'],
+  querystring: RankingsQuerySchema,
+  response: envelope(RankingsPayloadSchema, MetaSchema),
+  statuses: [200, 400, 404, 429, 500, 502],
+  cache: CACHE.market,
+  citation: true,
+  rateLimit: 'read',
+  handler: ({ query: q, build, now, cite }) => {
+    const ranking = Object.hasOwn(build.rankings[q.locale], q.city) ? build.rankings[q.locale][q.city] : undefined;
+    if (!ranking) throw new ApiError('NOT_FOUND', `No city with slug "${q.city}".`);
+    const limit = q.limit ?? 10;
+    return cachedBody(build, now, `rankings|${q.locale}|${q.city}|${limit}`, () => ({
+      data: { ...ranking, ranked: ranking.ranked.slice(0, limit) },
+      meta: { citation: cite(q.locale, { kind: 'best', city: ranking.city }) },
+    }));
+  },
+});

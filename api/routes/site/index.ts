@@ -1,0 +1,227 @@
+/**
+ * Site paths served by the same process (DESIGN.md §3): the price index as JSON, the price report
+ * as CSV with its Frictionless Data Package, and the discovery documents.
+ */
+import { z } from 'zod';
+import type { LoadedBuild } from '../../catalog/build.ts';
+import { envelope, LocaleSchema, MetaSchema } from '../../contract/common.ts';
+import { PriceIndexPayloadSchema, type PriceIndexPayload } from '../../contract/market.ts';
+import { LICENSE_URL } from '../../http/citation.ts';
+import { CACHE, type CacheHint } from '../../http/headers.ts';
+import { ApiError } from '../../http/problems.ts';
+import { defineRoute } from '../../http/route.ts';
+import {
+  API_CATALOG_CONTENT_TYPE, ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
+  apiCatalog, authGuide, authorizationServerMetadata, protectedResourceMetadata, AUTH_GUIDE_PATH,
+} from '../../site/discovery.ts';
+import { cachedBody } from '../market/cached.ts';
+
+const STATUSES = [200, 400, 429, 500, 502];
+const DOCUMENT_CACHE: CacheHint = { maxAge: 3600, staleWhileRevalidate: 86400 };
+const JSON_TYPE = 'application/json; charset=utf-8';
+const LICENSE_LINK = `<${LICENSE_URL}>; rel="license"`;
+export const PRICE_REPORT_PATH = '/api/price-report';
+
+export const priceIndexRoute = defineRoute({
+  operationId: 'getPriceIndex',
+  method: 'GET',
+  url: '/api/price-index',
+  summary: 'Price index for all cities (JSON, CC BY 4.0)',
+  description:
+    'Per city: median, average, minimum and maximum monthly price per desk, sample size (distinct spaces) and the breakdown by '
+    + 'desk product. A city or product is published at a sample of 5 or more; thinner ones carry published: false, flag '
+    + '"insufficient_sample" and no figures. methodologyUrl links the methodology (in the repository: pipeline/README.md, '
+    + '"Methodology"). locale (optional, default en) only chooses the language of meta.citation.',
+  tags: ['site'],
+  querystring: z.object({ locale: LocaleSchema.optional() }),
+  response: envelope(PriceIndexPayloadSchema, MetaSchema),
+  statuses: STATUSES,
+  cache: CACHE.priceIndex,
+  citation: true,
+  rateLimit: 'read',
+  handler: ({ query, build, now, cite }) => {
+    const locale = query.locale ?? 'en';
+    return cachedBody(build, now, `price-index|${locale}`, () => ({
+      data: build.priceIndex,
+      meta: { citation: cite(locale, { kind: 'price-index' }) },
+    }));
+  },
+});
+
+function rawFile(build: LoadedBuild, name: string): Buffer {
+  const buf = build.rawFiles.get(name);
+  if (!buf) throw new ApiError('NOT_FOUND', `This build publishes no ${name}.`);
+  return buf;
+}
+
+export const priceReportRoute = defineRoute({
+  operationId: 'getPriceReport',
+  method: 'GET',
+  url: PRICE_REPORT_PATH,
+  summary: 'Price report as CSV (CC BY 4.0)',
+  description:
+    'RFC 4180 CSV in UTF-8 with a header row, one row per city and product (product_type "all" for the city): country_code, '
+    + 'city_slug, city_name, currency, product_type, sample_size, published, median, average, min, max, as_of. Unpublished '
+    + `rows (sample under 5) leave the figures empty. Described by ${PRICE_REPORT_PATH}.datapackage.json.`,
+  tags: ['site'],
+  querystring: z.object({}),
+  response: z.string(),
+  statuses: [200, 400, 404, 429, 500, 502],
+  cache: CACHE.priceIndex,
+  citation: false,
+  rateLimit: 'read',
+  handler: ({ build }) => {
+    const csv = rawFile(build, 'price-report.csv');
+    const date = (build.priceIndex as PriceIndexPayload).asOf.slice(0, 10);
+    return {
+      raw: csv,
+      contentType: 'text/csv; charset=utf-8',
+      headers: { 'content-disposition': `attachment; filename="price-report-${date}.csv"`, link: LICENSE_LINK },
+    };
+  },
+});
+
+/** The build's datapackage with its site paths made absolute, once per build. */
+const packages = new WeakMap<LoadedBuild, Map<string, string>>();
+export function resolvedDataPackage(build: LoadedBuild, siteUrl: string): string {
+  let bySite = packages.get(build);
+  if (!bySite) packages.set(build, (bySite = new Map()));
+  let text = bySite.get(siteUrl);
+  if (text === undefined) {
+    const pkg = JSON.parse(rawFile(build, 'price-report.datapackage.json').toString('utf8'));
+    const absolute = (p: unknown) => (typeof p === 'string' && p.startsWith('/') && !p.startsWith('//') ? siteUrl + p : p);
+    for (const s of pkg.sources ?? []) s.path = absolute(s.path);
+    // the CSV is served at /api/price-report, not beside the descriptor under its file name
+    for (const r of pkg.resources ?? []) if (r.path === 'price-report.csv') r.path = siteUrl + PRICE_REPORT_PATH;
+    if (typeof pkg.citation === 'string') pkg.citation = pkg.citation.replace(/(^|\s)(\/[^\s,]*)/g, (_: string, pre: string, p: string) => pre + siteUrl + p);
+    text = JSON.stringify(pkg);
+    bySite.set(siteUrl, text);
+  }
+  return text;
+}
+
+export const priceReportPackageRoute = defineRoute({
+  operationId: 'getPriceReportDataPackage',
+  method: 'GET',
+  url: `${PRICE_REPORT_PATH}.datapackage.json`,
+  summary: 'Frictionless Data Package describing the price report',
+  description: 'Table Schema of every column of the price report, its licence (CC BY 4.0), sources and attribution text.',
+  tags: ['site'],
+  querystring: z.object({}),
+  response: z.looseObject({ resources: z.array(z.looseObject({})) }),
+  statuses: [200, 400, 404, 429, 500, 502],
+  cache: CACHE.priceIndex,
+  citation: false,
+  rateLimit: 'read',
+  handler: ({ build, config }) => ({
+    raw: resolvedDataPackage(build, config.siteUrl),
+    contentType: JSON_TYPE,
+    headers: { link: LICENSE_LINK },
+  }),
+});
+
+const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
+const PAGE_PATH = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/;
+
+export const protectedResourceRoute = defineRoute({
+  operationId: 'getProtectedResourceMetadata',
+  method: 'GET',
+  url: PROTECTED_RESOURCE,
+  summary: 'OAuth protected-resource metadata (RFC 9728): nothing is protected',
+  description: 'Empty scopes_supported and bearer_methods_supported: no endpoint takes a token. See /auth.md.',
+  tags: ['discovery'],
+  querystring: z.object({}),
+  response: ProtectedResourceMetadataSchema,
+  statuses: STATUSES,
+  cache: DOCUMENT_CACHE,
+  citation: false,
+  rateLimit: 'read',
+  handler: ({ config }) => ({ raw: JSON.stringify(protectedResourceMetadata(config)), contentType: JSON_TYPE }),
+});
+
+export const protectedResourcePageRoute = defineRoute({
+  operationId: 'getPageProtectedResourceMetadata',
+  method: 'GET',
+  url: `${PROTECTED_RESOURCE}/*`,
+  summary: 'Protected-resource metadata of a page URL (RFC 9728 §3.1)',
+  description: `The well-known segment is inserted before the page path: ${PROTECTED_RESOURCE}/en describes {site}/en, with the same empty scopes.`,
+  tags: ['discovery'],
+  querystring: z.object({}),
+  response: ProtectedResourceMetadataSchema,
+  statuses: [200, 400, 404, 429, 500, 502],
+  cache: DOCUMENT_CACHE,
+  citation: false,
+  rateLimit: 'read',
+  handler: ({ request, config }) => {
+    const path = `/${(request.params as { '*': string })['*'] ?? ''}`;
+    const segments = path.split('/');
+    if (!PAGE_PATH.test(path) || segments.includes('..') || segments.includes('.')) {
+      throw new ApiError('NOT_FOUND', 'No page at that path.');
+    }
+    const pagePath = path === '/' ? '' : path.replace(/\/$/, '');
+    return { raw: JSON.stringify(protectedResourceMetadata(config, pagePath)), contentType: JSON_TYPE };
+  },
+});
+
+export const authorizationServerRoute = defineRoute({
+  operationId: 'getAuthorizationServerMetadata',
+  method: 'GET',
+  url: '/.well-known/oauth-authorization-server',
+  summary: 'OAuth authorization-server metadata (RFC 8414): nothing to grant',
+  description: 'Empty scopes, bearer methods, grant and response types; agent_auth.skill points to the authentication guide /auth.md. No registration or claim endpoint exists.',
+  tags: ['discovery'],
+  querystring: z.object({}),
+  response: AuthorizationServerMetadataSchema,
+  statuses: STATUSES,
+  cache: DOCUMENT_CACHE,
+  citation: false,
+  rateLimit: 'read',
+  handler: ({ config }) => ({ raw: JSON.stringify(authorizationServerMetadata(config)), contentType: JSON_TYPE }),
+});
+
+export const apiCatalogRoute = defineRoute({
+  operationId: 'getApiCatalog',
+  method: 'GET',
+  url: '/.well-known/api-catalog',
+  summary: 'API catalogue (RFC 9727 linkset)',
+  description: 'The API ({base}/v1) with its OpenAPI description, documentation and health endpoint.',
+  tags: ['discovery'],
+  querystring: z.object({}),
+  response: ApiCatalogSchema,
+  statuses: STATUSES,
+  cache: DOCUMENT_CACHE,
+  citation: false,
+  rateLimit: 'read',
+  handler: ({ config }) => ({
+    raw: JSON.stringify(apiCatalog(config)),
+    contentType: API_CATALOG_CONTENT_TYPE,
+    headers: { link: `<${config.siteUrl}/.well-known/api-catalog>; rel="api-catalog"` },
+  }),
+});
+
+const guides = new WeakMap<object, string>();
+export const authGuideRoute = defineRoute({
+  operationId: 'getAuthGuide',
+  method: 'GET',
+  url: AUTH_GUIDE_PATH,
+  summary: 'Authentication guide (plain text, Markdown)',
+  description: 'No keys and no OAuth; reads are open; the lead endpoints need a challenge token solved by a person in a browser.',
+  tags: ['discovery'],
+  querystring: z.object({}),
+  response: z.string(),
+  statuses: STATUSES,
+  cache: DOCUMENT_CACHE,
+  citation: false,
+  rateLimit: 'read',
+  handler: ({ config }) => {
+    let text = guides.get(config);
+    if (text === undefined) guides.set(config, (text = authGuide(config)));
+    return { raw: text, contentType: 'text/markdown; charset=utf-8' };
+  },
+});
+
+/** Every site route of this feature, in registration order. */
+export const SITE_ROUTES = [
+  priceIndexRoute, priceReportRoute, priceReportPackageRoute,
+  protectedResourceRoute, protectedResourcePageRoute, authorizationServerRoute, apiCatalogRoute, authGuideRoute,
+];
