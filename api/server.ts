@@ -52,6 +52,10 @@ async function main() {
     log.fatal({ err }, `no loadable build at ${config.distDir}/current; run \`make data\` first`);
     process.exit(1);
   }
+  catalog.current().detailsReady.catch((err) => {
+    log.fatal({ err }, 'the detail files of the build failed validation');
+    process.exit(1);
+  });
   catalog.watch();
   const features = await featurePlugins(config, catalog, log);
   const app = await buildApp({ config, catalog, logger: log, plugins: features.plugins });

@@ -67,6 +67,13 @@ export function forEach(b: Bitset, fn: (i: number) => void): void {
 export function toIndices(b: Bitset, size?: number): Int32Array {
   const out = new Int32Array(size ?? count(b));
   let k = 0;
-  forEach(b, (i) => { out[k++] = i; });
+  for (let w = 0; w < b.length; w++) {
+    let x = b[w];
+    while (x) {
+      const low = x & -x;
+      out[k++] = (w << 5) + 31 - Math.clz32(low);
+      x ^= low;
+    }
+  }
   return out;
 }

@@ -9,7 +9,10 @@ import type { ConfigPayload, GeoPayload } from '../contract/catalog.ts';
 import { LOCALES, type Locale } from '../contract/common.ts';
 import type { PlaceHub, RankingsPayload } from '../contract/market.ts';
 import { Engine } from './engine.ts';
+import type { CardsResult, DetailsResult } from './load-worker.ts';
+import { LoadPool } from './pool.ts';
 import { SuggestIndex } from './suggest.ts';
+import { resolveSitePaths } from './text.ts';
 import { checkerFor } from './validate.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
@@ -26,6 +29,8 @@ export interface LoadedBuild {
   geo: PerLocale<GeoPayload>;
   /** the listing engine: filters, sorts, facets, pre-serialized cards and details */
   engine: Engine;
+  /** resolves once the detail files are validated (at once unless loaded with deferDetails) */
+  detailsReady: Promise<void>;
   /** the other datasets, URLs resolved, for the endpoints of later issues */
   marketRates: PerLocale<MarketRatesFile>;
   rankings: PerLocale<Record<string, RankingsPayload>>;
@@ -38,6 +43,8 @@ export interface LoadedBuild {
   leadRouting: LeadRouting;
   /** files served as they are (price-report.csv, price-report.datapackage.json), if present */
   rawFiles: Map<string, Buffer>;
+  /** releases the open detail files; call once the build is no longer served */
+  close(): Promise<void>;
 }
 
 /** Where the request handlers get the build to answer with. */
@@ -47,34 +54,17 @@ export interface CatalogSource {
 
 export class BuildLoadError extends Error {}
 
-const URL_KEYS = new Set(['url', 'webUrl', 'methodologyUrl']);
-
-/** Builds store site-relative paths; SITE_URL is known only at start (DESIGN.md §3). */
-export function resolveSitePaths<T>(value: T, siteUrl: string): T {
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) v[i] = walk(v[i]);
-      return v;
-    }
-    if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      for (const k of Object.keys(o)) {
-        const x = o[k];
-        if (typeof x === 'string') {
-          if (URL_KEYS.has(k) && x.startsWith('/') && !x.startsWith('//')) o[k] = siteUrl + x;
-        } else if (x && typeof x === 'object') {
-          walk(x);
-        }
-      }
-    }
-    return v;
-  };
-  return walk(value) as T;
-}
+export { resolveSitePaths };
 
 export interface LoadOptions {
   siteUrl: string;
   now?: () => number;
+  /**
+   * Return once everything but the detail files is loaded, and validate those in the
+   * background (`detailsReady`; the detail endpoint waits for it). Used for the first build at
+   * start-up; reloads validate everything before the swap.
+   */
+  deferDetails?: boolean;
 }
 
 /** Reads a build directory: manifest, checksums, contract validation of every file, then indexes. */
@@ -95,74 +85,93 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     ...Object.keys(LOCALIZED_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.json`)),
   ];
   for (const name of required) if (!(name in manifest.files)) fail(`manifest lists no ${name}`);
+  for (const name of Object.keys(manifest.files)) if (name.includes('/') || name.includes('..')) fail(`unsafe file name ${name}`);
 
-  const rawFiles = new Map<string, Buffer>();
-  const readVerified = async (name: string): Promise<Buffer> => {
-    if (name.includes('/') || name.includes('..')) fail(`unsafe file name ${name}`);
-    let buf: Buffer;
-    try {
-      buf = await readFile(join(dir, name));
-    } catch (err) {
-      return fail(`${name} unreadable: ${(err as Error).message}`);
-    }
-    const sha = createHash('sha256').update(buf).digest('hex');
-    if (sha !== manifest.files[name]) fail(`${name} checksum mismatch`);
-    return buf;
-  };
-  const json = async (name: string, schema: Parameters<typeof checkerFor>[0]): Promise<any> => {
-    const buf = await readVerified(name);
-    let value: unknown;
-    try {
-      value = JSON.parse(buf.toString('utf8'));
-    } catch (err) {
-      return fail(`${name} is not JSON: ${(err as Error).message}`);
-    }
-    const problem = checkerFor(schema)(value);
-    if (problem) fail(`${name} does not match the contract: ${problem}`);
-    return resolveSitePaths(value, opts.siteUrl);
-  };
+  const pool = new LoadPool();
+  const file = (name: string) => ({ path: join(dir, name), name, sha: manifest.files[name] });
+  const wrap = <T>(p: Promise<T>) => p.catch((err: Error): never => fail(err.message));
+  const json = <T>(name: string, schema: string) => wrap(pool.run<T>({ kind: 'json', ...file(name), schema, siteUrl: opts.siteUrl }));
   const perLocale = async <T>(name: keyof typeof LOCALIZED_BUILD_FILES): Promise<PerLocale<T>> => {
-    const out = {} as PerLocale<T>;
-    for (const l of LOCALES) out[l] = await json(`${name}.${l}.json`, LOCALIZED_BUILD_FILES[name]);
-    return out;
+    const values = await Promise.all(LOCALES.map((l) => json<T>(`${name}.${l}.json`, `localized:${name}`)));
+    return Object.fromEntries(LOCALES.map((l, k) => [l, values[k]])) as PerLocale<T>;
   };
 
-  const config = await json('config.json', BUILD_FILES['config.json']) as ConfigPayload;
-  const labels = await json('facet-labels.json', BUILD_FILES['facet-labels.json']) as FacetLabels;
-  const facts = await json('listing-facts.json', BUILD_FILES['listing-facts.json']) as ListingFact[];
-  const suggest = await json('suggest.json', BUILD_FILES['suggest.json']) as SuggestEntry[];
-  const priceIndex = await json('price-index.json', BUILD_FILES['price-index.json']);
-  const leadRouting = await json('lead-routing.json', BUILD_FILES['lead-routing.json']) as LeadRouting;
-  const geo = await perLocale<GeoPayload>('geo');
+  try {
+    // Queue order = start order: the cards first (the engine needs them), the details last.
+    const cards = LOCALES.map((l) => wrap(pool.run<CardsResult>({ kind: 'cards', ...file(`listings.${l}.json`), siteUrl: opts.siteUrl })));
+    const config = json<ConfigPayload>('config.json', 'config.json');
+    const labels = json<FacetLabels>('facet-labels.json', 'facet-labels.json');
+    const geo = perLocale<GeoPayload>('geo');
+    const rest = Promise.all([
+      perLocale<MarketRatesFile>('market-rates'),
+      perLocale<Record<string, RankingsPayload>>('rankings'),
+      perLocale<Record<string, PlaceHub>>('places'),
+      perLocale<Record<string, unknown>>('operators'),
+      json<SuggestEntry[]>('suggest.json', 'suggest.json'),
+      json<unknown>('price-index.json', 'price-index.json'),
+      json<LeadRouting>('lead-routing.json', 'lead-routing.json'),
+    ]);
+    const details = LOCALES.map((l) => wrap(pool.run<DetailsResult>({ kind: 'details', ...file(`properties.${l}.json`) })));
+    for (const p of [...cards, config, labels, geo, rest, ...details]) p.catch(() => undefined);
 
-  const engine = new Engine(facts, labels, geo);
-  // Cards and details are the bulk of a build: one locale file at a time, kept only as JSON text.
-  for (const l of LOCALES) {
-    const cards = await json(`listings.${l}.json`, LOCALIZED_BUILD_FILES.listings);
-    engine.addCards(l, cards);
-  }
-  for (const l of LOCALES) {
-    const details = await json(`properties.${l}.json`, LOCALIZED_BUILD_FILES.properties);
-    engine.addDetails(l, details);
-  }
-  engine.seal();
+    // listing-facts.json on this thread, while the workers read the rest
+    const factsBuf = await readFile(join(dir, 'listing-facts.json')).catch((err: Error) => fail(`listing-facts.json unreadable: ${err.message}`));
+    if (createHash('sha256').update(factsBuf).digest('hex') !== manifest.files['listing-facts.json']) fail('listing-facts.json checksum mismatch');
+    let facts: ListingFact[] = [];
+    try {
+      facts = JSON.parse(factsBuf.toString('utf8'));
+    } catch (err) {
+      fail(`listing-facts.json is not JSON: ${(err as Error).message}`);
+    }
+    const problem = checkerFor(BUILD_FILES['listing-facts.json'])(facts);
+    if (problem) fail(`listing-facts.json does not match the contract: ${problem}`);
 
-  const marketRates = await perLocale<MarketRatesFile>('market-rates');
-  const rankings = await perLocale<Record<string, RankingsPayload>>('rankings');
-  const places = await perLocale<Record<string, PlaceHub>>('places');
-  const operators = await perLocale<Record<string, unknown>>('operators');
-  for (const name of Object.keys(manifest.files)) {
-    if (!required.includes(name) && !name.endsWith('.json.gz')) rawFiles.set(name, await readVerified(name));
-  }
+    const engine = new Engine(facts, await labels, await geo);
+    for (let k = 0; k < LOCALES.length; k++) {
+      const c = await cards[k];
+      try {
+        engine.addCards(LOCALES[k], c);
+      } catch (err) {
+        fail((err as Error).message);
+      }
+    }
+    engine.seal();
+    const [marketRates, rankings, places, operators, suggest, priceIndex, leadRouting] = await rest;
+    const rawFiles = new Map<string, Buffer>();
+    for (const name of Object.keys(manifest.files)) {
+      if (required.includes(name)) continue;
+      const buf = await readFile(join(dir, name)).catch((): never => fail(`${name} unreadable`));
+      if (createHash('sha256').update(buf).digest('hex') !== manifest.files[name]) fail(`${name} checksum mismatch`);
+      rawFiles.set(name, buf);
+    }
 
-  return {
-    id: manifest.buildId,
-    dir,
-    manifest,
-    loadedAt: (opts.now ?? Date.now)(),
-    config, labels, geo, engine, marketRates, rankings, places, operators, suggest, priceIndex, leadRouting, rawFiles,
-    suggestIndex: new SuggestIndex(suggest),
-  };
+    const detailsReady = (async () => {
+      try {
+        const results = await Promise.all(details);
+        for (let k = 0; k < LOCALES.length; k++) {
+          await engine.addDetails(LOCALES[k], join(dir, `properties.${LOCALES[k]}.json`), results[k], opts.siteUrl);
+        }
+      } finally {
+        await pool.close();
+      }
+    })();
+    if (opts.deferDetails) detailsReady.catch(() => undefined);
+    else await detailsReady;
+
+    return {
+      id: manifest.buildId,
+      dir,
+      manifest,
+      loadedAt: (opts.now ?? Date.now)(),
+      config: await config, labels: await labels, geo: await geo, engine, detailsReady,
+      marketRates, rankings, places, operators, suggest, priceIndex, leadRouting, rawFiles,
+      suggestIndex: new SuggestIndex(suggest),
+      close: () => engine.close(),
+    };
+  } catch (err) {
+    await pool.close();
+    throw err instanceof BuildLoadError ? err : new BuildLoadError(`build ${dir}: ${(err as Error).message}`);
+  }
 }
 
 /** A fixed build (tests, benchmarks). */

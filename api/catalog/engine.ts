@@ -1,12 +1,15 @@
 import { LRUCache } from 'lru-cache';
 import type { FacetLabels, ListingFact, PriceFact } from '../contract/build.ts';
-import type { BuildListingCard, BuildPropertyDetail, FacetsPayload, GeoPayload } from '../contract/catalog.ts';
+import { open, type FileHandle } from 'node:fs/promises';
+import type { FacetsPayload, GeoPayload } from '../contract/catalog.ts';
 import { CURRENCIES, LOCALES, OPTION_TYPES, type Currency, type Locale, type OptionType, type SlugName } from '../contract/common.ts';
 import type { BBox, SortBy } from '../contract/queries.ts';
 import { parseAddress, parseHouseNumber, streetKey, houseNumberMatches, type HouseNumber } from './address.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters, hash32, METERS_PER_DEGREE_LAT, randomKey } from './geo.ts';
+import type { CardsResult, DetailsResult } from './load-worker.ts';
+import { resolveSitePathsInJson } from './text.ts';
 
 export interface Filters {
   country?: string;
@@ -40,7 +43,12 @@ export interface PageResult {
 /** Where a place filter points, with localized names (for citations). */
 export interface PlaceRef { country: SlugName; city?: SlugName; zone?: SlugName }
 
-const VARYING_CARD_FIELDS = ['fromPrice', 'fromBillingPeriod', 'marketPosition', 'distanceMeters'] as const;
+/** Many JSON texts in one string: item i is text[ends[i-1] .. ends[i]). */
+interface Packed { text: string; ends: Int32Array }
+const item = (p: Packed, i: number) => p.text.slice(i === 0 ? 0 : p.ends[i - 1], p.ends[i]);
+
+/** Detail JSON stays in its file (the page cache holds it); an open handle survives the build directory's removal. */
+interface DetailFile { fh: FileHandle; starts: Float64Array; ends: Float64Array; siteUrl: string }
 
 interface Order { order: Int32Array; rank: Int32Array }
 
@@ -71,9 +79,9 @@ export class Engine {
   private readonly streets = new Map<string, number[]>();
   private readonly houseNumbers: (HouseNumber | undefined)[];
   private readonly orders = new Map<string, Order>();
-  readonly cards = {} as Record<Locale, string[]>;
-  readonly markers = {} as Record<Locale, (string | null)[]>;
-  readonly details = {} as Record<Locale, string[]>;
+  private readonly cards = {} as Record<Locale, Packed>;
+  private readonly markers = {} as Record<Locale, Packed>;
+  private readonly detailFiles = {} as Record<Locale, DetailFile>;
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
   private readonly sets = new LRUCache<string, MatchSet>({ max: 4000 });
   private readonly collators = new Map<Locale, Intl.Collator>();
@@ -171,39 +179,43 @@ export class Engine {
       }
       this.places[l] = { country, city, zone };
     }
-    for (const l of LOCALES) {
-      this.cards[l] = new Array(n);
-      this.markers[l] = new Array(n).fill(null);
-      this.details[l] = new Array(n);
-    }
   }
 
-  /** Keeps each card as JSON without its request-dependent fields and without the closing brace. */
-  addCards(locale: Locale, cards: BuildListingCard[]) {
-    if (cards.length !== this.n) throw new Error(`listings.${locale}.json has ${cards.length} cards for ${this.n} listings`);
+  /** Cards as JSON without their request-dependent fields and closing brace; markers likewise. */
+  addCards(locale: Locale, r: CardsResult) {
+    if (r.cardEnds.length !== this.n) throw new Error(`listings.${locale}.json has ${r.cardEnds.length} cards for ${this.n} listings`);
+    if (r.slugs !== this.slugs.join('\n')) throw new Error(`listings.${locale}.json is not in the order of listing-facts.json`);
     for (let i = 0; i < this.n; i++) {
-      const card = cards[i] as Record<string, unknown>;
-      if (card.slug !== this.slugs[i]) throw new Error(`listings.${locale}.json: ${String(card.slug)} out of order`);
-      for (const k of VARYING_CARD_FIELDS) delete card[k];
-      this.cards[locale][i] = JSON.stringify(card).slice(0, -1);
-      const c = cards[i];
-      if (c.coordinates && this.facts[i].coordinates) {
-        const marker: Record<string, unknown> = { slug: c.slug, title: c.title, coordinates: this.facts[i].coordinates, featured: c.featured };
-        if (c.images[0]) marker.image = c.images[0];
-        this.markers[locale][i] = JSON.stringify(marker).slice(0, -1);
-      } else if (this.facts[i].coordinates) {
-        const marker = { slug: c.slug, title: c.title, coordinates: this.facts[i].coordinates, featured: c.featured, ...(c.images[0] ? { image: c.images[0] } : {}) };
-        this.markers[locale][i] = JSON.stringify(marker).slice(0, -1);
-      }
+      const hasMarker = r.markerEnds[i] > (i === 0 ? 0 : r.markerEnds[i - 1]);
+      if (hasMarker !== (this.facts[i].coordinates !== null)) throw new Error(`listings.${locale}.json: coordinates of ${this.slugs[i]} disagree with listing-facts.json`);
     }
+    this.cards[locale] = { text: r.cards, ends: r.cardEnds };
+    this.markers[locale] = { text: r.markers, ends: r.markerEnds };
   }
 
-  addDetails(locale: Locale, details: BuildPropertyDetail[]) {
-    if (details.length !== this.n) throw new Error(`properties.${locale}.json has ${details.length} entries for ${this.n} listings`);
-    for (let i = 0; i < this.n; i++) {
-      if (details[i].slug !== this.slugs[i]) throw new Error(`properties.${locale}.json: ${details[i].slug} out of order`);
-      this.details[locale][i] = JSON.stringify(details[i]);
-    }
+  async addDetails(locale: Locale, path: string, r: DetailsResult, siteUrl: string) {
+    if (r.starts.length !== this.n) throw new Error(`properties.${locale}.json has ${r.starts.length} entries for ${this.n} listings`);
+    if (r.slugs !== this.slugs.join('\n')) throw new Error(`properties.${locale}.json is not in the order of listing-facts.json`);
+    this.detailFiles[locale] = { fh: await open(path, 'r'), starts: r.starts, ends: r.ends, siteUrl };
+  }
+
+  /** The detail JSON of listing i, URLs resolved. */
+  async detailJson(i: number, locale: Locale): Promise<string> {
+    const d = this.detailFiles[locale];
+    const length = d.ends[i] - d.starts[i];
+    const buf = Buffer.allocUnsafe(length);
+    const { bytesRead } = await d.fh.read(buf, 0, length, d.starts[i]);
+    if (bytesRead !== length) throw new Error(`short read in properties.${locale}.json`);
+    return resolveSitePathsInJson(buf.toString('utf8'), d.siteUrl);
+  }
+
+  /** The card's title (for citations). */
+  title(i: number, locale: Locale): string {
+    return (JSON.parse(`${item(this.cards[locale], i)}}`) as { title: string }).title;
+  }
+
+  async close() {
+    for (const l of LOCALES) await this.detailFiles[l]?.fh.close().catch(() => undefined);
   }
 
   /** Precomputes the common sort orders once every file is in. */
@@ -299,13 +311,21 @@ export class Engine {
     if (minCap !== undefined || priced) {
       const lo = f.minPrice ?? -Infinity;
       const hi = f.maxPrice ?? Infinity;
-      bits.forEach(b, (i) => {
-        if (minCap !== undefined && this.capacity[i] < minCap) bits.clear(b, i);
-        else if (priced) {
-          const p = this.priceOf(i, f.pricingOptionType);
-          if (!p || p.amount < lo || p.amount > hi) bits.clear(b, i);
+      const cap = this.capacity;
+      for (let w = 0; w < b.length; w++) {
+        let x = b[w];
+        while (x) {
+          const low = x & -x;
+          x ^= low;
+          const i = (w << 5) + 31 - Math.clz32(low);
+          let keep = minCap === undefined || cap[i] >= minCap;
+          if (keep && priced) {
+            const p = this.priceOf(i, f.pricingOptionType);
+            keep = p !== null && p.amount >= lo && p.amount <= hi;
+          }
+          if (!keep) b[w] &= ~low;
         }
-      });
+      }
     }
     return b;
   }
@@ -478,13 +498,31 @@ export class Engine {
       const coll = this.collator(locale);
       return vals.sort((a, b) => b.count - a.count || coll.compare(a.label, b.label) || (a.value < b.value ? -1 : 1));
     };
+    // A facet whose filter is not set counts over the full match: those share one pass.
+    const full = this.match(f);
+    const counts = {} as Record<SingleKey, Int32Array>;
+    for (const key of SINGLE_KEYS) counts[key] = new Int32Array(this.values[key].length);
+    const shared = SINGLE_KEYS.filter((k) => f[k] === undefined);
+    const passes: { bits: Bitset; keys: SingleKey[] }[] = [];
+    if (shared.length) passes.push({ bits: full.bits, keys: shared });
+    for (const key of SINGLE_KEYS) if (f[key] !== undefined) passes.push({ bits: this.match(f, [key]).bits, keys: [key] });
+    for (const pass of passes) {
+      const idx = pass.keys.map((k) => this.valueIdx[k]);
+      const cnt = pass.keys.map((k) => counts[k]);
+      const b = pass.bits;
+      for (let w = 0; w < b.length; w++) {
+        let x = b[w];
+        while (x) {
+          const low = x & -x;
+          const i = (w << 5) + 31 - Math.clz32(low);
+          x ^= low;
+          for (let k = 0; k < idx.length; k++) { const v = idx[k][i]; if (v >= 0) cnt[k][v]++; }
+        }
+      }
+    }
     for (const key of SINGLE_KEYS) {
-      const ctx = this.match(f, [key]);
-      const counts = new Int32Array(this.values[key].length);
-      const vi = this.valueIdx[key];
-      bits.forEach(ctx.bits, (i) => { if (vi[i] >= 0) counts[vi[i]]++; });
       const vals: { value: string; label: string; count: number }[] = [];
-      counts.forEach((c, id) => {
+      counts[key].forEach((c, id) => {
         if (c > 0) vals.push({ value: this.values[key][id], label: this.label(key, this.values[key][id], locale), count: c });
       });
       const sel = f[key];
@@ -531,28 +569,41 @@ export class Engine {
     }
     const payload: FacetsPayload = { facets: out };
     {
-      const ctx = this.match(f, ['price']);
+      const ctx = this.match(f, ['price']).bits;
+      const type = f.pricingOptionType;
       let cur: string | undefined, mixed = false, min = Infinity, max = -Infinity;
-      bits.forEach(ctx.bits, (i) => {
-        const p = this.priceOf(i, f.pricingOptionType);
-        if (!p) return;
-        if (cur === undefined) cur = p.currency;
-        else if (cur !== p.currency) mixed = true;
-        if (p.amount < min) min = p.amount;
-        if (p.amount > max) max = p.amount;
-      });
+      for (let w = 0; w < ctx.length && !mixed; w++) {
+        let x = ctx[w];
+        while (x) {
+          const low = x & -x;
+          const i = (w << 5) + 31 - Math.clz32(low);
+          x ^= low;
+          const p = this.priceOf(i, type);
+          if (!p) continue;
+          if (cur === undefined) cur = p.currency;
+          else if (cur !== p.currency) { mixed = true; break; }
+          if (p.amount < min) min = p.amount;
+          if (p.amount > max) max = p.amount;
+        }
+      }
       if (cur && !mixed) {
         const currency = cur as Currency;
         payload.priceRange = { min: { amount: min, currency }, max: { amount: max, currency } };
       }
     }
     {
-      const ctx = this.match(f, ['minCapacity']);
+      const ctx = this.match(f, ['minCapacity']).bits;
+      const cap = this.capacity;
       let min = Infinity, max = -Infinity;
-      bits.forEach(ctx.bits, (i) => {
-        const c = this.capacity[i];
-        if (c >= 1) { if (c < min) min = c; if (c > max) max = c; }
-      });
+      for (let w = 0; w < ctx.length; w++) {
+        let x = ctx[w];
+        while (x) {
+          const low = x & -x;
+          const c = cap[(w << 5) + 31 - Math.clz32(low)];
+          x ^= low;
+          if (c >= 1) { if (c < min) min = c; if (c > max) max = c; }
+        }
+      }
       if (max >= 1) payload.capacityRange = { min, max };
     }
     return payload;
@@ -569,7 +620,7 @@ export class Engine {
 
   cardJson(i: number, locale: Locale, f: Filters): string {
     const fact = this.facts[i];
-    let s = this.cards[locale][i] + this.priceFields(i, f.pricingOptionType);
+    let s = item(this.cards[locale], i) + this.priceFields(i, f.pricingOptionType);
     const mp = f.pricingOptionType ? fact.marketPositionByType[f.pricingOptionType] : fact.marketPosition;
     if (mp) s += `,"marketPosition":${JSON.stringify(mp)}`;
     if (f.lat !== undefined && f.lng !== undefined) {
@@ -580,7 +631,7 @@ export class Engine {
   }
 
   markerJson(i: number, locale: Locale, f: Filters): string {
-    return `${this.markers[locale][i]}${this.priceFields(i, f.pricingOptionType)}}`;
+    return `${item(this.markers[locale], i)}${this.priceFields(i, f.pricingOptionType)}}`;
   }
 
   /** Bitset of the listings with coordinates (the map shows only those). */

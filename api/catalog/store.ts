@@ -45,7 +45,8 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
   static async open(distDir: string, opts: CatalogStoreOptions): Promise<CatalogStore> {
     const target = await realpath(join(distDir, 'current'));
     const started = Date.now();
-    const build = await loadBuild(target, { siteUrl: opts.siteUrl });
+    // Start serving as soon as the listings are in; the detail files finish validating behind.
+    const build = await loadBuild(target, { siteUrl: opts.siteUrl, deferDetails: true });
     opts.log.info({ buildId: build.id, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build loaded');
     return new CatalogStore(distDir, opts, build);
   }
@@ -74,8 +75,11 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
     const started = Date.now();
     try {
       const build = await loadBuild(target, { siteUrl: this.opts.siteUrl });
-      const previous = this.build.id;
+      const old = this.build;
+      const previous = old.id;
       this.build = build;
+      // Requests that started on the old build may still read its detail files for a moment.
+      setTimeout(() => void old.close(), 60_000).unref();
       this.opts.log.info({ buildId: build.id, previous, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build swapped in');
       this.emit('swap', build);
       return 'swapped';

@@ -53,7 +53,9 @@ describe('loadBuild', () => {
     const f = await writeBuildFixture();
     dirs.push(f.dir);
     const b = await loadBuild(f.dir, { siteUrl: 'https://example.org' });
-    assert.match(b.engine.details.en[0], /"webUrl":"https:\/\/example\.org\/en\/space\//);
+    assert.match(await b.engine.detailJson(0, 'en'), /"webUrl":"https:\/\/example\.org\/en\/space\//);
+    assert.match(await b.engine.detailJson(0, 'en'), /"url":"https:\/\/example\.org\/media\//);
+    await b.close();
   });
 });
 

@@ -84,15 +84,16 @@ export const propertyMapRoute = defineRoute({
   handler: (ctx) => renderList(ctx as RouteContext<PropertyListQuery, unknown, unknown>, 'map', MAP_MAX_PAGE_SIZE),
 });
 
-function detailBody(build: LoadedBuild, locale: 'en' | 'de' | 'es', slug: string, ctx: RouteContext<unknown, unknown, unknown>) {
+async function detailBody(build: LoadedBuild, locale: 'en' | 'de' | 'es', slug: string, ctx: RouteContext<unknown, unknown, unknown>) {
   const engine = build.engine;
   const key = `detail|${locale}|${slug}|${utcDate(ctx.now)}`;
   let hit = engine.bodies.get(key);
   if (hit) return hit;
   const i = engine.slugIndex.get(slug);
   if (i === undefined) return undefined;
-  const title = (JSON.parse(engine.cards[locale][i] + '}') as { title: string }).title;
-  const json = envelopeJson(engine.details[locale][i], { citation: ctx.cite(locale, { kind: 'space', slug, title }) });
+  // At start-up the detail files are still being validated in the background.
+  await build.detailsReady;
+  const json = envelopeJson(await engine.detailJson(i, locale), { citation: ctx.cite(locale, { kind: 'space', slug, title: engine.title(i, locale) }) });
   hit = { json, etag: etagOf(json) };
   engine.bodies.set(key, hit);
   return hit;
@@ -111,8 +112,8 @@ export const propertyDetailRoute = defineRoute({
   cache: CACHE.listing,
   citation: true,
   rateLimit: 'read',
-  handler: (ctx) => {
-    const body = detailBody(ctx.build, ctx.query.locale, ctx.params.slug, ctx as RouteContext<unknown, unknown, unknown>);
+  handler: async (ctx) => {
+    const body = await detailBody(ctx.build, ctx.query.locale, ctx.params.slug, ctx as RouteContext<unknown, unknown, unknown>);
     if (!body) throw new ApiError('NOT_FOUND', `No space with slug "${ctx.params.slug}".`);
     return body;
   },

@@ -1,0 +1,64 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { LoadTask } from './load-worker.ts';
+
+// Loader hooks are per thread: the worker registers tsx itself, then imports the TypeScript module.
+const BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  .then((m) => { m.register(); return import(${JSON.stringify(new URL('./load-worker.ts', import.meta.url).href)}); })
+  .catch((err) => { console.error(err); process.exit(1); });`;
+
+type Pending = { task: LoadTask; resolve: (v: unknown) => void; reject: (e: Error) => void };
+type TaskInput = LoadTask extends infer T ? (T extends LoadTask ? Omit<T, 'id'> : never) : never;
+
+/** A few worker threads running load tasks first come, first served. */
+export class LoadPool {
+  private readonly workers: Worker[] = [];
+  private readonly idle: Worker[] = [];
+  private readonly queue: Pending[] = [];
+  private readonly running = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(size = Math.max(1, Math.min(3, availableParallelism()))) {
+    for (let k = 0; k < size; k++) {
+      const w = new Worker(BOOTSTRAP, { eval: true });
+      w.unref();
+      w.on('message', (msg: { id: number; value?: unknown; error?: string }) => {
+        const p = this.running.get(msg.id);
+        this.running.delete(msg.id);
+        this.idle.push(w);
+        if (p) (msg.error ? p.reject(new Error(msg.error)) : p.resolve(msg.value));
+        this.pump();
+      });
+      w.on('error', (err) => {
+        for (const p of [...this.running.values(), ...this.queue]) p.reject(err);
+        this.running.clear();
+        this.queue.length = 0;
+      });
+      this.workers.push(w);
+      this.idle.push(w);
+    }
+  }
+
+  run<T>(input: TaskInput): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('load pool closed'));
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ task: { ...input, id: this.nextId++ } as LoadTask, resolve: resolve as (v: unknown) => void, reject });
+      this.pump();
+    });
+  }
+
+  private pump() {
+    while (this.idle.length && this.queue.length) {
+      const w = this.idle.pop()!;
+      const p = this.queue.shift()!;
+      this.running.set(p.task.id, p);
+      w.postMessage(p.task);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}

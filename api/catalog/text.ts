@@ -1,0 +1,66 @@
+/** Text-level helpers for build files: site paths, card JSON, array element offsets. */
+
+const URL_KEYS = new Set(['url', 'webUrl', 'methodologyUrl']);
+
+/** Builds store site-relative paths; SITE_URL is known only at start (DESIGN.md §3). */
+export function resolveSitePaths<T>(value: T, siteUrl: string): T {
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) {
+      for (const x of v) if (x && typeof x === 'object') walk(x);
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    for (const k in o) {
+      const x = o[k];
+      if (typeof x === 'string') {
+        if (URL_KEYS.has(k) && x.charCodeAt(0) === 47 && x.charCodeAt(1) !== 47) o[k] = siteUrl + x;
+      } else if (x && typeof x === 'object') {
+        walk(x);
+      }
+    }
+  };
+  if (value && typeof value === 'object') walk(value);
+  return value;
+}
+
+/**
+ * The same resolution on a JSON text: `"url":"/…"` can only be a key and its value (quotes
+ * inside JSON strings are escaped), so a replace is exact.
+ */
+export function resolveSitePathsInJson(json: string, siteUrl: string): string {
+  return json.replace(/"(url|webUrl|methodologyUrl)":"\/(?!\/)/g, (_m, key: string) => `"${key}":"${siteUrl}/`);
+}
+
+export const VARYING_CARD_FIELDS = ['fromPrice', 'fromBillingPeriod', 'marketPosition', 'distanceMeters'] as const;
+
+/** A card as JSON without its request-dependent fields and without the closing brace. */
+export function stripCardFields(card: Record<string, unknown>): string {
+  for (const k of VARYING_CARD_FIELDS) delete card[k];
+  return JSON.stringify(card).slice(0, -1);
+}
+
+/** Byte offsets [start, end) of each element of a top-level JSON array of objects. */
+export function arrayElementOffsets(buf: Buffer): { starts: Float64Array; ends: Float64Array } {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < buf.length; i++) {
+    const c = buf[i];
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped byte
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (depth === 1) starts.push(i);
+      depth++;
+    } else if (c === 125 || c === 93) {
+      depth--;
+      if (depth === 1) ends.push(i + 1);
+    }
+  }
+  if (depth !== 0 || starts.length !== ends.length) throw new Error('not a JSON array of objects');
+  return { starts: Float64Array.from(starts), ends: Float64Array.from(ends) };
+}

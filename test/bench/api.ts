@@ -1,0 +1,193 @@
+/**
+ * API benchmark (not a timed test; `npm run bench` runs it through run.ts):
+ *   tsx test/bench/api.ts [--dist bench-data/dist] [--duration 10] [--connections 10]
+ * Serves a 100k-listing build (the pipeline's bench build in bench-data/dist when present,
+ * else a synthetic one written by the test fixture) with `api/server.ts` in a child process and
+ * drives it with autocannon: first a bare Fastify route returning a precomputed body the size of
+ * a list page (the baseline), then each endpoint with a pool of ≥ 1,000 distinct realistic
+ * queries. Prints req/s as a ratio to the baseline, p50/p99, start-up time and RSS.
+ * Goals: list ≥ 0.40, facets ≥ 0.30, detail ≥ 0.60, p99 ≤ 10 ms at 10 connections,
+ * start-up ≤ 3 s, RSS ≤ 1.5 GB.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import Fastify from 'fastify';
+
+interface AcResult { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number }
+// autocannon ships no type declarations; this is the part used here.
+const autocannon = createRequire(import.meta.url)('autocannon') as (
+  opts: { url: string; connections: number; duration: number; requests: { method: string; path: string }[] },
+  cb: (err: Error | null, result: AcResult) => void,
+) => unknown;
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const { values } = parseArgs({
+  options: {
+    dist: { type: 'string' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    'baseline-server': { type: 'string' },
+    listings: { type: 'string', default: '100000' },
+  },
+});
+
+// Child mode: the baseline server (a bare route with a fixed body of the given size).
+if (values['baseline-server']) {
+  const size = Number(values['baseline-server']);
+  const body = JSON.stringify({ data: 'x'.repeat(Math.max(0, size - 11)) }).slice(0, size);
+  const app = Fastify();
+  app.get('/baseline', (_req, reply) => { reply.type('application/json; charset=utf-8').send(body); });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  console.log(`listening on http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`);
+  await new Promise(() => undefined);
+}
+
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+async function findDist(): Promise<string> {
+  const candidates = [values.dist, 'bench-data/dist'].filter(Boolean) as string[];
+  for (const c of candidates) if (existsSync(join(ROOT, c, 'current', 'manifest.json'))) return join(ROOT, c);
+  const dist = join(ROOT, 'bench-data', 'synthetic-dist');
+  if (!existsSync(join(dist, 'current', 'manifest.json'))) {
+    const { writeBuildFixture, publish } = await import('../support/build-fixture.ts');
+    process.stderr.write(`bench: no pipeline build found; writing a synthetic ${values.listings}-listing build to ${dist}\n`);
+    const f = await writeBuildFixture(join(dist, 'builds', 'synthetic'), { extra: Number(values.listings) - 26, buildId: 'synthetic', longText: true });
+    await publish(dist, f.dir);
+  }
+  return dist;
+}
+
+interface Child { child: ChildProcess; base: string; startupMs: number }
+function startChild(args: string[], env: Record<string, string>): Promise<Child> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolvePromise, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolvePromise({ child, base: m[1], startupMs: performance.now() - started });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+}
+
+function rssMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+}
+
+function run(base: string, paths: string[]): Promise<AcResult> {
+  return new Promise((res, rej) => {
+    autocannon({
+      url: base,
+      connections,
+      duration,
+      requests: paths.map((path) => ({ method: 'GET', path })),
+    }, (err, result) => (err ? rej(err) : res(result)));
+  });
+}
+
+// ---- the query pool, from the build being served --------------------------------------------
+interface Geo { countries: { slug: string }[]; cities: { slug: string; center: { lat: number; lng: number }; zones: { slug: string }[] }[] }
+
+function queryPools(dist: string) {
+  const dir = join(dist, 'current');
+  const geo = JSON.parse(readFileSync(join(dir, 'geo.en.json'), 'utf8')) as Geo;
+  const labels = JSON.parse(readFileSync(join(dir, 'facet-labels.json'), 'utf8')) as { operator: Record<string, unknown>; amenities: Record<string, unknown> };
+  const slugs: string[] = [];
+  const facts = readFileSync(join(dir, 'listing-facts.json'), 'utf8');
+  for (const m of facts.matchAll(/\{"slug":"([a-z0-9-]+)"/g)) slugs.push(m[1]);
+  let s = 1;
+  const rnd = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+  const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)];
+  const locales = ['en', 'de', 'es'];
+  const operators = Object.keys(labels.operator);
+  const amenities = Object.keys(labels.amenities);
+  const sorts = ['random', 'date-desc', 'price-asc', 'rating-desc', 'date-asc'];
+  const types = ['private_office', 'fix_desk', 'flex_desk', 'day_pass', 'meeting_room'];
+  const filters = (): string => {
+    const city = pick(geo.cities);
+    const p = new URLSearchParams({ locale: pick(locales) });
+    const r = rnd();
+    if (r < 0.55) p.set('city', city.slug);
+    else if (r < 0.7 && city.zones.length) p.set('zone', pick(city.zones).slug);
+    else if (r < 0.8) p.set('country', pick(geo.countries).slug);
+    if (rnd() < 0.2) p.set('operator', pick(operators));
+    if (rnd() < 0.25) p.set('pricingOptionType', pick(types));
+    if (rnd() < 0.25) p.set('amenities', [pick(amenities), pick(amenities)].join(','));
+    if (rnd() < 0.1) p.set('minCapacity', String(5 + Math.floor(rnd() * 50)));
+    if (rnd() < 0.1) { p.set('minPrice', '100'); p.set('maxPrice', String(300 + Math.floor(rnd() * 2000))); }
+    if (rnd() < 0.12) {
+      p.set('lat', (city.center.lat + (rnd() - 0.5) * 0.05).toFixed(4));
+      p.set('lng', (city.center.lng + (rnd() - 0.5) * 0.05).toFixed(4));
+      p.set('radiusMeters', String(1000 + Math.floor(rnd() * 9000)));
+    }
+    return p.toString();
+  };
+  const list = new Set<string>();
+  while (list.size < 2000) {
+    let q = filters();
+    const sort = pick(sorts);
+    if (sort === 'random') q += `&seed=${Math.floor(rnd() * 1e6)}`;
+    else q += `&sortBy=${sort}`;
+    if (q.includes('lat=') && rnd() < 0.5) q = q.replace(/&sortBy=[a-z-]+/, '') + '&sortBy=distance';
+    q += `&page=${1 + Math.floor(rnd() * 3)}`;
+    list.add(`/v1/properties?${q}`);
+  }
+  const facets = new Set<string>();
+  while (facets.size < 1500) facets.add(`/v1/facets?${filters()}`);
+  const detail = new Set<string>();
+  while (detail.size < 3000) detail.add(`/v1/properties/${pick(slugs)}?locale=${pick(locales)}`);
+  const map = new Set<string>();
+  while (map.size < 1000) map.add(`/v1/properties/map?${filters()}&pageSize=${pick(['200', '500', '1000'])}&sortBy=${pick(['date-desc', 'rating-desc'])}`);
+  return { list: [...list], facets: [...facets], detail: [...detail], map: [...map], listings: slugs.length };
+}
+
+// ---- main --------------------------------------------------------------------------------------
+const dist = await findDist();
+const pools = queryPools(dist);
+process.stderr.write(`bench: ${pools.listings} listings in ${dist}; ${connections} connections, ${duration} s per run\n`);
+
+const api = await startChild(['api/server.ts'], {
+  DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+  // bench-only: a limit that cannot trip, so the limiter still runs on every request
+  RATE_LIMIT_READS: '1000000000', RELOAD_POLL_MS: '600000',
+});
+const startup = { ms: api.startupMs, ...rssMb(api.child.pid!) };
+const sample = await fetch(`${api.base}${pools.list[0]}`);
+const pageBytes = (await sample.text()).length;
+const baseline = await startChild(['test/bench/api.ts', '--baseline-server', String(pageBytes)], {});
+
+const rows: { name: string; rps: number; p50: number; p99: number; errors: number; goal?: number }[] = [];
+const record = (name: string, r: AcResult, goal?: number) => {
+  rows.push({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, goal });
+};
+record('baseline', await run(baseline.base, ['/baseline']));
+record('list', await run(api.base, pools.list), 0.4);
+record('facets', await run(api.base, pools.facets), 0.3);
+record('detail', await run(api.base, pools.detail), 0.6);
+record('map', await run(api.base, pools.map));
+const after = rssMb(api.child.pid!);
+api.child.kill('SIGTERM');
+baseline.child.kill('SIGTERM');
+
+const base = rows[0].rps;
+console.log(`\nAPI benchmark: ${pools.listings} listings, ${connections} connections, ${duration} s per endpoint, node ${process.version}`);
+console.log(`query pools: list ${pools.list.length}, facets ${pools.facets.length}, detail ${pools.detail.length}, map ${pools.map.length} distinct; baseline body ${pageBytes} bytes`);
+console.log('| endpoint | req/s | ratio to baseline | goal | p50 ms | p99 ms | errors |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  const ratio = r.rps / base;
+  const verdict = r.goal === undefined ? '' : ratio >= r.goal ? `≥ ${r.goal} ✓` : `≥ ${r.goal} ✗`;
+  console.log(`| ${r.name} | ${Math.round(r.rps)} | ${ratio.toFixed(2)} | ${verdict} | ${r.p50} | ${r.p99}${r.p99 <= 10 ? '' : ' ✗'} | ${r.errors} |`);
+}
+console.log(`start-up (spawn to listening, build loaded and indexed): ${(startup.ms / 1000).toFixed(2)} s${startup.ms <= 3000 ? '' : ' (goal ≤ 3 s ✗)'}`);
+console.log(`RSS after start-up: ${startup.rss} MB; after the runs: ${after.rss} MB; peak: ${after.peak} MB${after.peak <= 1536 ? '' : ' (goal ≤ 1.5 GB ✗)'}`);
+process.exit(0);
