@@ -16,7 +16,7 @@ import { createProgress, formatMs, type Progress } from './lib/progress.ts';
 import {
   BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
 } from './lib/publish.ts';
-import { checkInvariants, validateOutput } from './lib/validate.ts';
+import { checkInvariants, elementValidator, validateOutput } from './lib/validate.ts';
 
 export interface BuildOptions {
   dataDir: string;
@@ -116,14 +116,31 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     }, (facts) => `${facts.length} listings`).then(async (facts) => {
       for (const locale of LOCALES) {
         await progress.stage(`write locale ${locale}`, async () => {
-          const cards = assemble.listingCards(marts, facts, locale);
-          const details = assemble.propertyDetails(marts, facts, locale);
+          // Cards and details are built, validated and written one listing at a time, so a
+          // locale's 2 × 100k objects are never all in memory; its texts are read only now.
+          const texts = await assemble.readListingTexts(conn, locale);
+          const validCard = elementValidator(`listings.${locale}.json`, LOCALIZED_BUILD_FILES.listings);
+          const validDetail = elementValidator(`properties.${locale}.json`, LOCALIZED_BUILD_FILES.properties);
+          const cardsOut = writer.openJsonArray(`listings.${locale}.json`);
+          const detailsOut = writer.openJsonArray(`properties.${locale}.json`);
+          const cardSlugs: string[] = [];
+          const detailSlugs: string[] = [];
+          marts.listings.forEach((row, i) => {
+            const card = assemble.listingCard(row, facts[i], locale, texts.excerpt[i]);
+            validCard(card, i);
+            cardsOut.push(card);
+            cardSlugs.push(card.slug);
+            const detail = assemble.propertyDetail(marts, row, facts[i], locale, texts.description[i]);
+            validDetail(detail, i);
+            detailsOut.push(detail);
+            detailSlugs.push(detail.slug);
+          });
+          cardsOut.close();
+          detailsOut.close();
           const geo = assemble.geography(marts, locale);
           const operators = assemble.operatorHubs(marts, locale);
-          checkInvariants({ facts, cards, details, geo, operatorSlugs: Object.keys(operators), locale });
-          const localized: Record<keyof typeof LOCALIZED_BUILD_FILES, unknown> = {
-            listings: cards,
-            properties: details,
+          checkInvariants({ facts, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });
+          const localized: Omit<Record<keyof typeof LOCALIZED_BUILD_FILES, unknown>, 'listings' | 'properties'> = {
             geo,
             'market-rates': assemble.marketRates(marts, locale),
             rankings: assemble.rankings(marts, locale),
@@ -135,7 +152,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
             validateOutput(file, LOCALIZED_BUILD_FILES[name], value);
             writer.writeJson(file, value);
           }
-          return cards.length;
+          return cardSlugs.length;
         }, (n) => `${n} cards, details and hubs validated`);
       }
     });

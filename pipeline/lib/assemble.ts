@@ -7,7 +7,7 @@ import {
   LOCALES, OPTION_TYPES, type BillingPeriod, type BuildImage, type Locale, type MarketPosition, type Money, type OptionType,
 } from '../../api/contract/common.ts';
 import type { PlaceHub, PriceIndexCity, RankingsPayload } from '../../api/contract/market.ts';
-import { queryRows } from './models.ts';
+import { queryColumn, queryJsonRows } from './models.ts';
 import {
   FACET_KEY_LABELS, operatorDescription, operatorFaqs, placeFaqs, placeIntro, placeShortDescription, type PlaceText,
 } from './texts.ts';
@@ -54,7 +54,7 @@ function groupBySlug(rows: Row[]): Map<string, Row[]> {
 }
 
 export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
-  const [asOfRow] = await queryRows(conn, `
+  const [asOfRow] = await queryJsonRows(conn, `
     select coalesce(
       iso_utc(max(observed_at)),
       (select iso_utc(max(updated_at)) from int_spaces__slugged),
@@ -63,18 +63,39 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     from int_price_observations__checked where reject_rule is null`);
   return {
     asOf: str(asOfRow.as_of),
-    listings: await queryRows(conn, 'select * from listings order by slug'),
-    listingPrices: groupBySlug(await queryRows(conn, 'select * from listing_prices')),
-    pricingOptions: groupBySlug(await queryRows(conn, 'select * from pricing_options')),
-    countries: await queryRows(conn, 'select * from countries order by country_slug'),
-    cities: await queryRows(conn, 'select * from cities order by city_slug'),
-    zones: await queryRows(conn, 'select * from zones order by city_slug, zone_slug'),
-    operators: await queryRows(conn, 'select * from operators order by operator_slug'),
-    marketRates: await queryRows(conn, 'select * from market_rates'),
-    priceIndex: await queryRows(conn, 'select * from price_index'),
-    rankings: await queryRows(conn, 'select * from rankings'),
-    amenities: await queryRows(conn, 'select * from stg_amenities order by amenity_slug'),
-    optionTypes: await queryRows(conn, 'select * from stg_option_types order by option_type_rank(option_type)'),
+    listings: await queryJsonRows(conn, 'select * from listings order by slug'),
+    listingPrices: groupBySlug(await queryJsonRows(conn, 'select * from listing_prices')),
+    pricingOptions: groupBySlug(await queryJsonRows(conn, 'select * from pricing_options')),
+    countries: await queryJsonRows(conn, 'select * from countries order by country_slug'),
+    cities: await queryJsonRows(conn, 'select * from cities order by city_slug'),
+    zones: await queryJsonRows(conn, 'select * from zones order by city_slug, zone_slug'),
+    operators: await queryJsonRows(conn, 'select * from operators order by operator_slug'),
+    marketRates: await queryJsonRows(conn, 'select * from market_rates'),
+    priceIndex: await queryJsonRows(conn, 'select * from price_index'),
+    rankings: await queryJsonRows(conn, 'select * from rankings'),
+    amenities: await queryJsonRows(conn, 'select * from stg_amenities order by amenity_slug'),
+    optionTypes: await queryJsonRows(conn, 'select * from stg_option_types order by option_type_rank(option_type)'),
+  };
+}
+
+/** The long texts of the listings in one locale, aligned with `Marts.listings` (slug order). */
+export interface ListingTexts {
+  /** the card's excerpt: the locale's, else the English one */
+  excerpt: (string | null)[];
+  /** the detail's description: the locale's, else the English one, else the excerpt, else empty */
+  description: (string | null)[];
+}
+
+/**
+ * Reads the excerpts and descriptions of one locale (they are kept out of the models and of
+ * `Marts`: only one locale's texts are in memory at a time).
+ */
+export async function readListingTexts(conn: DuckDBConnection, locale: Locale): Promise<ListingTexts> {
+  const from = `from listings left join stg_space_texts texts on texts.space_id = listings.space_id order by listings.slug`;
+  return {
+    excerpt: await queryColumn(conn, `select coalesce(texts.excerpt_${locale}, texts.excerpt_en) ${from}`),
+    description: await queryColumn(conn,
+      `select coalesce(texts.description_${locale}, texts.description_en, texts.excerpt_${locale}, texts.excerpt_en) ${from}`),
   };
 }
 
@@ -173,23 +194,21 @@ function cardBase(row: Row, fact: ListingFact, locale: Locale) {
   };
 }
 
-export function listingCards(m: Marts, facts: ListingFact[], locale: Locale): BuildListingCard[] {
-  return m.listings.map((row, i) => {
-    const fact = facts[i];
-    return {
-      slug: str(row.slug),
-      title: str(row.title),
-      ...cardBase(row, fact, locale),
-      featured: row.is_featured as boolean,
-      updatedAt: optStr(row.updated_at),
-      excerpt: byLocale(row, 'excerpt', locale) ?? optStr(row.excerpt_en),
-      images: images(row),
-      amenities: row.amenity_slugs as string[],
-      capacity: optNum(row.capacity),
-      capacity_status: optStr(row.capacity_status) as BuildListingCard['capacity_status'],
-      marketPosition: fact.marketPosition ?? undefined,
-    };
-  });
+/** The listing card of `row` (one of `Marts.listings`) in one locale. */
+export function listingCard(row: Row, fact: ListingFact, locale: Locale, excerpt: string | null): BuildListingCard {
+  return {
+    slug: str(row.slug),
+    title: str(row.title),
+    ...cardBase(row, fact, locale),
+    featured: row.is_featured as boolean,
+    updatedAt: optStr(row.updated_at),
+    excerpt: optStr(excerpt),
+    images: images(row),
+    amenities: row.amenity_slugs as string[],
+    capacity: optNum(row.capacity),
+    capacity_status: optStr(row.capacity_status) as BuildListingCard['capacity_status'],
+    marketPosition: fact.marketPosition ?? undefined,
+  };
 }
 
 function formatAddress(row: Row, locale: Locale): string {
@@ -198,35 +217,33 @@ function formatAddress(row: Row, locale: Locale): string {
   return [street, town].filter((s) => s !== '').join(', ');
 }
 
-export function propertyDetails(m: Marts, facts: ListingFact[], locale: Locale): BuildPropertyDetail[] {
-  return m.listings.map((row, i) => {
-    const fact = facts[i];
-    const slug = str(row.slug);
-    const base = cardBase(row, fact, locale);
-    return {
-      slug,
-      title: str(row.title),
-      featured: row.is_featured as boolean,
-      description: byLocale(row, 'description', locale) ?? optStr(row.description_en) ?? byLocale(row, 'excerpt', locale) ?? optStr(row.excerpt_en) ?? '',
-      address: formatAddress(row, locale),
-      images: images(row),
-      amenities: row.amenity_slugs as string[],
-      pricingOptions: (m.pricingOptions.get(slug) ?? []).map((o) => ({
-        optionType: str(o.option_type) as OptionType,
-        title: str(o.offer_title),
-        priceOnRequest: o.is_price_on_request as boolean,
-        billingPeriod: str(o.billing_period) as BillingPeriod,
-        price: o.is_price_on_request ? undefined : money(num(o.amount), str(o.currency)),
-        minCapacity: optNum(o.min_capacity),
-        maxCapacity: optNum(o.max_capacity),
-      })),
-      webUrl: `/${locale}/space/${slug}`,
-      ...base,
-      updatedAt: optStr(row.updated_at),
-      capacity: optNum(row.capacity),
-      marketPosition: fact.marketPosition ?? undefined,
-    };
-  });
+/** The property detail of `row` (one of `Marts.listings`) in one locale. */
+export function propertyDetail(m: Marts, row: Row, fact: ListingFact, locale: Locale, description: string | null): BuildPropertyDetail {
+  const slug = str(row.slug);
+  const base = cardBase(row, fact, locale);
+  return {
+    slug,
+    title: str(row.title),
+    featured: row.is_featured as boolean,
+    description: description ?? '',
+    address: formatAddress(row, locale),
+    images: images(row),
+    amenities: row.amenity_slugs as string[],
+    pricingOptions: (m.pricingOptions.get(slug) ?? []).map((o) => ({
+      optionType: str(o.option_type) as OptionType,
+      title: str(o.offer_title),
+      priceOnRequest: o.is_price_on_request as boolean,
+      billingPeriod: str(o.billing_period) as BillingPeriod,
+      price: o.is_price_on_request ? undefined : money(num(o.amount), str(o.currency)),
+      minCapacity: optNum(o.min_capacity),
+      maxCapacity: optNum(o.max_capacity),
+    })),
+    webUrl: `/${locale}/space/${slug}`,
+    ...base,
+    updatedAt: optStr(row.updated_at),
+    capacity: optNum(row.capacity),
+    marketPosition: fact.marketPosition ?? undefined,
+  };
 }
 
 export function geography(m: Marts, locale: Locale): GeoPayload {

@@ -58,13 +58,21 @@ function topoSort(models: Model[]): Model[] {
   return ordered;
 }
 
-/** Creates the macros, then one table per model, in dependency order. Returns row counts by model. */
+/**
+ * How a model is materialized: staging models only rename and cast, and each is read by one
+ * checking model, so they are views (no copy of the raw table); the others are tables.
+ */
+export function materialization(model: Model): 'view' | 'table' {
+  return model.layer === 'staging' ? 'view' : 'table';
+}
+
+/** Creates the macros, then one view or table per model, in dependency order. Returns row counts by model. */
 export async function runModels(conn: DuckDBConnection, models: Model[], sqlDir = SQL_DIR): Promise<Record<string, number>> {
   await conn.run(readFileSync(path.join(sqlDir, 'macros.sql'), 'utf8'));
   const counts: Record<string, number> = {};
   for (const model of models) {
     try {
-      await conn.run(`create or replace table ${model.name} as\n${model.sql}`);
+      await conn.run(`create or replace ${materialization(model)} ${model.name} as\n${model.sql}`);
     } catch (err) {
       throw new BuildError('model_failed', `pipeline/sql/${model.file}: ${(err as Error).message}`);
     }
@@ -78,3 +86,29 @@ export async function queryRows<T = Record<string, unknown>>(conn: DuckDBConnect
   const reader = await conn.runAndReadAll(sql);
   return reader.getRowObjectsJS() as T[];
 }
+
+/**
+ * A query's rows as plain objects, streamed chunk by chunk: DuckDB writes each row as JSON text
+ * (`to_json`) and V8 parses it, which is several times faster than converting value by value
+ * (getRowObjectsJS) for wide rows with lists and structs. Integers come back as numbers, not
+ * bigints; lists, structs and nulls as arrays, objects and null; the query's order is kept.
+ */
+export async function queryJsonRows<T = Record<string, unknown>>(conn: DuckDBConnection, sql: string): Promise<T[]> {
+  const result = await conn.stream(`select to_json(q)::varchar as j from (\n${sql}\n) q`);
+  const rows: T[] = [];
+  for await (const chunk of result) {
+    for (const text of chunk.getColumnValues(0) as string[]) rows.push(JSON.parse(text) as T);
+  }
+  return rows;
+}
+
+/** One text column of a query, streamed (null stays null). */
+export async function queryColumn(conn: DuckDBConnection, sql: string): Promise<(string | null)[]> {
+  const result = await conn.stream(sql);
+  const values: (string | null)[] = [];
+  for await (const chunk of result) {
+    for (const v of chunk.getColumnValues(0)) values.push(v as string | null);
+  }
+  return values;
+}
+

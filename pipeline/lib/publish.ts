@@ -55,6 +55,23 @@ export class BuildWriter {
     out.close();
   }
 
+  /** A JSON array written element by element (same bytes as writeJson of the whole array). */
+  openJsonArray(name: string): { push(item: unknown): void; close(): void } {
+    const out = this.open(name);
+    let first = true;
+    out.write('[');
+    return {
+      push: (item: unknown) => {
+        out.write((first ? '' : ',') + JSON.stringify(item));
+        first = false;
+      },
+      close: () => {
+        out.write(']\n');
+        out.close();
+      },
+    };
+  }
+
   writeText(name: string, text: string): void {
     const out = this.open(name);
     out.write(text);

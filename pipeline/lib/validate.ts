@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ListingFact } from '../../api/contract/build.ts';
-import type { BuildListingCard, BuildPropertyDetail, GeoPayload } from '../../api/contract/catalog.ts';
+import type { GeoPayload } from '../../api/contract/catalog.ts';
 import { BuildError } from './errors.ts';
 
 function describeIssues(error: z.ZodError, prefix: string): string {
@@ -19,6 +19,19 @@ export function validateOutput(file: string, schema: z.ZodType, value: unknown):
   }
   const result = schema.safeParse(value);
   if (!result.success) throw new BuildError('invalid_output', `${file}: ${describeIssues(result.error, '')}`);
+}
+
+/**
+ * The element validator of an array schema: validates one element as `validateOutput` would
+ * (same message, naming the index), so a file can be validated while it is streamed.
+ */
+export function elementValidator(file: string, schema: z.ZodType): (value: unknown, index: number) => void {
+  if (!(schema instanceof z.ZodArray)) throw new Error(`${file}: not an array schema`);
+  const element = schema.element as z.ZodType;
+  return (value, index) => {
+    const result = element.safeParse(value);
+    if (!result.success) throw new BuildError('invalid_output', `${file}: ${describeIssues(result.error, `[${index}]`)}`);
+  };
 }
 
 function assert(condition: boolean, rule: string, message: string): void {
@@ -43,23 +56,24 @@ function countBy(values: (string | null)[]): Map<string, number> {
 /** Invariants across files: unique slugs, aligned listing files, geography counts = listings. */
 export function checkInvariants(input: {
   facts: ListingFact[];
-  cards: BuildListingCard[];
-  details: BuildPropertyDetail[];
+  /** the slugs of listings.<locale>.json and properties.<locale>.json, in file order */
+  cardSlugs: string[];
+  detailSlugs: string[];
   geo: GeoPayload;
   operatorSlugs: string[];
   locale: string;
 }): void {
-  const { facts, cards, details, geo, locale } = input;
+  const { facts, cardSlugs, detailSlugs, geo, locale } = input;
   assertUnique(facts.map((f) => f.slug), 'listing-facts.json');
   assertUnique(geo.countries.map((c) => c.slug), `geo.${locale}.json countries`);
   assertUnique(geo.cities.map((c) => c.slug), `geo.${locale}.json cities`);
   assertUnique(geo.cities.flatMap((c) => c.zones.map((z) => z.slug)), `geo.${locale}.json zones`);
   assertUnique(input.operatorSlugs, 'operators');
-  assert(cards.length === facts.length && details.length === facts.length, 'misaligned_listings',
-    `listings.${locale}.json (${cards.length}) and properties.${locale}.json (${details.length}) must match listing-facts.json (${facts.length})`);
+  assert(cardSlugs.length === facts.length && detailSlugs.length === facts.length, 'misaligned_listings',
+    `listings.${locale}.json (${cardSlugs.length}) and properties.${locale}.json (${detailSlugs.length}) must match listing-facts.json (${facts.length})`);
   for (let i = 0; i < facts.length; i++) {
-    assert(cards[i].slug === facts[i].slug && details[i].slug === facts[i].slug, 'misaligned_listings',
-      `entry ${i}: listing-facts.json has "${facts[i].slug}", listings.${locale}.json "${cards[i].slug}", properties.${locale}.json "${details[i].slug}"`);
+    assert(cardSlugs[i] === facts[i].slug && detailSlugs[i] === facts[i].slug, 'misaligned_listings',
+      `entry ${i}: listing-facts.json has "${facts[i].slug}", listings.${locale}.json "${cardSlugs[i]}", properties.${locale}.json "${detailSlugs[i]}"`);
   }
   const byCountry = countBy(facts.map((f) => f.countryCode));
   const byCity = countBy(facts.map((f) => f.citySlug));

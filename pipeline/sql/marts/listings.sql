@@ -1,5 +1,6 @@
 -- One row per published listing (accepted space), in slug order: the base of listing cards,
--- property details, listing facts, lead routing and the suggest index.
+-- property details, listing facts, lead routing and the suggest index. The excerpts and
+-- descriptions are not here: the listing files read them per locale from stg_space_texts.
 with spaces as (
   select * from int_spaces__slugged
 ),
@@ -83,12 +84,6 @@ final as (
     spaces.rating_score,
     spaces.rating_count,
     spaces.is_featured,
-    spaces.excerpt_en,
-    spaces.excerpt_de,
-    spaces.excerpt_es,
-    spaces.description_en,
-    spaces.description_de,
-    spaces.description_es,
     coalesce(image_lists.images, []) as images,
     coalesce(option_type_lists.option_types, []) as option_types,
   from spaces

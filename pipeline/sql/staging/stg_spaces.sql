@@ -1,3 +1,5 @@
+-- The excerpts and descriptions are left out here (stg_space_texts): they are the bulk of the
+-- table and are joined in only when the listing files are written.
 with source as (
   select * from raw_spaces
 ),
@@ -31,12 +33,6 @@ final as (
     try_cast(rating_count as integer) as rating_count,
     lower(nullif(trim(featured), '')) as featured_text,
     lower(trim(featured)) = 'true' as is_featured,
-    nullif(trim(excerpt_en), '') as excerpt_en,
-    nullif(trim(excerpt_de), '') as excerpt_de,
-    nullif(trim(excerpt_es), '') as excerpt_es,
-    nullif(trim(description_en), '') as description_en,
-    nullif(trim(description_de), '') as description_de,
-    nullif(trim(description_es), '') as description_es,
     nullif(trim(updated_at), '') as updated_at_text,
     try_cast(trim(updated_at) as timestamptz) as updated_at,
   from source
