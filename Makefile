@@ -21,13 +21,21 @@ data: install
 serve: install
 	$(NPM) run --silent serve
 
-## test: install, type-check, run every test
-test: install typecheck
+## test: install, type-check, lint the OpenAPI description, run every test
+test: install typecheck lint-openapi
 	$(NODE_TEST) $$(find test -name '*.test.ts' -not -path 'test/bench/*' | sort)
 
 ## typecheck: strict TypeScript check of the whole tree
 typecheck: install
 	$(NPM) run --silent typecheck
+
+## lint-openapi: Spectral (spectral:oas, .spectral.yaml) on api/openapi/openapi.json; fails on any error
+lint-openapi: install
+	npx --no-install spectral lint -q --fail-severity=error --ruleset .spectral.yaml api/openapi/openapi.json
+
+## openapi: regenerate api/openapi/openapi.json from the routes and zod schemas (commit the result)
+openapi: install
+	$(NPM) run --silent openapi
 
 ## generate: regenerate the committed sample snapshot in data/ (seeded, deterministic)
 generate: install
@@ -45,4 +53,4 @@ leads: install
 help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
 
-.PHONY: install start data serve test typecheck generate bench leads help
+.PHONY: install start data serve test typecheck lint-openapi openapi generate bench leads help

@@ -1,4 +1,5 @@
 import type { RouteDefinition } from '../http/route.ts';
+import { DOCS_ROUTES } from './docs/index.ts';
 import { facetsRoute } from './facets/index.ts';
 import { geoBootstrapRoute } from './geo/index.ts';
 import { configRoute, healthRoute } from './meta/index.ts';
@@ -25,4 +26,5 @@ export const CORE_ROUTES: RouteDefinition<any, any, any>[] = [
   operatorHubRoute,
   suggestRoute,
   ...SITE_ROUTES,
+  ...DOCS_ROUTES,
 ];

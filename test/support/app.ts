@@ -3,6 +3,7 @@ import { buildApp, type AppOptions } from '../../api/app.ts';
 import { loadBuild, staticCatalog, type CatalogSource, type LoadedBuild } from '../../api/catalog/build.ts';
 import { loadConfig, type AppConfig } from '../../api/config.ts';
 import { writeBuildFixture, type Fixture, type FixtureOptions } from './build-fixture.ts';
+import { validateResponses } from './openapi-validator.ts';
 
 export const SITE = 'https://deskatlas.test';
 
@@ -35,12 +36,13 @@ export interface TestAppOptions extends Partial<Omit<AppOptions, 'config' | 'cat
 /** The real app on the shared fixture; the rate limit is raised unless the test sets it. */
 export async function testApp(opts: TestAppOptions = {}): Promise<FastifyInstance> {
   const catalog = opts.catalog ?? staticCatalog((await sharedBuild()).build);
-  const app = await buildApp({
+  // Every response of a test app is checked against the published OpenAPI document.
+  const app = validateResponses(await buildApp({
     ...opts,
     config: testConfig({ RATE_LIMIT_READS: '1000000', ...opts.env }),
     catalog,
     logger: opts.logger ?? false,
-  });
+  }));
   await app.ready();
   return app;
 }

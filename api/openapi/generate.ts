@@ -1,0 +1,25 @@
+/**
+ * The document as published: built from the routes a real app registers (buildApp without a
+ * build: no route reads the catalogue while it is being registered) and the canonical
+ * configuration, so the committed copy does not depend on the environment it is generated in.
+ */
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { LEAD_OPERATIONS } from '../leads/plugin.ts';
+import { buildOpenApiDocument, CANONICAL_ENV, serializeDocument } from './document.ts';
+
+export const COMMITTED_PATH = new URL('./openapi.json', import.meta.url);
+
+export async function generateDocument(): Promise<string> {
+  const config = loadConfig({ ...CANONICAL_ENV });
+  const app = await buildApp({
+    config,
+    catalog: { current() { throw new Error('the OpenAPI generator reads no build'); } },
+    logger: false,
+  });
+  try {
+    return serializeDocument(buildOpenApiDocument({ routes: app.routeDefinitions, leadOperations: LEAD_OPERATIONS, config }));
+  } finally {
+    await app.close();
+  }
+}

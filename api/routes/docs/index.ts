@@ -1,0 +1,133 @@
+/**
+ * {site}/openapi.json (the OpenAPI 3.1 description, generated from the routes this app serves)
+ * and {site}/docs (an API reference page rendered by Swagger UI, whose assets we serve ourselves
+ * from swagger-ui-dist: no CDN, nothing loaded from elsewhere).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import type { AppConfig } from '../../config.ts';
+import { LEAD_OPERATIONS } from '../../leads/plugin.ts';
+import { buildOpenApiDocument, serializeDocument } from '../../openapi/document.ts';
+import { etagOf, type CacheHint } from '../../http/headers.ts';
+import { defineRoute, type RouteDefinition } from '../../http/route.ts';
+
+const DOC_CACHE: CacheHint = { maxAge: 300, staleWhileRevalidate: 3600 };
+const ASSET_CACHE: CacheHint = { maxAge: 86400, staleWhileRevalidate: 604800 };
+const STATUSES = [200, 400, 429, 500, 502];
+
+const documents = new WeakMap<object, { json: string; etag: string }>();
+
+/** The document of an app: its registered routes and the lead operations, for its configuration. */
+export function documentOf(routes: readonly RouteDefinition<any, any, any>[], config: AppConfig) {
+  let hit = documents.get(routes);
+  if (!hit) {
+    const json = serializeDocument(buildOpenApiDocument({ routes, leadOperations: LEAD_OPERATIONS, config }));
+    hit = { json, etag: etagOf(json) };
+    documents.set(routes, hit);
+  }
+  return hit;
+}
+
+export const openApiRoute = defineRoute({
+  operationId: 'getOpenApiDocument',
+  method: 'GET',
+  url: '/openapi.json',
+  summary: 'This OpenAPI 3.1 description',
+  description: 'The machine-readable description of every endpoint, generated from the same schemas that validate requests and shape responses.',
+  querystring: z.object({}),
+  response: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) }),
+  statuses: STATUSES,
+  cache: DOC_CACHE,
+  citation: false,
+  rateLimit: 'read',
+  handler: ({ request, config }) => documentOf(request.server.routeDefinitions, config),
+});
+
+const ASSETS = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+  'favicon-16x16.png': 'image/png',
+  'init.js': 'text/javascript; charset=utf-8',
+} as const;
+type Asset = keyof typeof ASSETS;
+
+const distDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+// Try-it-out only for reads: the enquiry operations create real enquiries and must never be tried.
+const INIT_JS = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({
+    url: '/openapi.json',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    supportedSubmitMethods: ['get'],
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout'
+  });
+});
+`;
+
+const assetCache = new Map<Asset, Buffer>();
+function asset(name: Asset): Buffer {
+  let buf = assetCache.get(name);
+  if (!buf) {
+    buf = name === 'init.js' ? Buffer.from(INIT_JS) : readFileSync(join(distDir, name));
+    assetCache.set(name, buf);
+  }
+  return buf;
+}
+
+const page = (config: AppConfig) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${config.serviceName.replace(/[<>&"]/g, '')} API reference</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png" sizes="32x32">
+<link rel="icon" type="image/png" href="/docs/favicon-16x16.png" sizes="16x16">
+</head>
+<body>
+<noscript>The machine-readable description is at <a href="/openapi.json">/openapi.json</a>.</noscript>
+<div id="swagger-ui"></div>
+<script src="/docs/swagger-ui-bundle.js" charset="utf-8"></script>
+<script src="/docs/init.js" charset="utf-8"></script>
+</body>
+</html>
+`;
+
+export const docsPageRoute = defineRoute({
+  operationId: 'getDocsPage',
+  method: 'GET',
+  url: '/docs',
+  summary: 'API reference page',
+  description: 'A human-readable reference rendered from /openapi.json. Its assets are served from /docs/; nothing is loaded from a CDN. "Try it out" is enabled for reads only.',
+  querystring: z.object({}),
+  response: z.string(),
+  statuses: STATUSES,
+  cache: DOC_CACHE,
+  citation: false,
+  rateLimit: 'read',
+  handler: ({ config }) => ({ raw: page(config), contentType: 'text/html; charset=utf-8' }),
+});
+
+export const docsAssetRoute = defineRoute({
+  operationId: 'getDocsAsset',
+  method: 'GET',
+  url: '/docs/:asset',
+  summary: 'Asset of the API reference page',
+  description: 'Stylesheet, scripts and icons of the reference page (Swagger UI, served by us).',
+  querystring: z.object({}),
+  params: z.object({ asset: z.enum(Object.keys(ASSETS) as [Asset, ...Asset[]]) }),
+  response: z.string(),
+  statuses: STATUSES,
+  cache: ASSET_CACHE,
+  citation: false,
+  rateLimit: 'read',
+  handler: ({ params }) => ({ raw: asset(params.asset), contentType: ASSETS[params.asset] }),
+});
+
+/** The documentation routes, appended to the app's routes. */
+export const DOCS_ROUTES = [openApiRoute, docsPageRoute, docsAssetRoute];
