@@ -52,10 +52,16 @@ async function main() {
     log.fatal({ err }, `no loadable build at ${config.distDir}/current; run \`make data\` first`);
     process.exit(1);
   }
-  catalog.current().detailsReady.catch((err) => {
-    log.fatal({ err }, 'the detail files of the build failed validation');
-    process.exit(1);
-  });
+  // The first build is served while its big files finish validating; one that fails stops the
+  // process (there is no previous build to fall back to).
+  const first = catalog.current();
+  first.validated.then(
+    () => log.info({ buildId: first.id, ms: Date.now() - started }, 'build fully validated'),
+    (err) => {
+      log.fatal({ err }, 'the build failed validation');
+      process.exit(1);
+    },
+  );
   catalog.watch();
   const features = await featurePlugins(config, catalog, log);
   const app = await buildApp({ config, catalog, logger: log, plugins: features.plugins });

@@ -13,7 +13,6 @@ import type { CardsResult, DetailsResult } from './load-worker.ts';
 import { LoadPool } from './pool.ts';
 import { SuggestIndex } from './suggest.ts';
 import { resolveSitePaths } from './text.ts';
-import { checkerFor } from './validate.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
 
@@ -29,8 +28,10 @@ export interface LoadedBuild {
   geo: PerLocale<GeoPayload>;
   /** the listing engine: filters, sorts, facets, pre-serialized cards and details */
   engine: Engine;
-  /** resolves once the detail files are validated (at once unless loaded with deferDetails) */
+  /** resolves once the detail files are validated and open (at once unless loaded with deferDetails) */
   detailsReady: Promise<void>;
+  /** resolves once every file is validated against the contract; rejects naming the first that is not */
+  validated: Promise<void>;
   /** the other datasets, URLs resolved, for the endpoints of later issues */
   marketRates: PerLocale<MarketRatesFile>;
   rankings: PerLocale<Record<string, RankingsPayload>>;
@@ -60,9 +61,10 @@ export interface LoadOptions {
   siteUrl: string;
   now?: () => number;
   /**
-   * Return once everything but the detail files is loaded, and validate those in the
-   * background (`detailsReady`; the detail endpoint waits for it). Used for the first build at
-   * start-up; reloads validate everything before the swap.
+   * Return as soon as the engine can answer, and finish validating the big files (facts, cards,
+   * details) in the background (`validated`; the detail endpoint waits for `detailsReady`).
+   * Used for the first build at start-up, where there is no previous build to keep serving;
+   * reloads validate everything before the swap.
    */
   deferDetails?: boolean;
 }
@@ -111,8 +113,11 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       json<unknown>('price-index.json', 'price-index.json'),
       json<LeadRouting>('lead-routing.json', 'lead-routing.json'),
     ]);
-    const details = LOCALES.map((l) => wrap(pool.run<DetailsResult>({ kind: 'details', ...file(`properties.${l}.json`) })));
-    for (const p of [...cards, config, labels, geo, rest, ...details]) p.catch(() => undefined);
+    // Validation of the big files (parsing each element): after everything the engine needs.
+    const factsValid = wrap(pool.run<boolean>({ kind: 'validate', ...file('listing-facts.json'), schema: 'listing-facts.json' }));
+    const cardChecks = LOCALES.map((l) => wrap(pool.run<DetailsResult>({ kind: 'elements', ...file(`listings.${l}.json`), schema: 'card' })));
+    const details = LOCALES.map((l) => wrap(pool.run<DetailsResult>({ kind: 'elements', ...file(`properties.${l}.json`), schema: 'detail' })));
+    for (const p of [...cards, config, labels, geo, rest, factsValid, ...cardChecks, ...details]) p.catch(() => undefined);
 
     // listing-facts.json on this thread, while the workers read the rest
     const factsBuf = await readFile(join(dir, 'listing-facts.json')).catch((err: Error) => fail(`listing-facts.json unreadable: ${err.message}`));
@@ -123,8 +128,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     } catch (err) {
       fail(`listing-facts.json is not JSON: ${(err as Error).message}`);
     }
-    const problem = checkerFor(BUILD_FILES['listing-facts.json'])(facts);
-    if (problem) fail(`listing-facts.json does not match the contract: ${problem}`);
+    if (!Array.isArray(facts)) fail('listing-facts.json is not an array');
 
     const engine = new Engine(facts, await labels, await geo);
     for (let k = 0; k < LOCALES.length; k++) {
@@ -135,7 +139,6 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
         fail((err as Error).message);
       }
     }
-    engine.seal();
     const [marketRates, rankings, places, operators, suggest, priceIndex, leadRouting] = await rest;
     const rawFiles = new Map<string, Buffer>();
     for (const name of Object.keys(manifest.files)) {
@@ -146,24 +149,37 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     }
 
     const detailsReady = (async () => {
+      const results = await Promise.all(details);
+      for (let k = 0; k < LOCALES.length; k++) {
+        await engine.addDetails(LOCALES[k], join(dir, `properties.${LOCALES[k]}.json`), results[k], opts.siteUrl);
+      }
+    })();
+    const validated = (async () => {
       try {
-        const results = await Promise.all(details);
-        for (let k = 0; k < LOCALES.length; k++) {
-          await engine.addDetails(LOCALES[k], join(dir, `properties.${LOCALES[k]}.json`), results[k], opts.siteUrl);
-        }
+        await factsValid;
+        const checks = await Promise.all(cardChecks);
+        const slugs = engine.slugs.join('\n');
+        checks.forEach((c, k) => { if (c.slugs !== slugs) fail(`listings.${LOCALES[k]}.json is not in the order of listing-facts.json`); });
+        await detailsReady;
       } finally {
         await pool.close();
       }
     })();
-    if (opts.deferDetails) detailsReady.catch(() => undefined);
-    else await detailsReady;
+    if (opts.deferDetails) {
+      detailsReady.catch(() => undefined);
+      validated.catch(() => undefined);
+      setImmediate(() => engine.seal());
+    } else {
+      await validated;
+      engine.seal();
+    }
 
     return {
       id: manifest.buildId,
       dir,
       manifest,
       loadedAt: (opts.now ?? Date.now)(),
-      config: await config, labels: await labels, geo: await geo, engine, detailsReady,
+      config: await config, labels: await labels, geo: await geo, engine, detailsReady, validated,
       marketRates, rankings, places, operators, suggest, priceIndex, leadRouting, rawFiles,
       suggestIndex: new SuggestIndex(suggest),
       close: () => engine.close(),

@@ -128,6 +128,8 @@ export class Engine {
       return id;
     };
     const coords: number[] = [];
+    const streetKeys = new Map<string, string>();
+    const numbers = new Map<string, HouseNumber | undefined>();
     for (let i = 0; i < n; i++) {
       const f = facts[i];
       const single: Record<SingleKey, string | null> = { country: f.countrySlug, city: f.citySlug, zone: f.zoneSlug, operator: f.operatorSlug };
@@ -148,13 +150,15 @@ export class Engine {
         coords.push(i);
       }
       this.slugHash[i] = hash32(f.slug);
-      const sk = streetKey(f.street);
+      let sk = streetKeys.get(f.street);
+      if (sk === undefined) streetKeys.set(f.street, (sk = streetKey(f.street)));
       if (sk) {
         let s = this.streets.get(sk);
         if (!s) this.streets.set(sk, (s = []));
         s.push(i);
       }
-      this.houseNumbers[i] = parseHouseNumber(f.houseNumber);
+      if (!numbers.has(f.houseNumber)) numbers.set(f.houseNumber, parseHouseNumber(f.houseNumber));
+      this.houseNumbers[i] = numbers.get(f.houseNumber);
     }
     for (const [key, l] of lists) this.postings.set(key, bits.fromIndices(n, l));
     this.hasCoords = bits.fromIndices(n, coords);

@@ -9,12 +9,15 @@ import { parentPort } from 'node:worker_threads';
 import { BUILD_FILES, LOCALIZED_BUILD_FILES } from '../contract/build.ts';
 import { BuildListingCardSchema, BuildPropertyDetailSchema } from '../contract/catalog.ts';
 import { checkerFor } from './validate.ts';
-import { arrayElementOffsets, resolveSitePaths, stripCardFields } from './text.ts';
+import {
+  arrayElementOffsets, arrayElementOffsetsText, resolveSitePaths, resolveSitePathsInJson, topLevelFields, VARYING_CARD_FIELDS,
+} from './text.ts';
 
 export type LoadTask =
   | { id: number; kind: 'json'; path: string; name: string; sha: string; schema: string; siteUrl: string }
+  | { id: number; kind: 'validate'; path: string; name: string; sha: string; schema: string }
   | { id: number; kind: 'cards'; path: string; name: string; sha: string; siteUrl: string }
-  | { id: number; kind: 'details'; path: string; name: string; sha: string };
+  | { id: number; kind: 'elements'; path: string; name: string; sha: string; schema: 'card' | 'detail' };
 
 export interface CardsResult { slugs: string; cards: string; cardEnds: Int32Array; markers: string; markerEnds: Int32Array }
 export interface DetailsResult { slugs: string; starts: Float64Array; ends: Float64Array }
@@ -46,43 +49,15 @@ export async function runTask(task: LoadTask): Promise<unknown> {
     if (problem) throw new Error(`${task.name} does not match the contract: ${problem}`);
     return resolveSitePaths(value, task.siteUrl);
   }
-  if (task.kind === 'cards') {
-    const cards = parse(task.name, buf.toString('utf8')) as Record<string, unknown>[];
-    if (!Array.isArray(cards)) throw new Error(`${task.name} is not an array`);
-    const check = checkerFor(BuildListingCardSchema);
-    const n = cards.length;
-    const cardParts: string[] = new Array(n);
-    const markerParts: string[] = new Array(n);
-    const cardEnds = new Int32Array(n);
-    const markerEnds = new Int32Array(n);
-    const slugs: string[] = new Array(n);
-    let cardLen = 0, markerLen = 0;
-    for (let i = 0; i < n; i++) {
-      const card = cards[i] as Record<string, any>;
-      const problem = check(card);
-      if (problem) throw new Error(`${task.name} does not match the contract: /${i}${problem}`);
-      resolveSitePaths(card, task.siteUrl);
-      slugs[i] = card.slug;
-      const text = stripCardFields(card);
-      cardParts[i] = text;
-      cardLen += text.length;
-      cardEnds[i] = cardLen;
-      let marker = '';
-      if (card.coordinates) {
-        const m: Record<string, unknown> = { slug: card.slug, title: card.title, coordinates: card.coordinates, featured: card.featured };
-        if (card.images[0]) m.image = card.images[0];
-        marker = JSON.stringify(m).slice(0, -1);
-      }
-      markerParts[i] = marker;
-      markerLen += marker.length;
-      markerEnds[i] = markerLen;
-    }
-    const result: CardsResult = { slugs: slugs.join('\n'), cards: cardParts.join(''), cardEnds, markers: markerParts.join(''), markerEnds };
-    return result;
+  if (task.kind === 'validate') {
+    const problem = checkerFor(SCHEMAS[task.schema])(parse(task.name, buf.toString('utf8')));
+    if (problem) throw new Error(`${task.name} does not match the contract: ${problem}`);
+    return true;
   }
-  // details: offsets now; every element parsed and validated one by one (little memory)
+  if (task.kind === 'cards') return packCards(task.name, buf.toString('utf8'), task.siteUrl);
+  // every element parsed and validated one by one (little memory); offsets for reading details
   const { starts, ends } = arrayElementOffsets(buf);
-  const check = checkerFor(BuildPropertyDetailSchema);
+  const check = checkerFor(task.schema === 'card' ? BuildListingCardSchema : BuildPropertyDetailSchema);
   const slugs: string[] = new Array(starts.length);
   for (let i = 0; i < starts.length; i++) {
     const value = parse(task.name, buf.toString('utf8', starts[i], ends[i])) as { slug: string };
@@ -92,6 +67,59 @@ export async function runTask(task: LoadTask): Promise<unknown> {
   }
   const result: DetailsResult = { slugs: slugs.join('\n'), starts, ends };
   return result;
+}
+
+const VARYING = new Set<string>(VARYING_CARD_FIELDS.map((k) => `"${k}"`));
+
+/**
+ * Cards without parsing them: each card's top-level fields are located in the text, the
+ * request-dependent ones left out, the map marker assembled from the card's own field texts.
+ * The file is validated separately (an `elements` task).
+ */
+function packCards(name: string, text: string, siteUrl: string): CardsResult {
+  const { starts, ends } = arrayElementOffsetsText(text);
+  const n = starts.length;
+  const cardParts: string[] = new Array(n);
+  const markerParts: string[] = new Array(n);
+  const cardEnds = new Int32Array(n);
+  const markerEnds = new Int32Array(n);
+  const slugs: string[] = new Array(n);
+  let cardLen = 0, markerLen = 0;
+  for (let i = 0; i < n; i++) {
+    const f = topLevelFields(text, starts[i], ends[i]);
+    const kept: string[] = [];
+    const raw: Record<string, string> = {};
+    for (let k = 0; k < f.length; k += 3) {
+      const keyEnd = f[k + 1] - 1;
+      const key = text.slice(f[k], keyEnd).trimEnd();
+      if (key === '"slug"' || key === '"title"' || key === '"coordinates"' || key === '"featured"' || key === '"images"') raw[key] = text.slice(f[k + 1], f[k + 2]);
+      if (!VARYING.has(key)) kept.push(text.slice(f[k], f[k + 2]));
+    }
+    if (!raw['"slug"']) throw new Error(`${name}: card ${i} has no slug`);
+    slugs[i] = raw['"slug"'].slice(1, -1);
+    const card = resolveSitePathsInJson(`{${kept.join(',')}`, siteUrl);
+    cardParts[i] = card;
+    cardLen += card.length;
+    cardEnds[i] = cardLen;
+    let marker = '';
+    if (raw['"coordinates"']) {
+      marker = `{"slug":${raw['"slug"']},"title":${raw['"title"']},"coordinates":${raw['"coordinates"']},"featured":${raw['"featured"']}`;
+      const images = raw['"images"'];
+      if (images && images.length > 2) {
+        const first = topLevelFirstElement(images);
+        if (first) marker += `,"image":${resolveSitePathsInJson(first, siteUrl)}`;
+      }
+    }
+    markerParts[i] = marker;
+    markerLen += marker.length;
+    markerEnds[i] = markerLen;
+  }
+  return { slugs: slugs.join('\n'), cards: cardParts.join(''), cardEnds, markers: markerParts.join(''), markerEnds };
+}
+
+function topLevelFirstElement(arrayText: string): string | undefined {
+  const { starts, ends } = arrayElementOffsetsText(arrayText);
+  return starts.length ? arrayText.slice(starts[0], ends[0]) : undefined;
 }
 
 parentPort?.on('message', (task: LoadTask) => {

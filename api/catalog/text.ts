@@ -64,3 +64,79 @@ export function arrayElementOffsets(buf: Buffer): { starts: Float64Array; ends: 
   if (depth !== 0 || starts.length !== ends.length) throw new Error('not a JSON array of objects');
   return { starts: Float64Array.from(starts), ends: Float64Array.from(ends) };
 }
+
+/** [keyStart, valueStart, valueEnd] of each top-level field of the JSON object text[start..end). keyStart is the key's opening quote. */
+export function topLevelFields(s: string, start: number, end: number): number[] {
+  const out: number[] = [];
+  let i = start + 1;
+  const skipWs = () => { while (i < end) { const c = s.charCodeAt(i); if (c === 32 || c === 10 || c === 13 || c === 9) i++; else break; } };
+  const skipString = () => { // s[i] is the opening quote
+    i++;
+    while (i < end) {
+      const c = s.charCodeAt(i);
+      if (c === 92) i += 2;
+      else if (c === 34) { i++; return; } else i++;
+    }
+  };
+  while (i < end) {
+    skipWs();
+    if (s.charCodeAt(i) === 125) break;
+    const keyStart = i;
+    skipString();
+    skipWs();
+    i++; // colon
+    skipWs();
+    const valueStart = i;
+    const c = s.charCodeAt(i);
+    if (c === 34) skipString();
+    else if (c === 123 || c === 91) {
+      let depth = 0;
+      while (i < end) {
+        const d = s.charCodeAt(i);
+        if (d === 34) { skipString(); continue; }
+        if (d === 123 || d === 91) depth++;
+        else if (d === 125 || d === 93) { depth--; if (depth === 0) { i++; break; } }
+        i++;
+      }
+    } else {
+      while (i < end) { const d = s.charCodeAt(i); if (d === 44 || d === 125) break; i++; }
+      let e = i;
+      while (e > valueStart && s.charCodeAt(e - 1) <= 32) e--;
+      out.push(keyStart, valueStart, e);
+      skipWs();
+      if (s.charCodeAt(i) === 44) i++;
+      continue;
+    }
+    out.push(keyStart, valueStart, i);
+    skipWs();
+    if (s.charCodeAt(i) === 44) i++;
+  }
+  return out;
+}
+
+/** Character offsets [start, end) of each element of a top-level JSON array of objects. */
+export function arrayElementOffsetsText(s: string): { starts: Int32Array; ends: Int32Array } {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 34) {
+      i++;
+      while (i < s.length) {
+        const d = s.charCodeAt(i);
+        if (d === 92) i += 2;
+        else if (d === 34) break;
+        else i++;
+      }
+    } else if (c === 123 || c === 91) {
+      if (depth === 1) starts.push(i);
+      depth++;
+    } else if (c === 125 || c === 93) {
+      depth--;
+      if (depth === 1) ends.push(i + 1);
+    }
+  }
+  if (depth !== 0 || starts.length !== ends.length) throw new Error('not a JSON array of objects');
+  return { starts: Int32Array.from(starts), ends: Int32Array.from(ends) };
+}
