@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { AppConfig } from './config.ts';
 import type { CatalogSource } from './catalog/build.ts';
 import { installErrorHandling } from './http/errors.ts';
-import { installClientBuildCheck, installResponseHeaders } from './http/headers.ts';
+import { installClientBuildCheck, installEncodingTags, installResponseHeaders } from './http/headers.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { registerRoute } from './http/route.ts';
 import './http/types.ts';
@@ -72,6 +72,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installResponseHeaders(app);
   // After the ETag hook: tags and 304s are computed on the identity body.
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
+  installEncodingTags(app);
 
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({

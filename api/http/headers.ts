@@ -20,9 +20,34 @@ export const cacheControl = (hint: CacheHint | 'no-store') =>
 /** Strong ETag of a body: the same bytes give the same tag. */
 export const etagOf = (body: string | Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
-function matches(ifNoneMatch: string, etag: string): boolean {
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((t) => t.trim() === etag);
+/** The tag of If-None-Match that matches the body's tag (also in its per-encoding form), if any. */
+function matching(ifNoneMatch: string, etag: string): string | undefined {
+  if (ifNoneMatch.trim() === '*') return etag;
+  const bare = etag.slice(0, -1);
+  for (const raw of ifNoneMatch.split(',')) {
+    const t = raw.trim();
+    if (t === etag || (t.startsWith(`${bare}-`) && /^-(gzip|br)"$/.test(t.slice(bare.length)))) return t;
+  }
+  return undefined;
+}
+
+/**
+ * Strong tags belong to one representation: a compressed body gets its encoding appended
+ * (`"abc-gzip"`). Registered as the last onSend hook of every route, after compression.
+ */
+export function installEncodingTags(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const tagEncoding = async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const enc = reply.getHeader('content-encoding');
+      const etag = reply.getHeader('etag');
+      if (typeof enc === 'string' && typeof etag === 'string' && etag.endsWith('"') && !etag.endsWith(`-${enc}"`)) {
+        reply.header('etag', `${etag.slice(0, -1)}-${enc}"`);
+      }
+      return payload;
+    };
+    const existing = route.onSend;
+    route.onSend = existing === undefined ? [tagEncoding] : [...(Array.isArray(existing) ? existing : [existing]), tagEncoding] as typeof route.onSend;
+  });
 }
 
 /**
@@ -44,8 +69,10 @@ export function installResponseHeaders(app: FastifyInstance) {
       reply.header('etag', etag);
     }
     const inm = request.headers['if-none-match'];
-    if (inm && matches(inm, etag)) {
+    const matched = inm ? matching(inm, etag) : undefined;
+    if (matched) {
       reply.code(304);
+      reply.header('etag', matched);
       reply.removeHeader('content-type');
       reply.removeHeader('content-length');
       return '';

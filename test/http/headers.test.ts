@@ -73,5 +73,12 @@ describe('compression', () => {
     assert.equal(br.headers['content-encoding'], 'br');
     assert.equal(brotliDecompressSync(br.rawPayload).toString(), plain.body);
     assert.equal(plain.headers['content-encoding'], undefined);
+    // one strong tag per representation; a 304 answers with the tag the client holds
+    const tag = String(plain.headers.etag);
+    assert.equal(gz.headers.etag, `${tag.slice(0, -1)}-gzip"`);
+    assert.equal(br.headers.etag, `${tag.slice(0, -1)}-br"`);
+    const revalidated = await app.inject({ url, headers: { 'accept-encoding': 'gzip', 'if-none-match': String(gz.headers.etag) } });
+    assert.equal(revalidated.statusCode, 304);
+    assert.equal(revalidated.headers.etag, gz.headers.etag);
   });
 });
