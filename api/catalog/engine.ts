@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { FacetLabels, ListingFact, PriceFact } from '../contract/build.ts';
+import { BILLING_PERIODS } from '../contract/common.ts';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { FacetsPayload, GeoPayload } from '../contract/catalog.ts';
 import { CURRENCIES, LOCALES, OPTION_TYPES, type Currency, type Locale, type OptionType, type SlugName } from '../contract/common.ts';
@@ -52,6 +53,9 @@ interface DetailFile { fh: FileHandle; starts: Float64Array; ends: Float64Array;
 
 interface Order { order: Int32Array; rank: Int32Array }
 
+/** Column store of one price fact (overall or one option type) with its market position JSON. */
+interface PriceColumn { amount: Float64Array; eur: Float64Array; currency: Uint8Array; period: Uint8Array; market: (string | undefined)[] }
+
 const SMALL = 2048;
 
 /**
@@ -61,7 +65,11 @@ const SMALL = 2048;
  */
 export class Engine {
   readonly n: number;
-  readonly facts: ListingFact[];
+  /** price of each listing, overall ('') and per option type: NaN when none */
+  private readonly prices = new Map<string, PriceColumn>();
+  private readonly updatedMs: Float64Array;
+  private readonly ratingScore: Float64Array;
+  private readonly ratingCount: Int32Array;
   readonly slugs: string[];
   readonly slugIndex = new Map<string, number>();
   private readonly all: Bitset;
@@ -93,7 +101,6 @@ export class Engine {
 
   constructor(facts: ListingFact[], readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>) {
     this.n = facts.length;
-    this.facts = facts;
     this.slugs = facts.map((f) => f.slug);
     const n = this.n;
     for (let i = 0; i < n; i++) {
@@ -127,6 +134,30 @@ export class Engine {
       }
       return id;
     };
+    this.updatedMs = new Float64Array(n);
+    this.ratingScore = new Float64Array(n).fill(Number.NaN);
+    this.ratingCount = new Int32Array(n);
+    for (const key of ['', ...OPTION_TYPES]) {
+      this.prices.set(key, {
+        amount: new Float64Array(n).fill(Number.NaN), eur: new Float64Array(n).fill(Number.NaN),
+        currency: new Uint8Array(n), period: new Uint8Array(n), market: new Array(n),
+      });
+    }
+    const marketJson = new Map<string, string>();
+    const intern = (v: unknown) => {
+      const j = JSON.stringify(v);
+      let hit = marketJson.get(j);
+      if (hit === undefined) marketJson.set(j, (hit = `,"marketPosition":${j}`));
+      return hit;
+    };
+    const setPrice = (key: string, i: number, p: PriceFact | null | undefined) => {
+      if (!p) return;
+      const c = this.prices.get(key)!;
+      c.amount[i] = p.amount;
+      c.eur[i] = p.sortAmountEur;
+      c.currency[i] = CURRENCIES.indexOf(p.currency) + 1;
+      c.period[i] = BILLING_PERIODS.indexOf(p.billingPeriod) + 1;
+    };
     const coords: number[] = [];
     const streetKeys = new Map<string, string>();
     const numbers = new Map<string, HouseNumber | undefined>();
@@ -144,6 +175,12 @@ export class Engine {
       this.currency[i] = cur ? CURRENCIES.indexOf(cur) + 1 : 0;
       if (cur) push(`currency:${cur}`, i);
       this.capacity[i] = f.capacity ?? 0;
+      this.updatedMs[i] = f.updatedAt ? Date.parse(f.updatedAt) : Number.NaN;
+      if (f.rating) { this.ratingScore[i] = f.rating.score; this.ratingCount[i] = f.rating.count; }
+      setPrice('', i, f.fromPrice);
+      if (f.marketPosition) this.prices.get('')!.market[i] = intern(f.marketPosition);
+      for (const t of Object.keys(f.fromPriceByType) as OptionType[]) setPrice(t, i, f.fromPriceByType[t]);
+      for (const t of Object.keys(f.marketPositionByType) as OptionType[]) this.prices.get(t)!.market[i] = intern(f.marketPositionByType[t]);
       if (f.coordinates) {
         this.lat[i] = f.coordinates.lat;
         this.lng[i] = f.coordinates.lng;
@@ -191,7 +228,7 @@ export class Engine {
     if (r.slugs !== this.slugs.join('\n')) throw new Error(`listings.${locale}.json is not in the order of listing-facts.json`);
     for (let i = 0; i < this.n; i++) {
       const hasMarker = r.markerEnds[i] > (i === 0 ? 0 : r.markerEnds[i - 1]);
-      if (hasMarker !== (this.facts[i].coordinates !== null)) throw new Error(`listings.${locale}.json: coordinates of ${this.slugs[i]} disagree with listing-facts.json`);
+      if (hasMarker !== !Number.isNaN(this.lat[i])) throw new Error(`listings.${locale}.json: coordinates of ${this.slugs[i]} disagree with listing-facts.json`);
     }
     this.cards[locale] = { text: r.cards, ends: r.cardEnds };
     this.markers[locale] = { text: r.markers, ends: r.markerEnds };
@@ -257,9 +294,8 @@ export class Engine {
 
   // ---- filtering ----------------------------------------------------------------------------
 
-  priceOf(i: number, type: OptionType | undefined): PriceFact | null {
-    const f = this.facts[i];
-    return type ? f.fromPriceByType[type] ?? null : f.fromPrice;
+  private col(type: OptionType | undefined): PriceColumn {
+    return this.prices.get(type ?? '')!;
   }
 
   private posting(key: string): Bitset | undefined {
@@ -315,6 +351,7 @@ export class Engine {
     if (minCap !== undefined || priced) {
       const lo = f.minPrice ?? -Infinity;
       const hi = f.maxPrice ?? Infinity;
+      const amount = this.col(f.pricingOptionType).amount;
       const cap = this.capacity;
       for (let w = 0; w < b.length; w++) {
         let x = b[w];
@@ -323,10 +360,7 @@ export class Engine {
           x ^= low;
           const i = (w << 5) + 31 - Math.clz32(low);
           let keep = minCap === undefined || cap[i] >= minCap;
-          if (keep && priced) {
-            const p = this.priceOf(i, f.pricingOptionType);
-            keep = p !== null && p.amount >= lo && p.amount <= hi;
-          }
+          if (keep && priced) keep = amount[i] >= lo && amount[i] <= hi; // NaN (no price) fails both
           if (!keep) b[w] &= ~low;
         }
       }
@@ -395,9 +429,8 @@ export class Engine {
     if (o) return o;
     const n = this.n;
     const idx = Array.from({ length: n }, (_, i) => i);
-    const f = this.facts;
     if (sort === 'date-desc' || sort === 'date-asc') {
-      const t = f.map((x) => (x.updatedAt ? Date.parse(x.updatedAt) : Number.NaN));
+      const t = this.updatedMs;
       const dir = sort === 'date-desc' ? -1 : 1;
       idx.sort((a, b) => {
         const ta = t[a], tb = t[b];
@@ -406,13 +439,14 @@ export class Engine {
         return (ta - tb) * dir || a - b;
       });
     } else if (sort === 'rating-desc') {
+      const score = this.ratingScore, cnt = this.ratingCount;
       idx.sort((a, b) => {
-        const ra = f[a].rating, rb = f[b].rating;
-        if (!ra || !rb) return !ra && !rb ? a - b : !ra ? 1 : -1;
-        return rb.score - ra.score || rb.count - ra.count || a - b;
+        const na = Number.isNaN(score[a]), nb = Number.isNaN(score[b]);
+        if (na || nb) return na === nb ? a - b : na ? 1 : -1;
+        return score[b] - score[a] || cnt[b] - cnt[a] || a - b;
       });
     } else {
-      const p = f.map((_, i) => this.priceOf(i, type)?.sortAmountEur ?? Number.NaN);
+      const p = this.col(type).eur;
       idx.sort((a, b) => {
         const pa = p[a], pb = p[b];
         const na = Number.isNaN(pa), nb = Number.isNaN(pb);
@@ -546,10 +580,8 @@ export class Engine {
             const b = Uint32Array.from(ctx.bits);
             bits.andInto(b, p);
             const lo = f.minPrice ?? -Infinity, hi = f.maxPrice ?? Infinity;
-            bits.forEach(b, (i) => {
-              const pr = this.priceOf(i, t);
-              if (pr && pr.amount >= lo && pr.amount <= hi) c++;
-            });
+            const amount = this.col(t).amount;
+            bits.forEach(b, (i) => { if (amount[i] >= lo && amount[i] <= hi) c++; });
           }
         }
         if (c > 0 || f.pricingOptionType === t) vals.push({ value: t, label: this.label('pricingOptionType', t, locale), count: c });
@@ -574,25 +606,25 @@ export class Engine {
     const payload: FacetsPayload = { facets: out };
     {
       const ctx = this.match(f, ['price']).bits;
-      const type = f.pricingOptionType;
-      let cur: string | undefined, mixed = false, min = Infinity, max = -Infinity;
+      const { amount, currency } = this.col(f.pricingOptionType);
+      let cur = 0, mixed = false, min = Infinity, max = -Infinity;
       for (let w = 0; w < ctx.length && !mixed; w++) {
         let x = ctx[w];
         while (x) {
           const low = x & -x;
           const i = (w << 5) + 31 - Math.clz32(low);
           x ^= low;
-          const p = this.priceOf(i, type);
-          if (!p) continue;
-          if (cur === undefined) cur = p.currency;
-          else if (cur !== p.currency) { mixed = true; break; }
-          if (p.amount < min) min = p.amount;
-          if (p.amount > max) max = p.amount;
+          const c = currency[i];
+          if (c === 0) continue;
+          if (cur === 0) cur = c;
+          else if (cur !== c) { mixed = true; break; }
+          if (amount[i] < min) min = amount[i];
+          if (amount[i] > max) max = amount[i];
         }
       }
       if (cur && !mixed) {
-        const currency = cur as Currency;
-        payload.priceRange = { min: { amount: min, currency }, max: { amount: max, currency } };
+        const code = CURRENCIES[cur - 1];
+        payload.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code } };
       }
     }
     {
@@ -616,17 +648,15 @@ export class Engine {
   // ---- rendering ----------------------------------------------------------------------------
 
   private priceFields(i: number, type: OptionType | undefined): string {
-    const p = this.priceOf(i, type);
-    let s = '';
-    if (p) s += `,"fromPrice":{"amount":${p.amount},"currency":"${p.currency}"},"fromBillingPeriod":"${p.billingPeriod}"`;
-    return s;
+    const c = this.col(type);
+    if (c.currency[i] === 0) return '';
+    return `,"fromPrice":{"amount":${c.amount[i]},"currency":"${CURRENCIES[c.currency[i] - 1]}"},"fromBillingPeriod":"${BILLING_PERIODS[c.period[i] - 1]}"`;
   }
 
   cardJson(i: number, locale: Locale, f: Filters): string {
-    const fact = this.facts[i];
     let s = item(this.cards[locale], i) + this.priceFields(i, f.pricingOptionType);
-    const mp = f.pricingOptionType ? fact.marketPositionByType[f.pricingOptionType] : fact.marketPosition;
-    if (mp) s += `,"marketPosition":${JSON.stringify(mp)}`;
+    const mp = this.col(f.pricingOptionType).market[i];
+    if (mp) s += mp;
     if (f.lat !== undefined && f.lng !== undefined) {
       const d = this.distance(i, f.lat, f.lng);
       if (d !== undefined) s += `,"distanceMeters":${Math.round(d * 10) / 10}`;

@@ -192,6 +192,7 @@ describe('GET /v1/properties', () => {
     }).map((l) => l.slug);
     assert.deepEqual(r, expected);
     assert.ok(r.indexOf('berlin-on-request') < r.indexOf('oranien-loft'), '4.2/45 tie broken on slug');
+    assert.ok(r.indexOf('tor-twelve-a') < r.indexOf('tor-twelve'), '4.5: 200 reviews before 120');
   });
 
   it('sorts by price across currencies on the EUR reference amount', async () => {

@@ -123,7 +123,7 @@ export function coreListings(): FixtureListing[] {
       options: [{ type: 'flex_desk', amount: 250, period: 'month' }, { type: 'private_office', amount: 1200, period: 'month', maxCapacity: 4 }, { type: 'day_pass', amount: 25, period: 'day' }], verdict: 'around' }),
     listing({ slug: 'tor-twelve-a', city: 'berlin', zone: 'berlin-mitte', operator: 'deskco', street: 'Torstr.', houseNumber: '12a',
       coordinates: { lat: 52.5293, lng: 13.4012 }, amenities: ['wifi', 'coffee'], capacity: 15,
-      rating: { score: 4.5, count: 80 }, updatedAt: '2026-09-15T09:00:00Z',
+      rating: { score: 4.5, count: 200 }, updatedAt: '2026-09-15T09:00:00Z',
       options: [{ type: 'flex_desk', amount: 180, period: 'month' }, { type: 'fix_desk', amount: 300, period: 'month' }], verdict: 'below' }),
     listing({ slug: 'tor-range', city: 'berlin', zone: 'berlin-mitte', operator: 'spacehub', street: 'Tor Straße', houseNumber: '10-14',
       coordinates: { lat: 52.5291, lng: 13.4005 }, amenities: ['wifi', 'parking'], capacity: 100,
