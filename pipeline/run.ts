@@ -11,7 +11,7 @@ import * as assemble from './lib/assemble.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName } from './lib/inputs.ts';
-import { loadModels, queryRows, runModels } from './lib/models.ts';
+import { dropAllExcept, loadModels, queryRows, runModels } from './lib/models.ts';
 import { createProgress, formatMs, type Progress } from './lib/progress.ts';
 import {
   BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
@@ -86,7 +86,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         `spaces.csv: listings fell from ${previousListings} to ${listingCount} (more than half) against build ${currentBuildId(distDir)}; rerun with --allow-shrink if intended`);
     }
 
-    const marts = await progress.stage('read marts', () => assemble.readMarts(conn), (m) => `asOf=${m.asOf}`);
+    const marts = await progress.stage('read marts', async () => {
+      const read = await assemble.readMarts(conn);
+      // only the listing texts are read from DuckDB after this: free the rest of its memory
+      await dropAllExcept(conn, assemble.LISTING_TEXT_SOURCES);
+      return read;
+    }, (m) => `asOf=${m.asOf}`);
     const writer = new BuildWriter(tmpDir);
     const rowCounts: Record<string, number> = {};
 

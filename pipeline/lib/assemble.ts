@@ -86,6 +86,9 @@ export interface ListingTexts {
   description: (string | null)[];
 }
 
+/** What readListingTexts reads: the listings mart and the texts view over the raw spaces. */
+export const LISTING_TEXT_SOURCES = ['listings', 'stg_space_texts', 'raw_spaces', 'raw_spaces_load'] as const;
+
 /**
  * Reads the excerpts and descriptions of one locale (they are kept out of the models and of
  * `Marts`: only one locale's texts are in memory at a time).

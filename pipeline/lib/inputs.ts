@@ -91,9 +91,8 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
         `from read_csv(${sqlString(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', ` +
         `strict_mode = true, null_padding = false)`,
     );
-    // rowid follows insertion order, which DuckDB keeps for a CSV scan
-    await conn.run(`create or replace table raw_${name} as select (rowid + 1)::integer as _row, * from raw_${name}_load`);
-    await conn.run(`drop table raw_${name}_load`);
+    // rowid follows insertion order, which DuckDB keeps for a CSV scan; a view, not a second copy
+    await conn.run(`create or replace view raw_${name} as select (rowid + 1)::integer as _row, * from raw_${name}_load`);
     const count = await conn.runAndReadAll(`select count(*)::integer as n from raw_${name}`);
     rowCounts[name] = count.getRowObjectsJS()[0].n as number;
     const keyExpr = table.key.map((c) => `coalesce(trim("${c}"), '')`).join(` || '|' || `);

@@ -112,3 +112,17 @@ export async function queryColumn(conn: DuckDBConnection, sql: string): Promise<
   return values;
 }
 
+/**
+ * Drops every table and view except `keep` (and what their views read), returning the memory of
+ * the models that are no longer needed once the marts are read.
+ */
+export async function dropAllExcept(conn: DuckDBConnection, keep: readonly string[]): Promise<void> {
+  const kept = new Set(keep);
+  const reader = await conn.runAndReadAll(
+    `select view_name as name, 'view' as kind from duckdb_views() where not internal and schema_name = 'main'
+     union all select table_name, 'table' from duckdb_tables() where schema_name = 'main'`);
+  for (const { name, kind } of reader.getRowObjectsJS() as { name: string; kind: string }[]) {
+    if (!kept.has(name)) await conn.run(`drop ${kind} if exists "${name}"`);
+  }
+}
+

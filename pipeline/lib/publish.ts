@@ -6,6 +6,8 @@ import {
 import path from 'node:path';
 import { BuildError } from './errors.ts';
 
+const WRITE_BUFFER_BYTES = 4 << 20;
+
 /** Writes the files of one build into its temporary directory, hashing and fsyncing each. */
 export class BuildWriter {
   readonly files: Record<string, string> = {};
@@ -16,22 +18,31 @@ export class BuildWriter {
   private open(name: string) {
     const fd = openSync(path.join(this.dir, name), 'w');
     const hash = createHash('sha256');
-    let buffer: string[] = [];
-    let size = 0;
+    // text is encoded straight into one reused buffer (no joined strings, no per-chunk buffers)
+    const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
+    let used = 0;
     const flush = () => {
-      if (buffer.length === 0) return;
-      const chunk = Buffer.from(buffer.join(''), 'utf8');
+      if (used === 0) return;
+      const chunk = buffer.subarray(0, used);
       hash.update(chunk);
       let offset = 0;
-      while (offset < chunk.length) offset += writeSync(fd, chunk, offset);
-      buffer = [];
-      size = 0;
+      while (offset < used) offset += writeSync(fd, chunk, offset);
+      used = 0;
     };
     return {
       write: (text: string) => {
-        buffer.push(text);
-        size += text.length;
-        if (size > 1 << 20) flush();
+        // a UTF-16 code unit takes at most 3 bytes in UTF-8
+        if (used + text.length * 3 > buffer.length) {
+          flush();
+          if (text.length * 3 > buffer.length) {
+            const big = Buffer.from(text, 'utf8');
+            hash.update(big);
+            let offset = 0;
+            while (offset < big.length) offset += writeSync(fd, big, offset);
+            return;
+          }
+        }
+        used += buffer.write(text, used, 'utf8');
       },
       close: () => {
         flush();
