@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { ContactBodySchema } from '../../api/contract/leads.ts';
 import { LEAD_OPERATIONS } from '../../api/leads/plugin.ts';
 import { buildOpenApiDocument, openApiPath } from '../../api/openapi/document.ts';
 import { COMMITTED_PATH, generateDocument } from '../../api/openapi/generate.ts';
@@ -129,6 +130,21 @@ describe('the OpenAPI document', () => {
     assert.match(doc.info.description, /## Sample sizes/);
     assert.match(doc.info.description, /send it back as `seed`/);
     assert.match(doc.components.schemas.MarketPosition.properties.sampleSize.description, /distinct spaces/);
+  });
+});
+
+describe('string limits', () => {
+  it('are counted in code points by the server, as JSON Schema counts them (zod >= 4.1 does)', async () => {
+    const validator = new OpenApiValidator(doc);
+    const at = doc.paths['/v1/properties'].get.parameters.findIndex((p: any) => p.name === 'address');
+    for (const [value, ok] of [['😀😀', false], ['😀😀😀', true], ['😀'.repeat(120), true], ['😀'.repeat(121), false]] as const) {
+      assert.equal(validator.validateAt(['paths', '/v1/properties', 'get', 'parameters', String(at), 'schema'], value).length === 0, ok, `document, ${value.length} units`);
+      const r = await app.inject({ url: `/v1/properties?locale=en&address=${encodeURIComponent(value)}` });
+      assert.equal(r.statusCode, ok ? 200 : 400, `server, ${value.length} units`);
+    }
+    const name = '😀'.repeat(120);
+    assert.equal(ContactBodySchema.safeParse({ name, email: 'a@b.cd', locale: 'en' }).success, true);
+    assert.equal(validator.validateAt(['components', 'schemas', 'ContactLeadBody'], { name, email: 'a@b.cd', locale: 'en' }).length, 0);
   });
 });
 
