@@ -168,7 +168,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     if (opts.deferDetails) {
       detailsReady.catch(() => undefined);
       validated.catch(() => undefined);
-      setImmediate(() => engine.seal());
+      engine.sealInBackground();
     } else {
       await validated;
       engine.seal();

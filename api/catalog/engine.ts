@@ -92,6 +92,7 @@ export class Engine {
   private readonly detailFiles = {} as Record<Locale, DetailFile>;
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
   private readonly sets = new LRUCache<string, MatchSet>({ max: 4000 });
+  private readonly counts = new LRUCache<string, Int32Array>({ max: 20000 });
   private readonly collators = new Map<Locale, Intl.Collator>();
   /** Serialized response bodies of this build, by route and normalized query. */
   readonly bodies = new LRUCache<string, { json: string; etag: string }>({
@@ -259,9 +260,26 @@ export class Engine {
     for (const l of LOCALES) await this.detailFiles[l]?.fh.close().catch(() => undefined);
   }
 
-  /** Precomputes the common sort orders once every file is in. */
+  private readonly sortKeys = [
+    ...(['date-desc', 'date-asc', 'rating-desc', 'price-asc'] as const).map((s) => [s, undefined] as const),
+    ...OPTION_TYPES.map((t) => ['price-asc', t] as const),
+  ];
+
+  /** Precomputes every sort order (otherwise each is computed on first use). */
   seal() {
-    for (const s of ['date-desc', 'date-asc', 'rating-desc', 'price-asc'] as const) this.order(s);
+    for (const [s, t] of this.sortKeys) this.order(s, t);
+  }
+
+  /** The same, one order per event-loop turn, so requests are served in between. */
+  sealInBackground() {
+    let k = 0;
+    const step = () => {
+      if (k >= this.sortKeys.length) return;
+      const [s, t] = this.sortKeys[k++];
+      this.order(s, t);
+      setImmediate(step);
+    };
+    setImmediate(step);
   }
 
   // ---- places -------------------------------------------------------------------------------
@@ -536,27 +554,41 @@ export class Engine {
       const coll = this.collator(locale);
       return vals.sort((a, b) => b.count - a.count || coll.compare(a.label, b.label) || (a.value < b.value ? -1 : 1));
     };
-    // A facet whose filter is not set counts over the full match: those share one pass.
-    const full = this.match(f);
+    // A facet whose filter is not set counts over the full match: those share one pass. Counts
+    // are cached by context (the same contexts recur across queries: "every filter but city").
     const counts = {} as Record<SingleKey, Int32Array>;
-    for (const key of SINGLE_KEYS) counts[key] = new Int32Array(this.values[key].length);
-    const shared = SINGLE_KEYS.filter((k) => f[k] === undefined);
-    const passes: { bits: Bitset; keys: SingleKey[] }[] = [];
-    if (shared.length) passes.push({ bits: full.bits, keys: shared });
-    for (const key of SINGLE_KEYS) if (f[key] !== undefined) passes.push({ bits: this.match(f, [key]).bits, keys: [key] });
+    const passes: { bits: Bitset; keys: SingleKey[]; cacheKeys: string[] }[] = [];
+    const shared: SingleKey[] = [];
+    const sharedKeys: string[] = [];
+    const fullKey = this.filterKey(f);
+    for (const key of SINGLE_KEYS) {
+      const ctxKey = `${f[key] === undefined ? fullKey : this.filterKey(f, [key])}|${key}`;
+      const hit = this.counts.get(ctxKey);
+      if (hit) counts[key] = hit;
+      else if (f[key] === undefined) { shared.push(key); sharedKeys.push(ctxKey); }
+      else passes.push({ bits: this.match(f, [key]).bits, keys: [key], cacheKeys: [ctxKey] });
+    }
+    if (shared.length) passes.push({ bits: this.match(f).bits, keys: shared, cacheKeys: sharedKeys });
     for (const pass of passes) {
       const idx = pass.keys.map((k) => this.valueIdx[k]);
-      const cnt = pass.keys.map((k) => counts[k]);
+      const cnt = pass.keys.map((k) => new Int32Array(this.values[k].length));
       const b = pass.bits;
-      for (let w = 0; w < b.length; w++) {
-        let x = b[w];
-        while (x) {
-          const low = x & -x;
-          const i = (w << 5) + 31 - Math.clz32(low);
-          x ^= low;
-          for (let k = 0; k < idx.length; k++) { const v = idx[k][i]; if (v >= 0) cnt[k][v]++; }
+      for (let k = 0; k < idx.length; k++) {
+        const vi = idx[k], c = cnt[k];
+        for (let w = 0; w < b.length; w++) {
+          let x = b[w];
+          while (x) {
+            const low = x & -x;
+            const v = vi[(w << 5) + 31 - Math.clz32(low)];
+            x ^= low;
+            if (v >= 0) c[v]++;
+          }
         }
       }
+      pass.keys.forEach((key, k) => {
+        counts[key] = cnt[k];
+        this.counts.set(pass.cacheKeys[k], cnt[k]);
+      });
     }
     for (const key of SINGLE_KEYS) {
       const vals: { value: string; label: string; count: number }[] = [];

@@ -62,16 +62,24 @@ async function findDist(): Promise<string> {
   return dist;
 }
 
-interface Child { child: ChildProcess; base: string; startupMs: number }
+interface Child { child: ChildProcess; base: string; startupMs: number; validated: Promise<number> }
 function startChild(args: string[], env: Record<string, string>): Promise<Child> {
   const started = performance.now();
+  let validatedAt: (ms: number) => void = () => undefined;
+  const validated = new Promise<number>((r) => { validatedAt = r; });
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolvePromise, reject) => {
     let out = '';
+    let listening = false;
     child.stdout!.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolvePromise({ child, base: m[1], startupMs: performance.now() - started });
+      if (m && !listening) {
+        listening = true;
+        resolvePromise({ child, base: m[1], startupMs: performance.now() - started, validated });
+      }
+      if (out.includes('"msg":"build fully validated"')) validatedAt(performance.now() - started);
+      if (out.length > 1e6) out = out.slice(-1000);
     });
     child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
   });
@@ -156,11 +164,13 @@ const pools = queryPools(dist);
 process.stderr.write(`bench: ${pools.listings} listings in ${dist}; ${connections} connections, ${duration} s per run\n`);
 
 const api = await startChild(['api/server.ts'], {
-  DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+  DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
   // bench-only: a limit that cannot trip, so the limiter still runs on every request
   RATE_LIMIT_READS: '1000000000', RELOAD_POLL_MS: '600000',
 });
 const startup = { ms: api.startupMs, ...rssMb(api.child.pid!) };
+// Measure the steady state: the first build finishes validating in the background first.
+const validatedMs = await api.validated;
 const sample = await fetch(`${api.base}${pools.list[0]}`);
 const pageBytes = (await sample.text()).length;
 const baseline = await startChild(['test/bench/api.ts', '--baseline-server', String(pageBytes)], {});
@@ -188,6 +198,6 @@ for (const r of rows) {
   const verdict = r.goal === undefined ? '' : ratio >= r.goal ? `≥ ${r.goal} ✓` : `≥ ${r.goal} ✗`;
   console.log(`| ${r.name} | ${Math.round(r.rps)} | ${ratio.toFixed(2)} | ${verdict} | ${r.p50} | ${r.p99}${r.p99 <= 10 ? '' : ' ✗'} | ${r.errors} |`);
 }
-console.log(`start-up (spawn to listening, build loaded and indexed): ${(startup.ms / 1000).toFixed(2)} s${startup.ms <= 3000 ? '' : ' (goal ≤ 3 s ✗)'}`);
+console.log(`start-up (spawn to listening, build loaded and indexed): ${(startup.ms / 1000).toFixed(2)} s${startup.ms <= 3000 ? '' : ' (goal ≤ 3 s ✗)'}; every file validated after ${(validatedMs / 1000).toFixed(2)} s`);
 console.log(`RSS after start-up: ${startup.rss} MB; after the runs: ${after.rss} MB; peak: ${after.peak} MB${after.peak <= 1536 ? '' : ' (goal ≤ 1.5 GB ✗)'}`);
 process.exit(0);
