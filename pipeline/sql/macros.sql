@@ -17,9 +17,14 @@ create or replace macro is_desk_product(option_type) as
 create or replace macro is_priced_per_office(option_type) as
   option_type in ('private_office', 'exclusive_bereich');
 
-create or replace macro option_type_rank(option_type) as
-  list_position(['private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'day_pass',
-    'meeting_room', 'virtual_office', 'event_space', 'membership'], option_type);
+create or replace macro option_types_in_order() as
+  ['private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'day_pass',
+    'meeting_room', 'virtual_office', 'event_space', 'membership'];
+
+create or replace macro option_type_rank(option_type) as list_position(option_types_in_order(), option_type);
+
+-- the inverse of option_type_rank
+create or replace macro option_type_of_rank(rank) as option_types_in_order()[rank];
 
 create or replace macro billing_period_rank(period) as
   list_position(['month', 'day', 'hour', 'week', 'year', 'once'], period);

@@ -28,25 +28,52 @@ located as (
   left join fx on fx.currency = observations.currency
 ),
 
-compared as (
-  -- what an amount is compared with: the offer's own history and its peers in the city
+unit_priced as (
   select
     *,
-    min(case when amount > 0 then amount end) over (partition by space_id, offer_id) as offer_min_amount,
-    median(case when amount > 0 then unit_amount end)
-      over (partition by city_id, option_type, billing_period, currency) as peer_median_unit_amount,
-    count(case when amount > 0 then unit_amount end)
-      over (partition by city_id, option_type, billing_period, currency) as peer_count,
-  from (
-    select
-      *,
-      -- per desk for offices; an office without a desk count has no comparable unit
-      case
-        when not is_priced_per_office(option_type) then amount
-        when max_capacity >= 1 then amount / max_capacity
-      end as unit_amount,
-    from located
-  )
+    -- per desk for offices; an office without a desk count has no comparable unit
+    case
+      when not is_priced_per_office(option_type) then amount
+      when max_capacity >= 1 then amount / max_capacity
+    end as unit_amount,
+  from located
+),
+
+-- what an amount is compared with: the offer's own history and its peers in the city
+-- (aggregates joined back rather than window functions over 1M+ rows: same figures, less work)
+offer_minimums as (
+  select space_id, offer_id, min(case when amount > 0 then amount end) as offer_min_amount,
+  from unit_priced
+  group by space_id, offer_id
+),
+
+peer_medians as (
+  select
+    city_id,
+    option_type,
+    billing_period,
+    currency,
+    median(case when amount > 0 then unit_amount end) as peer_median_unit_amount,
+    count(case when amount > 0 then unit_amount end) as peer_count,
+  from unit_priced
+  group by city_id, option_type, billing_period, currency
+),
+
+compared as (
+  select
+    unit_priced.*,
+    offer_minimums.offer_min_amount,
+    peer_medians.peer_median_unit_amount,
+    peer_medians.peer_count,
+  from unit_priced
+  left join offer_minimums
+    on offer_minimums.space_id is not distinct from unit_priced.space_id
+    and offer_minimums.offer_id is not distinct from unit_priced.offer_id
+  left join peer_medians
+    on peer_medians.city_id is not distinct from unit_priced.city_id
+    and peer_medians.option_type is not distinct from unit_priced.option_type
+    and peer_medians.billing_period is not distinct from unit_priced.billing_period
+    and peer_medians.currency is not distinct from unit_priced.currency
 ),
 
 final as (

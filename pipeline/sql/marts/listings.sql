@@ -29,11 +29,16 @@ offers as (
   select * from int_offers__latest
 ),
 
+-- (an ordered aggregate, list(… order by …), is several times slower than sorting each small
+-- list afterwards: the sort keys lead the struct, then are dropped)
 image_lists as (
   select
     space_id,
-    list({ 'url': image_path, 'width': width_px, 'height': height_px, 'alt': alt_text }
-      order by image_position, source_row) as images,
+    list_transform(
+      list_sort(list({ 'position': image_position, 'row': source_row, 'url': image_path, 'width': width_px,
+        'height': height_px, 'alt': alt_text })),
+      i -> { 'url': i.url, 'width': i.width, 'height': i.height, 'alt': i.alt }
+    ) as images,
   from images
   group by space_id
 ),
@@ -41,7 +46,7 @@ image_lists as (
 option_type_lists as (
   select
     space_id,
-    list(distinct option_type order by option_type_rank(option_type)) as option_types,
+    list_transform(list_sort(list(distinct option_type_rank(option_type))), r -> option_type_of_rank(r)) as option_types,
   from offers
   group by space_id
 ),
