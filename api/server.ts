@@ -56,7 +56,10 @@ async function main() {
   // process (there is no previous build to fall back to).
   const first = catalog.current();
   first.validated.then(
-    () => log.info({ buildId: first.id, ms: Date.now() - started }, 'build fully validated'),
+    () => {
+      log.info({ buildId: first.id, ms: Date.now() - started }, 'build fully validated');
+      console.log(`Build ${first.id} fully validated after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    },
     (err) => {
       log.fatal({ err }, 'the build failed validation');
       process.exit(1);

@@ -10,7 +10,7 @@
  * start-up ≤ 3 s, RSS ≤ 1.5 GB.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
@@ -51,7 +51,16 @@ const connections = Number(values.connections);
 
 async function findDist(): Promise<string> {
   const candidates = [values.dist, 'bench-data/dist'].filter(Boolean) as string[];
-  for (const c of candidates) if (existsSync(join(ROOT, c, 'current', 'manifest.json'))) return join(ROOT, c);
+  for (const c of candidates) {
+    if (!existsSync(join(ROOT, c, 'current', 'manifest.json'))) continue;
+    // A private `current` pointing at today's build: a pipeline run publishing meanwhile must
+    // not trigger a hot reload in the middle of the measurements.
+    const own = join(ROOT, 'bench-data', 'api-bench-dist');
+    mkdirSync(own, { recursive: true });
+    rmSync(join(own, 'current'), { force: true });
+    symlinkSync(realpathSync(join(ROOT, c, 'current')), join(own, 'current'));
+    return own;
+  }
   const dist = join(ROOT, 'bench-data', 'synthetic-dist');
   if (!existsSync(join(dist, 'current', 'manifest.json'))) {
     const { writeBuildFixture, publish } = await import('../support/build-fixture.ts');
@@ -78,7 +87,7 @@ function startChild(args: string[], env: Record<string, string>): Promise<Child>
         listening = true;
         resolvePromise({ child, base: m[1], startupMs: performance.now() - started, validated });
       }
-      if (out.includes('"msg":"build fully validated"')) validatedAt(performance.now() - started);
+      if (/Build \S+ fully validated/.test(out)) validatedAt(performance.now() - started);
       if (out.length > 1e6) out = out.slice(-1000);
     });
     child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
@@ -164,7 +173,7 @@ const pools = queryPools(dist);
 process.stderr.write(`bench: ${pools.listings} listings in ${dist}; ${connections} connections, ${duration} s per run\n`);
 
 const api = await startChild(['api/server.ts'], {
-  DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
+  DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
   // bench-only: a limit that cannot trip, so the limiter still runs on every request
   RATE_LIMIT_READS: '1000000000', RELOAD_POLL_MS: '600000',
 });
