@@ -96,7 +96,8 @@ export class Engine {
   private readonly collators = new Map<Locale, Intl.Collator>();
   /** Serialized response bodies of this build, by route and normalized query. */
   readonly bodies = new LRUCache<string, { json: string; etag: string }>({
-    maxSize: 128 * 1024 * 1024,
+    // the text, plus its UTF-8 bytes once sent (http/route.ts): about twice this in memory
+    maxSize: 64 * 1024 * 1024,
     sizeCalculation: (v) => v.json.length + 64,
   });
 
@@ -517,7 +518,10 @@ export class Engine {
       return selectRange(idx, keys, offset, limit);
     }
     const o = this.order(sort, sort === 'price-asc' ? f.pricingOptionType : undefined);
-    if (size <= SMALL) {
+    // Walking the precomputed order costs about (offset + limit) × n / size steps; sorting the
+    // set by rank about size × log(size) comparisons. Take the cheaper.
+    const walk = ((offset + limit) * this.n) / Math.max(1, size);
+    if (size * Math.log2(size + 1) * 4 < walk) {
       const idx = bits.toIndices(g, size);
       idx.sort((a, b) => o.rank[a] - o.rank[b]);
       return idx.subarray(offset, offset + limit);

@@ -11,7 +11,7 @@ import type { CacheHint } from './headers.ts';
 /** What a handler may return: an envelope to serialize, or a JSON body already serialized. */
 export type RouteResult =
   | { data: unknown; meta?: MetaInput }
-  | { json: string; etag?: string }
+  | { json: string | Buffer; etag?: string }
   | { raw: string | Buffer; contentType: string; headers?: Record<string, string> };
 
 export interface RouteContext<Q, P, B> {
@@ -63,6 +63,21 @@ export function defineRoute<QS extends z.ZodType, PS extends z.ZodType, BS exten
   return def;
 }
 
+/**
+ * UTF-8 bytes of each result object sent: results kept in a body cache are encoded once, not on
+ * every request (the encoding and its garbage dominated a cached list response).
+ */
+const encoded = new WeakMap<object, Buffer>();
+function bytesOf(result: { json: string | Buffer }): Buffer {
+  if (typeof result.json !== 'string') return result.json;
+  let buf = encoded.get(result);
+  if (!buf) {
+    buf = Buffer.from(result.json);
+    encoded.set(result, buf);
+  }
+  return buf;
+}
+
 export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, any, any>) {
   app.routeDefinitions.push(def);
   app.route({
@@ -93,7 +108,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       reply.type('application/json; charset=utf-8');
       if ('json' in result) {
         if (result.etag) reply.header('etag', result.etag);
-        return reply.send(result.json);
+        return reply.send(bytesOf(result));
       }
       return reply.send(envelope(result.data, result.meta));
     },
