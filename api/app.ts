@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, {
+  LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest,
+} from 'fastify';
 import type { AppConfig } from './config.ts';
 import type { CatalogSource } from './catalog/build.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { installErrorHandling, sendProblem } from './http/errors.ts';
+import { ApiError } from './http/problems.ts';
 import { installClientBuildCheck, installEncodingTags, installResponseHeaders } from './http/headers.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { registerRoute } from './http/route.ts';
@@ -42,6 +45,9 @@ const CORS_EXPOSED_HEADERS = [
 /** Builds the app; never listens (server.ts does). */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts;
+  // Set below, once the app exists: requests the router rejects (bad URL encoding) never reach
+  // the hooks, so they are counted and answered here.
+  let limitRequest: ((req: FastifyRequest, reply: FastifyReply) => void) | undefined;
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     // Only behind a proxy we trust is X-Forwarded-For the client address.
@@ -51,6 +57,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    // Slugs may be 200 characters; longer path segments reach the handlers and fail validation.
+    routerOptions: { maxParamLength: 2048 },
+    frameworkErrors: (error, request, reply) => {
+      let apiError = new ApiError('VALIDATION_FAILED', 'The request URL is not valid.', [{ path: '(url)', message: error.message }]);
+      try {
+        limitRequest?.(request, reply);
+      } catch (err) {
+        if (err instanceof ApiError) apiError = err;
+      }
+      reply.header('cache-control', 'no-store');
+      void sendProblem(reply, config.siteUrl, apiError);
+    },
   }) as unknown as FastifyInstance;
 
   app.decorate('config', config);
@@ -60,7 +78,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   installErrorHandling(app, config.siteUrl);
   // First hook of all: rate limits must see every request, preflights and 404s included.
-  installRateLimit(app, config.rateLimit, app.clock);
+  limitRequest = installRateLimit(app, config.rateLimit, app.clock);
   await app.register(cors, {
     origin: (origin, cb) => cb(null, origin !== undefined && config.corsOrigins.includes(origin)),
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],

@@ -69,10 +69,11 @@ function tighter(a: BucketState, b: BucketState): BucketState {
 export function installRateLimit(app: FastifyInstance, cfg: RateLimitConfig, clock: () => number) {
   const reads = new RateBucket('read', cfg.readMax, cfg.readWindowMs, cfg.maxClients);
   const leads = new RateBucket('lead', cfg.leadMax, cfg.leadWindowMs, cfg.maxClients);
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  /** Counts the request, sets the headers; throws RATE_LIMITED past the limit. */
+  const limit = (request: FastifyRequest, reply: FastifyReply) => {
     const now = clock();
     const key = request.ip;
-    const config = request.routeOptions.config ?? {};
+    const config = request.routeOptions?.config ?? {};
     if (config.rateLimitExempt) {
       setHeaders(reply, reads.peek(key, now));
       return;
@@ -84,5 +85,7 @@ export function installRateLimit(app: FastifyInstance, cfg: RateLimitConfig, clo
       reply.header('retry-after', String(state.resetSeconds));
       throw new ApiError('RATE_LIMITED', `Rate limit of ${state.limit} requests exceeded; retry after ${state.resetSeconds} s.`);
     }
-  });
+  };
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => limit(request, reply));
+  return limit;
 }

@@ -90,6 +90,18 @@ describe('error handling', () => {
     assert.equal((await app.inject({ url: '/v1/properties?locale=en', headers: { 'x-client-build': 'web' } })).statusCode, 200);
   });
 
+  it('answers a URL that is not valid UTF-8 with 400 problem+json and rate-limit headers; a 150-character slug is just unknown', async () => {
+    for (const url of ['/v1/properties/%ED%A0%80?locale=en', '/v1/properties/%E0%A4%A?locale=en']) {
+      const res = await app.inject({ url });
+      assertProblem(res, 400, 'VALIDATION_FAILED');
+      assert.ok(res.headers['ratelimit-remaining'], url);
+    }
+    const long = await app.inject({ url: `/v1/properties/${'a'.repeat(150)}?locale=en` });
+    assertProblem(long, 404, 'NOT_FOUND');
+    const tooLong = await app.inject({ url: `/v1/properties/${'a'.repeat(201)}?locale=en` });
+    assertProblem(tooLong, 400, 'VALIDATION_FAILED');
+  });
+
   it('keeps problem objects closed and status equal to the HTTP status on every error path', async () => {
     for (const url of ['/v1/properties', '/v1/facets?locale=xx', '/v1/properties/zzz?locale=en', '/nothing', '/v1/geo/bootstrap?locale=']) {
       const res = await get(app, url);
