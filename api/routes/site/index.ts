@@ -121,7 +121,6 @@ export const priceReportPackageRoute = defineRoute({
 });
 
 const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
-const PAGE_PATH = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/;
 
 export const protectedResourceRoute = defineRoute({
   operationId: 'getProtectedResourceMetadata',
@@ -153,12 +152,12 @@ export const protectedResourcePageRoute = defineRoute({
   citation: false,
   rateLimit: 'read',
   handler: ({ request, config }) => {
-    const path = `/${(request.params as { '*': string })['*'] ?? ''}`;
-    const segments = path.split('/');
-    if (!PAGE_PATH.test(path) || segments.includes('..') || segments.includes('.')) {
+    // Fastify hands the wildcard over percent-decoded: re-encode each segment so `resource` stays a URI.
+    const segments = ((request.params as { '*': string })['*'] ?? '').replace(/\/$/, '').split('/');
+    if (segments.some((s, i) => s === '.' || s === '..' || (s === '' && i > 0))) {
       throw new ApiError('NOT_FOUND', 'No page at that path.');
     }
-    const pagePath = path === '/' ? '' : path.replace(/\/$/, '');
+    const pagePath = segments[0] === '' ? '' : `/${segments.map(encodeURIComponent).join('/')}`;
     return { raw: JSON.stringify(protectedResourceMetadata(config, pagePath)), contentType: JSON_TYPE };
   },
 });
