@@ -83,6 +83,30 @@ describe('api/server.ts over a real socket', () => {
     await assert.rejects(fetch(`${base}/v1/health`), 'no longer accepting connections');
   });
 
+  it('stops when the first build turns out invalid while it is validated in the background', async () => {
+    const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-bad-'));
+    dirs.push(dist);
+    const bad = await writeBuildFixture(join(dist, 'builds', 'bad'), {
+      buildId: 'bad',
+      mutate: (files) => {
+        const cards = JSON.parse(files.get('listings.es.json')!);
+        cards[5].rating = { score: 9, count: 1 };
+        files.set('listings.es.json', JSON.stringify(cards));
+      },
+    });
+    await publish(dist, bad.dir);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      env: { ...process.env, DIST_DIR: dist, PORT: '0', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => { out += d; });
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 1);
+    assert.match(out, /listings\.es\.json does not match the contract: \/5\/rating\/score/);
+  });
+
   it('refuses to start without a build', async () => {
     const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-empty-'));
     dirs.push(dist);
