@@ -12,6 +12,7 @@ export const CACHE = {
   listing: { maxAge: 300, staleWhileRevalidate: 3600 },
   market: { maxAge: 600, staleWhileRevalidate: 3600 },
   priceIndex: { maxAge: 3600, staleWhileRevalidate: 86400 },
+  media: { maxAge: 86400, staleWhileRevalidate: 604800 },
 } as const satisfies Record<string, CacheHint>;
 
 export const cacheControl = (hint: CacheHint | 'no-store') =>

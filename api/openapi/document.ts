@@ -90,6 +90,7 @@ const MEDIA_TYPES: Record<string, string | string[]> = {
   getAuthGuide: 'text/markdown',
   getApiCatalog: 'application/linkset+json',
   getDocsPage: 'text/html',
+  getMedia: 'image/svg+xml',
   getDocsAsset: ['image/png', 'text/css', 'text/javascript'],
 };
 

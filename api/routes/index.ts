@@ -10,6 +10,7 @@ import { placeHubRoute } from './places/index.ts';
 import { operatorHubRoute } from './operators/index.ts';
 import { suggestRoute } from './suggest/index.ts';
 import { SITE_ROUTES } from './site/index.ts';
+import { mediaRoute } from './media/index.ts';
 
 /** Every catalogue route of the core, in registration order. */
 export const CORE_ROUTES: RouteDefinition<any, any, any>[] = [
@@ -27,4 +28,5 @@ export const CORE_ROUTES: RouteDefinition<any, any, any>[] = [
   suggestRoute,
   ...SITE_ROUTES,
   ...DOCS_ROUTES,
+  mediaRoute,
 ];
