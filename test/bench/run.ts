@@ -1,7 +1,8 @@
 /**
  * `npm run bench` / `make bench`: the pipeline benchmark (test/bench/pipeline.ts, which also
  * builds the 100k-listing bench build in bench-data/dist) when present, then the API benchmark
- * on that build, then any other benchmark of the tree (test/bench/leads.ts). Not a timed test.
+ * on that build, the suggest index in-process, then the enquiries benchmark (test/bench/leads.ts).
+ * Not a timed test.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const args = process.argv.slice(2);
 let failed = false;
-for (const bench of ['test/bench/pipeline.ts', 'test/bench/api.ts', 'test/bench/leads.ts']) {
+for (const bench of ['test/bench/pipeline.ts', 'test/bench/api.ts', 'test/bench/suggest.ts', 'test/bench/leads.ts']) {
   if (!existsSync(resolve(ROOT, bench))) continue;
   process.stderr.write(`\n== ${bench}\n`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', bench, ...(bench.endsWith('api.ts') ? args : [])], { cwd: ROOT, stdio: 'inherit' });

@@ -95,32 +95,4 @@ describe('SuggestIndex', () => {
     assert.deepEqual(index.search('', 'en', 8), { total: 0, items: [] });
     assert.deepEqual(index.search(' -- ', 'en', 8), { total: 0, items: [] });
   });
-
-  it('answers within 2 ms at p99 on a realistic index', () => {
-    const words = ['Desk', 'Garden', 'Loft', 'Works', 'Hub', 'Atelier', 'Collective', 'Studio', 'Haus', 'Casa', 'Nest', 'Lab', 'Quill', 'Harbor'];
-    const big: SuggestEntry[] = [...ENTRIES];
-    for (let i = 0; i < 20_000; i++) {
-      big.push(entry('property', `space-${i}`, L(`${words[i % 14]} ${words[(i * 7) % 14]} ${i}`), 1));
-    }
-    const idx = new SuggestIndex(big);
-    const queries = ['m', 'mu', 'munc', 'barcelna', 'desk', 'desk gar', 'atelir', 'studio 12', 'collectiv', 'xyzzy', 'h', 'harbr'];
-    for (let round = 0; round < 30; round++) for (const q of queries) idx.search(q, 'en', 8); // warm up
-    // Each sample is the best of 3 runs of the query: on a shared machine, time spent preempted
-    // by other processes is not the index's latency.
-    const times: number[] = [];
-    for (let round = 0; round < 100; round++) {
-      for (const q of queries) {
-        let best = Infinity;
-        for (let k = 0; k < 3; k++) {
-          const t0 = performance.now();
-          idx.search(q, 'en', 8);
-          best = Math.min(best, performance.now() - t0);
-        }
-        times.push(best);
-      }
-    }
-    times.sort((a, b) => a - b);
-    const p99 = times[Math.floor(times.length * 0.99)];
-    assert.ok(p99 <= 2, `p99 ${p99.toFixed(3)} ms`);
-  });
 });
