@@ -52,19 +52,7 @@ async function main() {
     log.fatal({ err }, `no loadable build at ${config.distDir}/current; run \`make data\` first`);
     process.exit(1);
   }
-  // The first build is served while its big files finish validating; one that fails stops the
-  // process (there is no previous build to fall back to).
   const first = catalog.current();
-  first.validated.then(
-    () => {
-      log.info({ buildId: first.id, ms: Date.now() - started }, 'build fully validated');
-      console.log(`Build ${first.id} fully validated after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    },
-    (err) => {
-      log.fatal({ err }, 'the build failed validation');
-      process.exit(1);
-    },
-  );
   catalog.watch();
   const features = await featurePlugins(config, catalog, log);
   const app = await buildApp({ config, catalog, logger: log, plugins: features.plugins });
@@ -105,6 +93,19 @@ async function main() {
   log.info({ buildId: catalog.current().id, startupMs: Date.now() - started }, 'ready');
   // The one line a person starting the server looks for.
   console.log(`Desk Atlas API listening on http://${config.host}:${port} (try http://${config.host}:${port}/v1/properties?locale=en)`);
+  // The first build is served while its big files finish validating; one that fails stops the
+  // process (there is no previous build to fall back to).
+  // Read only now: reading `validated` starts the background verification, after start-up.
+  first.validated.then(
+    () => {
+      log.info({ buildId: first.id, ms: Date.now() - started }, 'build fully validated');
+      console.log(`Build ${first.id} fully validated after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    },
+    (err) => {
+      log.fatal({ err }, 'the build failed validation');
+      process.exit(1);
+    },
+  );
 }
 
 await main();

@@ -7,6 +7,8 @@ import {
   BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, type Manifest,
 } from '../api/contract/build.ts';
 import { LOCALES } from '../api/contract/common.ts';
+import { listingColumns } from '../api/catalog/columns.ts';
+import { PackBuilder } from '../api/catalog/pack.ts';
 import * as assemble from './lib/assemble.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { BuildError } from './lib/errors.ts';
@@ -104,6 +106,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
         'listing-facts.json': facts,
+        'listing-columns.json': listingColumns(facts),
         'suggest.json': assemble.suggestIndex(marts),
         'price-index.json': assemble.priceIndex(marts),
         'lead-routing.json': assemble.leadRouting(marts),
@@ -133,22 +136,29 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           const detailsOut = writer.openJsonArray(`properties.${locale}.json`);
           const cardSlugs: string[] = [];
           const detailSlugs: string[] = [];
+          // the engine's packed cards, markers and detail offsets, for loading (api/catalog/pack.ts)
+          const pack = new PackBuilder();
           marts.listings.forEach((row, i) => {
             const card = assemble.listingCard(row, facts[i], locale, texts.excerpt[i]);
             validCard(card, i);
-            cardsOut.push(card);
+            pack.addCard(cardsOut.push(card).json);
             cardSlugs.push(card.slug);
             const detail = assemble.propertyDetail(marts, row, facts[i], locale, texts.description[i]);
             validDetail(detail, i);
-            detailsOut.push(detail);
+            const at = detailsOut.push(detail);
+            pack.addDetail(at.start, at.end);
             detailSlugs.push(detail.slug);
           });
           cardsOut.close();
           detailsOut.close();
+          const packFile = `listing-pack.${locale}.json`;
+          const packed = pack.finish();
+          validateOutput(packFile, LOCALIZED_BUILD_FILES['listing-pack'], packed);
+          writer.writeJson(packFile, packed);
           const geo = assemble.geography(marts, locale);
           const operators = assemble.operatorHubs(marts, locale);
           checkInvariants({ facts, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });
-          const localized: Omit<Record<keyof typeof LOCALIZED_BUILD_FILES, unknown>, 'listings' | 'properties'> = {
+          const localized: Omit<Record<keyof typeof LOCALIZED_BUILD_FILES, unknown>, 'listings' | 'properties' | 'listing-pack'> = {
             geo,
             'market-rates': assemble.marketRates(marts, locale),
             rankings: assemble.rankings(marts, locale),

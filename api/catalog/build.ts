@@ -3,15 +3,16 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema,
-  type FacetLabels, type LeadRouting, type ListingFact, type Manifest, type MarketRatesFile, type SuggestEntry,
+  ListingColumnsSchema, type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile, type SuggestEntry,
 } from '../contract/build.ts';
 import type { ConfigPayload, GeoPayload } from '../contract/catalog.ts';
 import { LOCALES, type Locale } from '../contract/common.ts';
 import type { PlaceHub, RankingsPayload } from '../contract/market.ts';
 import { Engine } from './engine.ts';
-import type { CardsResult, DetailsResult } from './load-worker.ts';
+import type { PackResult, VerifyResult } from './load-worker.ts';
 import { LoadPool } from './pool.ts';
 import { SuggestIndex } from './suggest.ts';
+import { checkerFor } from './validate.ts';
 import { resolveSitePaths } from './text.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
@@ -28,10 +29,14 @@ export interface LoadedBuild {
   geo: PerLocale<GeoPayload>;
   /** the listing engine: filters, sorts, facets, pre-serialized cards and details */
   engine: Engine;
-  /** resolves once the detail files are validated and open (at once unless loaded with deferDetails) */
+  /** resolves once the detail files are open (they are, when loadBuild returns) */
   detailsReady: Promise<void>;
-  /** resolves once every file is validated against the contract; rejects naming the first that is not */
-  validated: Promise<void>;
+  /**
+   * resolves once every file is validated against the contract and the listing packs are
+   * verified against the listings and details files; rejects naming the first that is not.
+   * With deferDetails this background verification starts when `validated` is first read.
+   */
+  readonly validated: Promise<void>;
   /** the other datasets, URLs resolved, for the endpoints of later issues */
   marketRates: PerLocale<MarketRatesFile>;
   rankings: PerLocale<Record<string, RankingsPayload>>;
@@ -61,10 +66,10 @@ export interface LoadOptions {
   siteUrl: string;
   now?: () => number;
   /**
-   * Return as soon as the engine can answer, and finish validating the big files (facts, cards,
-   * details) in the background (`validated`; the detail endpoint waits for `detailsReady`).
-   * Used for the first build at start-up, where there is no previous build to keep serving;
-   * reloads validate everything before the swap.
+   * Return as soon as the engine can answer, and validate the big files (facts, cards, details,
+   * the packs against them) in the background (`validated`, started when first read: the server
+   * reads it once it is listening). Used for the first build at start-up, where there is no
+   * previous build to keep serving; reloads validate everything before the swap.
    */
   deferDetails?: boolean;
 }
@@ -98,9 +103,10 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     return Object.fromEntries(LOCALES.map((l, k) => [l, values[k]])) as PerLocale<T>;
   };
 
+  let opened: Engine | undefined;
   try {
-    // Queue order = start order: the cards first (the engine needs them), the details last.
-    const cards = LOCALES.map((l) => wrap(pool.run<CardsResult>({ kind: 'cards', ...file(`listings.${l}.json`), siteUrl: opts.siteUrl })));
+    // Queue order = start order: the packs first (the engine needs them).
+    const packs = LOCALES.map((l) => wrap(pool.run<PackResult>({ kind: 'pack', ...file(`listing-pack.${l}.json`), siteUrl: opts.siteUrl })));
     const config = json<ConfigPayload>('config.json', 'config.json');
     const labels = json<FacetLabels>('facet-labels.json', 'facet-labels.json');
     const geo = perLocale<GeoPayload>('geo');
@@ -113,33 +119,38 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       json<unknown>('price-index.json', 'price-index.json'),
       json<LeadRouting>('lead-routing.json', 'lead-routing.json'),
     ]);
-    // Validation of the big files (parsing each element): after everything the engine needs.
-    const factsValid = wrap(pool.run<boolean>({ kind: 'validate', ...file('listing-facts.json'), schema: 'listing-facts.json' }));
-    const cardChecks = LOCALES.map((l) => wrap(pool.run<DetailsResult>({ kind: 'elements', ...file(`listings.${l}.json`), schema: 'card' })));
-    const details = LOCALES.map((l) => wrap(pool.run<DetailsResult>({ kind: 'elements', ...file(`properties.${l}.json`), schema: 'detail' })));
-    for (const p of [...cards, config, labels, geo, rest, factsValid, ...cardChecks, ...details]) p.catch(() => undefined);
+    for (const p of [...packs, config, labels, geo, rest]) p.catch(() => undefined);
 
-    // listing-facts.json on this thread, while the workers read the rest
-    const factsBuf = await readFile(join(dir, 'listing-facts.json')).catch((err: Error) => fail(`listing-facts.json unreadable: ${err.message}`));
-    if (createHash('sha256').update(factsBuf).digest('hex') !== manifest.files['listing-facts.json']) fail('listing-facts.json checksum mismatch');
-    let facts: ListingFact[] = [];
+    // listing-columns.json on this thread, while the workers read the rest
+    const columnsBuf = await readFile(join(dir, 'listing-columns.json')).catch((err: Error) => fail(`listing-columns.json unreadable: ${err.message}`));
+    if (createHash('sha256').update(columnsBuf).digest('hex') !== manifest.files['listing-columns.json']) fail('listing-columns.json checksum mismatch');
+    let columns: ListingColumns | undefined;
     try {
-      facts = JSON.parse(factsBuf.toString('utf8'));
+      columns = JSON.parse(columnsBuf.toString('utf8'));
     } catch (err) {
-      fail(`listing-facts.json is not JSON: ${(err as Error).message}`);
+      fail(`listing-columns.json is not JSON: ${(err as Error).message}`);
     }
-    if (!Array.isArray(facts)) fail('listing-facts.json is not an array');
+    const problem = checkerFor(ListingColumnsSchema)(columns);
+    if (problem) fail(`listing-columns.json does not match the contract: ${problem}`);
 
-    const engine = new Engine(facts, await labels, await geo);
+    let engine: Engine;
+    try {
+      engine = opened = new Engine(columns!, await labels, await geo);
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+    columns = undefined;
     for (let k = 0; k < LOCALES.length; k++) {
-      const c = await cards[k];
+      const l = LOCALES[k];
+      const pack = await packs[k];
       try {
-        engine.addCards(LOCALES[k], c);
+        await engine.addPack(l, pack, join(dir, `properties.${l}.json`), opts.siteUrl);
       } catch (err) {
         fail((err as Error).message);
       }
     }
     const [marketRates, rankings, places, operators, suggest, priceIndex, leadRouting] = await rest;
+    await pool.close();
     const rawFiles = new Map<string, Buffer>();
     for (const name of Object.keys(manifest.files)) {
       if (required.includes(name)) continue;
@@ -148,44 +159,47 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       rawFiles.set(name, buf);
     }
 
-    const detailsReady = (async () => {
-      const results = await Promise.all(details);
-      for (let k = 0; k < LOCALES.length; k++) {
-        await engine.addDetails(LOCALES[k], join(dir, `properties.${LOCALES[k]}.json`), results[k], opts.siteUrl);
-      }
-    })();
-    const validated = (async () => {
+    // The background verification: one worker, one file at a time (little memory besides the engine's).
+    let verification: Promise<void> | undefined;
+    const verify = () => verification ??= (async () => {
+      const vpool = new LoadPool(1);
       try {
+        const factsValid = wrap(vpool.run<boolean>({ kind: 'verify-facts', dir, files: manifest.files }));
+        const locales = LOCALES.map((l) => wrap(vpool.run<VerifyResult>({ kind: 'verify-locale', locale: l, dir, files: manifest.files })));
+        for (const p of [factsValid, ...locales]) p.catch(() => undefined);
         await factsValid;
-        const checks = await Promise.all(cardChecks);
         const slugs = engine.slugs.join('\n');
-        checks.forEach((c, k) => { if (c.slugs !== slugs) fail(`listings.${LOCALES[k]}.json is not in the order of listing-facts.json`); });
-        await detailsReady;
+        for (let k = 0; k < LOCALES.length; k++) {
+          const r = await locales[k];
+          if (r.cardSlugs !== slugs) fail(`listings.${LOCALES[k]}.json is not in the order of listing-facts.json`);
+          if (r.detailSlugs !== slugs) fail(`properties.${LOCALES[k]}.json is not in the order of listing-facts.json`);
+        }
       } finally {
-        await pool.close();
+        await vpool.close();
       }
     })();
     if (opts.deferDetails) {
-      detailsReady.catch(() => undefined);
-      validated.catch(() => undefined);
       engine.sealInBackground();
     } else {
-      await validated;
+      await verify();
       engine.seal();
     }
 
+    const suggestIndex = new SuggestIndex(suggest);
     return {
       id: manifest.buildId,
       dir,
       manifest,
       loadedAt: (opts.now ?? Date.now)(),
-      config: await config, labels: await labels, geo: await geo, engine, detailsReady, validated,
+      config: await config, labels: await labels, geo: await geo, engine, detailsReady: Promise.resolve(),
+      get validated() { return verify(); },
       marketRates, rankings, places, operators, suggest, priceIndex, leadRouting, rawFiles,
-      suggestIndex: new SuggestIndex(suggest),
+      suggestIndex,
       close: () => engine.close(),
     };
   } catch (err) {
     await pool.close();
+    await opened?.close();
     throw err instanceof BuildLoadError ? err : new BuildLoadError(`build ${dir}: ${(err as Error).message}`);
   }
 }

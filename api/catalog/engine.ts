@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { FacetLabels, ListingFact, PriceFact } from '../contract/build.ts';
+import type { FacetLabels, ListingColumns } from '../contract/build.ts';
 import { BILLING_PERIODS } from '../contract/common.ts';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { FacetsPayload, GeoPayload } from '../contract/catalog.ts';
@@ -9,7 +9,7 @@ import { parseAddress, parseHouseNumber, streetKey, houseNumberMatches, type Hou
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters, hash32, METERS_PER_DEGREE_LAT, randomKey } from './geo.ts';
-import type { CardsResult, DetailsResult } from './load-worker.ts';
+import type { PackResult } from './load-worker.ts';
 import { resolveSitePathsInJson } from './text.ts';
 
 export interface Filters {
@@ -101,14 +101,23 @@ export class Engine {
     sizeCalculation: (v) => v.json.length + 64,
   });
 
-  constructor(facts: ListingFact[], readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>) {
-    this.n = facts.length;
-    this.slugs = facts.map((f) => f.slug);
+  constructor(cols: ListingColumns, readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>) {
+    this.n = cols.slugs.length;
+    this.slugs = cols.slugs;
     const n = this.n;
+    const lengthOk = (name: string, a: ArrayLike<unknown>) => { if (a.length !== n) throw new Error(`listing-columns.json: ${name} has ${a.length} entries for ${n} listings`); };
+    for (const [name, a] of Object.entries(cols)) if (Array.isArray(a)) lengthOk(name, a);
+    for (const [name, c] of [['fromPrice', cols.fromPrice], ...Object.entries(cols.fromPriceByType)] as [string, ListingColumns['fromPrice']][]) {
+      for (const [k, a] of Object.entries(c)) lengthOk(`${name}.${k}`, a);
+    }
     for (let i = 0; i < n; i++) {
       if (i > 0 && this.slugs[i - 1] >= this.slugs[i]) throw new Error(`listing-facts.json not sorted by slug at ${this.slugs[i]}`);
       this.slugIndex.set(this.slugs[i], i);
     }
+    const dict = cols.dict;
+    const checkIdx = (name: string, idx: number[], size: number, nullable: boolean) => {
+      for (let i = 0; i < n; i++) if (idx[i] >= size || (idx[i] < 0 && !(nullable && idx[i] === -1))) throw new Error(`listing-columns.json: ${name}[${i}] out of range`);
+    };
     this.all = bits.full(n);
     this.capacity = new Int32Array(n);
     this.lat = new Float64Array(n).fill(Number.NaN);
@@ -117,89 +126,89 @@ export class Engine {
     this.slugHash = new Uint32Array(n);
     this.houseNumbers = new Array(n);
     const currencyByCountry = geo.en.currencies;
-    const lists = new Map<string, number[]>();
-    const push = (key: string, i: number) => {
-      let l = lists.get(key);
-      if (!l) lists.set(key, (l = []));
-      l.push(i);
+    this.values = { country: dict.country, city: dict.city, zone: dict.zone, operator: dict.operator };
+    this.valueIdx = { country: Int32Array.from(cols.country), city: Int32Array.from(cols.city), zone: Int32Array.from(cols.zone), operator: Int32Array.from(cols.operator) };
+    for (const key of SINGLE_KEYS) {
+      const idx = this.valueIdx[key];
+      checkIdx(key, cols[key], this.values[key].length, key === 'zone' || key === 'operator');
+      const lists: number[][] = this.values[key].map(() => []);
+      for (let i = 0; i < n; i++) if (idx[i] >= 0) lists[idx[i]].push(i);
+      this.values[key].forEach((v, id) => { if (lists[id].length) this.postings.set(`${key}:${v}`, bits.fromIndices(n, lists[id])); });
+    }
+    const ascending = (name: string, l: number[]) => {
+      for (let k = 0; k < l.length; k++) if (l[k] >= n || (k > 0 && l[k] <= l[k - 1])) throw new Error(`listing-columns.json: ${name} not ascending listing indices`);
     };
-    this.values = { country: [], city: [], zone: [], operator: [] };
-    this.valueIdx = { country: new Int32Array(n), city: new Int32Array(n), zone: new Int32Array(n), operator: new Int32Array(n) };
-    const valueIds: Record<SingleKey, Map<string, number>> = { country: new Map(), city: new Map(), zone: new Map(), operator: new Map() };
-    const idOf = (key: SingleKey, v: string | null) => {
-      if (v === null) return -1;
-      let id = valueIds[key].get(v);
-      if (id === undefined) {
-        id = this.values[key].length;
-        this.values[key].push(v);
-        valueIds[key].set(v, id);
-      }
-      return id;
-    };
+    for (const [a, l] of Object.entries(cols.amenities)) { ascending(a, l); if (l.length) this.postings.set(`amenities:${a}`, bits.fromIndices(n, l)); }
+    for (const [t, l] of Object.entries(cols.optionTypes)) { ascending(t, l); if (l.length) this.postings.set(`pricingOptionType:${t}`, bits.fromIndices(n, l)); }
     this.updatedMs = new Float64Array(n);
     this.ratingScore = new Float64Array(n).fill(Number.NaN);
     this.ratingCount = new Int32Array(n);
-    for (const key of ['', ...OPTION_TYPES]) {
-      this.prices.set(key, {
+    const marketJson = dict.marketPositions.map((m) => `,"marketPosition":${JSON.stringify(m)}`);
+    const currencyCode = dict.currencies.map((c) => CURRENCIES.indexOf(c) + 1);
+    const periodCode = dict.billingPeriods.map((p) => BILLING_PERIODS.indexOf(p) + 1);
+    const fill = (key: string, c: ListingColumns['fromPrice']) => {
+      checkIdx(`${key}.currency`, c.currency, currencyCode.length, true);
+      checkIdx(`${key}.billingPeriod`, c.billingPeriod, periodCode.length, true);
+      checkIdx(`${key}.marketPosition`, c.marketPosition, marketJson.length, true);
+      const col: PriceColumn = {
         amount: new Float64Array(n).fill(Number.NaN), eur: new Float64Array(n).fill(Number.NaN),
         currency: new Uint8Array(n), period: new Uint8Array(n), market: new Array(n),
-      });
-    }
-    const marketJson = new Map<string, string>();
-    const intern = (v: unknown) => {
-      const j = JSON.stringify(v);
-      let hit = marketJson.get(j);
-      if (hit === undefined) marketJson.set(j, (hit = `,"marketPosition":${j}`));
-      return hit;
-    };
-    const setPrice = (key: string, i: number, p: PriceFact | null | undefined) => {
-      if (!p) return;
-      const c = this.prices.get(key)!;
-      c.amount[i] = p.amount;
-      c.eur[i] = p.sortAmountEur;
-      c.currency[i] = CURRENCIES.indexOf(p.currency) + 1;
-      c.period[i] = BILLING_PERIODS.indexOf(p.billingPeriod) + 1;
-    };
-    const coords: number[] = [];
-    const streetKeys = new Map<string, string>();
-    const numbers = new Map<string, HouseNumber | undefined>();
-    for (let i = 0; i < n; i++) {
-      const f = facts[i];
-      const single: Record<SingleKey, string | null> = { country: f.countrySlug, city: f.citySlug, zone: f.zoneSlug, operator: f.operatorSlug };
-      for (const key of SINGLE_KEYS) {
-        const id = idOf(key, single[key]);
-        this.valueIdx[key][i] = id;
-        if (id >= 0) push(`${key}:${single[key]}`, i);
+      };
+      for (let i = 0; i < n; i++) {
+        const amount = c.amount[i];
+        if (amount !== null) {
+          col.amount[i] = amount;
+          col.eur[i] = c.sortAmountEur[i] ?? Number.NaN;
+          col.currency[i] = c.currency[i] >= 0 ? currencyCode[c.currency[i]] : 0;
+          col.period[i] = c.billingPeriod[i] >= 0 ? periodCode[c.billingPeriod[i]] : 0;
+        }
+        if (c.marketPosition[i] >= 0) col.market[i] = marketJson[c.marketPosition[i]];
       }
-      for (const a of f.amenities) push(`amenities:${a}`, i);
-      for (const t of f.optionTypes) push(`pricingOptionType:${t}`, i);
-      const cur = (currencyByCountry[f.countryCode] ?? f.fromPrice?.currency) as Currency | undefined;
-      this.currency[i] = cur ? CURRENCIES.indexOf(cur) + 1 : 0;
-      if (cur) push(`currency:${cur}`, i);
-      this.capacity[i] = f.capacity ?? 0;
-      this.updatedMs[i] = f.updatedAt ? Date.parse(f.updatedAt) : Number.NaN;
-      if (f.rating) { this.ratingScore[i] = f.rating.score; this.ratingCount[i] = f.rating.count; }
-      setPrice('', i, f.fromPrice);
-      if (f.marketPosition) this.prices.get('')!.market[i] = intern(f.marketPosition);
-      for (const t of Object.keys(f.fromPriceByType) as OptionType[]) setPrice(t, i, f.fromPriceByType[t]);
-      for (const t of Object.keys(f.marketPositionByType) as OptionType[]) this.prices.get(t)!.market[i] = intern(f.marketPositionByType[t]);
-      if (f.coordinates) {
-        this.lat[i] = f.coordinates.lat;
-        this.lng[i] = f.coordinates.lng;
+      this.prices.set(key, col);
+    };
+    fill('', cols.fromPrice);
+    const none: ListingColumns['fromPrice'] = { amount: [], sortAmountEur: [], currency: [], billingPeriod: [], marketPosition: [] };
+    for (const t of OPTION_TYPES) {
+      const c = cols.fromPriceByType[t];
+      if (c) fill(t, c);
+      else this.prices.set(t, { amount: new Float64Array(n).fill(Number.NaN), eur: new Float64Array(n).fill(Number.NaN), currency: new Uint8Array(n), period: new Uint8Array(n), market: new Array(n) });
+    }
+    void none;
+    checkIdx('countryCode', cols.countryCode, dict.countryCode.length, false);
+    checkIdx('street', cols.street, dict.street.length, false);
+    checkIdx('houseNumber', cols.houseNumber, dict.houseNumber.length, false);
+    const overallCurrency = this.prices.get('')!.currency;
+    const byCountry = dict.countryCode.map((code) => { const c = currencyByCountry[code] as Currency | undefined; return c ? CURRENCIES.indexOf(c) + 1 : 0; });
+    const currencyLists: number[][] = CURRENCIES.map(() => []);
+    const streetKeys = dict.street.map((st) => streetKey(st));
+    const streetLists = new Map<string, number[]>();
+    const numbers = dict.houseNumber.map((h) => parseHouseNumber(h));
+    const coords: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const cur = byCountry[cols.countryCode[i]] || overallCurrency[i];
+      this.currency[i] = cur;
+      if (cur) currencyLists[cur - 1].push(i);
+      this.capacity[i] = cols.capacity[i] ?? 0;
+      this.updatedMs[i] = cols.updatedMs[i] ?? Number.NaN;
+      const score = cols.ratingScore[i];
+      if (score !== null) { this.ratingScore[i] = score; this.ratingCount[i] = cols.ratingCount[i] ?? 0; }
+      const lat = cols.lat[i], lng = cols.lng[i];
+      if (lat !== null && lng !== null) {
+        this.lat[i] = lat;
+        this.lng[i] = lng;
         coords.push(i);
       }
-      this.slugHash[i] = hash32(f.slug);
-      let sk = streetKeys.get(f.street);
-      if (sk === undefined) streetKeys.set(f.street, (sk = streetKey(f.street)));
+      this.slugHash[i] = hash32(this.slugs[i]);
+      const sk = streetKeys[cols.street[i]];
       if (sk) {
-        let s = this.streets.get(sk);
-        if (!s) this.streets.set(sk, (s = []));
+        let s = streetLists.get(sk);
+        if (!s) streetLists.set(sk, (s = []));
         s.push(i);
       }
-      if (!numbers.has(f.houseNumber)) numbers.set(f.houseNumber, parseHouseNumber(f.houseNumber));
-      this.houseNumbers[i] = numbers.get(f.houseNumber);
+      this.houseNumbers[i] = numbers[cols.houseNumber[i]];
     }
-    for (const [key, l] of lists) this.postings.set(key, bits.fromIndices(n, l));
+    for (const [k, l] of streetLists) this.streets.set(k, l);
+    CURRENCIES.forEach((c, k) => { if (currencyLists[k].length) this.postings.set(`currency:${c}`, bits.fromIndices(n, currencyLists[k])); });
     this.hasCoords = bits.fromIndices(n, coords);
     coords.sort((a, b) => this.lat[a] - this.lat[b] || a - b);
     this.latOrder = Int32Array.from(coords);
@@ -224,22 +233,20 @@ export class Engine {
     }
   }
 
-  /** Cards as JSON without their request-dependent fields and closing brace; markers likewise. */
-  addCards(locale: Locale, r: CardsResult) {
-    if (r.cardEnds.length !== this.n) throw new Error(`listings.${locale}.json has ${r.cardEnds.length} cards for ${this.n} listings`);
-    if (r.slugs !== this.slugs.join('\n')) throw new Error(`listings.${locale}.json is not in the order of listing-facts.json`);
+  /**
+   * A locale's listing pack: cards as JSON without their request-dependent fields and closing
+   * brace, markers likewise, and where each detail is in its file (read on demand). Their order
+   * against listing-facts.json is checked with the build's background verification.
+   */
+  async addPack(locale: Locale, r: PackResult, detailsPath: string, siteUrl: string) {
+    if (r.cardEnds.length !== this.n) throw new Error(`listing-pack.${locale}.json has ${r.cardEnds.length} cards for ${this.n} listings`);
     for (let i = 0; i < this.n; i++) {
       const hasMarker = r.markerEnds[i] > (i === 0 ? 0 : r.markerEnds[i - 1]);
-      if (hasMarker !== !Number.isNaN(this.lat[i])) throw new Error(`listings.${locale}.json: coordinates of ${this.slugs[i]} disagree with listing-facts.json`);
+      if (hasMarker !== !Number.isNaN(this.lat[i])) throw new Error(`listing-pack.${locale}.json: coordinates of ${this.slugs[i]} disagree with listing-facts.json`);
     }
     this.cards[locale] = { text: r.cards, ends: r.cardEnds };
     this.markers[locale] = { text: r.markers, ends: r.markerEnds };
-  }
-
-  async addDetails(locale: Locale, path: string, r: DetailsResult, siteUrl: string) {
-    if (r.starts.length !== this.n) throw new Error(`properties.${locale}.json has ${r.starts.length} entries for ${this.n} listings`);
-    if (r.slugs !== this.slugs.join('\n')) throw new Error(`properties.${locale}.json is not in the order of listing-facts.json`);
-    this.detailFiles[locale] = { fh: await open(path, 'r'), starts: r.starts, ends: r.ends, siteUrl };
+    this.detailFiles[locale] = { fh: await open(detailsPath, 'r'), starts: r.detailStarts, ends: r.detailEnds, siteUrl };
   }
 
   /** The detail JSON of listing i, URLs resolved. */

@@ -18,7 +18,8 @@ import {
   SUGGEST_KINDS, operatorHubShape,
 } from './market.ts';
 
-export const BUILD_FORMAT_VERSION = 1;
+/** 2: listing-columns.json and listing-pack.<locale>.json added (the engine's data, made for loading). */
+export const BUILD_FORMAT_VERSION = 2;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
@@ -77,6 +78,57 @@ export const ListingFactSchema = z.strictObject({
 });
 export type ListingFact = z.infer<typeof ListingFactSchema>;
 export const ListingFactsFileSchema = z.array(ListingFactSchema);
+
+const Indices = z.array(z.int().min(0));
+const NullableIndices = z.array(z.int().min(-1));
+const PriceColumnsSchema = z.strictObject({
+  amount: z.array(z.number().min(0).nullable()),
+  sortAmountEur: z.array(z.number().min(0).nullable()),
+  /** into currencies / billingPeriods / marketPositions; -1 when none */
+  currency: NullableIndices,
+  billingPeriod: NullableIndices,
+  marketPosition: NullableIndices,
+});
+/**
+ * listing-columns.json: listing-facts.json by column, made for loading (api/catalog/columns.ts
+ * derives it from the facts; the API verifies that in the background). Every array has one entry
+ * per listing, in the order of listing-facts.json; repeated values are stored once (`dict`) and
+ * referenced by index (-1 for null); amenities and option types as the ascending indices of the
+ * listings that have them; dates as ms since the epoch.
+ */
+export const ListingColumnsSchema = z.strictObject({
+  slugs: z.array(SlugSchema),
+  dict: z.strictObject({
+    country: z.array(SlugSchema),
+    countryCode: z.array(z.string().length(2)),
+    city: z.array(SlugSchema),
+    zone: z.array(SlugSchema),
+    operator: z.array(SlugSchema),
+    street: z.array(z.string()),
+    houseNumber: z.array(z.string()),
+    currencies: z.array(CurrencySchema),
+    billingPeriods: z.array(BillingPeriodSchema),
+    marketPositions: z.array(MarketPositionSchema),
+  }),
+  country: Indices,
+  countryCode: Indices,
+  city: Indices,
+  zone: NullableIndices,
+  operator: NullableIndices,
+  street: Indices,
+  houseNumber: Indices,
+  amenities: z.record(AmenitySlugSchema, Indices),
+  optionTypes: z.partialRecord(OptionTypeSchema, Indices),
+  capacity: z.array(z.int().min(1).nullable()),
+  lat: z.array(z.number().nullable()),
+  lng: z.array(z.number().nullable()),
+  updatedMs: z.array(z.number().nullable()),
+  ratingScore: z.array(z.number().min(0).max(5).nullable()),
+  ratingCount: z.array(z.int().min(0).nullable()),
+  fromPrice: PriceColumnsSchema,
+  fromPriceByType: z.partialRecord(OptionTypeSchema, PriceColumnsSchema),
+});
+export type ListingColumns = z.infer<typeof ListingColumnsSchema>;
 
 /** facet-labels.json: localized labels of every facet and of every facet value. */
 const LabelMap = z.record(z.string(), Localized);
@@ -155,11 +207,33 @@ export type LeadRouting = z.infer<typeof LeadRoutingFileSchema>;
 
 export const ConfigFileSchema = ConfigPayloadSchema;
 
+const Offsets = z.array(z.int().min(0));
+/**
+ * listing-pack.<locale>.json: what the API's engine splices into responses, made by the pipeline
+ * from listings.<locale>.json and properties.<locale>.json so the API does not derive it at
+ * start-up (api/catalog/pack.ts). Listing i, in the order of listing-facts.json:
+ * `cards[cardEnds[i-1] .. cardEnds[i])` is its card JSON without the request-dependent fields
+ * (fromPrice, fromBillingPeriod, marketPosition, distanceMeters) and without the closing brace;
+ * `markers[…markerEnds…]` its map marker likewise ('' when it has no coordinates);
+ * `detailStarts[i] .. detailEnds[i]` the byte range of its detail in properties.<locale>.json.
+ * Offsets are UTF-16 code units in the strings, bytes in the file; site paths stay site-relative.
+ */
+export const ListingPackSchema = z.strictObject({
+  cards: z.string(),
+  cardEnds: Offsets,
+  markers: z.string(),
+  markerEnds: Offsets,
+  detailStarts: Offsets,
+  detailEnds: Offsets,
+});
+export type ListingPack = z.infer<typeof ListingPackSchema>;
+
 /** Every locale-independent JSON file of a build, by file name, with its schema. */
 export const BUILD_FILES = {
   'config.json': ConfigFileSchema,
   'facet-labels.json': FacetLabelsSchema,
   'listing-facts.json': ListingFactsFileSchema,
+  'listing-columns.json': ListingColumnsSchema,
   'suggest.json': SuggestFileSchema,
   'price-index.json': PriceIndexFileSchema,
   'lead-routing.json': LeadRoutingFileSchema,
@@ -174,6 +248,7 @@ export const LOCALIZED_BUILD_FILES = {
   rankings: RankingsFileSchema,
   places: PlacesFileSchema,
   operators: OperatorsFileSchema,
+  'listing-pack': ListingPackSchema,
 } as const;
 
 /** The other files of a build: manifest.json, rejects.csv, price-report.csv, price-report.datapackage.json. */

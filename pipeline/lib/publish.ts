@@ -21,6 +21,8 @@ export class BuildWriter {
     // text is encoded straight into one reused buffer (no joined strings, no per-chunk buffers)
     const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
     let used = 0;
+    /** bytes written so far (flushed or buffered) */
+    let bytes = 0;
     const flush = () => {
       if (used === 0) return;
       const chunk = buffer.subarray(0, used);
@@ -36,14 +38,18 @@ export class BuildWriter {
           flush();
           if (text.length * 3 > buffer.length) {
             const big = Buffer.from(text, 'utf8');
+            bytes += big.length;
             hash.update(big);
             let offset = 0;
             while (offset < big.length) offset += writeSync(fd, big, offset);
             return;
           }
         }
-        used += buffer.write(text, used, 'utf8');
+        const n = buffer.write(text, used, 'utf8');
+        used += n;
+        bytes += n;
       },
+      bytes: () => bytes,
       close: () => {
         flush();
         fsyncSync(fd);
@@ -66,15 +72,22 @@ export class BuildWriter {
     out.close();
   }
 
-  /** A JSON array written element by element (same bytes as writeJson of the whole array). */
-  openJsonArray(name: string): { push(item: unknown): void; close(): void } {
+  /**
+   * A JSON array written element by element (same bytes as writeJson of the whole array).
+   * push returns the element's JSON text and its byte range [start, end) in the file.
+   */
+  openJsonArray(name: string): { push(item: unknown): { json: string; start: number; end: number }; close(): void } {
     const out = this.open(name);
     let first = true;
     out.write('[');
     return {
       push: (item: unknown) => {
-        out.write((first ? '' : ',') + JSON.stringify(item));
+        const json = JSON.stringify(item);
+        if (!first) out.write(',');
+        const start = out.bytes();
+        out.write(json);
         first = false;
+        return { json, start, end: out.bytes() };
       },
       close: () => {
         out.write(']\n');

@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, symlink, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ListingFact, PriceFact } from '../../api/contract/build.ts';
+import { BUILD_FORMAT_VERSION, type ListingFact, type PriceFact } from '../../api/contract/build.ts';
+import { packOf } from '../../api/catalog/pack.ts';
+import { columnsFileText, listingColumns } from '../../api/catalog/columns.ts';
 import type { BillingPeriod, Currency, Locale, OptionType } from '../../api/contract/common.ts';
 
 type L10n = Record<Locale, string>;
@@ -438,6 +440,27 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   }]))));
   files.set('price-report.csv', 'country_code,city_slug\n');
   opts.mutate?.(files);
+  // the columns and listing packs the pipeline derives from the (possibly mutated) facts, listings and details
+  if (!files.has('listing-columns.json')) {
+    try {
+      files.set('listing-columns.json', columnsFileText(listingColumns(JSON.parse(files.get('listing-facts.json')!) as ListingFact[])));
+    } catch {
+      files.set('listing-columns.json', '{}');
+    }
+  }
+  // the listing packs the pipeline derives from the (possibly mutated) listings and details files
+  for (const locale of locales) {
+    const name = `listing-pack.${locale}.json`;
+    if (files.has(name)) continue;
+    const cards = files.get(`listings.${locale}.json`), details = files.get(`properties.${locale}.json`);
+    if (cards === undefined || details === undefined) continue;
+    try {
+      const { slugs: _slugs, ...pack } = packOf(cards, Buffer.from(details));
+      files.set(name, `${JSON.stringify(pack)}\n`);
+    } catch {
+      files.set(name, '{}');
+    }
+  }
 
   const checksums: Record<string, string> = {};
   for (const [name, text] of files) {
@@ -445,7 +468,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     checksums[name] = sha256(text);
   }
   const manifest = {
-    formatVersion: 1,
+    formatVersion: BUILD_FORMAT_VERSION,
     buildId: opts.buildId ?? 'fixture',
     builtAt: '2026-11-01T00:00:00Z',
     gitSha: 'fixture',
