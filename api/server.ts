@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { buildApp, type AppPlugin } from './app.ts';
+import type { CatalogSource } from './catalog/build.ts';
 import { CatalogStore } from './catalog/store.ts';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 
@@ -15,13 +16,13 @@ import { ConfigError, loadConfig, type AppConfig } from './config.ts';
  * `createPlugin({ config, catalog, log })` → `{ plugin, options?, close? }` is registered
  * through AppOptions.plugins. Without it the server runs the catalogue alone.
  */
-async function featurePlugins(config: AppConfig, catalog: CatalogStore, log: pino.Logger) {
+async function featurePlugins(config: AppConfig, catalog: CatalogSource, log: pino.Logger) {
   const plugins: AppPlugin[] = [];
   const closers: (() => Promise<void> | void)[] = [];
   const leadsEntry = fileURLToPath(new URL('./leads/index.ts', import.meta.url));
   if (existsSync(leadsEntry)) {
     const mod = await import(leadsEntry) as {
-      createPlugin(ctx: { config: AppConfig; catalog: CatalogStore; log: pino.Logger }): Promise<AppPlugin & { close?: () => Promise<void> | void }>;
+      createPlugin(ctx: { config: AppConfig; catalog: CatalogSource; log: pino.Logger }): Promise<AppPlugin & { close?: () => Promise<void> | void }>;
     };
     const { close, ...plugin } = await mod.createPlugin({ config, catalog, log: log.child({ module: 'leads' }) });
     plugins.push(plugin);
@@ -45,17 +46,28 @@ async function main() {
   }
   const log = pino({ level: config.logLevel });
   const started = Date.now();
+  // The app and the feature plugins are built while the build loads (this thread waits for the
+  // load workers part of the time); they read the build only when a request comes.
+  const opening = CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs });
+  opening.catch(() => undefined);
+  let store: CatalogStore | undefined;
+  const source: CatalogSource = {
+    current: () => {
+      if (!store) throw new Error('the build is not loaded yet');
+      return store.current();
+    },
+  };
+  const features = await featurePlugins(config, source, log);
+  const app = await buildApp({ config, catalog: source, logger: log, plugins: features.plugins });
   let catalog: CatalogStore;
   try {
-    catalog = await CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs });
+    catalog = store = await opening;
   } catch (err) {
     log.fatal({ err }, `no loadable build at ${config.distDir}/current; run \`make data\` first`);
     process.exit(1);
   }
   const first = catalog.current();
   catalog.watch();
-  const features = await featurePlugins(config, catalog, log);
-  const app = await buildApp({ config, catalog, logger: log, plugins: features.plugins });
   // Keep-alive sockets must not hold a graceful close open forever.
   app.server.keepAliveTimeout = 5_000;
   app.server.requestTimeout = 30_000;

@@ -141,7 +141,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           marts.listings.forEach((row, i) => {
             const card = assemble.listingCard(row, facts[i], locale, texts.excerpt[i]);
             validCard(card, i);
-            pack.addCard(cardsOut.push(card).json);
+            const written = cardsOut.push(card);
+            pack.addCard(written.json, written.start);
             cardSlugs.push(card.slug);
             const detail = assemble.propertyDetail(marts, row, facts[i], locale, texts.description[i]);
             validDetail(detail, i);

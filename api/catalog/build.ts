@@ -3,16 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema,
-  ListingColumnsSchema, type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile, type SuggestEntry,
+  type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile, type SuggestEntry,
 } from '../contract/build.ts';
 import type { ConfigPayload, GeoPayload } from '../contract/catalog.ts';
 import { LOCALES, type Locale } from '../contract/common.ts';
 import type { PlaceHub, RankingsPayload } from '../contract/market.ts';
 import { Engine } from './engine.ts';
-import type { PackResult, VerifyResult } from './load-worker.ts';
+import { runTask, type PackResult, type VerifyResult } from './load-worker.ts';
 import { LoadPool } from './pool.ts';
 import { SuggestIndex } from './suggest.ts';
-import { checkerFor } from './validate.ts';
 import { resolveSitePaths } from './text.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
@@ -34,7 +33,8 @@ export interface LoadedBuild {
   /**
    * resolves once every file is validated against the contract and the listing packs are
    * verified against the listings and details files; rejects naming the first that is not.
-   * With deferDetails this background verification starts when `validated` is first read.
+   * With deferDetails this background verification starts when `validated` is first read, with
+   * the warm-up of the lazily parsed datasets (rankings, suggest, lead routing) and the sort orders.
    */
   readonly validated: Promise<void>;
   /** the other datasets, URLs resolved, for the endpoints of later issues */
@@ -42,11 +42,11 @@ export interface LoadedBuild {
   rankings: PerLocale<Record<string, RankingsPayload>>;
   places: PerLocale<Record<string, PlaceHub>>;
   operators: PerLocale<Record<string, unknown>>;
-  suggest: SuggestEntry[];
+  readonly suggest: SuggestEntry[];
   /** the autocomplete index over `suggest`, built at load */
-  suggestIndex: SuggestIndex;
+  readonly suggestIndex: SuggestIndex;
   priceIndex: unknown;
-  leadRouting: LeadRouting;
+  readonly leadRouting: LeadRouting;
   /** files served as they are (price-report.csv, price-report.datapackage.json), if present */
   rawFiles: Map<string, Buffer>;
   /** releases the open detail files; call once the build is no longer served */
@@ -105,23 +105,40 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
 
   let opened: Engine | undefined;
   try {
-    // Queue order = start order: the packs first (the engine needs them).
-    const packs = LOCALES.map((l) => wrap(pool.run<PackResult>({ kind: 'pack', ...file(`listing-pack.${l}.json`), siteUrl: opts.siteUrl })));
-    const config = json<ConfigPayload>('config.json', 'config.json');
+    // Queue order = start order: what the engine needs first (the small files, then the packs).
     const labels = json<FacetLabels>('facet-labels.json', 'facet-labels.json');
     const geo = perLocale<GeoPayload>('geo');
+    const packs = LOCALES.map((l) => wrap(pool.run<PackResult>({ kind: 'pack', locale: l, dir, files: manifest.files, siteUrl: opts.siteUrl })));
+    const config = json<ConfigPayload>('config.json', 'config.json');
     const rest = Promise.all([
       perLocale<MarketRatesFile>('market-rates'),
-      perLocale<Record<string, RankingsPayload>>('rankings'),
       perLocale<Record<string, PlaceHub>>('places'),
       perLocale<Record<string, unknown>>('operators'),
-      json<SuggestEntry[]>('suggest.json', 'suggest.json'),
       json<unknown>('price-index.json', 'price-index.json'),
-      json<LeadRouting>('lead-routing.json', 'lead-routing.json'),
     ]);
     for (const p of [...packs, config, labels, geo, rest]) p.catch(() => undefined);
 
-    // listing-columns.json on this thread, while the workers read the rest
+    // The bigger JSON files are read and checksummed now, and parsed on this thread when first
+    // used: at once for a reload, right after listening for the first build (`validated` starts
+    // the warm-up), or by a request that comes earlier. Parsing here is cheaper than parsing in a
+    // worker and copying the objects over. Their contract check runs with the background
+    // verification (every file has had the pipeline's check before publish).
+    const onThisThread: { name: string; schema: string }[] = [];
+    const readLater = async <T>(name: string, schema: string): Promise<() => T> => {
+      let buf: Buffer | undefined = await readFile(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
+      if (createHash('sha256').update(buf).digest('hex') !== manifest.files[name]) fail(`${name} checksum mismatch`);
+      onThisThread.push({ name, schema });
+      let value: T | undefined;
+      return () => {
+        if (value === undefined) {
+          value = resolveSitePaths(JSON.parse(buf!.toString('utf8')) as T, opts.siteUrl);
+          buf = undefined;
+        }
+        return value;
+      };
+    };
+
+    // listing-columns.json first (checked against the facts in the background)
     const columnsBuf = await readFile(join(dir, 'listing-columns.json')).catch((err: Error) => fail(`listing-columns.json unreadable: ${err.message}`));
     if (createHash('sha256').update(columnsBuf).digest('hex') !== manifest.files['listing-columns.json']) fail('listing-columns.json checksum mismatch');
     let columns: ListingColumns | undefined;
@@ -130,8 +147,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     } catch (err) {
       fail(`listing-columns.json is not JSON: ${(err as Error).message}`);
     }
-    const problem = checkerFor(ListingColumnsSchema)(columns);
-    if (problem) fail(`listing-columns.json does not match the contract: ${problem}`);
+    if (!columns || typeof columns !== 'object' || !Array.isArray(columns.slugs)) fail('listing-columns.json is not an object of columns');
 
     let engine: Engine;
     try {
@@ -140,6 +156,17 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       return fail((err as Error).message);
     }
     columns = undefined;
+    const rankings = {} as PerLocale<Record<string, RankingsPayload>>;
+    for (const l of LOCALES) {
+      const get = await readLater<Record<string, RankingsPayload>>(`rankings.${l}.json`, 'localized:rankings');
+      Object.defineProperty(rankings, l, { get, enumerable: true });
+    }
+    const suggest = await readLater<SuggestEntry[]>('suggest.json', 'suggest.json');
+    let suggestIndex: SuggestIndex | undefined;
+    const suggestIndexOf = () => suggestIndex ??= new SuggestIndex(suggest());
+    const leadRouting = await readLater<LeadRouting>('lead-routing.json', 'lead-routing.json');
+    // This thread's own work is done: it takes the packs no worker has started yet.
+    await pool.runQueuedHere((t) => t.kind === 'pack', runTask);
     for (let k = 0; k < LOCALES.length; k++) {
       const l = LOCALES[k];
       const pack = await packs[k];
@@ -149,7 +176,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
         fail((err as Error).message);
       }
     }
-    const [marketRates, rankings, places, operators, suggest, priceIndex, leadRouting] = await rest;
+    const [marketRates, places, operators, priceIndex] = await rest;
     await pool.close();
     const rawFiles = new Map<string, Buffer>();
     for (const name of Object.keys(manifest.files)) {
@@ -164,9 +191,12 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     const verify = () => verification ??= (async () => {
       const vpool = new LoadPool(1);
       try {
+        const parsedHere = onThisThread.map((f) => wrap(vpool.run<boolean>({ kind: 'validate', ...file(f.name), schema: f.schema })));
+        for (const p of parsedHere) p.catch(() => undefined);
         const factsValid = wrap(vpool.run<boolean>({ kind: 'verify-facts', dir, files: manifest.files }));
         const locales = LOCALES.map((l) => wrap(vpool.run<VerifyResult>({ kind: 'verify-locale', locale: l, dir, files: manifest.files })));
         for (const p of [factsValid, ...locales]) p.catch(() => undefined);
+        for (const p of parsedHere) await p;
         await factsValid;
         const slugs = engine.slugs.join('\n');
         for (let k = 0; k < LOCALES.length; k++) {
@@ -178,23 +208,42 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
         await vpool.close();
       }
     })();
-    if (opts.deferDetails) {
+    // One lazily parsed dataset per event-loop turn, so requests are served in between.
+    const warmUp = () => {
+      const steps = [...LOCALES.map((l) => () => rankings[l]), leadRouting, suggestIndexOf];
+      const step = () => {
+        const next = steps.shift();
+        if (!next) return;
+        try { next(); } catch { /* the verification names the broken file */ }
+        setImmediate(step);
+      };
+      setImmediate(step);
+    };
+    let background: Promise<void> | undefined;
+    const startBackground = () => background ??= (() => {
+      warmUp();
       engine.sealInBackground();
-    } else {
+      return verify();
+    })();
+    if (!opts.deferDetails) {
       await verify();
+      for (const l of LOCALES) void rankings[l];
+      leadRouting();
+      suggestIndexOf();
       engine.seal();
     }
 
-    const suggestIndex = new SuggestIndex(suggest);
     return {
       id: manifest.buildId,
       dir,
       manifest,
       loadedAt: (opts.now ?? Date.now)(),
       config: await config, labels: await labels, geo: await geo, engine, detailsReady: Promise.resolve(),
-      get validated() { return verify(); },
-      marketRates, rankings, places, operators, suggest, priceIndex, leadRouting, rawFiles,
-      suggestIndex,
+      get validated() { return startBackground(); },
+      marketRates, rankings, places, operators, priceIndex, rawFiles,
+      get suggest() { return suggest(); },
+      get leadRouting() { return leadRouting(); },
+      get suggestIndex() { return suggestIndexOf(); },
       close: () => engine.close(),
     };
   } catch (err) {

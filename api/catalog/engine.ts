@@ -47,6 +47,9 @@ export interface PlaceRef { country: SlugName; city?: SlugName; zone?: SlugName 
 /** Many JSON texts in one string: item i is text[ends[i-1] .. ends[i]). */
 interface Packed { text: string; ends: Int32Array }
 const item = (p: Packed, i: number) => p.text.slice(i === 0 ? 0 : p.ends[i - 1], p.ends[i]);
+/** Many JSON texts in one UTF-8 buffer: item i is bytes [ends[i-1] .. ends[i]). */
+interface PackedBytes { buf: Buffer; ends: Int32Array }
+const itemOf = (p: PackedBytes, i: number) => p.buf.toString('utf8', i === 0 ? 0 : p.ends[i - 1], p.ends[i]);
 
 /** Detail JSON stays in its file (the page cache holds it); an open handle survives the build directory's removal. */
 interface DetailFile { fh: FileHandle; starts: Float64Array; ends: Float64Array; siteUrl: string }
@@ -87,7 +90,7 @@ export class Engine {
   private readonly streets = new Map<string, number[]>();
   private readonly houseNumbers: (HouseNumber | undefined)[];
   private readonly orders = new Map<string, Order>();
-  private readonly cards = {} as Record<Locale, Packed>;
+  private readonly cards = {} as Record<Locale, PackedBytes>;
   private readonly markers = {} as Record<Locale, Packed>;
   private readonly detailFiles = {} as Record<Locale, DetailFile>;
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
@@ -244,7 +247,7 @@ export class Engine {
       const hasMarker = r.markerEnds[i] > (i === 0 ? 0 : r.markerEnds[i - 1]);
       if (hasMarker !== !Number.isNaN(this.lat[i])) throw new Error(`listing-pack.${locale}.json: coordinates of ${this.slugs[i]} disagree with listing-facts.json`);
     }
-    this.cards[locale] = { text: r.cards, ends: r.cardEnds };
+    this.cards[locale] = { buf: Buffer.isBuffer(r.cards) ? r.cards : Buffer.from(r.cards.buffer, r.cards.byteOffset, r.cards.byteLength), ends: r.cardEnds };
     this.markers[locale] = { text: r.markers, ends: r.markerEnds };
     this.detailFiles[locale] = { fh: await open(detailsPath, 'r'), starts: r.detailStarts, ends: r.detailEnds, siteUrl };
   }
@@ -261,7 +264,7 @@ export class Engine {
 
   /** The card's title (for citations). */
   title(i: number, locale: Locale): string {
-    return (JSON.parse(`${item(this.cards[locale], i)}}`) as { title: string }).title;
+    return (JSON.parse(`${itemOf(this.cards[locale], i)}}`) as { title: string }).title;
   }
 
   async close() {
@@ -697,7 +700,7 @@ export class Engine {
   }
 
   cardJson(i: number, locale: Locale, f: Filters): string {
-    let s = item(this.cards[locale], i) + this.priceFields(i, f.pricingOptionType);
+    let s = itemOf(this.cards[locale], i) + this.priceFields(i, f.pricingOptionType);
     const mp = this.col(f.pricingOptionType).market[i];
     if (mp) s += mp;
     if (f.lat !== undefined && f.lng !== undefined) {

@@ -11,19 +11,19 @@ import { BuildListingCardSchema, BuildPropertyDetailSchema } from '../contract/c
 import { join } from 'node:path';
 import { ListingPackSchema, type ListingFact, type ListingPack } from '../contract/build.ts';
 import { columnsFileText, listingColumns } from './columns.ts';
-import { packCard, resolvePacked } from './pack.ts';
+import { gatherResolved, PackBuilder, packFileText, resolvePacked } from './pack.ts';
 import { checkerFor } from './validate.ts';
 import { arrayElementOffsets, resolveSitePaths } from './text.ts';
 
 export type LoadTask =
   | { id: number; kind: 'json'; path: string; name: string; sha: string; schema: string; siteUrl: string }
   | { id: number; kind: 'validate'; path: string; name: string; sha: string; schema: string }
-  | { id: number; kind: 'pack'; path: string; name: string; sha: string; siteUrl: string }
+  | { id: number; kind: 'pack'; locale: string; dir: string; files: Record<string, string>; siteUrl: string }
   | { id: number; kind: 'verify-locale'; locale: string; dir: string; files: Record<string, string> }
   | { id: number; kind: 'verify-facts'; dir: string; files: Record<string, string> };
 
 /** A listing pack as the engine keeps it: site paths resolved. */
-export interface PackResult { cards: string; cardEnds: Int32Array; markers: string; markerEnds: Int32Array; detailStarts: Float64Array; detailEnds: Float64Array }
+export interface PackResult { cards: Uint8Array; cardEnds: Int32Array; markers: string; markerEnds: Int32Array; detailStarts: Float64Array; detailEnds: Float64Array }
 /** The slugs of a locale's listings and details files, in file order, one per line. */
 export interface VerifyResult { cardSlugs: string; detailSlugs: string }
 
@@ -49,6 +49,7 @@ function parse(name: string, text: string): unknown {
 export async function runTask(task: LoadTask): Promise<unknown> {
   if (task.kind === 'verify-locale') return verifyLocale(task.dir, task.locale, task.files);
   if (task.kind === 'verify-facts') return verifyFacts(task.dir, task.files);
+  if (task.kind === 'pack') return loadPack(task.dir, task.locale, task.files, task.siteUrl);
   const buf = await readVerified(task.path, task.name, task.sha);
   if (task.kind === 'json') {
     const value = parse(task.name, buf.toString('utf8'));
@@ -61,26 +62,36 @@ export async function runTask(task: LoadTask): Promise<unknown> {
     if (problem) throw new Error(`${task.name} does not match the contract: ${problem}`);
     return true;
   }
-  const pack = parse(task.name, buf.toString('utf8')) as ListingPack;
+  throw new Error(`unknown task ${(task as LoadTask).kind}`);
+}
+
+/**
+ * A locale's listing pack, ready for the engine: the served part of every card gathered from
+ * listings.<locale>.json into one buffer (site paths resolved), the markers, the detail offsets.
+ * Both files are checksummed; the pack is checked for shape here and against the files in the
+ * background (verifyLocale).
+ */
+async function loadPack(dir: string, locale: string, files: Record<string, string>, siteUrl: string): Promise<PackResult> {
+  const name = `listing-pack.${locale}.json`, cardsName = `listings.${locale}.json`;
+  const [packBuf, cardsBuf] = await Promise.all([readVerified(join(dir, name), name, files[name]), readVerified(join(dir, cardsName), cardsName, files[cardsName])]);
+  const pack = parse(name, packBuf.toString('utf8')) as ListingPack;
   const problem = checkerFor(ListingPackSchema)(pack);
-  if (problem) throw new Error(`${task.name} does not match the contract: ${problem}`);
-  const n = pack.cardEnds.length;
-  if (pack.markerEnds.length !== n || pack.detailStarts.length !== n || pack.detailEnds.length !== n) throw new Error(`${task.name}: offset arrays differ in length`);
-  const ascending = (a: number[], what: string) => {
-    for (let i = 1; i < a.length; i++) if (a[i] < a[i - 1]) throw new Error(`${task.name}: ${what} not ascending at ${i}`);
-  };
-  ascending(pack.cardEnds, 'cardEnds');
-  ascending(pack.markerEnds, 'markerEnds');
-  if (n && pack.cardEnds[n - 1] !== pack.cards.length) throw new Error(`${task.name}: cardEnds do not end with the text`);
-  if (n && pack.markerEnds[n - 1] !== pack.markers.length) throw new Error(`${task.name}: markerEnds do not end with the text`);
-  for (let i = 0; i < n; i++) if (pack.detailEnds[i] <= pack.detailStarts[i]) throw new Error(`${task.name}: detail ${i} is empty`);
-  const cards = resolvePacked(pack.cards, pack.cardEnds, task.siteUrl);
-  const markers = resolvePacked(pack.markers, pack.markerEnds, task.siteUrl);
-  const result: PackResult = {
-    cards: cards.text, cardEnds: cards.ends, markers: markers.text, markerEnds: markers.ends,
+  if (problem) throw new Error(`${name} does not match the contract: ${problem}`);
+  const n = pack.cardStarts.length;
+  if (pack.cardCuts.length !== n || pack.markerEnds.length !== n || pack.detailStarts.length !== n || pack.detailEnds.length !== n) throw new Error(`${name}: offset arrays differ in length`);
+  for (let i = 0; i < n; i++) {
+    if (pack.cardCuts[i] <= pack.cardStarts[i] || pack.cardCuts[i] > cardsBuf.length || (i > 0 && pack.cardStarts[i] < pack.cardCuts[i - 1])) throw new Error(`${name}: card ${i} out of place`);
+    if (cardsBuf[pack.cardStarts[i]] !== 123) throw new Error(`${name}: card ${i} does not start an object`);
+    if (pack.detailEnds[i] <= pack.detailStarts[i]) throw new Error(`${name}: detail ${i} is empty`);
+    if (i > 0 && pack.markerEnds[i] < pack.markerEnds[i - 1]) throw new Error(`${name}: markerEnds not ascending at ${i}`);
+  }
+  if (n && pack.markerEnds[n - 1] !== pack.markers.length) throw new Error(`${name}: markerEnds do not end with the text`);
+  const cards = gatherResolved(cardsBuf, pack.cardStarts, pack.cardCuts, siteUrl);
+  const markers = resolvePacked(pack.markers, pack.markerEnds, siteUrl);
+  return {
+    cards: cards.buf, cardEnds: cards.ends, markers: markers.text, markerEnds: markers.ends,
     detailStarts: Float64Array.from(pack.detailStarts), detailEnds: Float64Array.from(pack.detailEnds),
   };
-  return result;
 }
 
 /** The background check of the facts: validated against the contract, and the columns served derived from them. */
@@ -102,36 +113,27 @@ async function verifyFacts(dir: string, files: Record<string, string>): Promise<
  */
 async function verifyLocale(dir: string, locale: string, files: Record<string, string>): Promise<VerifyResult> {
   const cardsName = `listings.${locale}.json`, detailsName = `properties.${locale}.json`, packName = `listing-pack.${locale}.json`;
-  const json = (v: unknown) => JSON.stringify(v);
-  const hash = createHash('sha256');
-  const cardEnds: number[] = [], markerEnds: number[] = [];
-  const markerParts: string[] = [];
+  const pack = new PackBuilder();
   let cardSlugs: string;
   {
     const buf = await readVerified(join(dir, cardsName), cardsName, files[cardsName]);
     const { starts, ends } = arrayElementOffsets(buf);
     const check = checkerFor(BuildListingCardSchema);
     const slugs: string[] = new Array(starts.length);
-    let cardLen = 0, markerLen = 0;
-    hash.update('{"cards":"');
     for (let i = 0; i < starts.length; i++) {
       const text = buf.toString('utf8', starts[i], ends[i]);
       const value = parse(cardsName, text) as { slug: string };
       const problem = check(value);
       if (problem) throw new Error(`${cardsName} does not match the contract: /${i}${problem}`);
       slugs[i] = value.slug;
-      const p = packCard(text);
-      hash.update(json(p.card).slice(1, -1));
-      cardLen += p.card.length;
-      cardEnds.push(cardLen);
-      markerParts.push(p.marker);
-      markerLen += p.marker.length;
-      markerEnds.push(markerLen);
+      try {
+        pack.addCard(text, starts[i]);
+      } catch (err) {
+        throw new Error(`${cardsName}: ${(err as Error).message}`);
+      }
     }
     cardSlugs = slugs.join('\n');
   }
-  hash.update(`","cardEnds":${json(cardEnds)},"markers":${json(markerParts.join(''))},"markerEnds":${json(markerEnds)}`);
-  markerParts.length = 0;
   let detailSlugs: string;
   {
     const buf = await readVerified(join(dir, detailsName), detailsName, files[detailsName]);
@@ -143,17 +145,23 @@ async function verifyLocale(dir: string, locale: string, files: Record<string, s
       const problem = check(value);
       if (problem) throw new Error(`${detailsName} does not match the contract: /${i}${problem}`);
       slugs[i] = value.slug;
+      pack.addDetail(starts[i], ends[i]);
     }
     detailSlugs = slugs.join('\n');
-    hash.update(`,"detailStarts":${json(Array.from(starts))},"detailEnds":${json(Array.from(ends))}}\n`);
   }
-  if (hash.digest('hex') !== files[packName]) throw new Error(`${packName} does not match ${cardsName} and ${detailsName}`);
+  if (createHash('sha256').update(packFileText(pack.finish())).digest('hex') !== files[packName]) throw new Error(`${packName} does not match ${cardsName} and ${detailsName}`);
   return { cardSlugs, detailSlugs };
 }
 
+/** Results go back with their big buffers moved, not copied. */
+const transferables = (value: unknown): ArrayBuffer[] => {
+  const cards = (value as Partial<PackResult> | undefined)?.cards;
+  return cards instanceof Uint8Array && cards.byteOffset === 0 && cards.byteLength === cards.buffer.byteLength ? [cards.buffer as ArrayBuffer] : [];
+};
+
 parentPort?.on('message', (task: LoadTask) => {
   runTask(task).then(
-    (value) => parentPort!.postMessage({ id: task.id, value }),
+    (value) => parentPort!.postMessage({ id: task.id, value }, transferables(value)),
     (err: Error) => parentPort!.postMessage({ id: task.id, error: err.message }),
   );
 });

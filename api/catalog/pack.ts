@@ -1,27 +1,37 @@
 /**
- * The listing pack (`listing-pack.<locale>.json`, ListingPackSchema): the text the engine splices
- * into responses, made by the pipeline so the API reads it instead of re-deriving it from 100k
- * card objects at start-up. Cards without their request-dependent fields and closing brace, map
- * markers assembled from the card's own field texts, both concatenated with end offsets, and the
- * byte range of each detail in `properties.<locale>.json`. Site paths stay site-relative in the
- * file (resolved when loaded). The API re-derives the pack from the listings and details files in
- * the background and rejects a build whose pack differs.
+ * The listing pack (`listing-pack.<locale>.json`, ListingPackSchema): what the engine splices
+ * into responses, made by the pipeline so the API does not derive it from 100k card objects at
+ * start-up. A card in listings.<locale>.json ends with its request-dependent fields, so its text
+ * before them is served as it is: the pack gives that byte range of every card, the map markers
+ * (assembled from the card's own field texts) with their end offsets, and the byte range of each
+ * detail in properties.<locale>.json. Site paths stay site-relative in the files (resolved when
+ * loaded). The API re-derives the pack from the listings and details files in the background and
+ * rejects a build whose pack differs.
  */
 import type { ListingPack } from '../contract/build.ts';
 import { arrayElementOffsets, arrayElementOffsetsText, topLevelFields, VARYING_CARD_FIELDS } from './text.ts';
 
 const VARYING = new Set<string>(VARYING_CARD_FIELDS.map((k) => `"${k}"`));
 
-/** The packed card (no varying fields, no closing brace), its marker ('' without coordinates) and slug, of the card JSON text[start..end). */
-export function packCard(text: string, start = 0, end = text.length): { card: string; marker: string; slug: string } {
+/**
+ * The packed card (no varying fields, no closing brace), its marker ('' without coordinates) and
+ * slug, of the card JSON text[start..end); `prefix` tells whether the packed card is the start of
+ * the card's text (every varying field after the others), as the pack requires.
+ */
+export function packCard(text: string, start = 0, end = text.length): { card: string; marker: string; slug: string; prefix: boolean } {
   const f = topLevelFields(text, start, end);
   const kept: string[] = [];
   const raw: Record<string, string> = {};
+  let varyingSeen = false, prefix = true;
   for (let k = 0; k < f.length; k += 3) {
     const keyEnd = f[k + 1] - 1;
     const key = text.slice(f[k], keyEnd).trimEnd();
     if (key === '"slug"' || key === '"title"' || key === '"coordinates"' || key === '"featured"' || key === '"images"') raw[key] = text.slice(f[k + 1], f[k + 2]);
-    if (!VARYING.has(key)) kept.push(text.slice(f[k], f[k + 2]));
+    if (VARYING.has(key)) varyingSeen = true;
+    else {
+      if (varyingSeen) prefix = false;
+      kept.push(text.slice(f[k], f[k + 2]));
+    }
   }
   if (!raw['"slug"']) throw new Error('card has no slug');
   let marker = '';
@@ -33,28 +43,30 @@ export function packCard(text: string, start = 0, end = text.length): { card: st
       if (starts.length) marker += `,"image":${images.slice(starts[0], ends[0])}`;
     }
   }
-  return { card: `{${kept.join(',')}`, marker, slug: raw['"slug"'].slice(1, -1) };
+  const card = `{${kept.join(',')}`;
+  return { card, marker, slug: raw['"slug"'].slice(1, -1), prefix: prefix && text.startsWith(card, start) };
 }
 
-/** Collects packed cards one listing at a time (the pipeline) or from a whole listings file (the API's check). */
+/** Collects the pack one listing at a time, from each card's text and byte range and each detail's byte range. */
 export class PackBuilder {
-  private readonly cards: string[] = [];
   private readonly markers: string[] = [];
-  readonly cardEnds: number[] = [];
+  readonly cardStarts: number[] = [];
+  readonly cardCuts: number[] = [];
   readonly markerEnds: number[] = [];
   readonly detailStarts: number[] = [];
   readonly detailEnds: number[] = [];
   readonly slugs: string[] = [];
-  private cardLen = 0;
   private markerLen = 0;
 
-  addCard(text: string, start = 0, end = text.length): void {
-    const p = packCard(text, start, end);
-    this.cards.push(p.card);
+  /** A card's JSON text and where it starts in listings.<locale>.json (bytes). */
+  addCard(json: string, byteStart: number): void {
+    const i = this.cardStarts.length;
+    const p = packCard(json);
+    if (!p.prefix) throw new Error(`card ${i} (${p.slug}): the request-dependent fields (${VARYING_CARD_FIELDS.join(', ')}) must come last`);
+    this.cardStarts.push(byteStart);
+    this.cardCuts.push(byteStart + Buffer.byteLength(p.card));
     this.markers.push(p.marker);
-    this.cardLen += p.card.length;
     this.markerLen += p.marker.length;
-    this.cardEnds.push(this.cardLen);
     this.markerEnds.push(this.markerLen);
     this.slugs.push(p.slug);
   }
@@ -66,29 +78,25 @@ export class PackBuilder {
 
   finish(): ListingPack {
     return {
-      cards: this.cards.join(''), cardEnds: this.cardEnds, markers: this.markers.join(''), markerEnds: this.markerEnds,
+      cardStarts: this.cardStarts, cardCuts: this.cardCuts, markers: this.markers.join(''), markerEnds: this.markerEnds,
       detailStarts: this.detailStarts, detailEnds: this.detailEnds,
     };
   }
 }
 
-/** The pack of a listings file text and a details file (the fixture; the API's background check). */
-export function packOf(cardsText: string, details: Buffer | undefined): ListingPack & { slugs: string[] } {
+/** The pack of a listings file text and a details file text (the test fixture writes builds with it). */
+export function packOf(cardsText: string, detailsText: string): ListingPack {
   const b = new PackBuilder();
-  const { starts, ends } = arrayElementOffsetsText(cardsText);
-  for (let i = 0; i < starts.length; i++) {
-    try {
-      b.addCard(cardsText, starts[i], ends[i]);
-    } catch (err) {
-      throw new Error(`card ${i}: ${(err as Error).message}`);
-    }
-  }
-  if (details) {
-    const d = arrayElementOffsets(details);
-    for (let i = 0; i < d.starts.length; i++) b.addDetail(d.starts[i], d.ends[i]);
-  }
-  return { ...b.finish(), slugs: b.slugs };
+  const cards = Buffer.from(cardsText);
+  const c = arrayElementOffsets(cards);
+  for (let i = 0; i < c.starts.length; i++) b.addCard(cards.toString('utf8', c.starts[i], c.ends[i]), c.starts[i]);
+  const d = arrayElementOffsets(Buffer.from(detailsText));
+  for (let i = 0; i < d.starts.length; i++) b.addDetail(d.starts[i], d.ends[i]);
+  return b.finish();
 }
+
+/** The file text, as the pipeline's BuildWriter.writeJson writes it. */
+export const packFileText = (p: ListingPack): string => `${JSON.stringify(p)}\n`;
 
 /** Packed texts with site paths resolved against SITE_URL; the end offsets move with the insertions. */
 export function resolvePacked(text: string, ends: ArrayLike<number>, siteUrl: string): { text: string; ends: Int32Array } {
@@ -107,4 +115,52 @@ export function resolvePacked(text: string, ends: ArrayLike<number>, siteUrl: st
   while (k < out.length) out[k++] += shift;
   parts.push(text.slice(last));
   return { text: parts.join(''), ends: out };
+}
+
+const URL_KEYS = ['"url', '"webUrl', '"methodologyUrl'].map((k) => Buffer.from(k));
+const KEY_VALUE = Buffer.from('":"/');
+
+/**
+ * The byte ranges [starts[i], cuts[i]) of `src`, one after the other in a new buffer, with site
+ * paths resolved as resolveSitePathsInJson does; ends[i] is where item i ends in it.
+ */
+export function gatherResolved(src: Buffer, starts: ArrayLike<number>, cuts: ArrayLike<number>, siteUrl: string): { buf: Buffer; ends: Int32Array } {
+  const n = starts.length;
+  const site = Buffer.from(siteUrl);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += cuts[i] - starts[i];
+  // insertion points (byte offsets in src, ascending): before the leading slash of the value of
+  // a "url", "webUrl" or "methodologyUrl" key, unless protocol-relative ("//"). Quotes inside
+  // JSON strings are escaped, so `":"/` can only close a key and open its value.
+  const inserts: number[] = [];
+  if (site.length) {
+    for (let at = src.indexOf(KEY_VALUE); at >= 0; at = src.indexOf(KEY_VALUE, at + KEY_VALUE.length)) {
+      const slash = at + KEY_VALUE.length - 1;
+      if (src[slash + 1] === 47) continue;
+      if (URL_KEYS.some((k) => at >= k.length && src.compare(k, 0, k.length, at - k.length, at) === 0)) inserts.push(slash);
+    }
+  }
+  let k = 0, count = 0;
+  for (let i = 0; i < n; i++) {
+    while (k < inserts.length && inserts[k] < starts[i]) k++;
+    while (k < inserts.length && inserts[k] < cuts[i]) { k++; count++; }
+  }
+  total += count * site.length;
+  const buf = Buffer.allocUnsafeSlow(total);
+  const ends = new Int32Array(n);
+  let o = 0;
+  k = 0;
+  for (let i = 0; i < n; i++) {
+    let s = starts[i];
+    const e = cuts[i];
+    while (k < inserts.length && inserts[k] < s) k++;
+    while (k < inserts.length && inserts[k] < e) {
+      o += src.copy(buf, o, s, inserts[k]);
+      o += site.copy(buf, o);
+      s = inserts[k++];
+    }
+    o += src.copy(buf, o, s, e);
+    ends[i] = o;
+  }
+  return { buf, ends };
 }

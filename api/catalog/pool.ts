@@ -48,6 +48,19 @@ export class LoadPool {
     });
   }
 
+  /**
+   * Runs on the calling thread the queued tasks no worker has started yet that `pick` selects
+   * (a thread that would otherwise wait for them).
+   */
+  async runQueuedHere(pick: (task: LoadTask) => boolean, run: (task: LoadTask) => Promise<unknown>): Promise<void> {
+    for (;;) {
+      const k = this.queue.findIndex((p) => pick(p.task));
+      if (k < 0) return;
+      const [p] = this.queue.splice(k, 1);
+      await run(p.task).then(p.resolve, (err: Error) => p.reject(err));
+    }
+  }
+
   private pump() {
     while (this.idle.length && this.queue.length) {
       const w = this.idle.pop()!;

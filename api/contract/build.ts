@@ -211,16 +211,17 @@ const Offsets = z.array(z.int().min(0));
 /**
  * listing-pack.<locale>.json: what the API's engine splices into responses, made by the pipeline
  * from listings.<locale>.json and properties.<locale>.json so the API does not derive it at
- * start-up (api/catalog/pack.ts). Listing i, in the order of listing-facts.json:
- * `cards[cardEnds[i-1] .. cardEnds[i])` is its card JSON without the request-dependent fields
- * (fromPrice, fromBillingPeriod, marketPosition, distanceMeters) and without the closing brace;
- * `markers[…markerEnds…]` its map marker likewise ('' when it has no coordinates);
- * `detailStarts[i] .. detailEnds[i]` the byte range of its detail in properties.<locale>.json.
- * Offsets are UTF-16 code units in the strings, bytes in the file; site paths stay site-relative.
+ * start-up (api/catalog/pack.ts). Listing i, in the order of listing-facts.json: bytes
+ * `cardStarts[i] .. cardCuts[i]` of listings.<locale>.json are its card without the
+ * request-dependent fields (fromPrice, fromBillingPeriod, marketPosition, distanceMeters, which
+ * every card has last) and without the closing brace; `markers[markerEnds[i-1] .. markerEnds[i])`
+ * (UTF-16 code units) is its map marker likewise ('' when it has no coordinates); bytes
+ * `detailStarts[i] .. detailEnds[i]` of properties.<locale>.json are its detail. Site paths stay
+ * site-relative.
  */
 export const ListingPackSchema = z.strictObject({
-  cards: z.string(),
-  cardEnds: Offsets,
+  cardStarts: Offsets,
+  cardCuts: Offsets,
   markers: z.string(),
   markerEnds: Offsets,
   detailStarts: Offsets,

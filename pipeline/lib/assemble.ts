@@ -199,10 +199,13 @@ function cardBase(row: Row, fact: ListingFact, locale: Locale) {
 
 /** The listing card of `row` (one of `Marts.listings`) in one locale. */
 export function listingCard(row: Row, fact: ListingFact, locale: Locale, excerpt: string | null): BuildListingCard {
+  // The request-dependent fields come last: the API serves the card text before them as it is
+  // (listing-pack.<locale>.json, api/catalog/pack.ts).
+  const { fromPrice, fromBillingPeriod, ...base } = cardBase(row, fact, locale);
   return {
     slug: str(row.slug),
     title: str(row.title),
-    ...cardBase(row, fact, locale),
+    ...base,
     featured: row.is_featured as boolean,
     updatedAt: optStr(row.updated_at),
     excerpt: optStr(excerpt),
@@ -210,6 +213,8 @@ export function listingCard(row: Row, fact: ListingFact, locale: Locale, excerpt
     amenities: row.amenity_slugs as string[],
     capacity: optNum(row.capacity),
     capacity_status: optStr(row.capacity_status) as BuildListingCard['capacity_status'],
+    fromPrice,
+    fromBillingPeriod,
     marketPosition: fact.marketPosition ?? undefined,
   };
 }

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rename, symlink, writeFile, rm } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILD_FORMAT_VERSION, type ListingFact, type PriceFact } from '../../api/contract/build.ts';
-import { packOf } from '../../api/catalog/pack.ts';
+import { packFileText, packOf } from '../../api/catalog/pack.ts';
 import { columnsFileText, listingColumns } from '../../api/catalog/columns.ts';
 import type { BillingPeriod, Currency, Locale, OptionType } from '../../api/contract/common.ts';
 
@@ -387,7 +387,8 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
       if (f.marketPosition) card.marketPosition = f.marketPosition;
       return card;
     });
-    files.set(`listings.${locale}.json`, JSON.stringify(cards));
+    // the request-dependent fields last, as the pipeline writes them (api/catalog/pack.ts)
+    files.set(`listings.${locale}.json`, JSON.stringify(cards.map(varyingLast)));
     const details = listings.map((l, i) => {
       const f = facts[i];
       const city = cityOf(l.city);
@@ -440,6 +441,16 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   }]))));
   files.set('price-report.csv', 'country_code,city_slug\n');
   opts.mutate?.(files);
+  // a mutation may have added a field after them: the request-dependent fields last again
+  for (const locale of locales) {
+    const name = `listings.${locale}.json`;
+    try {
+      const cards = JSON.parse(files.get(name)!) as Record<string, unknown>[];
+      if (Array.isArray(cards) && cards.every((c) => c && typeof c === 'object')) files.set(name, JSON.stringify(cards.map(varyingLast)));
+    } catch {
+      // not JSON: left as the test wrote it
+    }
+  }
   // the columns and listing packs the pipeline derives from the (possibly mutated) facts, listings and details
   if (!files.has('listing-columns.json')) {
     try {
@@ -455,8 +466,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     const cards = files.get(`listings.${locale}.json`), details = files.get(`properties.${locale}.json`);
     if (cards === undefined || details === undefined) continue;
     try {
-      const { slugs: _slugs, ...pack } = packOf(cards, Buffer.from(details));
-      files.set(name, `${JSON.stringify(pack)}\n`);
+      files.set(name, packFileText(packOf(cards, details)));
     } catch {
       files.set(name, '{}');
     }
@@ -478,6 +488,12 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   };
   await writeFile(join(target, 'manifest.json'), JSON.stringify(manifest));
   return { dir: target, listings, countries: COUNTRIES, cities: CITIES };
+}
+
+/** A card with the request-dependent fields last, as the pipeline writes it (api/catalog/pack.ts). */
+function varyingLast(c: Record<string, unknown>): Record<string, unknown> {
+  const { fromPrice, fromBillingPeriod, marketPosition, ...rest } = c;
+  return { ...rest, fromPrice, fromBillingPeriod, marketPosition };
 }
 
 /** Points `<dist>/current` at a build directory the way the pipeline does: a new link renamed over the old. */
