@@ -189,7 +189,9 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     // The background verification: one worker, one file at a time (little memory besides the engine's).
     let verification: Promise<void> | undefined;
     const verify = () => verification ??= (async () => {
-      const vpool = new LoadPool(1);
+      // Its tasks stream the big files (a few MB live besides the columns and packs they
+      // re-derive), so a small heap keeps the collector from letting garbage pile up.
+      const vpool = new LoadPool(1, { maxOldGenerationSizeMb: 256 });
       try {
         const parsedHere = onThisThread.map((f) => wrap(vpool.run<boolean>({ kind: 'validate', ...file(f.name), schema: f.schema })));
         for (const p of parsedHere) p.catch(() => undefined);

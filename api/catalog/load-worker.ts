@@ -4,16 +4,17 @@
  * big files of a 100k build load in parallel and off the request thread.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { BUILD_FILES, LOCALIZED_BUILD_FILES } from '../contract/build.ts';
 import { BuildListingCardSchema, BuildPropertyDetailSchema } from '../contract/catalog.ts';
-import { join } from 'node:path';
-import { ListingPackSchema, type ListingFact, type ListingPack } from '../contract/build.ts';
-import { columnsFileText, listingColumns } from './columns.ts';
-import { gatherResolved, PackBuilder, packFileText, resolvePacked } from './pack.ts';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { ListingFactSchema, ListingPackSchema, type ListingFact, type ListingPack } from '../contract/build.ts';
+import { ColumnsBuilder, columnsFileText } from './columns.ts';
+import { gatherResolvedFromFile, PackBuilder, packFileText, resolvePacked } from './pack.ts';
 import { checkerFor } from './validate.ts';
-import { arrayElementOffsets, resolveSitePaths } from './text.ts';
+import { resolveSitePaths, streamArrayElements } from './text.ts';
 
 export type LoadTask =
   | { id: number; kind: 'json'; path: string; name: string; sha: string; schema: string; siteUrl: string }
@@ -50,6 +51,11 @@ export async function runTask(task: LoadTask): Promise<unknown> {
   if (task.kind === 'verify-locale') return verifyLocale(task.dir, task.locale, task.files);
   if (task.kind === 'verify-facts') return verifyFacts(task.dir, task.files);
   if (task.kind === 'pack') return loadPack(task.dir, task.locale, task.files, task.siteUrl);
+  if (task.kind === 'validate' && SCHEMAS[task.schema] instanceof z.ZodArray) {
+    // an array: element by element, read in chunks
+    await eachElement(dirname(task.path), task.name, task.sha, (SCHEMAS[task.schema] as z.ZodArray<z.ZodType>).element, () => undefined);
+    return true;
+  }
   const buf = await readVerified(task.path, task.name, task.sha);
   if (task.kind === 'json') {
     const value = parse(task.name, buf.toString('utf8'));
@@ -73,20 +79,23 @@ export async function runTask(task: LoadTask): Promise<unknown> {
  */
 async function loadPack(dir: string, locale: string, files: Record<string, string>, siteUrl: string): Promise<PackResult> {
   const name = `listing-pack.${locale}.json`, cardsName = `listings.${locale}.json`;
-  const [packBuf, cardsBuf] = await Promise.all([readVerified(join(dir, name), name, files[name]), readVerified(join(dir, cardsName), cardsName, files[cardsName])]);
+  // The listings file is read in windows, only the served bytes of each card kept; its checksum
+  // is compared by the background verification, which reads it through.
+  const packBuf = await readVerified(join(dir, name), name, files[name]);
+  const cardsSize = (await stat(join(dir, cardsName))).size;
   const pack = parse(name, packBuf.toString('utf8')) as ListingPack;
   const problem = checkerFor(ListingPackSchema)(pack);
   if (problem) throw new Error(`${name} does not match the contract: ${problem}`);
   const n = pack.cardStarts.length;
   if (pack.cardCuts.length !== n || pack.markerEnds.length !== n || pack.detailStarts.length !== n || pack.detailEnds.length !== n) throw new Error(`${name}: offset arrays differ in length`);
   for (let i = 0; i < n; i++) {
-    if (pack.cardCuts[i] <= pack.cardStarts[i] || pack.cardCuts[i] > cardsBuf.length || (i > 0 && pack.cardStarts[i] < pack.cardCuts[i - 1])) throw new Error(`${name}: card ${i} out of place`);
-    if (cardsBuf[pack.cardStarts[i]] !== 123) throw new Error(`${name}: card ${i} does not start an object`);
+    if (pack.cardCuts[i] <= pack.cardStarts[i] || pack.cardCuts[i] > cardsSize || (i > 0 && pack.cardStarts[i] < pack.cardCuts[i - 1])) throw new Error(`${name}: card ${i} out of place`);
     if (pack.detailEnds[i] <= pack.detailStarts[i]) throw new Error(`${name}: detail ${i} is empty`);
     if (i > 0 && pack.markerEnds[i] < pack.markerEnds[i - 1]) throw new Error(`${name}: markerEnds not ascending at ${i}`);
   }
   if (n && pack.markerEnds[n - 1] !== pack.markers.length) throw new Error(`${name}: markerEnds do not end with the text`);
-  const cards = gatherResolved(cardsBuf, pack.cardStarts, pack.cardCuts, siteUrl);
+  const cards = await gatherResolvedFromFile(join(dir, cardsName), pack.cardStarts, pack.cardCuts, siteUrl);
+  for (let i = 0; i < n; i++) if (cards.buf[i === 0 ? 0 : cards.ends[i - 1]] !== 123) throw new Error(`${name}: card ${i} does not start an object`);
   const markers = resolvePacked(pack.markers, pack.markerEnds, siteUrl);
   return {
     cards: cards.buf, cardEnds: cards.ends, markers: markers.text, markerEnds: markers.ends,
@@ -94,61 +103,53 @@ async function loadPack(dir: string, locale: string, files: Record<string, strin
   };
 }
 
+/**
+ * Every element of a big array file, read in chunks and checked against its element schema;
+ * the file's checksum is compared once it is read through. Returns the slugs in file order.
+ */
+async function eachElement(dir: string, name: string, sha: string, schema: Parameters<typeof checkerFor>[0],
+  visit: (value: { slug: string }, text: string, start: number, end: number, i: number) => void): Promise<string> {
+  const check = checkerFor(schema);
+  const hash = createHash('sha256');
+  const slugs: string[] = [];
+  let i = 0;
+  try {
+    for await (const { bytes, start, end } of streamArrayElements(join(dir, name), hash)) {
+      const text = bytes.toString('utf8');
+      const value = parse(name, text) as { slug: string };
+      const problem = check(value);
+      if (problem) throw new Error(`${name} does not match the contract: /${i}${problem}`);
+      slugs.push(value.slug);
+      visit(value, text, start, end, i++);
+    }
+  } catch (err) {
+    const msg = (err as Error).message;
+    throw new Error(msg.startsWith(name) ? msg : `${name}: ${msg}`);
+  }
+  if (hash.digest('hex') !== sha) throw new Error(`${name} checksum mismatch`);
+  return slugs.join('\n');
+}
+
 /** The background check of the facts: validated against the contract, and the columns served derived from them. */
 async function verifyFacts(dir: string, files: Record<string, string>): Promise<boolean> {
   const name = 'listing-facts.json';
-  const buf = await readVerified(join(dir, name), name, files[name]);
-  const facts = parse(name, buf.toString('utf8')) as ListingFact[];
-  const problem = checkerFor(SCHEMAS[name])(facts);
-  if (problem) throw new Error(`${name} does not match the contract: ${problem}`);
-  const text = columnsFileText(listingColumns(facts));
+  const columns = new ColumnsBuilder();
+  await eachElement(dir, name, files[name], ListingFactSchema, (fact) => columns.add(fact as unknown as ListingFact));
+  const text = columnsFileText(columns.finish());
   if (createHash('sha256').update(text).digest('hex') !== files['listing-columns.json']) throw new Error(`listing-columns.json does not match ${name}`);
   return true;
 }
 
 /**
  * The background check of one locale: every card and detail validated against the contract one
- * by one (little memory), and the listing pack re-derived from both files and compared with the
- * one served, through its checksum (the pack's JSON text is hashed as it is derived, never held).
+ * by one, files read in chunks (little memory), and the listing pack re-derived from both files
+ * and compared with the one served, through its checksum.
  */
 async function verifyLocale(dir: string, locale: string, files: Record<string, string>): Promise<VerifyResult> {
   const cardsName = `listings.${locale}.json`, detailsName = `properties.${locale}.json`, packName = `listing-pack.${locale}.json`;
   const pack = new PackBuilder();
-  let cardSlugs: string;
-  {
-    const buf = await readVerified(join(dir, cardsName), cardsName, files[cardsName]);
-    const { starts, ends } = arrayElementOffsets(buf);
-    const check = checkerFor(BuildListingCardSchema);
-    const slugs: string[] = new Array(starts.length);
-    for (let i = 0; i < starts.length; i++) {
-      const text = buf.toString('utf8', starts[i], ends[i]);
-      const value = parse(cardsName, text) as { slug: string };
-      const problem = check(value);
-      if (problem) throw new Error(`${cardsName} does not match the contract: /${i}${problem}`);
-      slugs[i] = value.slug;
-      try {
-        pack.addCard(text, starts[i]);
-      } catch (err) {
-        throw new Error(`${cardsName}: ${(err as Error).message}`);
-      }
-    }
-    cardSlugs = slugs.join('\n');
-  }
-  let detailSlugs: string;
-  {
-    const buf = await readVerified(join(dir, detailsName), detailsName, files[detailsName]);
-    const { starts, ends } = arrayElementOffsets(buf);
-    const check = checkerFor(BuildPropertyDetailSchema);
-    const slugs: string[] = new Array(starts.length);
-    for (let i = 0; i < starts.length; i++) {
-      const value = parse(detailsName, buf.toString('utf8', starts[i], ends[i])) as { slug: string };
-      const problem = check(value);
-      if (problem) throw new Error(`${detailsName} does not match the contract: /${i}${problem}`);
-      slugs[i] = value.slug;
-      pack.addDetail(starts[i], ends[i]);
-    }
-    detailSlugs = slugs.join('\n');
-  }
+  const cardSlugs = await eachElement(dir, cardsName, files[cardsName], BuildListingCardSchema, (_v, text, start) => pack.addCard(text, start));
+  const detailSlugs = await eachElement(dir, detailsName, files[detailsName], BuildPropertyDetailSchema, (_v, _t, start, end) => pack.addDetail(start, end));
   if (createHash('sha256').update(packFileText(pack.finish())).digest('hex') !== files[packName]) throw new Error(`${packName} does not match ${cardsName} and ${detailsName}`);
   return { cardSlugs, detailSlugs };
 }
@@ -156,7 +157,7 @@ async function verifyLocale(dir: string, locale: string, files: Record<string, s
 /** Results go back with their big buffers moved, not copied. */
 const transferables = (value: unknown): ArrayBuffer[] => {
   const cards = (value as Partial<PackResult> | undefined)?.cards;
-  return cards instanceof Uint8Array && cards.byteOffset === 0 && cards.byteLength === cards.buffer.byteLength ? [cards.buffer as ArrayBuffer] : [];
+  return cards instanceof Uint8Array && cards.byteOffset === 0 && cards.buffer.byteLength >= 1 << 20 ? [cards.buffer as ArrayBuffer] : [];
 };
 
 parentPort?.on('message', (task: LoadTask) => {

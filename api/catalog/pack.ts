@@ -50,6 +50,7 @@ export function packCard(text: string, start = 0, end = text.length): { card: st
 /** Collects the pack one listing at a time, from each card's text and byte range and each detail's byte range. */
 export class PackBuilder {
   private readonly markers: string[] = [];
+  private batch: string[] = [];
   readonly cardStarts: number[] = [];
   readonly cardCuts: number[] = [];
   readonly markerEnds: number[] = [];
@@ -65,10 +66,18 @@ export class PackBuilder {
     if (!p.prefix) throw new Error(`card ${i} (${p.slug}): the request-dependent fields (${VARYING_CARD_FIELDS.join(', ')}) must come last`);
     this.cardStarts.push(byteStart);
     this.cardCuts.push(byteStart + Buffer.byteLength(p.card));
-    this.markers.push(p.marker);
+    // markers are made of slices of the card's text, which they would keep alive: copied into
+    // one flat string every few thousand cards
+    this.batch.push(p.marker);
+    if (this.batch.length >= 4096) this.flush();
     this.markerLen += p.marker.length;
     this.markerEnds.push(this.markerLen);
     this.slugs.push(p.slug);
+  }
+
+  private flush(): void {
+    this.markers.push(this.batch.join(''));
+    this.batch = [];
   }
 
   addDetail(start: number, end: number): void {
@@ -77,11 +86,55 @@ export class PackBuilder {
   }
 
   finish(): ListingPack {
+    this.flush();
     return {
       cardStarts: this.cardStarts, cardCuts: this.cardCuts, markers: this.markers.join(''), markerEnds: this.markerEnds,
       detailStarts: this.detailStarts, detailEnds: this.detailEnds,
     };
   }
+}
+
+/**
+ * gatherResolved over a file read in windows of about `windowBytes` (the file is never whole in
+ * memory); the output grows when the site paths need more room than guessed.
+ */
+export async function gatherResolvedFromFile(path: string, starts: ArrayLike<number>, cuts: ArrayLike<number>, siteUrl: string, windowBytes = 8 << 20): Promise<{ buf: Buffer; ends: Int32Array }> {
+  const { open } = await import('node:fs/promises');
+  const n = starts.length;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += cuts[i] - starts[i];
+  let out = Buffer.allocUnsafeSlow(total + n * 4 * Buffer.byteLength(siteUrl) + 1024);
+  const ends = new Int32Array(n);
+  let o = 0;
+  const fh = await open(path, 'r');
+  try {
+    const scratch = Buffer.allocUnsafe(windowBytes);
+    let i = 0;
+    while (i < n) {
+      // the cards i..j-1 that fit in one window (at least one)
+      const base = starts[i];
+      let j = i + 1;
+      while (j < n && cuts[j] - base <= windowBytes) j++;
+      const len = cuts[j - 1] - base;
+      const win = len <= windowBytes ? scratch.subarray(0, len) : Buffer.allocUnsafe(len);
+      const { bytesRead } = await fh.read(win, 0, len, base);
+      if (bytesRead !== len) throw new Error(`${path}: short read`);
+      const rel = (a: ArrayLike<number>) => Array.from({ length: j - i }, (_, k) => a[i + k] - base);
+      const part = gatherResolved(win, rel(starts), rel(cuts), siteUrl);
+      if (o + part.buf.length > out.length) {
+        const bigger = Buffer.allocUnsafeSlow(Math.max(out.length * 1.25, o + part.buf.length) | 0);
+        out.copy(bigger, 0, 0, o);
+        out = bigger;
+      }
+      part.buf.copy(out, o);
+      for (let k = 0; k < j - i; k++) ends[i + k] = o + part.ends[k];
+      o += part.buf.length;
+      i = j;
+    }
+  } finally {
+    await fh.close();
+  }
+  return { buf: out.subarray(0, o), ends };
 }
 
 /** The pack of a listings file text and a details file text (the test fixture writes builds with it). */

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { LoadTask } from './load-worker.ts';
 
 // Loader hooks are per thread: the worker registers tsx itself, then imports the TypeScript module.
@@ -19,9 +19,9 @@ export class LoadPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(size = Math.max(1, Math.min(3, availableParallelism()))) {
+  constructor(size = Math.max(1, Math.min(3, availableParallelism())), resourceLimits?: ResourceLimits) {
     for (let k = 0; k < size; k++) {
-      const w = new Worker(BOOTSTRAP, { eval: true });
+      const w = new Worker(BOOTSTRAP, { eval: true, resourceLimits });
       w.unref();
       w.on('message', (msg: { id: number; value?: unknown; error?: string }) => {
         const p = this.running.get(msg.id);

@@ -140,3 +140,63 @@ export function arrayElementOffsetsText(s: string): { starts: Int32Array; ends: 
   if (depth !== 0 || starts.length !== ends.length) throw new Error('not a JSON array of objects');
   return { starts: Int32Array.from(starts), ends: Int32Array.from(ends) };
 }
+
+/**
+ * The elements of a file holding one top-level JSON array of objects, read in chunks: each
+ * element's bytes and byte range, and the sha256 of the whole file once the last is read
+ * (`digest()`). Little memory whatever the file's size.
+ */
+export async function* streamArrayElements(path: string, hash: { update(b: Buffer): unknown }, chunkBytes = 4 << 20): AsyncGenerator<{ bytes: Buffer; start: number; end: number }> {
+  const { open } = await import('node:fs/promises');
+  const fh = await open(path, 'r');
+  try {
+    let depth = 0, inString = false, escaped = false, sawArray = false, closed = false;
+    let pos = 0, elemStart = -1;
+    let pending: Buffer[] = [];
+    const chunk = Buffer.allocUnsafe(chunkBytes);
+    for (;;) {
+      const { bytesRead } = await fh.read(chunk, 0, chunkBytes, pos);
+      if (bytesRead === 0) break;
+      const buf = chunk.subarray(0, bytesRead);
+      hash.update(buf);
+      let from = 0; // where the current element's bytes start in this chunk
+      for (let i = 0; i < bytesRead; i++) {
+        const c = buf[i];
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (c === 92) escaped = true;
+          else if (c === 34) inString = false;
+          continue;
+        }
+        if (c === 34) { inString = true; continue; }
+        if (c === 123 || c === 91) {
+          if (depth === 0) {
+            if (c !== 91 || sawArray) throw new Error('not a JSON array of objects');
+            sawArray = true;
+          } else if (depth === 1) {
+            if (c !== 123) throw new Error('not a JSON array of objects');
+            elemStart = pos + i;
+            from = i;
+            pending = [];
+          }
+          depth++;
+        } else if (c === 125 || c === 93) {
+          depth--;
+          if (depth === 1 && c === 125) {
+            pending.push(buf.subarray(from, i + 1));
+            const bytes = pending.length === 1 ? Buffer.from(pending[0]) : Buffer.concat(pending);
+            pending = [];
+            yield { bytes, start: elemStart, end: pos + i + 1 };
+            elemStart = -1;
+          } else if (depth === 0) closed = true;
+          else if (depth < 0) throw new Error('not a JSON array of objects');
+        } else if (depth === 0 && c > 32) throw new Error('not a JSON array of objects');
+      }
+      if (elemStart >= 0) pending.push(Buffer.from(buf.subarray(from)));
+      pos += bytesRead;
+    }
+    if (!sawArray || !closed || depth !== 0) throw new Error('not a JSON array of objects');
+  } finally {
+    await fh.close();
+  }
+}
