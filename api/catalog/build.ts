@@ -211,22 +211,23 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       }
     })();
     // One lazily parsed dataset per event-loop turn, so requests are served in between.
-    const warmUp = () => {
+    const warmUp = () => new Promise<void>((done) => {
       const steps = [...LOCALES.map((l) => () => rankings[l]), leadRouting, suggestIndexOf];
       const step = () => {
         const next = steps.shift();
-        if (!next) return;
+        if (!next) return done();
         try { next(); } catch { /* the verification names the broken file */ }
         setImmediate(step);
       };
       setImmediate(step);
-    };
+    });
+    // After listening: the datasets first (requests may be waiting for them), then the sort
+    // orders and the verification.
     let background: Promise<void> | undefined;
-    const startBackground = () => background ??= (() => {
-      warmUp();
+    const startBackground = () => background ??= warmUp().then(() => {
       engine.sealInBackground();
       return verify();
-    })();
+    });
     if (!opts.deferDetails) {
       await verify();
       for (const l of LOCALES) void rankings[l];

@@ -48,8 +48,9 @@ export interface PlaceRef { country: SlugName; city?: SlugName; zone?: SlugName 
 interface Packed { text: string; ends: Int32Array }
 const item = (p: Packed, i: number) => p.text.slice(i === 0 ? 0 : p.ends[i - 1], p.ends[i]);
 /** Many JSON texts in one UTF-8 buffer: item i is bytes [ends[i-1] .. ends[i]). */
-interface PackedBytes { buf: Buffer; ends: Int32Array }
-const itemOf = (p: PackedBytes, i: number) => p.buf.toString('utf8', i === 0 ? 0 : p.ends[i - 1], p.ends[i]);
+/** The cards of a locale: bytes [starts[i], cuts[i]) of listings.<locale>.json, site paths resolved when read. */
+interface PackedBytes { buf: Buffer; starts: Float64Array; cuts: Float64Array; siteUrl: string }
+const itemOf = (p: PackedBytes, i: number) => resolveSitePathsInJson(p.buf.toString('utf8', p.starts[i], p.cuts[i]), p.siteUrl);
 
 /** Detail JSON stays in its file (the page cache holds it); an open handle survives the build directory's removal. */
 interface DetailFile { fh: FileHandle; starts: Float64Array; ends: Float64Array; siteUrl: string }
@@ -242,12 +243,12 @@ export class Engine {
    * against listing-facts.json is checked with the build's background verification.
    */
   async addPack(locale: Locale, r: PackResult, detailsPath: string, siteUrl: string) {
-    if (r.cardEnds.length !== this.n) throw new Error(`listing-pack.${locale}.json has ${r.cardEnds.length} cards for ${this.n} listings`);
+    if (r.cardStarts.length !== this.n) throw new Error(`listing-pack.${locale}.json has ${r.cardStarts.length} cards for ${this.n} listings`);
     for (let i = 0; i < this.n; i++) {
       const hasMarker = r.markerEnds[i] > (i === 0 ? 0 : r.markerEnds[i - 1]);
       if (hasMarker !== !Number.isNaN(this.lat[i])) throw new Error(`listing-pack.${locale}.json: coordinates of ${this.slugs[i]} disagree with listing-facts.json`);
     }
-    this.cards[locale] = { buf: Buffer.isBuffer(r.cards) ? r.cards : Buffer.from(r.cards.buffer, r.cards.byteOffset, r.cards.byteLength), ends: r.cardEnds };
+    this.cards[locale] = { buf: Buffer.isBuffer(r.cards) ? r.cards : Buffer.from(r.cards.buffer, r.cards.byteOffset, r.cards.byteLength), starts: r.cardStarts, cuts: r.cardCuts, siteUrl };
     this.markers[locale] = { text: r.markers, ends: r.markerEnds };
     this.detailFiles[locale] = { fh: await open(detailsPath, 'r'), starts: r.detailStarts, ends: r.detailEnds, siteUrl };
   }

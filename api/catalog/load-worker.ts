@@ -4,7 +4,7 @@
  * big files of a 100k build load in parallel and off the request thread.
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { BUILD_FILES, LOCALIZED_BUILD_FILES } from '../contract/build.ts';
 import { BuildListingCardSchema, BuildPropertyDetailSchema } from '../contract/catalog.ts';
@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ListingFactSchema, ListingPackSchema, type ListingFact, type ListingPack } from '../contract/build.ts';
 import { ColumnsBuilder, columnsFileText } from './columns.ts';
-import { gatherResolvedFromFile, PackBuilder, packFileText, resolvePacked } from './pack.ts';
+import { PackBuilder, packFileText, resolvePacked } from './pack.ts';
 import { checkerFor } from './validate.ts';
 import { resolveSitePaths, streamArrayElements } from './text.ts';
 
@@ -24,7 +24,7 @@ export type LoadTask =
   | { id: number; kind: 'verify-facts'; dir: string; files: Record<string, string> };
 
 /** A listing pack as the engine keeps it: site paths resolved. */
-export interface PackResult { cards: Uint8Array; cardEnds: Int32Array; markers: string; markerEnds: Int32Array; detailStarts: Float64Array; detailEnds: Float64Array }
+export interface PackResult { cards: Uint8Array; cardStarts: Float64Array; cardCuts: Float64Array; markers: string; markerEnds: Int32Array; detailStarts: Float64Array; detailEnds: Float64Array }
 /** The slugs of a locale's listings and details files, in file order, one per line. */
 export interface VerifyResult { cardSlugs: string; detailSlugs: string }
 
@@ -79,10 +79,11 @@ export async function runTask(task: LoadTask): Promise<unknown> {
  */
 async function loadPack(dir: string, locale: string, files: Record<string, string>, siteUrl: string): Promise<PackResult> {
   const name = `listing-pack.${locale}.json`, cardsName = `listings.${locale}.json`;
-  // The listings file is read in windows, only the served bytes of each card kept; its checksum
-  // is compared by the background verification, which reads it through.
+  // The listings file is kept as it is: the engine decodes a card's served bytes (and resolves
+  // its site paths) when it serves it. Its checksum is compared by the background verification.
   const packBuf = await readVerified(join(dir, name), name, files[name]);
-  const cardsSize = (await stat(join(dir, cardsName))).size;
+  const cardsBuf = await readFile(join(dir, cardsName));
+  const cardsSize = cardsBuf.length;
   const pack = parse(name, packBuf.toString('utf8')) as ListingPack;
   const problem = checkerFor(ListingPackSchema)(pack);
   if (problem) throw new Error(`${name} does not match the contract: ${problem}`);
@@ -94,11 +95,10 @@ async function loadPack(dir: string, locale: string, files: Record<string, strin
     if (i > 0 && pack.markerEnds[i] < pack.markerEnds[i - 1]) throw new Error(`${name}: markerEnds not ascending at ${i}`);
   }
   if (n && pack.markerEnds[n - 1] !== pack.markers.length) throw new Error(`${name}: markerEnds do not end with the text`);
-  const cards = await gatherResolvedFromFile(join(dir, cardsName), pack.cardStarts, pack.cardCuts, siteUrl);
-  for (let i = 0; i < n; i++) if (cards.buf[i === 0 ? 0 : cards.ends[i - 1]] !== 123) throw new Error(`${name}: card ${i} does not start an object`);
+  for (let i = 0; i < n; i++) if (cardsBuf[pack.cardStarts[i]] !== 123) throw new Error(`${name}: card ${i} does not start an object`);
   const markers = resolvePacked(pack.markers, pack.markerEnds, siteUrl);
   return {
-    cards: cards.buf, cardEnds: cards.ends, markers: markers.text, markerEnds: markers.ends,
+    cards: cardsBuf, cardStarts: Float64Array.from(pack.cardStarts), cardCuts: Float64Array.from(pack.cardCuts), markers: markers.text, markerEnds: markers.ends,
     detailStarts: Float64Array.from(pack.detailStarts), detailEnds: Float64Array.from(pack.detailEnds),
   };
 }

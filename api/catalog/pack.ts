@@ -94,49 +94,6 @@ export class PackBuilder {
   }
 }
 
-/**
- * gatherResolved over a file read in windows of about `windowBytes` (the file is never whole in
- * memory); the output grows when the site paths need more room than guessed.
- */
-export async function gatherResolvedFromFile(path: string, starts: ArrayLike<number>, cuts: ArrayLike<number>, siteUrl: string, windowBytes = 8 << 20): Promise<{ buf: Buffer; ends: Int32Array }> {
-  const { open } = await import('node:fs/promises');
-  const n = starts.length;
-  let total = 0;
-  for (let i = 0; i < n; i++) total += cuts[i] - starts[i];
-  let out = Buffer.allocUnsafeSlow(total + n * 4 * Buffer.byteLength(siteUrl) + 1024);
-  const ends = new Int32Array(n);
-  let o = 0;
-  const fh = await open(path, 'r');
-  try {
-    const scratch = Buffer.allocUnsafe(windowBytes);
-    let i = 0;
-    while (i < n) {
-      // the cards i..j-1 that fit in one window (at least one)
-      const base = starts[i];
-      let j = i + 1;
-      while (j < n && cuts[j] - base <= windowBytes) j++;
-      const len = cuts[j - 1] - base;
-      const win = len <= windowBytes ? scratch.subarray(0, len) : Buffer.allocUnsafe(len);
-      const { bytesRead } = await fh.read(win, 0, len, base);
-      if (bytesRead !== len) throw new Error(`${path}: short read`);
-      const rel = (a: ArrayLike<number>) => Array.from({ length: j - i }, (_, k) => a[i + k] - base);
-      const part = gatherResolved(win, rel(starts), rel(cuts), siteUrl);
-      if (o + part.buf.length > out.length) {
-        const bigger = Buffer.allocUnsafeSlow(Math.max(out.length * 1.25, o + part.buf.length) | 0);
-        out.copy(bigger, 0, 0, o);
-        out = bigger;
-      }
-      part.buf.copy(out, o);
-      for (let k = 0; k < j - i; k++) ends[i + k] = o + part.ends[k];
-      o += part.buf.length;
-      i = j;
-    }
-  } finally {
-    await fh.close();
-  }
-  return { buf: out.subarray(0, o), ends };
-}
-
 /** The pack of a listings file text and a details file text (the test fixture writes builds with it). */
 export function packOf(cardsText: string, detailsText: string): ListingPack {
   const b = new PackBuilder();
@@ -168,52 +125,4 @@ export function resolvePacked(text: string, ends: ArrayLike<number>, siteUrl: st
   while (k < out.length) out[k++] += shift;
   parts.push(text.slice(last));
   return { text: parts.join(''), ends: out };
-}
-
-const URL_KEYS = ['"url', '"webUrl', '"methodologyUrl'].map((k) => Buffer.from(k));
-const KEY_VALUE = Buffer.from('":"/');
-
-/**
- * The byte ranges [starts[i], cuts[i]) of `src`, one after the other in a new buffer, with site
- * paths resolved as resolveSitePathsInJson does; ends[i] is where item i ends in it.
- */
-export function gatherResolved(src: Buffer, starts: ArrayLike<number>, cuts: ArrayLike<number>, siteUrl: string): { buf: Buffer; ends: Int32Array } {
-  const n = starts.length;
-  const site = Buffer.from(siteUrl);
-  let total = 0;
-  for (let i = 0; i < n; i++) total += cuts[i] - starts[i];
-  // insertion points (byte offsets in src, ascending): before the leading slash of the value of
-  // a "url", "webUrl" or "methodologyUrl" key, unless protocol-relative ("//"). Quotes inside
-  // JSON strings are escaped, so `":"/` can only close a key and open its value.
-  const inserts: number[] = [];
-  if (site.length) {
-    for (let at = src.indexOf(KEY_VALUE); at >= 0; at = src.indexOf(KEY_VALUE, at + KEY_VALUE.length)) {
-      const slash = at + KEY_VALUE.length - 1;
-      if (src[slash + 1] === 47) continue;
-      if (URL_KEYS.some((k) => at >= k.length && src.compare(k, 0, k.length, at - k.length, at) === 0)) inserts.push(slash);
-    }
-  }
-  let k = 0, count = 0;
-  for (let i = 0; i < n; i++) {
-    while (k < inserts.length && inserts[k] < starts[i]) k++;
-    while (k < inserts.length && inserts[k] < cuts[i]) { k++; count++; }
-  }
-  total += count * site.length;
-  const buf = Buffer.allocUnsafeSlow(total);
-  const ends = new Int32Array(n);
-  let o = 0;
-  k = 0;
-  for (let i = 0; i < n; i++) {
-    let s = starts[i];
-    const e = cuts[i];
-    while (k < inserts.length && inserts[k] < s) k++;
-    while (k < inserts.length && inserts[k] < e) {
-      o += src.copy(buf, o, s, inserts[k]);
-      o += site.copy(buf, o);
-      s = inserts[k++];
-    }
-    o += src.copy(buf, o, s, e);
-    ends[i] = o;
-  }
-  return { buf, ends };
 }
