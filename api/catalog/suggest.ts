@@ -65,6 +65,9 @@ export interface SuggestResult {
   items: Suggestion[];
 }
 
+const MAX_TOKENS = 8;
+const NO_MATCH = 2;
+
 export class SuggestIndex {
   /** entries in rank order (weight desc, kind, slug): an entry's position is its rank */
   private readonly entries: SuggestEntry[];
@@ -72,17 +75,24 @@ export class SuggestIndex {
   private readonly rendered: Record<Locale, Suggestion[]>;
   /** the entry of every distinct folded name */
   private readonly nameEntry: Int32Array;
-  /** distinct folded words, sorted, and the names each occurs in */
+  /** distinct folded words, sorted, and the names each occurs in (ascending: names are numbered in rank order) */
   private readonly words: string[];
   private readonly postings: Int32Array[];
+  /** the words of each name: nameWords[nameWordStart[id] .. nameWordStart[id + 1]) */
+  private readonly nameWordStart: Int32Array;
+  private readonly nameWords: Int32Array;
+  /** the words by their second character (by their first, the sorted list has them in a range) */
+  private readonly bySecondChar = new Map<number, Int32Array>();
   // Scratch state of one query (queries run synchronously, one at a time).
+  /** per query token, for every word: `stamp` when the word matches the token; its tier (0 exact, 1 typo) */
+  private readonly wordStamp: Int32Array[];
+  private readonly wordTier: Uint8Array[];
+  /** per query token, the words it matches: slotWords[k][0 .. slotCount[k]) */
+  private readonly slotWords: Int32Array[];
+  private readonly slotCount = new Int32Array(MAX_TOKENS);
   private readonly nameStamp: Int32Array;
-  private readonly nameCount: Uint8Array;
-  private readonly nameTypos: Uint8Array;
   private readonly entryStamp: Int32Array;
   private readonly entryTier: Uint8Array;
-  private readonly bufA: Int32Array;
-  private readonly bufB: Int32Array;
   private stamp = 0;
 
   constructor(source: SuggestEntry[]) {
@@ -101,6 +111,7 @@ export class SuggestIndex {
       es: this.entries.map((e) => render(e, 'es')),
     };
     const nameEntry: number[] = [];
+    const nameWordLists: string[][] = [];
     const byWord = new Map<string, number[]>();
     this.entries.forEach((e, rank) => {
       const names = new Set<string>();
@@ -111,7 +122,9 @@ export class SuggestIndex {
       for (const name of names) {
         const id = nameEntry.length;
         nameEntry.push(rank);
-        for (const w of new Set(name.split(' '))) {
+        const words = [...new Set(name.split(' '))];
+        nameWordLists.push(words);
+        for (const w of words) {
           let list = byWord.get(w);
           if (!list) byWord.set(w, (list = []));
           list.push(id);
@@ -121,13 +134,29 @@ export class SuggestIndex {
     this.nameEntry = Int32Array.from(nameEntry);
     this.words = [...byWord.keys()].sort();
     this.postings = this.words.map((w) => Int32Array.from(byWord.get(w)!));
+    const wordId = new Map(this.words.map((w, i) => [w, i]));
+    this.nameWordStart = new Int32Array(nameEntry.length + 1);
+    const flat: number[] = [];
+    nameWordLists.forEach((words, id) => {
+      for (const w of words) flat.push(wordId.get(w)!);
+      this.nameWordStart[id + 1] = flat.length;
+    });
+    this.nameWords = Int32Array.from(flat);
+    const second = new Map<number, number[]>();
+    this.words.forEach((w, i) => {
+      if (w.length < 2) return;
+      const c = w.charCodeAt(1);
+      let list = second.get(c);
+      if (!list) second.set(c, (list = []));
+      list.push(i);
+    });
+    for (const [c, list] of second) this.bySecondChar.set(c, Int32Array.from(list));
+    this.wordStamp = Array.from({ length: MAX_TOKENS }, () => new Int32Array(this.words.length));
+    this.wordTier = Array.from({ length: MAX_TOKENS }, () => new Uint8Array(this.words.length));
+    this.slotWords = Array.from({ length: MAX_TOKENS }, () => new Int32Array(this.words.length));
     this.nameStamp = new Int32Array(nameEntry.length);
-    this.nameCount = new Uint8Array(nameEntry.length);
-    this.nameTypos = new Uint8Array(nameEntry.length);
     this.entryStamp = new Int32Array(this.entries.length);
     this.entryTier = new Uint8Array(this.entries.length);
-    this.bufA = new Int32Array(nameEntry.length);
-    this.bufB = new Int32Array(nameEntry.length);
   }
 
   get size(): number {
@@ -145,75 +174,128 @@ export class SuggestIndex {
     return lo;
   }
 
+  /** The first word whose first character is `c` or after it. */
+  private firstCharFrom(c: number): number {
+    return this.lowerBound(String.fromCharCode(c));
+  }
+
+  /**
+   * Marks the words token `t` (slot k) matches, exact prefixes at tier 0 and, from 4 characters,
+   * one-typo prefixes at tier 1, and lists them in `slotWords[k]`; returns how many names they
+   * occur in.
+   */
+  private matchWords(t: string, k: number, stamp: number): number {
+    const mark = this.wordStamp[k];
+    const tier = this.wordTier[k];
+    const list = this.slotWords[k];
+    let count = 0;
+    let names = 0;
+    for (let i = this.lowerBound(t); i < this.words.length && this.words[i].startsWith(t); i++) {
+      mark[i] = stamp;
+      tier[i] = 0;
+      list[count++] = i;
+      names += this.postings[i].length;
+    }
+    if (t.length >= MIN_TYPO_LENGTH) {
+      // With one edit, placed at the first difference, a candidate word starts with t[0] (the
+      // edit comes later) or with t[1] (t[0] extra, or the first two swapped), or has t[1]
+      // second (t[0] replaced) or t[0] second (a letter missing before t[0]).
+      const t0 = t.charCodeAt(0);
+      const t1 = t.charCodeAt(1);
+      for (let pass = 0; pass < 2; pass++) {
+        const c = pass === 0 ? t0 : t1;
+        if (pass === 1 && t1 === t0) break;
+        const second = this.bySecondChar.get(c);
+        const secondLength = second ? second.length : 0;
+        let i = this.firstCharFrom(c);
+        for (let j = -1; ; ) {
+          let w: number;
+          if (i < this.words.length && this.words[i].charCodeAt(0) === c) w = i++;
+          else if (++j < secondLength) w = second![j];
+          else break;
+          if (mark[w] === stamp) continue;
+          const word = this.words[w];
+          if (word.length >= t.length - 1 && prefixDistance(t, word) === 1) {
+            mark[w] = stamp;
+            tier[w] = 1;
+            list[count++] = w;
+            names += this.postings[w].length;
+          }
+        }
+      }
+    }
+    this.slotCount[k] = count;
+    return names;
+  }
+
+  /**
+   * The typos a name needs to match every token (each token matching one of its words, at its
+   * best tier), or NO_MATCH.
+   */
+  private nameTypos(id: number, tokenCount: number, stamp: number): number {
+    let typos = 0;
+    const from = this.nameWordStart[id];
+    const to = this.nameWordStart[id + 1];
+    for (let k = 0; k < tokenCount; k++) {
+      const mark = this.wordStamp[k];
+      const tier = this.wordTier[k];
+      let best = NO_MATCH;
+      for (let j = from; j < to && best > 0; j++) {
+        const w = this.nameWords[j];
+        if (mark[w] === stamp && tier[w] < best) best = tier[w];
+      }
+      typos += best;
+      if (typos > 1) return NO_MATCH;
+    }
+    return typos;
+  }
+
   /** The best `limit` suggestions for `q` in `locale`, and how many entries matched. */
   search(q: string, locale: Locale, limit: number): SuggestResult {
-    const qs = tokens(q).slice(0, 8);
+    const qs = tokens(q).slice(0, MAX_TOKENS);
     if (qs.length === 0) return { total: 0, items: [] };
     if (this.stamp === 0x7fffffff) {
+      for (const a of this.wordStamp) a.fill(0);
       this.nameStamp.fill(0);
       this.entryStamp.fill(0);
       this.stamp = 0;
     }
     const stamp = ++this.stamp;
-    // A name is alive while it matched every token so far: nameStamp = stamp, nameCount = tokens matched.
-    let alive = this.bufA;
-    let aliveLength = 0;
+    // The token whose words occur in the fewest names drives; each of those names is then checked
+    // against every token through its own few words.
+    let driver = 0;
+    let driverNames = Infinity;
     for (let k = 0; k < qs.length; k++) {
-      const t = qs[k];
-      const next = k % 2 === 0 ? this.bufA : this.bufB;
-      let nextLength = 0;
-      const visit = (word: number, typo: 0 | 1) => {
-        const list = this.postings[word];
-        for (let j = 0; j < list.length; j++) {
-          const id = list[j];
-          if (k === 0) {
-            if (this.nameStamp[id] === stamp) continue;
-            this.nameStamp[id] = stamp;
-            this.nameCount[id] = 1;
-            this.nameTypos[id] = typo;
-            next[nextLength++] = id;
-          } else if (this.nameStamp[id] === stamp && this.nameCount[id] === k && this.nameTypos[id] + typo <= 1) {
-            this.nameCount[id] = k + 1;
-            this.nameTypos[id] += typo;
-            next[nextLength++] = id;
-          }
-        }
-      };
-      // exact words first, so a name matched both ways keeps the exact match
-      for (let i = this.lowerBound(t); i < this.words.length && this.words[i].startsWith(t); i++) visit(i, 0);
-      if (t.length >= MIN_TYPO_LENGTH) {
-        const t0 = t.charCodeAt(0);
-        const t1 = t.charCodeAt(1);
-        for (let i = 0; i < this.words.length; i++) {
-          const w = this.words[i];
-          // one edit at most: the first two characters agree somewhere (cheap filter before the check)
-          if (w.length < t.length - 1) continue;
-          const w0 = w.charCodeAt(0);
-          const w1 = w.charCodeAt(1);
-          if (t0 !== w0 && t1 !== w1 && t1 !== w0 && t0 !== w1) continue;
-          if (prefixDistance(t, w) === 1) visit(i, 1);
-        }
+      const names = this.matchWords(qs[k], k, stamp);
+      if (names === 0) return { total: 0, items: [] };
+      if (names < driverNames) {
+        driver = k;
+        driverNames = names;
       }
-      alive = next;
-      aliveLength = nextLength;
-      if (aliveLength === 0) return { total: 0, items: [] };
     }
     // an entry takes the best of its names: exact (0) before typo (1)
     const exact: number[] = [];
     const typo: number[] = [];
     let total = 0;
-    for (let j = 0; j < aliveLength; j++) {
-      const id = alive[j];
-      const rank = this.nameEntry[id];
-      const tier = this.nameTypos[id];
-      if (this.entryStamp[rank] !== stamp) {
-        this.entryStamp[rank] = stamp;
-        this.entryTier[rank] = tier;
-        total += 1;
-        (tier === 0 ? exact : typo).push(rank);
-      } else if (tier < this.entryTier[rank]) {
-        this.entryTier[rank] = tier;
-        exact.push(rank);
+    const driverWords = this.slotWords[driver];
+    for (let d = 0; d < this.slotCount[driver]; d++) {
+      const list = this.postings[driverWords[d]];
+      for (let j = 0; j < list.length; j++) {
+        const id = list[j];
+        if (this.nameStamp[id] === stamp) continue;
+        this.nameStamp[id] = stamp;
+        const tier = this.nameTypos(id, qs.length, stamp);
+        if (tier === NO_MATCH) continue;
+        const rank = this.nameEntry[id];
+        if (this.entryStamp[rank] !== stamp) {
+          this.entryStamp[rank] = stamp;
+          this.entryTier[rank] = tier;
+          total += 1;
+          (tier === 0 ? exact : typo).push(rank);
+        } else if (tier < this.entryTier[rank]) {
+          this.entryTier[rank] = tier;
+          exact.push(rank);
+        }
       }
     }
     const pick = smallest(exact, limit);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SuggestEntry } from '../../api/contract/build.ts';
-import { fold, prefixDistance, SuggestIndex } from '../../api/catalog/suggest.ts';
+import fc from 'fast-check';
+import { fold, MIN_TYPO_LENGTH, prefixDistance, SuggestIndex, tokens } from '../../api/catalog/suggest.ts';
 
 const L = (en: string, de = en, es = en) => ({ en, de, es });
 function entry(kind: SuggestEntry['kind'], slug: string, label: ReturnType<typeof L>, weight: number, extra: Partial<SuggestEntry> = {}): SuggestEntry {
@@ -94,5 +95,39 @@ describe('SuggestIndex', () => {
     assert.equal(r.total, 4);
     assert.deepEqual(index.search('', 'en', 8), { total: 0, items: [] });
     assert.deepEqual(index.search(' -- ', 'en', 8), { total: 0, items: [] });
+  });
+
+  it('agrees with the definition, checked name by name, on random names and queries (typos at the first letter too)', () => {
+    const letters = fc.constantFrom(...'abcdeklmnorsu');
+    const word = fc.array(letters, { minLength: 1, maxLength: 7 }).map((a) => a.join(''));
+    const names = fc.array(fc.array(word, { minLength: 1, maxLength: 3 }).map((w) => w.join(' ')), { minLength: 1, maxLength: 40 });
+    const query = fc.array(word, { minLength: 1, maxLength: 3 }).map((w) => w.join(' '));
+    fc.assert(fc.property(names, fc.array(query, { minLength: 1, maxLength: 10 }), (nameList, queries) => {
+      const entries = nameList.map((n, i) => entry('property', `s-${i}`, L(n), 1 + (i % 5)));
+      const idx = new SuggestIndex(entries);
+      for (const q of queries) {
+        // the definition: every query word is a prefix of some word of the name (tier 0) or, from
+        // MIN_TYPO_LENGTH characters, one edit away from a prefix (tier 1); one typo per query
+        const tierOf = (name: string): number => {
+          const ws = tokens(name);
+          let typos = 0;
+          for (const t of tokens(q)) {
+            const best = Math.min(...ws.map((w) => {
+              const d = prefixDistance(t, w);
+              return d === 1 && t.length < MIN_TYPO_LENGTH ? 2 : d;
+            }));
+            typos += best;
+          }
+          return typos;
+        };
+        const expected = entries
+          .map((e) => ({ e, tier: tierOf(e.label.en) }))
+          .filter((x) => x.tier <= 1)
+          .sort((a, b) => a.tier - b.tier || b.e.weight - a.e.weight || (a.e.slug < b.e.slug ? -1 : 1));
+        const got = idx.search(q, 'en', 20);
+        assert.equal(got.total, expected.length, `total for "${q}"`);
+        assert.deepEqual(got.items.map((i) => i.slug), expected.slice(0, 20).map((x) => x.e.slug), `order for "${q}"`);
+      }
+    }), { seed: 20261122, numRuns: 300 });
   });
 });
