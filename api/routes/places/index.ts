@@ -6,7 +6,7 @@ import type { CitationPage } from '../../http/citation.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../market/cached.ts';
+import { cachedBody } from '../cached-body.ts';
 
 export const PlaceParamsSchema = z.object({ kind: PlaceKindSchema, slug: SlugSchema });
 

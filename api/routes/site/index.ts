@@ -14,7 +14,7 @@ import {
   API_CATALOG_CONTENT_TYPE, ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
   apiCatalog, authGuide, authorizationServerMetadata, protectedResourceMetadata, AUTH_GUIDE_PATH,
 } from '../../site/discovery.ts';
-import { cachedBody } from '../market/cached.ts';
+import { cachedBody } from '../cached-body.ts';
 
 const STATUSES = [200, 400, 429, 500, 502];
 const DOCUMENT_CACHE: CacheHint = { maxAge: 3600, staleWhileRevalidate: 86400 };

@@ -5,6 +5,7 @@ import { SuggestionSchema } from '../../contract/market.ts';
 import { pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
+import { cachedBody } from '../cached-body.ts';
 
 export const MAX_SUGGEST_LIMIT = 20;
 export const SuggestQuerySchema = z.object({
@@ -30,9 +31,11 @@ export const suggestRoute = defineRoute({
   cache: CACHE.listing,
   citation: true,
   rateLimit: 'read',
-  handler: ({ query: q, build, cite }) => {
+  handler: ({ query: q, build, now, cite }) => {
     const limit = q.limit ?? 8;
-    const { total, items } = build.suggestIndex.search(q.q, q.locale, limit);
-    return { data: items, meta: { pagination: pagination(1, limit, total), citation: cite(q.locale, { kind: 'home' }) } };
+    return cachedBody(build, now, `suggest|${q.locale}|${limit}|${q.q}`, () => {
+      const { total, items } = build.suggestIndex.search(q.q, q.locale, limit);
+      return { data: items, meta: { pagination: pagination(1, limit, total), citation: cite(q.locale, { kind: 'home' }) } };
+    });
   },
 });

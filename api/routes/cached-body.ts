@@ -1,7 +1,7 @@
-import type { LoadedBuild } from '../../catalog/build.ts';
-import { utcDate } from '../../http/citation.ts';
-import { envelopeJson, type MetaInput } from '../../http/envelope.ts';
-import { etagOf } from '../../http/headers.ts';
+import type { LoadedBuild } from '../catalog/build.ts';
+import { utcDate } from '../http/citation.ts';
+import { envelopeJson, type MetaInput } from '../http/envelope.ts';
+import { etagOf } from '../http/headers.ts';
 
 /**
  * The serialized envelope of a precomputed payload, kept per build in the engine's body cache.
