@@ -48,7 +48,7 @@ async function main() {
   const started = Date.now();
   // The app and the feature plugins are built while the build loads (this thread waits for the
   // load workers part of the time); they read the build only when a request comes.
-  const opening = CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs });
+  const opening = CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs, queryCache: config.queryCache });
   opening.catch(() => undefined);
   let store: CatalogStore | undefined;
   const source: CatalogSource = {

@@ -65,6 +65,8 @@ export { resolveSitePaths };
 export interface LoadOptions {
   siteUrl: string;
   now?: () => number;
+  /** keep LRU caches of match sets, facet counts and response bodies (default true) */
+  queryCache?: boolean;
   /**
    * Return as soon as the engine can answer, and validate the big files (facts, cards, details,
    * the packs against them) in the background (`validated`, started when first read: the server
@@ -151,7 +153,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
 
     let engine: Engine;
     try {
-      engine = opened = new Engine(columns!, await labels, await geo);
+      engine = opened = new Engine(columns!, await labels, await geo, { queryCache: opts.queryCache ?? true });
     } catch (err) {
       return fail((err as Error).message);
     }

@@ -12,6 +12,13 @@ import { haversineMeters, hash32, METERS_PER_DEGREE_LAT, randomKey } from './geo
 import type { PackResult } from './load-worker.ts';
 import { resolveSitePathsInJson } from './text.ts';
 
+/** What the engine needs of a cache: an LRU, or nothing at all when the caches are off. */
+export interface QueryCache<V> {
+  get(key: string): V | undefined;
+  set(key: string, value: V): unknown;
+}
+const NO_CACHE: QueryCache<never> = { get: () => undefined, set: () => undefined };
+
 export interface Filters {
   country?: string;
   city?: string;
@@ -95,17 +102,25 @@ export class Engine {
   private readonly markers = {} as Record<Locale, Packed>;
   private readonly detailFiles = {} as Record<Locale, DetailFile>;
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
-  private readonly sets = new LRUCache<string, MatchSet>({ max: 4000 });
-  private readonly counts = new LRUCache<string, Int32Array>({ max: 20000 });
+  private readonly sets: QueryCache<MatchSet>;
+  private readonly counts: QueryCache<Int32Array>;
+  private readonly streetCache: QueryCache<{ street: Bitset; at: Bitset }>;
   private readonly collators = new Map<Locale, Intl.Collator>();
   /** Serialized response bodies of this build, by route and normalized query. */
-  readonly bodies = new LRUCache<string, { json: string; etag: string }>({
-    // the text, plus its UTF-8 bytes once sent (http/route.ts): about twice this in memory
-    maxSize: 64 * 1024 * 1024,
-    sizeCalculation: (v) => v.json.length + 64,
-  });
+  readonly bodies: QueryCache<{ json: string; etag: string }>;
 
-  constructor(cols: ListingColumns, readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>) {
+  constructor(cols: ListingColumns, readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>, opts: { queryCache?: boolean } = {}) {
+    const on = opts.queryCache ?? true;
+    this.sets = on ? new LRUCache({ max: 4000 }) : NO_CACHE;
+    this.counts = on ? new LRUCache({ max: 20000 }) : NO_CACHE;
+    this.streetCache = on ? new LRUCache({ max: 1000 }) : NO_CACHE;
+    this.bodies = on
+      ? new LRUCache({
+        // the text, plus its UTF-8 bytes once sent (http/route.ts): about twice this in memory
+        maxSize: 64 * 1024 * 1024,
+        sizeCalculation: (v) => v.json.length + 64,
+      })
+      : NO_CACHE;
     this.n = cols.slugs.length;
     this.slugs = cols.slugs;
     const n = this.n;
@@ -398,7 +413,6 @@ export class Engine {
     return b;
   }
 
-  private streetCache = new LRUCache<string, { street: Bitset; at: Bitset }>({ max: 1000 });
   /** Listings on the street of an address, and those at its house number. */
   streetSet(address: string): { street: Bitset; at: Bitset } {
     let hit = this.streetCache.get(address);

@@ -14,6 +14,8 @@ export interface CatalogStoreOptions {
   log: StoreLogger;
   /** how often to check where `current` points, as a fallback to fs.watch (ms) */
   pollMs?: number;
+  /** per-build query and response caches (default on; the benchmark turns them off to measure the engine) */
+  queryCache?: boolean;
 }
 
 export type ReloadOutcome = 'swapped' | 'unchanged' | 'failed';
@@ -46,7 +48,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
     const target = await realpath(join(distDir, 'current'));
     const started = Date.now();
     // Start serving as soon as the listings are in; the detail files finish validating behind.
-    const build = await loadBuild(target, { siteUrl: opts.siteUrl, deferDetails: true });
+    const build = await loadBuild(target, { siteUrl: opts.siteUrl, queryCache: opts.queryCache, deferDetails: true });
     opts.log.info({ buildId: build.id, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build loaded');
     return new CatalogStore(distDir, opts, build);
   }
@@ -74,7 +76,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
     if (!force && target === this.build.dir) return 'unchanged';
     const started = Date.now();
     try {
-      const build = await loadBuild(target, { siteUrl: this.opts.siteUrl });
+      const build = await loadBuild(target, { siteUrl: this.opts.siteUrl, queryCache: this.opts.queryCache });
       const old = this.build;
       const previous = old.id;
       this.build = build;

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { loadBuild, staticCatalog } from '../../api/catalog/build.ts';
+import { get, SITE, sharedBuild, testApp, testConfig } from '../support/app.ts';
+
+// QUERY_CACHE=0 (the benchmark's "engine only" mode) must change speed, never answers.
+const URLS = [
+  '/v1/properties?locale=en&sortBy=price-asc',
+  '/v1/properties?locale=de&city=berlin&sortBy=rating-desc&pageSize=5&page=2',
+  '/v1/properties?locale=en&seed=42',
+  '/v1/properties?locale=en&seed=42&page=2&pageSize=3',
+  '/v1/properties?locale=es&amenities=wifi&minCapacity=5&sortBy=date-desc',
+  '/v1/properties/map?locale=en&sortBy=date-desc',
+  '/v1/facets?locale=en',
+  '/v1/facets?locale=de&city=berlin&pricingOptionType=flex_desk',
+  '/v1/geo/bootstrap?locale=es',
+  '/v1/search/suggest?locale=en&q=ber',
+  '/v1/search/suggest?locale=de&q=munchen&limit=3',
+];
+
+describe('QUERY_CACHE', () => {
+  let cached: FastifyInstance;
+  let uncached: FastifyInstance;
+  before(async () => {
+    const { fixture } = await sharedBuild();
+    cached = await testApp();
+    const bare = await loadBuild(fixture.dir, { siteUrl: SITE, queryCache: false });
+    uncached = await testApp({ catalog: staticCatalog(bare) });
+  });
+  after(async () => {
+    await cached.close();
+    await uncached.close();
+  });
+
+  it('is on unless set to 0', () => {
+    assert.equal(testConfig().queryCache, true);
+    assert.equal(testConfig({ QUERY_CACHE: '0' }).queryCache, false);
+    assert.throws(() => testConfig({ QUERY_CACHE: 'maybe' }));
+  });
+
+  it('gives the same bodies and ETags with the caches off, asked twice', async () => {
+    for (const url of URLS) {
+      const first = await get(cached, url);
+      assert.equal(first.status, 200, url);
+      for (const app of [cached, uncached, uncached]) {
+        const r = await get(app, url);
+        assert.equal(r.status, 200, url);
+        assert.equal(r.raw.body, first.raw.body, url);
+        assert.equal(r.headers.etag, first.headers.etag, url);
+      }
+    }
+  });
+});
