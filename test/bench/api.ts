@@ -5,9 +5,10 @@
  * else a synthetic one written by the test fixture) with `api/server.ts` in a child process and
  * drives it with autocannon: first a bare Fastify route returning a precomputed body the size of
  * a list page (the baseline), then each endpoint with a pool of ≥ 1,000 distinct realistic
- * queries. Prints req/s as a ratio to the baseline, p50/p99, start-up time and RSS.
- * Goals: list ≥ 0.40, facets ≥ 0.30, detail ≥ 0.60, p99 ≤ 10 ms at 10 connections,
- * start-up ≤ 3 s, RSS ≤ 1.5 GB.
+ * queries (listings, facets, detail, map; then suggest, market rates, rankings, place and operator
+ * hubs). Prints req/s as a ratio to the baseline, p50/p99, start-up time and RSS.
+ * Goals: list ≥ 0.40, facets ≥ 0.30, detail ≥ 0.60, suggest ≥ 0.50, p99 ≤ 10 ms at 10
+ * connections, start-up ≤ 3 s, RSS ≤ 1.5 GB.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
@@ -15,11 +16,17 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import Fastify from 'fastify';
+import type { LoadedBuild } from '../../api/catalog/build.ts';
+import { LOCALES } from '../../api/contract/common.ts';
+import { marketQueriesByKind } from './market-queries.ts';
 
 interface AcResult { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number }
 // autocannon ships no type declarations; this is the part used here.
 const autocannon = createRequire(import.meta.url)('autocannon') as (
-  opts: { url: string; connections: number; duration: number; requests: { method: string; path: string }[] },
+  opts: {
+    url: string; connections: number; duration: number; requests: { method: string; path: string }[];
+    setupClient?: (client: { setRequests(r: { method: string; path: string }[]): void }) => void;
+  },
   cb: (err: Error | null, result: AcResult) => void,
 ) => unknown;
 
@@ -100,13 +107,23 @@ function rssMb(pid: number): { rss: number; peak: number } {
   return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
 }
 
+/**
+ * autocannon walks one request list from its start on every connection, so all connections would
+ * send the same URLs in step (and every cache would hit): each connection gets its own rotation.
+ */
 function run(base: string, paths: string[]): Promise<AcResult> {
+  const requests = paths.map((path) => ({ method: 'GET', path }));
+  let clients = 0;
   return new Promise((res, rej) => {
     autocannon({
       url: base,
       connections,
       duration,
-      requests: paths.map((path) => ({ method: 'GET', path })),
+      requests,
+      setupClient: (client) => {
+        const from = Math.floor((clients++ * requests.length) / connections);
+        client.setRequests([...requests.slice(from), ...requests.slice(0, from)]);
+      },
     }, (err, result) => (err ? rej(err) : res(result)));
   });
 }
@@ -164,7 +181,21 @@ function queryPools(dist: string) {
   while (detail.size < 3000) detail.add(`/v1/properties/${pick(slugs)}?locale=${pick(locales)}`);
   const map = new Set<string>();
   while (map.size < 1000) map.add(`/v1/properties/map?${filters()}&pageSize=${pick(['200', '500', '1000'])}&sortBy=${pick(['date-desc', 'rating-desc'])}`);
-  return { list: [...list], facets: [...facets], detail: [...detail], map: [...map], listings: slugs.length };
+  return { list: [...list], facets: [...facets], detail: [...detail], map: [...map], listings: slugs.length, market: marketPools(dir) };
+}
+
+/** The market endpoints' URLs (test/bench/market-queries.ts), from the files the server loads. */
+function marketPools(dir: string) {
+  const read = (file: string): unknown => JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  const perLocale = (name: string) => Object.fromEntries(LOCALES.map((l) => [l, read(`${name}.${l}.json`)]));
+  const files = {
+    suggest: read('suggest.json'),
+    marketRates: perLocale('market-rates'),
+    rankings: perLocale('rankings'),
+    places: perLocale('places'),
+    operators: perLocale('operators'),
+  };
+  return marketQueriesByKind(files as unknown as LoadedBuild);
 }
 
 // ---- main --------------------------------------------------------------------------------------
@@ -194,29 +225,44 @@ const sample = await fetch(`${api.base}${pools.list[0]}`);
 const pageBytes = (await sample.text()).length;
 const baseline = await startChild(['test/bench/api.ts', '--baseline-server', String(pageBytes)], {});
 
-const rows: { name: string; rps: number; p50: number; p99: number; errors: number; goal?: number }[] = [];
-const record = (name: string, r: AcResult, goal?: number) => {
-  rows.push({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, goal });
-};
-record('baseline', await run(baseline.base, ['/baseline']));
-record('list', await run(api.base, pools.list), 0.4);
-record('facets', await run(api.base, pools.facets), 0.3);
-record('detail', await run(api.base, pools.detail), 0.6);
-record('map', await run(api.base, pools.map));
+type Row = { name: string; rps: number; p50: number; p99: number; errors: number; goal?: number };
+const row = (name: string, r: AcResult, goal?: number): Row =>
+  ({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, goal });
+const endpoints: [name: string, pool: string[], goal?: number][] = [
+  ['list', pools.list, 0.4], ['facets', pools.facets, 0.3], ['detail', pools.detail, 0.6], ['map', pools.map],
+  ['suggest', pools.market.suggest, 0.5], ['market rates', pools.market.rates], ['rankings', pools.market.rankings],
+  ['place hubs', pools.market.places], ['operator hubs', pools.market.operators],
+];
+const baselineRow = row('baseline', await run(baseline.base, ['/baseline']));
+const cached: Row[] = [];
+for (const [name, pool, goal] of endpoints) cached.push(row(name, await run(api.base, pool), goal));
 const after = rssMb(api.child.pid!);
 api.child.kill('SIGTERM');
+
+// The same runs against a server without its query and response caches: the engine's own speed.
+const bare = await startChild(['api/server.ts'], {
+  DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+  RATE_LIMIT_READS: '1000000000', RELOAD_POLL_MS: '600000', QUERY_CACHE: '0',
+});
+await bare.validated;
+const uncached: Row[] = [];
+for (const [name, pool, goal] of endpoints) uncached.push(row(name, await run(bare.base, pool), goal));
+bare.child.kill('SIGTERM');
 baseline.child.kill('SIGTERM');
 
-const base = rows[0].rps;
-console.log(`\nAPI benchmark: ${pools.listings} listings, ${connections} connections, ${duration} s per endpoint, node ${process.version}`);
-console.log(`query pools: list ${pools.list.length}, facets ${pools.facets.length}, detail ${pools.detail.length}, map ${pools.map.length} distinct; baseline body ${pageBytes} bytes`);
-console.log('| endpoint | req/s | ratio to baseline | goal | p50 ms | p99 ms | errors |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
-for (const r of rows) {
+const base = baselineRow.rps;
+console.log(`\nAPI benchmark: ${pools.listings} listings, ${connections} connections (each its own rotation of the pool), ${duration} s per endpoint, node ${process.version}`);
+const m = pools.market;
+console.log(`query pools (distinct): list ${pools.list.length}, facets ${pools.facets.length}, detail ${pools.detail.length}, map ${pools.map.length}, suggest ${m.suggest.length}, market rates ${m.rates.length}, rankings ${m.rankings.length}, place hubs ${m.places.length}, operator hubs ${m.operators.length}; baseline body ${pageBytes} bytes`);
+console.log(`baseline (bare route): ${Math.round(base)} req/s, p50 ${baselineRow.p50} ms, p99 ${baselineRow.p99} ms`);
+console.log('| endpoint | goal | req/s | ratio | p50 ms | p99 ms | errors | caches off: req/s | ratio | p50 ms | p99 ms | errors |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+const cells = (r: Row) => {
   const ratio = r.rps / base;
-  const verdict = r.goal === undefined ? '' : ratio >= r.goal ? `≥ ${r.goal} ✓` : `≥ ${r.goal} ✗`;
-  console.log(`| ${r.name} | ${Math.round(r.rps)} | ${ratio.toFixed(2)} | ${verdict} | ${r.p50} | ${r.p99}${r.p99 <= 10 ? '' : ' ✗'} | ${r.errors} |`);
-}
+  const mark = r.goal === undefined ? '' : ratio >= r.goal ? ' ✓' : ' ✗';
+  return `${Math.round(r.rps)} | ${ratio.toFixed(2)}${mark} | ${r.p50} | ${r.p99}${r.p99 <= 10 ? '' : ' ✗'} | ${r.errors}`;
+};
+cached.forEach((r, i) => console.log(`| ${r.name} | ${r.goal === undefined ? '' : `≥ ${r.goal}`} | ${cells(r)} | ${cells(uncached[i])} |`));
 console.log(`start-up (spawn to listening, build loaded and indexed): ${(startup.ms / 1000).toFixed(2)} s${startup.ms <= 3000 ? '' : ' (goal ≤ 3 s ✗)'}; one request to each of 8 endpoints answered after ${(firstAnswers.ms / 1000).toFixed(2)} s (statuses ${[...new Set(firstAnswers.statuses)].join(', ')}); every file validated after ${(validatedMs / 1000).toFixed(2)} s`);
 console.log(`RSS at listening: ${startup.rss} MB (peak so far ${startup.peak} MB); when every file is validated: ${validatedRss.rss} MB (peak ${validatedRss.peak} MB); after the runs: ${after.rss} MB; peak: ${after.peak} MB${after.peak <= 1536 ? '' : ' (goal ≤ 1.5 GB ✗)'}`);
 process.exit(0);
