@@ -3,10 +3,10 @@
  *
  * Facts, not sample data: city ids are GeoNames ids, centres and populations are the
  * GeoNames figures (rounded), zone centres are approximate neighbourhood centres, and the
- * streets are real streets of that neighbourhood. Populations are GeoNames' city figures;
- * note that by them Valencia (VE, 1,385,083) is larger than Valencia (ES, 814,208), so the
- * "most populous keeps the plain slug" rule of data/README.md gives the plain `valencia`
- * to Venezuela and `valencia-es` to Spain.
+ * streets are real streets of that neighbourhood. Populations are GeoNames' city figures.
+ * Where two cities share a name, the pipeline gives the plain slug to the lowest GeoNames id
+ * (data/README.md): `valencia` is Spain's (2509954) and `valencia-ve` Venezuela's (3625549),
+ * although Venezuela's is the more populous.
  *
  * Only the generator's knobs are invented: `weight` (share of the sample's spaces),
  * `fixedSpaces` (a deliberately thin city), `flexDesk` (the typical monthly flex-desk price
