@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { ListingFactSchema, ListingPackSchema, type ListingFact, type ListingPack } from '../contract/build.ts';
 import { ColumnsBuilder, columnsFileText } from './columns.ts';
 import { PackBuilder, packFileText, resolvePacked } from './pack.ts';
-import { checkerFor } from './validate.ts';
+import { checkerFor } from '../contract/validate.ts';
 import { resolveSitePaths, streamArrayElements } from './text.ts';
 
 export type LoadTask =

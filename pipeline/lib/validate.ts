@@ -1,24 +1,21 @@
 import { z } from 'zod';
 import type { ListingFact } from '../../api/contract/build.ts';
 import type { GeoPayload } from '../../api/contract/catalog.ts';
+import { checkerFor } from '../../api/contract/validate.ts';
 import { BuildError } from './errors.ts';
 
-function describeIssues(error: z.ZodError, prefix: string): string {
-  return error.issues.slice(0, 5).map((i) => `${prefix}${i.path.length ? `.${i.path.join('.')}` : ''}: ${i.message}`).join('; ');
-}
-
-/** Validates one output against its contract schema; arrays element by element so errors name the index. */
+/**
+ * Validates one output against its contract schema (compiled once with ajv from the zod schema,
+ * as the API checks a build); arrays element by element so errors name the index.
+ */
 export function validateOutput(file: string, schema: z.ZodType, value: unknown): void {
   if (schema instanceof z.ZodArray && Array.isArray(value)) {
-    const element = schema.element as z.ZodType;
-    for (let i = 0; i < value.length; i++) {
-      const result = element.safeParse(value[i]);
-      if (!result.success) throw new BuildError('invalid_output', `${file}: ${describeIssues(result.error, `[${i}]`)}`);
-    }
+    const valid = elementValidator(file, schema);
+    for (let i = 0; i < value.length; i++) valid(value[i], i);
     return;
   }
-  const result = schema.safeParse(value);
-  if (!result.success) throw new BuildError('invalid_output', `${file}: ${describeIssues(result.error, '')}`);
+  const problem = checkerFor(schema)(value);
+  if (problem) throw new BuildError('invalid_output', `${file}: ${problem}`);
 }
 
 /**
@@ -27,10 +24,10 @@ export function validateOutput(file: string, schema: z.ZodType, value: unknown):
  */
 export function elementValidator(file: string, schema: z.ZodType): (value: unknown, index: number) => void {
   if (!(schema instanceof z.ZodArray)) throw new Error(`${file}: not an array schema`);
-  const element = schema.element as z.ZodType;
+  const check = checkerFor(schema.element as z.ZodType);
   return (value, index) => {
-    const result = element.safeParse(value);
-    if (!result.success) throw new BuildError('invalid_output', `${file}: ${describeIssues(result.error, `[${index}]`)}`);
+    const problem = check(value);
+    if (problem) throw new BuildError('invalid_output', `${file}: [${index}]${problem}`);
   };
 }
 
