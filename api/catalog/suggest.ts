@@ -67,6 +67,10 @@ export interface SuggestResult {
 
 const MAX_TOKENS = 8;
 const NO_MATCH = 2;
+/** Single-token queries shorter than this (no typos allowed) are answered from a precomputed table. */
+const SHORT_PREFIX = MIN_TYPO_LENGTH;
+/** How many entries the table keeps per short prefix: the route's largest limit. */
+export const SHORT_PREFIX_TOP = 20;
 
 export class SuggestIndex {
   /** entries in rank order (weight desc, kind, slug): an entry's position is its rank */
@@ -93,6 +97,12 @@ export class SuggestIndex {
   private readonly nameStamp: Int32Array;
   private readonly entryStamp: Int32Array;
   private readonly entryTier: Uint8Array;
+  /**
+   * Every prefix of fewer than SHORT_PREFIX characters of some word: how many entries match it
+   * and the best SHORT_PREFIX_TOP of them (ranks, ascending). One- and two-letter queries match
+   * tens of thousands of names; this answers them without a walk.
+   */
+  private readonly shortPrefixes = new Map<string, { total: number; top: Int32Array }>();
   private stamp = 0;
 
   constructor(source: SuggestEntry[]) {
@@ -157,6 +167,27 @@ export class SuggestIndex {
     this.nameStamp = new Int32Array(nameEntry.length);
     this.entryStamp = new Int32Array(this.entries.length);
     this.entryTier = new Uint8Array(this.entries.length);
+    this.tabulateShortPrefixes();
+  }
+
+  private tabulateShortPrefixes(): void {
+    const prefixes = new Set<string>();
+    for (const w of this.words) for (let len = 1; len < SHORT_PREFIX && len <= w.length; len++) prefixes.add(w.slice(0, len));
+    const ranks: number[] = [];
+    for (const p of prefixes) {
+      const stamp = ++this.stamp;
+      ranks.length = 0;
+      for (let i = this.lowerBound(p); i < this.words.length && this.words[i].startsWith(p); i++) {
+        const list = this.postings[i];
+        for (let j = 0; j < list.length; j++) {
+          const rank = this.nameEntry[list[j]];
+          if (this.entryStamp[rank] === stamp) continue;
+          this.entryStamp[rank] = stamp;
+          ranks.push(rank);
+        }
+      }
+      this.shortPrefixes.set(p, { total: ranks.length, top: Int32Array.from(smallest(ranks, SHORT_PREFIX_TOP)) });
+    }
   }
 
   get size(): number {
@@ -254,6 +285,12 @@ export class SuggestIndex {
   search(q: string, locale: Locale, limit: number): SuggestResult {
     const qs = tokens(q).slice(0, MAX_TOKENS);
     if (qs.length === 0) return { total: 0, items: [] };
+    if (qs.length === 1 && qs[0].length < SHORT_PREFIX && limit <= SHORT_PREFIX_TOP) {
+      const hit = this.shortPrefixes.get(qs[0]);
+      if (!hit) return { total: 0, items: [] };
+      const rendered = this.rendered[locale];
+      return { total: hit.total, items: Array.from(hit.top.subarray(0, limit), (rank) => rendered[rank]) };
+    }
     if (this.stamp === 0x7fffffff) {
       for (const a of this.wordStamp) a.fill(0);
       this.nameStamp.fill(0);
