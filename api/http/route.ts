@@ -2,16 +2,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppConfig } from '../config.ts';
 import type { LoadedBuild } from '../catalog/build.ts';
+import type { CachedBody } from '../catalog/engine.ts';
 import type { Locale } from '../contract/common.ts';
 import { citation, type CitationPage } from './citation.ts';
 import { envelope, envelopeJson, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
 import type { CacheHint } from './headers.ts';
 
-/** What a handler may return: an envelope to serialize, or a JSON body already serialized. */
+/**
+ * What a handler may return: an envelope to serialize, or a JSON body already serialized (a
+ * CachedBody, from routes/cached-body.ts, is also filed under the request URL: see below).
+ */
 export type RouteResult =
   | { data: unknown; meta?: MetaInput }
-  | { json: string | Buffer; etag?: string }
+  | { json: string | Buffer; etag?: string; sameForUrl?: true }
   | { raw: string | Buffer; contentType: string; headers?: Record<string, string> };
 
 export interface RouteContext<Q, P, B> {
@@ -78,6 +82,12 @@ function bytesOf(result: { json: string | Buffer }): Buffer {
   return buf;
 }
 
+function sendJson(reply: FastifyReply, result: { json: string | Buffer; etag?: string }) {
+  reply.type('application/json; charset=utf-8');
+  if (result.etag) reply.header('etag', result.etag);
+  return reply.send(bytesOf(result));
+}
+
 export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, any, any>) {
   app.routeDefinitions.push(def);
   app.route({
@@ -91,11 +101,16 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       skipClientBuildCheck: def.clientBuildCheck === false,
     },
     handler: async (request, reply) => {
+      const build = app.catalog.current();
+      const now = app.clock();
+      // A URL answered from a kept body before is answered again without parsing it: the same
+      // URL parses to the same query, and the body depends on nothing else (hooks still run).
+      const byUrl = def.method === 'GET' ? build.engine.bodiesByUrl : undefined;
+      const seen = byUrl?.get(request.url);
+      if (seen && now >= seen.validFrom && now < seen.validUntil) return sendJson(reply, seen);
       const query = def.querystring ? parseOrThrow(def.querystring, request.query ?? {}, 'query parameters') : {};
       const params = def.params ? parseOrThrow(def.params, request.params ?? {}, 'path parameters') : {};
       const body = def.body ? parseOrThrow(def.body, request.body, 'body fields') : undefined;
-      const build = app.catalog.current();
-      const now = app.clock();
       const cfg = app.config;
       const result = await def.handler({
         request, reply, query, params, body, build, config: cfg, now,
@@ -105,11 +120,11 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
         for (const [k, v] of Object.entries(result.headers ?? {})) reply.header(k, v);
         return reply.type(result.contentType).send(result.raw);
       }
-      reply.type('application/json; charset=utf-8');
       if ('json' in result) {
-        if (result.etag) reply.header('etag', result.etag);
-        return reply.send(bytesOf(result));
+        if (result.sameForUrl) byUrl?.set(request.url, result as CachedBody);
+        return sendJson(reply, result);
       }
+      reply.type('application/json; charset=utf-8');
       return reply.send(envelope(result.data, result.meta));
     },
   });

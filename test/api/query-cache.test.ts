@@ -51,4 +51,36 @@ describe('QUERY_CACHE', () => {
       }
     }
   });
+
+  it('answers a repeated URL from the body kept for it, with the citation date moving on at UTC midnight', async () => {
+    let now = Date.parse('2026-11-03T23:59:59.000Z');
+    const app = await testApp({ clock: () => now });
+    try {
+      const url = '/v1/properties?locale=en&city=berlin&sortBy=rating-desc&pageSize=3';
+      const first = await get(app, url);
+      const again = await get(app, url);
+      assert.equal(again.raw.body, first.raw.body);
+      assert.equal(first.body.meta.citation.accessed, '2026-11-03');
+      now += 1000;
+      const tomorrow = await get(app, url);
+      assert.equal(tomorrow.body.meta.citation.accessed, '2026-11-04');
+      assert.deepEqual(tomorrow.body.data, first.body.data);
+      assert.notEqual(tomorrow.headers.etag, first.headers.etag);
+      // a clock set back is not answered with a later day's body
+      now -= 1000;
+      assert.equal((await get(app, url)).body.meta.citation.accessed, '2026-11-03');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('never keeps a random order without a seed, and still validates a URL it has answered', async () => {
+    const seeds = new Set<number>();
+    for (let k = 0; k < 5; k++) seeds.add((await get(cached, '/v1/properties?locale=en&pageSize=1')).body.meta.seed);
+    assert.ok(seeds.size > 1, 'each unseeded random list draws its own seed');
+    const url = '/v1/facets?locale=en&city=berlin';
+    assert.equal((await get(cached, url)).status, 200);
+    assert.equal((await get(cached, url, { 'x-client-build': '1' })).body.code, 'CLIENT_TOO_OLD');
+    assert.equal((await get(cached, url, { 'if-none-match': (await get(cached, url)).headers.etag as string })).status, 304);
+  });
 });

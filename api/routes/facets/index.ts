@@ -1,10 +1,9 @@
 import { FacetsPayloadSchema } from '../../contract/catalog.ts';
 import { envelope, MetaSchema } from '../../contract/common.ts';
 import { FacetsQuerySchema } from '../../contract/queries.ts';
-import { utcDate } from '../../http/citation.ts';
-import { envelopeJson } from '../../http/envelope.ts';
-import { CACHE, etagOf } from '../../http/headers.ts';
+import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
+import { cachedBody } from '../cached-body.ts';
 import { listPage } from '../properties/citation.ts';
 
 export const facetsRoute = defineRoute({
@@ -20,15 +19,8 @@ export const facetsRoute = defineRoute({
   cache: CACHE.facets,
   citation: true,
   rateLimit: 'read',
-  handler: ({ query: q, build, now, cite }) => {
-    const engine = build.engine;
-    const key = `facets|${utcDate(now)}|${JSON.stringify(q)}`;
-    let hit = engine.bodies.get(key);
-    if (!hit) {
-      const json = envelopeJson(JSON.stringify(engine.facets(q, q.locale)), { citation: cite(q.locale, listPage(engine, q.locale, q)) });
-      hit = { json, etag: etagOf(json) };
-      engine.bodies.set(key, hit);
-    }
-    return hit;
-  },
+  handler: ({ query: q, build, now, cite }) => cachedBody(build, now, `facets|${JSON.stringify(q)}`, () => ({
+    data: build.engine.facets(q, q.locale),
+    meta: { citation: cite(q.locale, listPage(build.engine, q.locale, q)) },
+  })),
 });

@@ -1,10 +1,9 @@
 import { GeoPayloadSchema } from '../../contract/catalog.ts';
 import { envelope, MetaSchema } from '../../contract/common.ts';
 import { LocaleQuerySchema } from '../../contract/queries.ts';
-import { utcDate } from '../../http/citation.ts';
-import { envelopeJson } from '../../http/envelope.ts';
-import { CACHE, etagOf } from '../../http/headers.ts';
+import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
+import { cachedBody } from '../cached-body.ts';
 
 export const geoBootstrapRoute = defineRoute({
   operationId: 'getGeoBootstrap',
@@ -18,14 +17,8 @@ export const geoBootstrapRoute = defineRoute({
   cache: CACHE.geo,
   citation: true,
   rateLimit: 'read',
-  handler: ({ query, build, now, cite }) => {
-    const key = `geo|${query.locale}|${utcDate(now)}`;
-    let hit = build.engine.bodies.get(key);
-    if (!hit) {
-      const json = envelopeJson(JSON.stringify(build.geo[query.locale]), { citation: cite(query.locale, { kind: 'home' }) });
-      hit = { json, etag: etagOf(json) };
-      build.engine.bodies.set(key, hit);
-    }
-    return hit;
-  },
+  handler: ({ query, build, now, cite }) => cachedBody(build, now, `geo|${query.locale}`, () => ({
+    data: build.geo[query.locale],
+    meta: { citation: cite(query.locale, { kind: 'home' }) },
+  })),
 });

@@ -7,11 +7,11 @@ import {
   type PropertyListQuery,
 } from '../../contract/queries.ts';
 import type { LoadedBuild } from '../../catalog/build.ts';
-import { utcDate } from '../../http/citation.ts';
 import { envelopeJson, pagination } from '../../http/envelope.ts';
-import { CACHE, etagOf } from '../../http/headers.ts';
+import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute, type RouteContext, type RouteResult } from '../../http/route.ts';
+import { cachedBody, cachedBodyAsync } from '../cached-body.ts';
 import { listPage } from './citation.ts';
 
 const STATUSES = [200, 400, 429, 500, 502];
@@ -24,33 +24,27 @@ function renderList(
 ): RouteResult {
   const { query: q, build, now } = ctx;
   const sort = q.sortBy ?? 'random';
-  const seedGiven = q.seed !== undefined;
-  const seed = sort === 'random' ? (q.seed ?? randomInt(0, 2147483647)) : undefined;
-  const cacheable = sort !== 'random' || seedGiven;
-  const key = `${kind}|${utcDate(now)}|${JSON.stringify(q)}`;
   const engine = build.engine;
-  if (cacheable) {
-    const hit = engine.bodies.get(key);
-    if (hit) return hit;
-  }
-  const page = q.page ?? 1;
-  const pageSize = q.pageSize ?? defaultPageSize;
-  let set = engine.match(q);
-  if (kind === 'map') set = engine.withCoords(set);
-  const { total, indices } = engine.page(set, q, sort, seed ?? 0, (page - 1) * pageSize, pageSize);
-  const parts = new Array<string>(indices.length);
-  for (let k = 0; k < indices.length; k++) {
-    parts[k] = kind === 'list' ? engine.cardJson(indices[k], q.locale, q) : engine.markerJson(indices[k], q.locale, q);
-  }
-  const json = envelopeJson(`[${parts.join(',')}]`, {
-    pagination: pagination(page, pageSize, total),
-    truncated: kind === 'map' ? total > pageSize : undefined,
-    seed,
-    citation: ctx.cite(q.locale, listPage(engine, q.locale, q)),
-  });
-  const result = { json, etag: etagOf(json) };
-  if (cacheable) engine.bodies.set(key, result);
-  return result;
+  const render = (seed: number | undefined) => {
+    const page = q.page ?? 1;
+    const pageSize = q.pageSize ?? defaultPageSize;
+    let set = engine.match(q);
+    if (kind === 'map') set = engine.withCoords(set);
+    const { total, indices } = engine.page(set, q, sort, seed ?? 0, (page - 1) * pageSize, pageSize);
+    const parts = new Array<string>(indices.length);
+    for (let k = 0; k < indices.length; k++) {
+      parts[k] = kind === 'list' ? engine.cardJson(indices[k], q.locale, q) : engine.markerJson(indices[k], q.locale, q);
+    }
+    return envelopeJson(`[${parts.join(',')}]`, {
+      pagination: pagination(page, pageSize, total),
+      truncated: kind === 'map' ? total > pageSize : undefined,
+      seed,
+      citation: ctx.cite(q.locale, listPage(engine, q.locale, q)),
+    });
+  };
+  // A random order without a seed gets a new one each time: the only answer not to keep.
+  if (sort === 'random' && q.seed === undefined) return { json: render(randomInt(0, 2147483647)) };
+  return cachedBody(build, now, `${kind}|${JSON.stringify(q)}`, () => render(sort === 'random' ? q.seed : undefined));
 }
 
 export const propertyListRoute = defineRoute({
@@ -86,17 +80,13 @@ export const propertyMapRoute = defineRoute({
 
 async function detailBody(build: LoadedBuild, locale: 'en' | 'de' | 'es', slug: string, ctx: RouteContext<unknown, unknown, unknown>) {
   const engine = build.engine;
-  const key = `detail|${locale}|${slug}|${utcDate(ctx.now)}`;
-  let hit = engine.bodies.get(key);
-  if (hit) return hit;
   const i = engine.slugIndex.get(slug);
   if (i === undefined) return undefined;
-  // At start-up the detail files are still being validated in the background.
-  await build.detailsReady;
-  const json = envelopeJson(await engine.detailJson(i, locale), { citation: ctx.cite(locale, { kind: 'space', slug, title: engine.title(i, locale) }) });
-  hit = { json, etag: etagOf(json) };
-  engine.bodies.set(key, hit);
-  return hit;
+  return cachedBodyAsync(build, ctx.now, `detail|${locale}|${slug}`, async () => {
+    // At start-up the detail files are still being validated in the background.
+    await build.detailsReady;
+    return envelopeJson(await engine.detailJson(i, locale), { citation: ctx.cite(locale, { kind: 'space', slug, title: engine.title(i, locale) }) });
+  });
 }
 
 export const propertyDetailRoute = defineRoute({
