@@ -38,6 +38,12 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     'baseline-server': { type: 'string' },
     listings: { type: 'string', default: '100000' },
+    // a subset of the endpoints, by name (`--only list,facets`)
+    only: { type: 'string' },
+    // `on`: the server as deployed; `off`: without its query and response caches; `both`
+    caches: { type: 'string', default: 'both' },
+    // extra node options for the API server child (e.g. `--server-node-options='--cpu-prof --cpu-prof-dir=/tmp/prof'`)
+    'server-node-options': { type: 'string' },
   },
 });
 
@@ -203,11 +209,13 @@ const dist = await findDist();
 const pools = queryPools(dist);
 process.stderr.write(`bench: ${pools.listings} listings in ${dist}; ${connections} connections, ${duration} s per run\n`);
 
-const api = await startChild(['api/server.ts'], {
+const serverEnv = (queryCache: boolean): Record<string, string> => ({
   DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
   // bench-only: a limit that cannot trip, so the limiter still runs on every request
-  RATE_LIMIT_READS: '1000000000', RELOAD_POLL_MS: '600000',
+  RATE_LIMIT_READS: '1000000000', RELOAD_POLL_MS: '600000', QUERY_CACHE: queryCache ? '1' : '0',
 });
+const serverArgs = [...(values['server-node-options']?.split(' ').filter(Boolean) ?? []), 'api/server.ts'];
+const api = await startChild(serverArgs, serverEnv(true));
 const startup = { ms: api.startupMs, ...rssMb(api.child.pid!) };
 // Listening is not the whole story: the time until one request to every endpoint has answered
 // 200 (datasets parsed on first use, sort orders, the first response of each route).
@@ -228,26 +236,31 @@ const baseline = await startChild(['test/bench/api.ts', '--baseline-server', Str
 type Row = { name: string; rps: number; p50: number; p99: number; errors: number; goal?: number };
 const row = (name: string, r: AcResult, goal?: number): Row =>
   ({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, goal });
-const endpoints: [name: string, pool: string[], goal?: number][] = [
+const only = values.only?.split(',');
+const endpoints = ([
   ['list', pools.list, 0.4], ['facets', pools.facets, 0.3], ['detail', pools.detail, 0.6], ['map', pools.map],
   ['suggest', pools.market.suggest, 0.5], ['market rates', pools.market.rates], ['rankings', pools.market.rankings],
   ['place hubs', pools.market.places], ['operator hubs', pools.market.operators],
-];
+] as [name: string, pool: string[], goal?: number][]).filter(([name]) => !only || only.includes(name));
 const baselineRow = row('baseline', await run(baseline.base, ['/baseline']));
-const cached: Row[] = [];
-for (const [name, pool, goal] of endpoints) cached.push(row(name, await run(api.base, pool), goal));
+const measure = async (server: Child): Promise<Row[]> => {
+  const rows: Row[] = [];
+  for (const [name, pool, goal] of endpoints) rows.push(row(name, await run(server.base, pool), goal));
+  return rows;
+};
+const caches = values.caches;
+const cached = caches === 'off' ? [] : await measure(api);
 const after = rssMb(api.child.pid!);
 api.child.kill('SIGTERM');
 
 // The same runs against a server without its query and response caches: the engine's own speed.
-const bare = await startChild(['api/server.ts'], {
-  DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-  RATE_LIMIT_READS: '1000000000', RELOAD_POLL_MS: '600000', QUERY_CACHE: '0',
-});
-await bare.validated;
-const uncached: Row[] = [];
-for (const [name, pool, goal] of endpoints) uncached.push(row(name, await run(bare.base, pool), goal));
-bare.child.kill('SIGTERM');
+let uncached: Row[] = [];
+if (caches !== 'on') {
+  const bare = await startChild(serverArgs, serverEnv(false));
+  await bare.validated;
+  uncached = await measure(bare);
+  bare.child.kill('SIGTERM');
+}
 baseline.child.kill('SIGTERM');
 
 const base = baselineRow.rps;
@@ -262,7 +275,9 @@ const cells = (r: Row) => {
   const mark = r.goal === undefined ? '' : ratio >= r.goal ? ' ✓' : ' ✗';
   return `${Math.round(r.rps)} | ${ratio.toFixed(2)}${mark} | ${r.p50} | ${r.p99}${r.p99 <= 10 ? '' : ' ✗'} | ${r.errors}`;
 };
-cached.forEach((r, i) => console.log(`| ${r.name} | ${r.goal === undefined ? '' : `≥ ${r.goal}`} | ${cells(r)} | ${cells(uncached[i])} |`));
+const none = '– | – | – | – | –';
+endpoints.forEach(([name, , goal], i) => console.log(
+  `| ${name} | ${goal === undefined ? '' : `≥ ${goal}`} | ${cached[i] ? cells(cached[i]) : none} | ${uncached[i] ? cells(uncached[i]) : none} |`));
 console.log(`start-up (spawn to listening, build loaded and indexed): ${(startup.ms / 1000).toFixed(2)} s${startup.ms <= 3000 ? '' : ' (goal ≤ 3 s ✗)'}; one request to each of 8 endpoints answered after ${(firstAnswers.ms / 1000).toFixed(2)} s (statuses ${[...new Set(firstAnswers.statuses)].join(', ')}); every file validated after ${(validatedMs / 1000).toFixed(2)} s`);
 console.log(`RSS at listening: ${startup.rss} MB (peak so far ${startup.peak} MB); when every file is validated: ${validatedRss.rss} MB (peak ${validatedRss.peak} MB); after the runs: ${after.rss} MB; peak: ${after.peak} MB${after.peak <= 1536 ? '' : ' (goal ≤ 1.5 GB ✗)'}`);
 process.exit(0);
