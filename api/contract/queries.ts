@@ -104,6 +104,9 @@ function checkGeo(q: GeoFields, ctx: z.RefinementCtx) {
   }
 }
 
+/** Run the checks even when another parameter failed, so the 400 names every bad parameter. */
+const GEO_ALWAYS = { when: () => true };
+
 const listShape = {
   ...filterShape,
   page: queryInt(1, 500).optional(),
@@ -112,12 +115,12 @@ const listShape = {
 };
 
 /** GET /v1/properties */
-export const PropertyListQuerySchema = z.object({ ...listShape, pageSize: queryInt(1, 50).optional() }).superRefine(checkGeo);
+export const PropertyListQuerySchema = z.object({ ...listShape, pageSize: queryInt(1, 50).optional() }).superRefine(checkGeo, GEO_ALWAYS);
 export type PropertyListQuery = z.infer<typeof PropertyListQuerySchema>;
 
 export const MAP_MAX_PAGE_SIZE = 5000;
 /** GET /v1/properties/map: the list's parameters, with up to 5,000 markers a page. */
-export const PropertyMapQuerySchema = z.object({ ...listShape, pageSize: queryInt(1, MAP_MAX_PAGE_SIZE).optional() }).superRefine(checkGeo);
+export const PropertyMapQuerySchema = z.object({ ...listShape, pageSize: queryInt(1, MAP_MAX_PAGE_SIZE).optional() }).superRefine(checkGeo, GEO_ALWAYS);
 export type PropertyMapQuery = z.infer<typeof PropertyMapQuerySchema>;
 
 /**
@@ -125,7 +128,7 @@ export type PropertyMapQuery = z.infer<typeof PropertyMapQuerySchema>;
  * pricingOptionType, currency) plus, appended, every other filter of the list, so the counts
  * can follow the whole context of a list.
  */
-export const FacetsQuerySchema = z.object(filterShape).superRefine(checkGeo);
+export const FacetsQuerySchema = z.object(filterShape).superRefine(checkGeo, GEO_ALWAYS);
 export type FacetsQuery = z.infer<typeof FacetsQuerySchema>;
 
 export type FilterQuery = Omit<PropertyListQuery, 'page' | 'pageSize' | 'seed' | 'sortBy'>;

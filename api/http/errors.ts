@@ -14,11 +14,24 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
   return [...seen.values()];
 }
 
-/** Parses `input` with `schema` or throws 400 VALIDATION_FAILED naming every bad field. */
-export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, what = 'parameters'): z.output<T> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw validationFailed(fieldErrors(result.error), `One or more ${what} are invalid.`);
-  return result.data;
+/**
+ * Parses each part of a request (path parameters, query, body) with its schema, or throws one
+ * 400 VALIDATION_FAILED naming every bad field of every part.
+ */
+export function parseOrThrow<T extends readonly { schema: z.ZodType; input: unknown; what: string }[]>(
+  parts: T,
+): { [K in keyof T]: z.output<T[K]['schema']> } {
+  const errors: FieldError[] = [];
+  const failed: string[] = [];
+  const values = parts.map(({ schema, input, what }) => {
+    const result = schema.safeParse(input);
+    if (result.success) return result.data;
+    errors.push(...fieldErrors(result.error));
+    failed.push(what);
+    return undefined;
+  });
+  if (failed.length) throw validationFailed(errors, `One or more ${failed.join(' and ')} are invalid.`);
+  return values as { [K in keyof T]: z.output<T[K]['schema']> };
 }
 
 /** Fastify's own client errors (malformed JSON, content type, body too large…): all VALIDATION_FAILED. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
 import type { LoadedBuild } from '../catalog/build.ts';
 import type { CachedBody } from '../catalog/engine.ts';
@@ -67,6 +67,10 @@ export function defineRoute<QS extends z.ZodType, PS extends z.ZodType, BS exten
   return def;
 }
 
+/** Parts a route declares no schema for: ignored (the body of a GET is not read). */
+const ANY = z.any().transform(() => ({}));
+const NONE = z.any().transform(() => undefined);
+
 /**
  * UTF-8 bytes of each result object sent: results kept in a body cache are encoded once, not on
  * every request (the encoding and its garbage dominated a cached list response).
@@ -108,9 +112,11 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       const byUrl = def.method === 'GET' ? build.engine.bodiesByUrl : undefined;
       const seen = byUrl?.get(request.url);
       if (seen && now >= seen.validFrom && now < seen.validUntil) return sendJson(reply, seen);
-      const query = def.querystring ? parseOrThrow(def.querystring, request.query ?? {}, 'query parameters') : {};
-      const params = def.params ? parseOrThrow(def.params, request.params ?? {}, 'path parameters') : {};
-      const body = def.body ? parseOrThrow(def.body, request.body, 'body fields') : undefined;
+      const [params, query, body] = parseOrThrow([
+        { schema: def.params ?? ANY, input: request.params ?? {}, what: 'path parameters' },
+        { schema: def.querystring ?? ANY, input: request.query ?? {}, what: 'query parameters' },
+        { schema: def.body ?? NONE, input: request.body, what: 'body fields' },
+      ] as const);
       const cfg = app.config;
       const result = await def.handler({
         request, reply, query, params, body, build, config: cfg, now,

@@ -67,6 +67,16 @@ describe('error handling', () => {
     assert.deepEqual(p.errors!.map((e) => e.path).sort(), ['name', 'nested.n']);
   });
 
+  it('names every bad parameter at once: path and query, and the rules between parameters when another one fails', async () => {
+    const paths = async (url: string) => assertProblem((await get(app, url)).raw, 400, 'VALIDATION_FAILED').errors!.map((e) => e.path).sort();
+    assert.deepEqual(await paths('/v1/properties?locale=xx&sortBy=distance'), ['locale', 'sortBy']);
+    assert.deepEqual(await paths('/v1/properties?locale=en&lat=1&bbox=1,4,3,2'), ['bbox', 'lng']);
+    assert.deepEqual(await paths('/v1/properties/map?locale=en&lat=abc&radiusMeters=0'), ['lat', 'lng', 'radiusMeters']);
+    assert.deepEqual(await paths('/v1/facets?radiusMeters=5'), ['locale', 'radiusMeters']);
+    assert.deepEqual(await paths('/v1/places/region/BAD'), ['kind', 'locale', 'slug']);
+    assert.deepEqual(await paths('/v1/properties/BAD?locale=xx'), ['locale', 'slug']);
+  });
+
   it('answers malformed JSON, a wrong content type and a body over 64 KiB with 400 VALIDATION_FAILED', async () => {
     assertProblem(await app.inject({ method: 'POST', url: '/v1/test/echo', headers: { 'content-type': 'application/json' }, payload: '{"name": ' }), 400, 'VALIDATION_FAILED');
     assertProblem(await app.inject({ method: 'POST', url: '/v1/test/echo', headers: { 'content-type': 'text/xml' }, payload: '<a/>' }), 400, 'VALIDATION_FAILED');
