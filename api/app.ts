@@ -78,7 +78,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   installErrorHandling(app, config.siteUrl);
   // First hook of all: rate limits must see every request, preflights and 404s included.
-  limitRequest = installRateLimit(app, config.rateLimit, app.clock);
+  const limits = installRateLimit(app, config.rateLimit, app.clock);
+  limitRequest = limits.limitNow;
   await app.register(cors, {
     origin: (origin, cb) => cb(null, origin !== undefined && config.corsOrigins.includes(origin)),
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
@@ -86,6 +87,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     exposedHeaders: CORS_EXPOSED_HEADERS,
     maxAge: 600,
   });
+  // After CORS, so a 429 carries its headers too.
+  limits.enforce();
   installClientBuildCheck(app, () => opts.catalog.current().config.minSupportedBuild);
   installResponseHeaders(app);
   // After the ETag hook: tags and 304s are computed on the identity body.

@@ -65,27 +65,47 @@ function tighter(a: BucketState, b: BucketState): BucketState {
  * the not-found handler, CORS preflights and errors (the headers set here survive the error
  * handler). Routes opt out with `config: { rateLimitExempt: true }` (health: headers, no count)
  * and opt into the lead bucket, on top of the read bucket, with `config: { leadRateLimit: true }`.
+ * Preflights (OPTIONS) are answered with the headers but not counted: they are the browser's,
+ * not reads. A request over its limit is refused by the hook `enforce()` adds, after CORS, so
+ * a browser on an allowed origin can read the 429 and its Retry-After.
  */
 export function installRateLimit(app: FastifyInstance, cfg: RateLimitConfig, clock: () => number) {
   const reads = new RateBucket('read', cfg.readMax, cfg.readWindowMs, cfg.maxClients);
   const leads = new RateBucket('lead', cfg.leadMax, cfg.leadWindowMs, cfg.maxClients);
-  /** Counts the request, sets the headers; throws RATE_LIMITED past the limit. */
-  const limit = (request: FastifyRequest, reply: FastifyReply) => {
+  /** Counts the request and sets the headers; returns the state when the request is over a limit. */
+  const count = (request: FastifyRequest, reply: FastifyReply): BucketState | undefined => {
     const now = clock();
     const key = request.ip;
     const config = request.routeOptions?.config ?? {};
-    if (config.rateLimitExempt) {
+    if (config.rateLimitExempt || request.method === 'OPTIONS') {
       setHeaders(reply, reads.peek(key, now));
-      return;
+      return undefined;
     }
     let state = reads.hit(key, now);
-    if (config.leadRateLimit) state = tighter(state, leads.hit(key, now));
+    // a request refused by the read limit does not use up an enquiry
+    if (config.leadRateLimit) state = tighter(state, state.exceeded ? leads.peek(key, now) : leads.hit(key, now));
     setHeaders(reply, state);
-    if (state.exceeded) {
-      reply.header('retry-after', String(state.resetSeconds));
-      throw new ApiError('RATE_LIMITED', `Rate limit of ${state.limit} requests exceeded; retry after ${state.resetSeconds} s.`);
-    }
+    return state.exceeded ? state : undefined;
   };
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => limit(request, reply));
-  return limit;
+  const refuse = (reply: FastifyReply, state: BucketState): never => {
+    reply.header('retry-after', String(state.resetSeconds));
+    throw new ApiError('RATE_LIMITED', `Rate limit of ${state.limit} requests exceeded; retry after ${state.resetSeconds} s.`);
+  };
+  const over = new WeakMap<FastifyRequest, BucketState>();
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const state = count(request, reply);
+    if (state) over.set(request, state);
+  });
+  return {
+    /** Adds the hook that refuses requests over their limit (install it after CORS). */
+    enforce: () => app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      const state = over.get(request);
+      if (state) refuse(reply, state);
+    }),
+    /** Counts and, over the limit, refuses at once: for requests the router rejects before any hook. */
+    limitNow: (request: FastifyRequest, reply: FastifyReply) => {
+      const state = count(request, reply);
+      if (state) refuse(reply, state);
+    },
+  };
 }

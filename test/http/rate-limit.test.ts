@@ -46,7 +46,7 @@ describe('rate limits', () => {
     await app.close();
   });
 
-  it('sends the headers on 404s, 400s, 5xx-free errors and OPTIONS', async () => {
+  it('sends the headers on 404s, 400s, 5xx-free errors and OPTIONS (preflights are not counted)', async () => {
     const app = await testApp({ env: { RATE_LIMIT_READS: '120', CORS_ORIGINS: 'https://deskatlas.test' } });
     const notFound = await get(app, '/v1/nothing-here');
     assert.equal(notFound.status, 404);
@@ -55,7 +55,22 @@ describe('rate limits', () => {
     assert.deepEqual(rl(invalid.headers), ['120', '118', '60']);
     const preflight = await app.inject({ method: 'OPTIONS', url: '/v1/properties', headers: { origin: 'https://deskatlas.test', 'access-control-request-method': 'GET' } });
     assert.equal(preflight.statusCode, 204);
-    assert.deepEqual(rl(preflight.headers), ['120', '117', '60']);
+    assert.deepEqual(rl(preflight.headers), ['120', '118', '60']);
+    assert.deepEqual(rl((await get(app, '/v1/config')).headers), ['120', '117', '60']);
+    await app.close();
+  });
+
+  it('answers a 429 with the CORS headers of an allowed origin, so the browser can read Retry-After', async () => {
+    const app = await testApp({ env: { RATE_LIMIT_READS: '1', CORS_ORIGINS: 'https://deskatlas.test' } });
+    const origin = { origin: 'https://deskatlas.test' };
+    assert.equal((await get(app, '/v1/config', origin)).status, 200);
+    const refused = await get(app, '/v1/config', origin);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers['access-control-allow-origin'], 'https://deskatlas.test');
+    assert.match(String(refused.headers['access-control-expose-headers']), /Retry-After/);
+    const preflight = await app.inject({ method: 'OPTIONS', url: '/v1/config', headers: { ...origin, 'access-control-request-method': 'GET' } });
+    assert.equal(preflight.statusCode, 204, 'a preflight is not refused');
+    assert.equal((await get(app, '/v1/config', { origin: 'https://elsewhere.example' })).headers['access-control-allow-origin'], undefined);
     await app.close();
   });
 
@@ -90,6 +105,19 @@ describe('rate limits', () => {
     assert.equal((await app.inject({ method: 'POST', url: '/v1/test/lead', payload: {} })).statusCode, 429, 'the lead window is 10 minutes');
     now += 540_000;
     assert.equal((await app.inject({ method: 'POST', url: '/v1/test/lead', payload: {} })).statusCode, 200);
+    await app.close();
+  });
+
+  it('does not use up an enquiry on a request the read limit refuses', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const app = await testApp({ env: { RATE_LIMIT_READS: '12' }, clock: () => now, plugins: [{ plugin: leadsLike }] });
+    for (let i = 0; i < 12; i++) assert.equal((await get(app, '/v1/config')).status, 200);
+    const refused = await app.inject({ method: 'POST', url: '/v1/test/lead', payload: {} });
+    assert.equal(refused.statusCode, 429);
+    now += 60_000;
+    const next = await app.inject({ method: 'POST', url: '/v1/test/lead', payload: {} });
+    assert.equal(next.statusCode, 200);
+    assert.deepEqual(rl(next.headers), ['10', '9', '600']);
     await app.close();
   });
 });
