@@ -21,12 +21,15 @@ export const cacheControl = (hint: CacheHint | 'no-store') =>
 /** Strong ETag of a body: the same bytes give the same tag. */
 export const etagOf = (body: string | Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
-/** The tag of If-None-Match that matches the body's tag (also in its per-encoding form), if any. */
+/**
+ * The tag of If-None-Match that matches the body's tag (also in its per-encoding form), if any.
+ * If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"abc"` matches `"abc"`.
+ */
 function matching(ifNoneMatch: string, etag: string): string | undefined {
   if (ifNoneMatch.trim() === '*') return etag;
   const bare = etag.slice(0, -1);
   for (const raw of ifNoneMatch.split(',')) {
-    const t = raw.trim();
+    const t = raw.trim().replace(/^W\//, '');
     if (t === etag || (t.startsWith(`${bare}-`) && /^-(gzip|br)"$/.test(t.slice(bare.length)))) return t;
   }
   return undefined;

@@ -48,6 +48,9 @@ describe('caching', () => {
     assert.equal(notModified.body, '');
     const changed = await app.inject({ url, headers: { 'if-none-match': '"other"' } });
     assert.equal(changed.statusCode, 200);
+    // If-None-Match compares weakly (RFC 9110): a weak form of the tag, in a list, matches too
+    const weak = await app.inject({ url, headers: { 'if-none-match': `"other", W/${etag}` } });
+    assert.equal(weak.statusCode, 304);
     const other = await app.inject({ url: '/v1/properties?locale=de&sortBy=date-desc&pageSize=5' });
     assert.notEqual(other.headers.etag, etag);
   });
