@@ -398,8 +398,9 @@ export class Engine {
     if (f.currency) andKey(`currency:${f.currency}`);
     if (f.amenities && !omit.has('amenities')) for (const a of f.amenities) andKey(`amenities:${a}`);
     if (f.address) bits.andInto(b, this.streetSet(f.address).street);
-    if (f.lat !== undefined && f.lng !== undefined && f.radiusMeters !== undefined) {
-      bits.andInto(b, this.radiusSet(f.lat, f.lng, f.radiusMeters));
+    // A point search is about where listings are: a listing without coordinates has no distance.
+    if (f.lat !== undefined && f.lng !== undefined) {
+      bits.andInto(b, f.radiusMeters !== undefined ? this.radiusSet(f.lat, f.lng, f.radiusMeters) : this.hasCoords);
     }
     if (f.bbox) bits.andInto(b, this.bboxSet(f.bbox));
     const minCap = omit.has('minCapacity') ? undefined : f.minCapacity;

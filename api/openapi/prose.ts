@@ -137,7 +137,7 @@ export const PARAMETER_NOTES: Record<string, string> = {
   maxPrice: 'Maximum fromPrice, compared with the raw amount in each listing\'s own currency.',
   currency: 'Only listings priced in this currency.',
   sortBy: 'Order of the list; `random` (default) is seeded, see `seed`. `distance` needs lat and lng.',
-  lat: 'Latitude (WGS84) of a point; give lng with it. Adds distanceMeters to each card.',
+  lat: 'Latitude (WGS84) of a point; give lng with it. Only listings with coordinates match, each card with its distanceMeters.',
   lng: 'Longitude (WGS84) of a point; give lat with it.',
   radiusMeters: 'Only listings within this distance of lat/lng (which it requires).',
   bbox: 'Viewport as west,south,east,north in WGS84 degrees; west > east crosses the antimeridian, south > north is a 400.',
