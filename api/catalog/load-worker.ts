@@ -11,8 +11,8 @@ import { BuildListingCardSchema, BuildPropertyDetailSchema } from '../contract/c
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ListingFactSchema, ListingPackSchema, type ListingFact, type ListingPack } from '../contract/build.ts';
-import { ColumnsBuilder, columnsFileText } from './columns.ts';
-import { PackBuilder, packFileText, resolvePacked } from './pack.ts';
+import { ColumnsBuilder, columnsFileSha256 } from './columns.ts';
+import { PackBuilder, resolvePacked } from './pack.ts';
 import { checkerFor } from '../contract/validate.ts';
 import { resolveSitePaths, streamArrayElements } from './text.ts';
 
@@ -135,8 +135,7 @@ async function verifyFacts(dir: string, files: Record<string, string>): Promise<
   const name = 'listing-facts.json';
   const columns = new ColumnsBuilder();
   await eachElement(dir, name, files[name], ListingFactSchema, (fact) => columns.add(fact as unknown as ListingFact));
-  const text = columnsFileText(columns.finish());
-  if (createHash('sha256').update(text).digest('hex') !== files['listing-columns.json']) throw new Error(`listing-columns.json does not match ${name}`);
+  if (columnsFileSha256(columns.finish()) !== files['listing-columns.json']) throw new Error(`listing-columns.json does not match ${name}`);
   return true;
 }
 
@@ -150,7 +149,9 @@ async function verifyLocale(dir: string, locale: string, files: Record<string, s
   const pack = new PackBuilder();
   const cardSlugs = await eachElement(dir, cardsName, files[cardsName], BuildListingCardSchema, (_v, text, start) => pack.addCard(text, start));
   const detailSlugs = await eachElement(dir, detailsName, files[detailsName], BuildPropertyDetailSchema, (_v, _t, start, end) => pack.addDetail(start, end));
-  if (createHash('sha256').update(packFileText(pack.finish())).digest('hex') !== files[packName]) throw new Error(`${packName} does not match ${cardsName} and ${detailsName}`);
+  const packHash = createHash('sha256');
+  for (const chunk of pack.fileChunks()) packHash.update(chunk);
+  if (packHash.digest('hex') !== files[packName]) throw new Error(`${packName} does not match ${cardsName} and ${detailsName}`);
   return { cardSlugs, detailSlugs };
 }
 

@@ -56,7 +56,6 @@ export class PackBuilder {
   readonly markerEnds: number[] = [];
   readonly detailStarts: number[] = [];
   readonly detailEnds: number[] = [];
-  readonly slugs: string[] = [];
   private markerLen = 0;
 
   /** A card's JSON text and where it starts in listings.<locale>.json (bytes). */
@@ -72,7 +71,6 @@ export class PackBuilder {
     if (this.batch.length >= 4096) this.flush();
     this.markerLen += p.marker.length;
     this.markerEnds.push(this.markerLen);
-    this.slugs.push(p.slug);
   }
 
   private flush(): void {
@@ -83,6 +81,19 @@ export class PackBuilder {
   addDetail(start: number, end: number): void {
     this.detailStarts.push(start);
     this.detailEnds.push(end);
+  }
+
+  /**
+   * The pack file's text (packFileText of finish()) in pieces, without joining the markers into
+   * one string: the background verification hashes it with little memory.
+   */
+  *fileChunks(): Generator<string> {
+    this.flush();
+    const numbers = (key: string, a: number[]) => `"${key}":[${a.join(',')}]`;
+    yield `{${numbers('cardStarts', this.cardStarts)},${numbers('cardCuts', this.cardCuts)},"markers":"`;
+    // each part is whole markers, so no surrogate pair is split and the escapes join up
+    for (const part of this.markers) yield JSON.stringify(part).slice(1, -1);
+    yield `",${numbers('markerEnds', this.markerEnds)},${numbers('detailStarts', this.detailStarts)},${numbers('detailEnds', this.detailEnds)}}\n`;
   }
 
   finish(): ListingPack {
