@@ -7,7 +7,7 @@ import {
 } from '../contract/build.ts';
 import type { ConfigPayload, GeoPayload } from '../contract/catalog.ts';
 import { LOCALES, type Locale } from '../contract/common.ts';
-import type { PlaceHub, RankingsPayload } from '../contract/market.ts';
+import { MAX_RANKING_LIMIT, type PlaceHub, type RankingsPayload } from '../contract/market.ts';
 import { Engine } from './engine.ts';
 import { runTask, type PackResult, type VerifyResult } from './load-worker.ts';
 import { LoadPool } from './pool.ts';
@@ -120,20 +120,21 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     ]);
     for (const p of [...packs, config, labels, geo, rest]) p.catch(() => undefined);
 
-    // The bigger JSON files are read and checksummed now, and parsed on this thread when first
+    // The bigger JSON files are read now, and checksummed and parsed on this thread when first
     // used: at once for a reload, right after listening for the first build (`validated` starts
     // the warm-up), or by a request that comes earlier. Parsing here is cheaper than parsing in a
     // worker and copying the objects over. Their contract check runs with the background
     // verification (every file has had the pipeline's check before publish).
     const onThisThread: { name: string; schema: string }[] = [];
-    const readLater = async <T>(name: string, schema: string): Promise<() => T> => {
+    const readLater = async <T>(name: string, schema: string, keep: (value: T) => T = (v) => v): Promise<() => T> => {
       let buf: Buffer | undefined = await readFile(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
-      if (createHash('sha256').update(buf).digest('hex') !== manifest.files[name]) fail(`${name} checksum mismatch`);
       onThisThread.push({ name, schema });
       let value: T | undefined;
       return () => {
         if (value === undefined) {
-          value = resolveSitePaths(JSON.parse(buf!.toString('utf8')) as T, opts.siteUrl);
+          // checksummed here, not at load: off the start-up path (a reload parses before the swap)
+          if (createHash('sha256').update(buf!).digest('hex') !== manifest.files[name]) fail(`${name} checksum mismatch`);
+          value = keep(resolveSitePaths(JSON.parse(buf!.toString('utf8')) as T, opts.siteUrl));
           buf = undefined;
         }
         return value;
@@ -160,7 +161,11 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     columns = undefined;
     const rankings = {} as PerLocale<Record<string, RankingsPayload>>;
     for (const l of LOCALES) {
-      const get = await readLater<Record<string, RankingsPayload>>(`rankings.${l}.json`, 'localized:rankings');
+      // every eligible space is ranked in the file; a response holds the first MAX_RANKING_LIMIT
+      const get = await readLater<Record<string, RankingsPayload>>(`rankings.${l}.json`, 'localized:rankings', (byCity) => {
+        for (const r of Object.values(byCity)) r.ranked = r.ranked.slice(0, MAX_RANKING_LIMIT);
+        return byCity;
+      });
       Object.defineProperty(rankings, l, { get, enumerable: true });
     }
     const suggest = await readLater<SuggestEntry[]>('suggest.json', 'suggest.json');
@@ -193,7 +198,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     const verify = () => verification ??= (async () => {
       // Its tasks stream the big files (a few MB live besides the columns and packs they
       // re-derive), so a small heap keeps the collector from letting garbage pile up.
-      const vpool = new LoadPool(1, { maxOldGenerationSizeMb: 256 });
+      const vpool = new LoadPool(1, { maxOldGenerationSizeMb: 128 });
       try {
         const parsedHere = onThisThread.map((f) => wrap(vpool.run<boolean>({ kind: 'validate', ...file(f.name), schema: f.schema })));
         for (const p of parsedHere) p.catch(() => undefined);

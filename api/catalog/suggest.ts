@@ -72,11 +72,18 @@ const SHORT_PREFIX = MIN_TYPO_LENGTH;
 /** How many entries the table keeps per short prefix: the route's largest limit. */
 export const SHORT_PREFIX_TOP = 20;
 
+/** An entry as the endpoint returns it, in one locale. */
+function render(e: SuggestEntry, l: Locale): Suggestion {
+  const s: Suggestion = { kind: e.kind, slug: e.slug, label: e.label[l] };
+  if (e.sublabel) s.sublabel = e.sublabel[l];
+  if (e.center) s.center = e.center;
+  if (e.propertyCount !== null) s.propertyCount = e.propertyCount;
+  return s;
+}
+
 export class SuggestIndex {
   /** entries in rank order (weight desc, kind, slug): an entry's position is its rank */
   private readonly entries: SuggestEntry[];
-  /** per locale, the suggestion of every entry, ready to return */
-  private readonly rendered: Record<Locale, Suggestion[]>;
   /** the entry of every distinct folded name */
   private readonly nameEntry: Int32Array;
   /** distinct folded words, sorted, and the names each occurs in (ascending: names are numbered in rank order) */
@@ -108,18 +115,6 @@ export class SuggestIndex {
   constructor(source: SuggestEntry[]) {
     this.entries = [...source].sort((a, b) => b.weight - a.weight || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]
       || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-    const render = (e: SuggestEntry, l: Locale): Suggestion => {
-      const s: Suggestion = { kind: e.kind, slug: e.slug, label: e.label[l] };
-      if (e.sublabel) s.sublabel = e.sublabel[l];
-      if (e.center) s.center = e.center;
-      if (e.propertyCount !== null) s.propertyCount = e.propertyCount;
-      return s;
-    };
-    this.rendered = {
-      en: this.entries.map((e) => render(e, 'en')),
-      de: this.entries.map((e) => render(e, 'de')),
-      es: this.entries.map((e) => render(e, 'es')),
-    };
     const nameEntry: number[] = [];
     const nameWordLists: string[][] = [];
     const byWord = new Map<string, number[]>();
@@ -288,8 +283,7 @@ export class SuggestIndex {
     if (qs.length === 1 && qs[0].length < SHORT_PREFIX && limit <= SHORT_PREFIX_TOP) {
       const hit = this.shortPrefixes.get(qs[0]);
       if (!hit) return { total: 0, items: [] };
-      const rendered = this.rendered[locale];
-      return { total: hit.total, items: Array.from(hit.top.subarray(0, limit), (rank) => rendered[rank]) };
+      return { total: hit.total, items: Array.from(hit.top.subarray(0, limit), (rank) => render(this.entries[rank], locale)) };
     }
     if (this.stamp === 0x7fffffff) {
       for (const a of this.wordStamp) a.fill(0);
@@ -339,8 +333,7 @@ export class SuggestIndex {
     if (pick.length < limit) {
       pick.push(...smallest(typo.filter((rank) => this.entryTier[rank] === 1), limit - pick.length));
     }
-    const rendered = this.rendered[locale];
-    return { total, items: pick.map((rank) => rendered[rank]) };
+    return { total, items: pick.map((rank) => render(this.entries[rank], locale)) };
   }
 }
 

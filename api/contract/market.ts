@@ -29,6 +29,9 @@ export const MarketRatesPayloadSchema = z.strictObject({
 });
 export type MarketRatesPayload = z.infer<typeof MarketRatesPayloadSchema>;
 
+/** The longest ranking GET /v1/rankings returns (`limit` 1..25). */
+export const MAX_RANKING_LIMIT = 25;
+
 export const RankingsPayloadSchema = z.strictObject({
   city: SlugNameSchema,
   currency: CurrencySchema,

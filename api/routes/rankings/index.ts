@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { envelope, LocaleSchema, MetaSchema, SlugSchema } from '../../contract/common.ts';
 import { queryInt } from '../../contract/queries.ts';
-import { RankingsPayloadSchema } from '../../contract/market.ts';
+import { MAX_RANKING_LIMIT, RankingsPayloadSchema } from '../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
 import { cachedBody } from '../cached-body.ts';
 
-export const MAX_RANKING_LIMIT = 25;
 export const RankingsQuerySchema = z.object({
   locale: LocaleSchema,
   city: SlugSchema,
