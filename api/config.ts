@@ -120,7 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       readWindowMs: 60_000,
       leadMax: e.RATE_LIMIT_LEADS,
       leadWindowMs: 600_000,
-      maxClients: 500_000,
+      // clients tracked per bucket: 20 times @fastify/rate-limit's default (the store preallocates, so not more)
+      maxClients: 100_000,
     },
     leads: {
       db: e.LEADS_DB,
