@@ -39,10 +39,14 @@ const [cmd, args] = useTime ? ['/usr/bin/time', ['-v', process.execPath, ...node
 const t0 = performance.now();
 const child = spawn(cmd, args, { stdio: ['ignore', 'inherit', 'pipe'] });
 let stderr = '';
+let partial = '';
 child.stderr.setEncoding('utf8');
+// the build's progress lines go through; /usr/bin/time's report (tab-indented) is kept for below
 child.stderr.on('data', (chunk: string) => {
   stderr += chunk;
-  process.stderr.write(chunk.split('\n').filter((l) => !/^\t/.test(l)).join('\n'));
+  const lines = (partial + chunk).split('\n');
+  partial = lines.pop()!;
+  for (const line of lines) if (!line.startsWith('\t')) process.stderr.write(`${line}\n`);
 });
 child.on('close', (code) => {
   const wallSeconds = (performance.now() - t0) / 1000;
