@@ -95,13 +95,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
   installEncodingTags(app);
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info({
       method: request.method,
       route: request.routeOptions.url ?? '(not found)',
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 100) / 100,
     }, 'request');
+    done();
   });
 
   for (const def of CORE_ROUTES) registerRoute(app, def);

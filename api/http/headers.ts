@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from './problems.ts';
 
 export interface CacheHint { maxAge: number; staleWhileRevalidate: number }
@@ -41,13 +41,13 @@ function matching(ifNoneMatch: string, etag: string): string | undefined {
  */
 export function installEncodingTags(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
-    const tagEncoding = async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const tagEncoding = (_req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload: unknown) => void) => {
       const enc = reply.getHeader('content-encoding');
       const etag = reply.getHeader('etag');
       if (typeof enc === 'string' && typeof etag === 'string' && etag.endsWith('"') && !etag.endsWith(`-${enc}"`)) {
         reply.header('etag', `${etag.slice(0, -1)}-${enc}"`);
       }
-      return payload;
+      done(null, payload);
     };
     const existing = route.onSend;
     route.onSend = existing === undefined ? [tagEncoding] : [...(Array.isArray(existing) ? existing : [existing]), tagEncoding] as typeof route.onSend;
@@ -60,29 +60,35 @@ export function installEncodingTags(app: FastifyInstance) {
  * and never a WWW-Authenticate header.
  */
 export function installResponseHeaders(app: FastifyInstance) {
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    reply.removeHeader('www-authenticate');
-    const ok = reply.statusCode >= 200 && reply.statusCode < 300;
-    const hint = request.routeOptions.config?.cache;
-    reply.header('cache-control', ok && hint ? cacheControl(hint) : 'no-store');
-    if (!ok || (request.method !== 'GET' && request.method !== 'HEAD')) return payload;
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    let etag = reply.getHeader('etag') as string | undefined;
-    if (!etag) {
-      etag = etagOf(payload);
-      reply.header('etag', etag);
-    }
-    const inm = request.headers['if-none-match'];
-    const matched = inm ? matching(inm, etag) : undefined;
-    if (matched) {
-      reply.code(304);
-      reply.header('etag', matched);
-      reply.removeHeader('content-type');
-      reply.removeHeader('content-length');
-      return '';
-    }
-    return payload;
+  // callback style, as the rate limiter's hooks: no promise per request
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload: unknown) => void) => {
+    done(null, finish(request, reply, payload));
   });
+}
+
+/** Cache-Control, ETag and 304 of one response; returns the payload to send. */
+function finish(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  reply.removeHeader('www-authenticate');
+  const ok = reply.statusCode >= 200 && reply.statusCode < 300;
+  const hint = request.routeOptions.config?.cache;
+  reply.header('cache-control', ok && hint ? cacheControl(hint) : 'no-store');
+  if (!ok || (request.method !== 'GET' && request.method !== 'HEAD')) return payload;
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+  let etag = reply.getHeader('etag') as string | undefined;
+  if (!etag) {
+    etag = etagOf(payload);
+    reply.header('etag', etag);
+  }
+  const inm = request.headers['if-none-match'];
+  const matched = inm ? matching(inm, etag) : undefined;
+  if (matched) {
+    reply.code(304);
+    reply.header('etag', matched);
+    reply.removeHeader('content-type');
+    reply.removeHeader('content-length');
+    return '';
+  }
+  return payload;
 }
 
 /**
@@ -91,13 +97,12 @@ export function installResponseHeaders(app: FastifyInstance) {
  * client can still read the upgrade message. A non-numeric header is ignored.
  */
 export function installClientBuildCheck(app: FastifyInstance, minSupportedBuild: () => number) {
-  app.addHook('preHandler', async (request: FastifyRequest) => {
+  app.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const header = request.headers['x-client-build'];
-    if (typeof header !== 'string' || !/^\d{1,15}$/.test(header.trim())) return;
-    if (request.routeOptions.config?.skipClientBuildCheck || request.is404) return;
+    if (typeof header !== 'string' || !/^\d{1,15}$/.test(header.trim())) return done();
+    if (request.routeOptions.config?.skipClientBuildCheck || request.is404) return done();
     const min = minSupportedBuild();
-    if (Number(header) < min) {
-      throw new ApiError('CLIENT_TOO_OLD', `Client build ${Number(header)} is below the minimum supported build ${min}; please update.`);
-    }
+    if (Number(header) >= min) return done();
+    done(new ApiError('CLIENT_TOO_OLD', `Client build ${Number(header)} is below the minimum supported build ${min}; please update.`));
   });
 }

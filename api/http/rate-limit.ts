@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { RateLimitConfig } from '../config.ts';
 import { ApiError } from './problems.ts';
@@ -92,15 +92,23 @@ export function installRateLimit(app: FastifyInstance, cfg: RateLimitConfig, clo
     throw new ApiError('RATE_LIMITED', `Rate limit of ${state.limit} requests exceeded; retry after ${state.resetSeconds} s.`);
   };
   const over = new WeakMap<FastifyRequest, BucketState>();
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // hooks in callback style here and in headers.ts: they run on every request, and an async hook
+  // costs a promise and a microtask each
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const state = count(request, reply);
     if (state) over.set(request, state);
+    done();
   });
   return {
     /** Adds the hook that refuses requests over their limit (install it after CORS). */
-    enforce: () => app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    enforce: () => app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       const state = over.get(request);
-      if (state) refuse(reply, state);
+      if (!state) return done();
+      try {
+        refuse(reply, state);
+      } catch (err) {
+        done(err as Error);
+      }
     }),
     /** Counts and, over the limit, refuses at once: for requests the router rejects before any hook. */
     limitNow: (request: FastifyRequest, reply: FastifyReply) => {
