@@ -1,36 +1,20 @@
 /**
  * The process: config, logger, the build store and its hot reload, listen, signals.
- * `npm run serve` (tsx api/server.ts). SIGHUP reloads dist/current; SIGTERM/SIGINT stop
+ * `make serve` runs it compiled (`node dist/app/api/server.js`, built by `npm run build`);
+ * `tsx api/server.ts` runs the source. SIGHUP reloads dist/current; SIGTERM/SIGINT stop
  * accepting connections, let in-flight requests finish, then exit 0.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { buildApp, type AppPlugin } from './app.ts';
 import type { CatalogSource } from './catalog/build.ts';
 import { CatalogStore } from './catalog/store.ts';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
+import { createPlugin as createLeadsPlugin } from './leads/index.ts';
 
-/**
- * Seam for feature modules with their own resources: a module at api/leads/index.ts exporting
- * `createPlugin({ config, catalog, log })` → `{ plugin, options?, close? }` is registered
- * through AppOptions.plugins. Without it the server runs the catalogue alone.
- */
+/** The feature plugins with resources of their own (the leads: store, outbox relay). */
 async function featurePlugins(config: AppConfig, catalog: CatalogSource, log: pino.Logger) {
-  const plugins: AppPlugin[] = [];
-  const closers: (() => Promise<void> | void)[] = [];
-  const leadsEntry = fileURLToPath(new URL('./leads/index.ts', import.meta.url));
-  if (existsSync(leadsEntry)) {
-    const mod = await import(leadsEntry) as {
-      createPlugin(ctx: { config: AppConfig; catalog: CatalogSource; log: pino.Logger }): Promise<AppPlugin & { close?: () => Promise<void> | void }>;
-    };
-    const { close, ...plugin } = await mod.createPlugin({ config, catalog, log: log.child({ module: 'leads' }) });
-    plugins.push(plugin);
-    if (close) closers.push(close);
-  } else {
-    log.warn('api/leads/index.ts not found: lead endpoints are not served');
-  }
-  return { plugins, close: async () => { for (const c of closers) await c(); } };
+  const { close, ...leads } = await createLeadsPlugin({ config, catalog, log: log.child({ module: 'leads' }) });
+  return { plugins: [leads] as AppPlugin[], close };
 }
 
 async function main() {

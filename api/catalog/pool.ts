@@ -2,9 +2,14 @@ import { availableParallelism } from 'node:os';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { LoadTask } from './load-worker.ts';
 
-// Loader hooks are per thread: the worker registers tsx itself, then imports the TypeScript module.
-const BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-  .then((m) => { m.register(); return import(${JSON.stringify(new URL('./load-worker.ts', import.meta.url).href)}); })
+// Compiled (dist/app, `make serve`), the worker imports load-worker.js. From the TypeScript source
+// (tests, tsx), it registers tsx itself first: loader hooks are per thread.
+const compiled = import.meta.url.endsWith('.js');
+const workerModule = JSON.stringify(new URL(compiled ? './load-worker.js' : './load-worker.ts', import.meta.url).href);
+const BOOTSTRAP = compiled
+  ? `import(${workerModule}).catch((err) => { console.error(err); process.exit(1); });`
+  : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  .then((m) => { m.register(); return import(${workerModule}); })
   .catch((err) => { console.error(err); process.exit(1); });`;
 
 type Pending = { task: LoadTask; resolve: (v: unknown) => void; reject: (e: Error) => void };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,12 +15,24 @@ after(async () => {
   await (globalThis as Record<symbol, { destroy?: () => Promise<void> }>)[Symbol.for('undici.globalDispatcher.1')]?.destroy?.();
 });
 
-async function start(distDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; base: string; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
-    cwd: join(import.meta.dirname, '..', '..'),
-    env: { ...process.env, DIST_DIR: distDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RELOAD_POLL_MS: '100', ...env },
+// The server as `make serve` runs it: compiled to dist/app by `make build` (a prerequisite of make test).
+const ROOT = join(import.meta.dirname, '..', '..');
+const SERVER = join(ROOT, 'dist', 'app', 'api', 'server.js');
+
+function spawnServer(distDir: string, env: Record<string, string>): ChildProcess {
+  assert.ok(existsSync(SERVER), `${SERVER} is missing: run make build`);
+  return spawn(process.execPath, [SERVER], {
+    cwd: ROOT,
+    env: {
+      ...process.env, DIST_DIR: distDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RELOAD_POLL_MS: '100',
+      LEADS_DB: join(distDir, 'leads.db'), LEADS_MAIL_SPOOL: join(distDir, 'mail'), ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+async function start(distDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; base: string; output: () => string }> {
+  const child = spawnServer(distDir, env);
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });
   child.stderr!.on('data', (d) => { out += d; });
@@ -35,8 +48,8 @@ async function start(distDir: string, env: Record<string, string> = {}): Promise
   return { child, base, output: () => out };
 }
 
-describe('api/server.ts over a real socket', () => {
-  it('serves, reloads on SIGHUP and exits 0 on SIGTERM after finishing in-flight requests', async () => {
+describe('the compiled server (dist/app/api/server.js) over a real socket', () => {
+  it('serves, takes an enquiry, reloads on SIGHUP and exits 0 on SIGTERM after finishing in-flight requests', async () => {
     const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-srv-'));
     dirs.push(dist);
     const a = await writeBuildFixture(join(dist, 'builds', 'a'), { buildId: 'a' });
@@ -54,6 +67,13 @@ describe('api/server.ts over a real socket', () => {
     assert.equal(missing.headers.get('content-type'), 'application/problem+json; charset=utf-8');
     assert.ok(missing.headers.get('ratelimit-remaining'));
     await missing.arrayBuffer();
+
+    const lead = await fetch(`${base}/v1/leads/contact`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada', email: 'ada@example.com', locale: 'en' }),
+    });
+    assert.equal(lead.status, 200);
+    assert.match(((await lead.json()) as { data: { reference: string } }).data.reference, /^DA-/);
 
     const b = await writeBuildFixture(join(dist, 'builds', 'b'), { buildId: 'b', extra: 4 });
     await publish(dist, b.dir);
@@ -95,11 +115,7 @@ describe('api/server.ts over a real socket', () => {
       },
     });
     await publish(dist, bad.dir);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
-      cwd: join(import.meta.dirname, '..', '..'),
-      env: { ...process.env, DIST_DIR: dist, PORT: '0', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnServer(dist, {});
     let out = '';
     child.stdout!.on('data', (d) => { out += d; });
     const [code] = await once(child, 'exit');

@@ -2,7 +2,8 @@
  * API benchmark (not a timed test; `npm run bench` runs it through run.ts):
  *   tsx test/bench/api.ts [--dist bench-data/dist] [--duration 10] [--connections 10]
  * Serves a 100k-listing build (the pipeline's bench build in bench-data/dist when present,
- * else a synthetic one written by the test fixture) with `api/server.ts` in a child process and
+ * else a synthetic one written by the test fixture) with the compiled server (dist/app/api/server.js,
+ * as make serve runs it) in a child process and
  * drives it with autocannon: first a bare Fastify route returning a precomputed body the size of
  * a list page (the baseline), then each endpoint with a pool of ≥ 1,000 distinct realistic
  * queries (listings, facets, detail, map; then suggest, market rates, rankings, place and operator
@@ -86,11 +87,12 @@ async function findDist(): Promise<string> {
 }
 
 interface Child { child: ChildProcess; base: string; startupMs: number; started: number; validated: Promise<number> }
+/** `node <args>`: the API server as `make serve` runs it (compiled), or a TypeScript child with `--import tsx`. */
 function startChild(args: string[], env: Record<string, string>): Promise<Child> {
   const started = performance.now();
   let validatedAt: (ms: number) => void = () => undefined;
   const validated = new Promise<number>((r) => { validatedAt = r; });
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolvePromise, reject) => {
     let out = '';
     let listening = false;
@@ -215,7 +217,9 @@ const serverEnv = (queryCache: boolean): Record<string, string> => ({
   // bench-only: a limit that cannot trip, so the limiter still runs on every request
   RATE_LIMIT_READS: '1000000000', RELOAD_POLL_MS: '600000', QUERY_CACHE: queryCache ? '1' : '0',
 });
-const serverArgs = [...(values['server-node-options']?.split(' ').filter(Boolean) ?? []), 'api/server.ts'];
+const SERVER = 'dist/app/api/server.js';
+if (!existsSync(join(ROOT, SERVER))) throw new Error(`${SERVER} is missing: run make build (make bench does)`);
+const serverArgs = [...(values['server-node-options']?.split(' ').filter(Boolean) ?? []), SERVER];
 const api = await startChild(serverArgs, serverEnv(true));
 const startup = { ms: api.startupMs, ...rssMb(api.child.pid!) };
 // Listening is not the whole story: the time until one request to every endpoint has answered
@@ -232,7 +236,7 @@ const validatedMs = await api.validated;
 const validatedRss = rssMb(api.child.pid!);
 const sample = await fetch(`${api.base}${pools.list[0]}`);
 const pageBytes = (await sample.text()).length;
-const baseline = await startChild(['test/bench/api.ts', '--baseline-server', String(pageBytes)], {});
+const baseline = await startChild(['--import', 'tsx', 'test/bench/api.ts', '--baseline-server', String(pageBytes)], {});
 
 /** One endpoint's run, and the baseline's run right before it (the machine drifts between runs). */
 type Row = { name: string; rps: number; base: number; p50: number; p99: number; errors: number; goal?: number };
