@@ -8,6 +8,7 @@
  * match a word of the same name. Exact matches rank above typo matches, then larger places first
  * (weight), then kind (country, city, zone, operator, property) and slug.
  */
+import { LRUCache } from 'lru-cache';
 import type { SuggestEntry } from '../contract/build.ts';
 import type { Locale } from '../contract/common.ts';
 import type { Suggestion } from '../contract/market.ts';
@@ -65,6 +66,9 @@ export interface SuggestResult {
   items: Suggestion[];
 }
 
+/** The words a query token matches (SuggestIndex.wordsOf). */
+interface TokenWords { exact: Int32Array; typo: Int32Array; names: number }
+
 const MAX_TOKENS = 8;
 const NO_MATCH = 2;
 /** Single-token queries shorter than this (no typos allowed) are answered from a precomputed table. */
@@ -110,6 +114,11 @@ export class SuggestIndex {
    * tens of thousands of names; this answers them without a walk.
    */
   private readonly shortPrefixes = new Map<string, { total: number; top: Int32Array }>();
+  /** the words of recent query tokens (wordsOf), up to 2M word ids (8 MB) */
+  private readonly tokenWords = new LRUCache<string, TokenWords>({
+    maxSize: 2_000_000,
+    sizeCalculation: (v) => v.exact.length + v.typo.length + 16,
+  });
   private stamp = 0;
 
   constructor(source: SuggestEntry[]) {
@@ -206,26 +215,24 @@ export class SuggestIndex {
   }
 
   /**
-   * Marks the words token `t` (slot k) matches, exact prefixes at tier 0 and, from 4 characters,
-   * one-typo prefixes at tier 1, and lists them in `slotWords[k]`; returns how many names they
-   * occur in.
+   * The words token `t` matches: exact prefixes, then (from 4 characters) words with a prefix one
+   * edit away; and how many names they occur in. Kept per token: queries share most of theirs.
    */
-  private matchWords(t: string, k: number, stamp: number): number {
-    const mark = this.wordStamp[k];
-    const tier = this.wordTier[k];
-    const list = this.slotWords[k];
-    let count = 0;
+  private wordsOf(t: string): TokenWords {
+    let hit = this.tokenWords.get(t);
+    if (hit) return hit;
+    const exact: number[] = [];
+    const typo: number[] = [];
     let names = 0;
     for (let i = this.lowerBound(t); i < this.words.length && this.words[i].startsWith(t); i++) {
-      mark[i] = stamp;
-      tier[i] = 0;
-      list[count++] = i;
+      exact.push(i);
       names += this.postings[i].length;
     }
     if (t.length >= MIN_TYPO_LENGTH) {
       // With one edit, placed at the first difference, a candidate word starts with t[0] (the
       // edit comes later) or with t[1] (t[0] extra, or the first two swapped), or has t[1]
       // second (t[0] replaced) or t[0] second (a letter missing before t[0]).
+      const seen = new Set<number>(exact);
       const t0 = t.charCodeAt(0);
       const t1 = t.charCodeAt(1);
       for (let pass = 0; pass < 2; pass++) {
@@ -239,16 +246,42 @@ export class SuggestIndex {
           if (i < this.words.length && this.words[i].charCodeAt(0) === c) w = i++;
           else if (++j < secondLength) w = second![j];
           else break;
-          if (mark[w] === stamp) continue;
+          if (seen.has(w)) continue;
           const word = this.words[w];
           if (word.length >= t.length - 1 && prefixDistance(t, word) === 1) {
-            mark[w] = stamp;
-            tier[w] = 1;
-            list[count++] = w;
+            seen.add(w);
+            typo.push(w);
             names += this.postings[w].length;
           }
         }
       }
+    }
+    hit = { exact: Int32Array.from(exact), typo: Int32Array.from(typo), names };
+    this.tokenWords.set(t, hit);
+    return hit;
+  }
+
+  /**
+   * Marks the words token `t` (slot k) matches, exact prefixes at tier 0 and typo matches at
+   * tier 1, and lists them in `slotWords[k]`; returns how many names they occur in.
+   */
+  private matchWords(t: string, k: number, stamp: number): number {
+    const { exact, typo, names } = this.wordsOf(t);
+    const mark = this.wordStamp[k];
+    const tier = this.wordTier[k];
+    const list = this.slotWords[k];
+    let count = 0;
+    for (let i = 0; i < exact.length; i++) {
+      const w = exact[i];
+      mark[w] = stamp;
+      tier[w] = 0;
+      list[count++] = w;
+    }
+    for (let i = 0; i < typo.length; i++) {
+      const w = typo[i];
+      mark[w] = stamp;
+      tier[w] = 1;
+      list[count++] = w;
     }
     this.slotCount[k] = count;
     return names;
