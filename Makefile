@@ -22,7 +22,7 @@ start: install data serve
 data: install
 	$(NPM) run --silent data
 
-## serve: serve the current build on $$PORT (default 3000); compiles the server if its sources changed, never rebuilds the data
+## serve: serve the current build on PORT (default 3000); compiles the server if its sources changed, never rebuilds the data
 serve: install build
 	$(NPM) run --silent serve
 
