@@ -19,10 +19,10 @@ function keep(build: LoadedBuild, full: string, now: number, json: string): Cach
 }
 
 /**
- * The serialized envelope of `render()`, an answer that depends only
- * on the build, the request's URL and today's date, kept per build in the engine's body cache
- * under `key` (a normalized form of the query). The route layer (http/route.ts) also files it
- * under the request URL, so the next request for that URL skips parsing and handler alike.
+ * The serialized envelope of `render()`, an answer that depends only on the build, the request's
+ * URL and today's date, kept per build in the engine's body cache under `key` (a normalized form
+ * of the query). The route layer (http/route.ts) also files it under the request URL, so the next
+ * request for that URL skips parsing and handler alike.
  */
 export function cachedBody(build: LoadedBuild, now: number, key: string, render: () => Rendered): CachedBody {
   const full = `${key}|${utcDate(now)}`;
