@@ -11,7 +11,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SuggestEntry } from '../contract/build.ts';
 import type { Locale } from '../contract/common.ts';
-import type { Suggestion } from '../contract/market.ts';
+import { MAX_SUGGEST_LIMIT, type Suggestion } from '../contract/market.ts';
 
 export const MIN_TYPO_LENGTH = 4;
 const KIND_ORDER: Record<SuggestEntry['kind'], number> = { country: 0, city: 1, zone: 2, operator: 3, property: 4 };
@@ -73,8 +73,6 @@ const MAX_TOKENS = 8;
 const NO_MATCH = 2;
 /** Single-token queries shorter than this (no typos allowed) are answered from a precomputed table. */
 const SHORT_PREFIX = MIN_TYPO_LENGTH;
-/** How many entries the table keeps per short prefix: the route's largest limit. */
-export const SHORT_PREFIX_TOP = 20;
 
 /** An entry as the endpoint returns it, in one locale. */
 function render(e: SuggestEntry, l: Locale): Suggestion {
@@ -110,7 +108,7 @@ export class SuggestIndex {
   private readonly entryTier: Uint8Array;
   /**
    * Every prefix of fewer than SHORT_PREFIX characters of some word: how many entries match it
-   * and the best SHORT_PREFIX_TOP of them (ranks, ascending). One- and two-letter queries match
+   * and the best MAX_SUGGEST_LIMIT of them (ranks, ascending). One- and two-letter queries match
    * tens of thousands of names; this answers them without a walk.
    */
   private readonly shortPrefixes = new Map<string, { total: number; top: Int32Array }>();
@@ -190,7 +188,7 @@ export class SuggestIndex {
           ranks.push(rank);
         }
       }
-      this.shortPrefixes.set(p, { total: ranks.length, top: Int32Array.from(smallest(ranks, SHORT_PREFIX_TOP)) });
+      this.shortPrefixes.set(p, { total: ranks.length, top: Int32Array.from(smallest(ranks, MAX_SUGGEST_LIMIT)) });
     }
   }
 
@@ -313,7 +311,7 @@ export class SuggestIndex {
   search(q: string, locale: Locale, limit: number): SuggestResult {
     const qs = tokens(q).slice(0, MAX_TOKENS);
     if (qs.length === 0) return { total: 0, items: [] };
-    if (qs.length === 1 && qs[0].length < SHORT_PREFIX && limit <= SHORT_PREFIX_TOP) {
+    if (qs.length === 1 && qs[0].length < SHORT_PREFIX && limit <= MAX_SUGGEST_LIMIT) {
       const hit = this.shortPrefixes.get(qs[0]);
       if (!hit) return { total: 0, items: [] };
       return { total: hit.total, items: Array.from(hit.top.subarray(0, limit), (rank) => render(this.entries[rank], locale)) };

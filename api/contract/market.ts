@@ -29,6 +29,9 @@ export const MarketRatesPayloadSchema = z.strictObject({
 });
 export type MarketRatesPayload = z.infer<typeof MarketRatesPayloadSchema>;
 
+/** The most suggestions GET /v1/search/suggest returns (`limit` 1..20). */
+export const MAX_SUGGEST_LIMIT = 20;
+
 /** The longest ranking GET /v1/rankings returns (`limit` 1..25). */
 export const MAX_RANKING_LIMIT = 25;
 

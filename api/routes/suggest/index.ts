@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { envelope, LocaleSchema, PaginatedMetaSchema } from '../../contract/common.ts';
 import { queryInt } from '../../contract/queries.ts';
-import { SuggestionSchema } from '../../contract/market.ts';
+import { MAX_SUGGEST_LIMIT, SuggestionSchema } from '../../contract/market.ts';
 import { pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { cachedBody } from '../cached-body.ts';
 
-export const MAX_SUGGEST_LIMIT = 20;
 export const SuggestQuerySchema = z.object({
   locale: LocaleSchema,
   q: z.string().min(1).max(100),
