@@ -23,6 +23,9 @@ export interface CachedBody {
   sameForUrl: true;
 }
 
+/** Whether a kept body still answers at `now`: meta.citation.accessed is the UTC date it was made on. */
+export const isCurrent = (body: CachedBody, now: number) => now >= body.validFrom && now < body.validUntil;
+
 /** What the engine needs of a cache: an LRU, or nothing at all when the caches are off. */
 export interface QueryCache<V> {
   get(key: string): V | undefined;

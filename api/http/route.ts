@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
 import type { LoadedBuild } from '../catalog/build.ts';
-import type { CachedBody } from '../catalog/engine.ts';
+import { isCurrent, type CachedBody } from '../catalog/engine.ts';
 import type { Locale } from '../contract/common.ts';
 import { citation, type CitationPage } from './citation.ts';
 import { envelope, envelopeJson, type MetaInput } from './envelope.ts';
@@ -111,7 +111,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       // URL parses to the same query, and the body depends on nothing else (hooks still run).
       const byUrl = def.method === 'GET' ? build.engine.bodiesByUrl : undefined;
       const seen = byUrl?.get(request.url);
-      if (seen && now >= seen.validFrom && now < seen.validUntil) return sendJson(reply, seen);
+      if (seen && isCurrent(seen, now)) return sendJson(reply, seen);
       const [params, query, body] = parseOrThrow([
         { schema: def.params ?? ANY, input: request.params ?? {}, what: 'path parameters' },
         { schema: def.querystring ?? ANY, input: request.query ?? {}, what: 'query parameters' },
