@@ -3,7 +3,6 @@
  * loads without parsing 100k objects. The pipeline writes it with `listingColumns`; the API
  * re-derives it from the validated facts in the background and compares checksums.
  */
-import { createHash } from 'node:crypto';
 import type { ListingColumns, ListingFact, PriceFact } from '../contract/build.ts';
 import { OPTION_TYPES, type MarketPosition, type OptionType } from '../contract/common.ts';
 
@@ -111,10 +110,3 @@ export function listingColumns(facts: ListingFact[]): ListingColumns {
 
 /** The file text, as the pipeline's BuildWriter.writeJson writes it. */
 export const columnsFileText = (c: ListingColumns): string => `${JSON.stringify(c)}\n`;
-
-/** The sha256 of columnsFileText(c), hashed column by column: the whole text is never in memory. */
-export function columnsFileSha256(c: ListingColumns): string {
-  const hash = createHash('sha256');
-  Object.entries(c).forEach(([key, value], i) => hash.update(`${i === 0 ? '{' : ','}${JSON.stringify(key)}:${JSON.stringify(value)}`));
-  return hash.update('}\n').digest('hex');
-}

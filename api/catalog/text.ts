@@ -1,4 +1,5 @@
-/** Text-level helpers for build files: site paths, card JSON, array element offsets. */
+/** Text-level helpers for build files: site paths, card JSON, array element offsets, hashing. */
+import { createHash } from 'node:crypto';
 
 const URL_KEYS = new Set(['url', 'webUrl', 'methodologyUrl']);
 
@@ -199,4 +200,22 @@ export async function* streamArrayElements(path: string, hash: { update(b: Buffe
   } finally {
     await fh.close();
   }
+}
+
+/** The sha256 (hex) of a text given in pieces: the whole text never has to be one string. */
+export function sha256OfChunks(chunks: Iterable<string>): string {
+  const hash = createHash('sha256');
+  for (const chunk of chunks) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+/** The file text `${JSON.stringify(value)}\n` of an object, one top-level field a piece. */
+export function* jsonFileChunks(value: object): Generator<string> {
+  let first = true;
+  for (const [key, field] of Object.entries(value)) {
+    if (field === undefined) continue;
+    yield `${first ? '{' : ','}${JSON.stringify(key)}:${JSON.stringify(field)}`;
+    first = false;
+  }
+  yield first ? '{}\n' : '}\n';
 }

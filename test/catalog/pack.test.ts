@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { ColumnsBuilder, columnsFileSha256, columnsFileText } from '../../api/catalog/columns.ts';
+import { ColumnsBuilder, columnsFileText } from '../../api/catalog/columns.ts';
+import { jsonFileChunks, sha256OfChunks } from '../../api/catalog/text.ts';
 import { PackBuilder, packFileText } from '../../api/catalog/pack.ts';
 import type { ListingFact } from '../../api/contract/build.ts';
 import { sharedBuild } from '../support/app.ts';
@@ -28,13 +29,13 @@ describe('derived files hashed in pieces', () => {
     assert.equal(pieces.join(''), packFileText(b.finish()));
   });
 
-  it('columnsFileSha256 is the sha256 of columnsFileText, on the fixture build', async () => {
+  it('jsonFileChunks hashes to the sha256 of columnsFileText, on the fixture build', async () => {
     const { fixture } = await sharedBuild();
     const facts = JSON.parse(readFileSync(join(fixture.dir, 'listing-facts.json'), 'utf8')) as ListingFact[];
     const builder = new ColumnsBuilder();
     for (const f of facts) builder.add(f);
     const columns = builder.finish();
-    assert.equal(columnsFileSha256(columns), sha256(columnsFileText(columns)));
-    assert.equal(columnsFileSha256(columns), createHash('sha256').update(readFileSync(join(fixture.dir, 'listing-columns.json'))).digest('hex'));
+    assert.equal(sha256OfChunks(jsonFileChunks(columns)), sha256(columnsFileText(columns)));
+    assert.equal(sha256OfChunks(jsonFileChunks(columns)), createHash('sha256').update(readFileSync(join(fixture.dir, 'listing-columns.json'))).digest('hex'));
   });
 });
