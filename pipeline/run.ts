@@ -5,8 +5,8 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
   BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, type Manifest,
-} from '../api/contract/build.ts';
-import { LOCALES } from '../api/contract/common.ts';
+} from '../contract/build.ts';
+import { LOCALES } from '../contract/common.ts';
 import { listingColumns } from '../api/catalog/columns.ts';
 import { PackBuilder } from '../api/catalog/pack.ts';
 import * as assemble from './lib/assemble.ts';

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import {
   BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema,
   type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile, type SuggestEntry,
-} from '../contract/build.ts';
-import type { ConfigPayload, GeoPayload } from '../contract/catalog.ts';
-import { LOCALES, type Locale } from '../contract/common.ts';
-import { MAX_RANKING_LIMIT, type PlaceHub, type RankingsPayload } from '../contract/market.ts';
+} from '../../contract/build.ts';
+import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
+import { LOCALES, type Locale } from '../../contract/common.ts';
+import { MAX_RANKING_LIMIT, type PlaceHub, type RankingsPayload } from '../../contract/market.ts';
 import { Engine } from './engine.ts';
 import { runTask, type PackResult, type VerifyResult } from './load-worker.ts';
 import { LoadPool } from './pool.ts';

@@ -3,8 +3,8 @@
  * loads without parsing 100k objects. The pipeline writes it with `listingColumns`; the API
  * re-derives it from the validated facts in the background and compares checksums.
  */
-import type { ListingColumns, ListingFact, PriceFact } from '../contract/build.ts';
-import { OPTION_TYPES, type MarketPosition, type OptionType } from '../contract/common.ts';
+import type { ListingColumns, ListingFact, PriceFact } from '../../contract/build.ts';
+import { OPTION_TYPES, type MarketPosition, type OptionType } from '../../contract/common.ts';
 
 class Dict<T> {
   readonly values: T[] = [];

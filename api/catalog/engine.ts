@@ -1,10 +1,10 @@
 import { LRUCache } from 'lru-cache';
-import type { FacetLabels, ListingColumns } from '../contract/build.ts';
-import { BILLING_PERIODS } from '../contract/common.ts';
+import type { FacetLabels, ListingColumns } from '../../contract/build.ts';
+import { BILLING_PERIODS } from '../../contract/common.ts';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { FacetsPayload, GeoPayload } from '../contract/catalog.ts';
-import { CURRENCIES, LOCALES, OPTION_TYPES, type Currency, type Locale, type OptionType, type SlugName } from '../contract/common.ts';
-import type { BBox, SortBy } from '../contract/queries.ts';
+import type { FacetsPayload, GeoPayload } from '../../contract/catalog.ts';
+import { CURRENCIES, LOCALES, OPTION_TYPES, type Currency, type Locale, type OptionType, type SlugName } from '../../contract/common.ts';
+import type { BBox, SortBy } from '../../contract/queries.ts';
 import { parseAddress, parseHouseNumber, streetKey, houseNumberMatches, type HouseNumber } from './address.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';

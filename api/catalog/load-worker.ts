@@ -6,14 +6,14 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { BUILD_FILES, LOCALIZED_BUILD_FILES } from '../contract/build.ts';
-import { BuildListingCardSchema, BuildPropertyDetailSchema } from '../contract/catalog.ts';
+import { BUILD_FILES, LOCALIZED_BUILD_FILES } from '../../contract/build.ts';
+import { BuildListingCardSchema, BuildPropertyDetailSchema } from '../../contract/catalog.ts';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { ListingFactSchema, ListingPackSchema, type ListingFact, type ListingPack } from '../contract/build.ts';
+import { ListingFactSchema, ListingPackSchema, type ListingFact, type ListingPack } from '../../contract/build.ts';
 import { ColumnsBuilder } from './columns.ts';
 import { PackBuilder, resolvePacked } from './pack.ts';
-import { checkerFor } from '../contract/validate.ts';
+import { checkerFor } from '../../contract/validate.ts';
 import { jsonFileChunks, resolveSitePaths, sha256OfChunks, streamArrayElements } from './text.ts';
 
 export type LoadTask =

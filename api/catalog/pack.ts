@@ -8,7 +8,7 @@
  * loaded). The API re-derives the pack from the listings and details files in the background and
  * rejects a build whose pack differs.
  */
-import type { ListingPack } from '../contract/build.ts';
+import type { ListingPack } from '../../contract/build.ts';
 import { arrayElementOffsets, arrayElementOffsetsText, topLevelFields, VARYING_CARD_FIELDS } from './text.ts';
 
 const VARYING = new Set<string>(VARYING_CARD_FIELDS.map((k) => `"${k}"`));

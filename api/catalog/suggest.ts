@@ -9,9 +9,9 @@
  * (weight), then kind (country, city, zone, operator, property) and slug.
  */
 import { LRUCache } from 'lru-cache';
-import type { SuggestEntry } from '../contract/build.ts';
-import type { Locale } from '../contract/common.ts';
-import { MAX_SUGGEST_LIMIT, type Suggestion } from '../contract/market.ts';
+import type { SuggestEntry } from '../../contract/build.ts';
+import type { Locale } from '../../contract/common.ts';
+import { MAX_SUGGEST_LIMIT, type Suggestion } from '../../contract/market.ts';
 
 export const MIN_TYPO_LENGTH = 4;
 const KIND_ORDER: Record<SuggestEntry['kind'], number> = { country: 0, city: 1, zone: 2, operator: 3, property: 4 };

@@ -1,4 +1,4 @@
-import type { Citation, Locale, SlugName } from '../contract/common.ts';
+import type { Citation, Locale, SlugName } from '../../contract/common.ts';
 
 export const LICENSE = 'CC BY 4.0';
 export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/';

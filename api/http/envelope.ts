@@ -1,4 +1,4 @@
-import { CONTRACT_VERSION, type Citation, type Pagination } from '../contract/common.ts';
+import { CONTRACT_VERSION, type Citation, type Pagination } from '../../contract/common.ts';
 
 export interface MetaInput {
   pagination?: Pagination;

@@ -1,4 +1,4 @@
-import type { ErrorCode, Problem } from '../contract/problem.ts';
+import type { ErrorCode, Problem } from '../../contract/problem.ts';
 
 /** The one catalogue of error kinds: HTTP status and title of every code. */
 export const PROBLEM_KINDS: Record<ErrorCode, { status: number; title: string }> = {

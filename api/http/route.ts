@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
 import type { LoadedBuild } from '../catalog/build.ts';
 import { isCurrent, type CachedBody } from '../catalog/engine.ts';
-import type { Locale } from '../contract/common.ts';
+import type { Locale } from '../../contract/common.ts';
 import { citation, type CitationPage } from './citation.ts';
 import { envelope, envelopeJson, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';

@@ -1,5 +1,5 @@
-import type { LeadRouting } from '../contract/build.ts';
-import type { ContactBody, InquiryBody, LeadEndpoint } from '../contract/leads.ts';
+import type { LeadRouting } from '../../contract/build.ts';
+import type { ContactBody, InquiryBody, LeadEndpoint } from '../../contract/leads.ts';
 import type { NewOutboxRow, OutgoingMessage } from './store.ts';
 
 export interface ComposeInput {

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { LeadRouting } from '../contract/build.ts';
+import type { LeadRouting } from '../../contract/build.ts';
 import {
   ContactBodySchema, IDEMPOTENCY_HEADER, IdempotencyKeySchema, InquiryBodySchema, LeadReceiptResponseSchema,
   type ContactBody, type InquiryBody, type LeadEndpoint,
-} from '../contract/leads.ts';
+} from '../../contract/leads.ts';
 import { validationFailed, type FieldError } from '../http/problems.ts';
 import type { LeadsService } from './service.ts';
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { CONTRACT_VERSION } from '../contract/common.ts';
-import type { LeadRouting } from '../contract/build.ts';
-import type { ContactBody, InquiryBody, LeadEndpoint, LeadReceipt } from '../contract/leads.ts';
+import { CONTRACT_VERSION } from '../../contract/common.ts';
+import type { LeadRouting } from '../../contract/build.ts';
+import type { ContactBody, InquiryBody, LeadEndpoint, LeadReceipt } from '../../contract/leads.ts';
 import { ApiError } from '../http/problems.ts';
 import { ChallengeUnavailableError, ChallengeVerifier, TURNSTILE_VERIFY_URL } from './challenge.ts';
 import { composeMessages } from './messages.ts';

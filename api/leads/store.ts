@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { LeadEndpoint } from '../contract/leads.ts';
+import type { LeadEndpoint } from '../../contract/leads.ts';
 
 /** Versioned, append-only: a released migration is never edited, a new one is added. */
 const MIGRATIONS: string[] = [

@@ -10,17 +10,17 @@ import type { AppConfig } from '../config.ts';
 import {
   CitationSchema, CONTRACT_VERSION, FaqSchema, ImageSchema, LatLngSchema, MarketPositionSchema, MetaSchema,
   MoneySchema, PaginatedMetaSchema, PaginationSchema, PriceRangeSchema, RatingSchema, SlugNameSchema,
-} from '../contract/common.ts';
+} from '../../contract/common.ts';
 import {
   ConfigPayloadSchema, FacetsPayloadSchema, GeoPayloadSchema, HealthPayloadSchema, ListingCardSchema,
   MapMarkerSchema, PricingOptionSchema, PropertyDetailSchema,
-} from '../contract/catalog.ts';
-import { AttributionSchema, ContactBodySchema, InquiryBodySchema, LeadReceiptResponseSchema, LeadReceiptSchema } from '../contract/leads.ts';
+} from '../../contract/catalog.ts';
+import { AttributionSchema, ContactBodySchema, InquiryBodySchema, LeadReceiptResponseSchema, LeadReceiptSchema } from '../../contract/leads.ts';
 import {
   MarketRatesPayloadSchema, OperatorHubSchema, PlaceHubSchema, PriceIndexCitySchema, PriceIndexPayloadSchema,
   RankingsPayloadSchema, SuggestionSchema,
-} from '../contract/market.ts';
-import { ProblemSchema, type ErrorCode } from '../contract/problem.ts';
+} from '../../contract/market.ts';
+import { ProblemSchema, type ErrorCode } from '../../contract/problem.ts';
 import { cacheControl, type CacheHint } from '../http/headers.ts';
 import type { RouteDefinition } from '../http/route.ts';
 import { API_TITLE, apiDescription, LEAD_NOTES, OPERATION_NOTES, PARAMETER_NOTES, PROPERTY_NOTES, TAGS } from './prose.ts';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
-import { UriSchema } from '../contract/common.ts';
+import { UriSchema } from '../../contract/common.ts';
 
 export const AUTH_GUIDE_PATH = '/auth.md';
 

@@ -1,12 +1,12 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type {
   FacetLabels, LeadRouting, ListingFact, LocalizedText, MarketRatesFile, PriceFact, SuggestEntry,
-} from '../../api/contract/build.ts';
-import type { BuildListingCard, BuildPropertyDetail, GeoPayload } from '../../api/contract/catalog.ts';
+} from '../../contract/build.ts';
+import type { BuildListingCard, BuildPropertyDetail, GeoPayload } from '../../contract/catalog.ts';
 import {
   LOCALES, OPTION_TYPES, type BillingPeriod, type BuildImage, type Locale, type MarketPosition, type Money, type OptionType,
-} from '../../api/contract/common.ts';
-import type { PlaceHub, PriceIndexCity, RankingsPayload } from '../../api/contract/market.ts';
+} from '../../contract/common.ts';
+import type { PlaceHub, PriceIndexCity, RankingsPayload } from '../../contract/market.ts';
 import { queryColumn, queryJsonRows } from './models.ts';
 import {
   FACET_KEY_LABELS, operatorDescription, operatorFaqs, placeFaqs, placeIntro, placeShortDescription, type PlaceText,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ConfigFileSchema } from '../../api/contract/build.ts';
+import { ConfigFileSchema } from '../../contract/build.ts';
 import { BuildError } from './errors.ts';
 import type { z } from 'zod';
 

@@ -1,4 +1,4 @@
-import type { Locale } from '../../api/contract/common.ts';
+import type { Locale } from '../../contract/common.ts';
 
 /** Localized prose computed from the statistics: hub intros, short descriptions and FAQs. */
 

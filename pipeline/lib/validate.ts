@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ListingFact } from '../../api/contract/build.ts';
-import type { GeoPayload } from '../../api/contract/catalog.ts';
-import { checkerFor } from '../../api/contract/validate.ts';
+import type { ListingFact } from '../../contract/build.ts';
+import type { GeoPayload } from '../../contract/catalog.ts';
+import { checkerFor } from '../../contract/validate.ts';
 import { BuildError } from './errors.ts';
 
 /**

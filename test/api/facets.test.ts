@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { FacetsPayloadSchema } from '../../api/contract/catalog.ts';
-import { envelope, MetaSchema } from '../../api/contract/common.ts';
+import { FacetsPayloadSchema } from '../../contract/catalog.ts';
+import { envelope, MetaSchema } from '../../contract/common.ts';
 import { prng } from '../support/build-fixture.ts';
 import { get, testApp, fixtureBuild } from '../support/app.ts';
 import { staticCatalog } from '../../api/catalog/build.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { envelope, MetaSchema } from '../../api/contract/common.ts';
-import { OperatorHubSchema, PlaceHubSchema } from '../../api/contract/market.ts';
+import { envelope, MetaSchema } from '../../contract/common.ts';
+import { OperatorHubSchema, PlaceHubSchema } from '../../contract/market.ts';
 import { KREUZBERG, MITTE } from '../support/pipeline-fixtures.ts';
 import { get, SITE } from '../support/app.ts';
 import { BARCELONA, cents, marketFixture, MUNICH, type MarketFixture } from './market-support.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { envelope, MetaSchema } from '../../api/contract/common.ts';
-import { MarketRatesPayloadSchema, RankingsPayloadSchema } from '../../api/contract/market.ts';
+import { envelope, MetaSchema } from '../../contract/common.ts';
+import { MarketRatesPayloadSchema, RankingsPayloadSchema } from '../../contract/market.ts';
 import { get, SITE } from '../support/app.ts';
 import { BARCELONA, cents, DESK_TYPES, marketFixture, MUNICH, type MarketFixture } from './market-support.ts';
 

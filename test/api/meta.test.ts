@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { ConfigPayloadSchema, GeoPayloadSchema, HealthPayloadSchema } from '../../api/contract/catalog.ts';
-import { envelope, MetaSchema } from '../../api/contract/common.ts';
+import { ConfigPayloadSchema, GeoPayloadSchema, HealthPayloadSchema } from '../../contract/catalog.ts';
+import { envelope, MetaSchema } from '../../contract/common.ts';
 import { get, testApp, SITE } from '../support/app.ts';
 
 let app: FastifyInstance;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../api/contract/catalog.ts';
-import { envelope, PaginatedMetaSchema, MetaSchema } from '../../api/contract/common.ts';
-import { ProblemSchema } from '../../api/contract/problem.ts';
+import { ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../contract/catalog.ts';
+import { envelope, PaginatedMetaSchema, MetaSchema } from '../../contract/common.ts';
+import { ProblemSchema } from '../../contract/problem.ts';
 import { z } from 'zod';
 import type { FixtureListing } from '../support/build-fixture.ts';
 import { get, sharedBuild, testApp, SITE } from '../support/app.ts';

@@ -9,8 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { loadBuild, staticCatalog, type LoadedBuild } from '../../api/catalog/build.ts';
-import { ConfigPayloadSchema, FacetsPayloadSchema, GeoPayloadSchema, ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../api/contract/catalog.ts';
-import { envelope, MetaSchema, PaginatedMetaSchema } from '../../api/contract/common.ts';
+import { ConfigPayloadSchema, FacetsPayloadSchema, GeoPayloadSchema, ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../contract/catalog.ts';
+import { envelope, MetaSchema, PaginatedMetaSchema } from '../../contract/common.ts';
 import { get, SITE, testApp } from '../support/app.ts';
 
 const DIST = join(import.meta.dirname, '..', '..', 'dist', 'current');

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { envelope, MetaSchema } from '../../api/contract/common.ts';
-import { PriceIndexPayloadSchema } from '../../api/contract/market.ts';
+import { envelope, MetaSchema } from '../../contract/common.ts';
+import { PriceIndexPayloadSchema } from '../../contract/market.ts';
 import {
   ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
 } from '../../api/site/discovery.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
-import { envelope, PaginatedMetaSchema } from '../../api/contract/common.ts';
-import { SuggestionSchema } from '../../api/contract/market.ts';
+import { envelope, PaginatedMetaSchema } from '../../contract/common.ts';
+import { SuggestionSchema } from '../../contract/market.ts';
 import { get, SITE } from '../support/app.ts';
 import { marketFixture, type MarketFixture } from './market-support.ts';
 

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import Fastify from 'fastify';
 import type { LoadedBuild } from '../../api/catalog/build.ts';
-import { LOCALES } from '../../api/contract/common.ts';
+import { LOCALES } from '../../contract/common.ts';
 import { marketQueriesByKind } from './market-queries.ts';
 
 interface AcResult { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number }

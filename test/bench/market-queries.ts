@@ -5,7 +5,7 @@
  * Deterministic for a given build; kinds are interleaved so any prefix of the list is a mix.
  */
 import type { LoadedBuild } from '../../api/catalog/build.ts';
-import { LOCALES } from '../../api/contract/common.ts';
+import { LOCALES } from '../../contract/common.ts';
 
 export const MARKET_QUERY_KINDS = ['suggest', 'rates', 'rankings', 'places', 'operators'] as const;
 export type MarketQueryKind = (typeof MARKET_QUERY_KINDS)[number];

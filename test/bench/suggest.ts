@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { SuggestIndex } from '../../api/catalog/suggest.ts';
-import { SuggestFileSchema, type SuggestEntry } from '../../api/contract/build.ts';
-import { LOCALES } from '../../api/contract/common.ts';
+import { SuggestFileSchema, type SuggestEntry } from '../../contract/build.ts';
+import { LOCALES } from '../../contract/common.ts';
 
 const BENCH_FILE = 'bench-data/dist/current/suggest.json';
 

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { ColumnsBuilder, columnsFileText } from '../../api/catalog/columns.ts';
 import { jsonFileChunks, sha256OfChunks } from '../../api/catalog/text.ts';
 import { PackBuilder, packFileText } from '../../api/catalog/pack.ts';
-import type { ListingFact } from '../../api/contract/build.ts';
+import type { ListingFact } from '../../contract/build.ts';
 import { sharedBuild } from '../support/app.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

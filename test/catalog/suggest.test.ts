@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SuggestEntry } from '../../api/contract/build.ts';
+import type { SuggestEntry } from '../../contract/build.ts';
 import fc from 'fast-check';
 import { fold, MIN_TYPO_LENGTH, prefixDistance, SuggestIndex, tokens } from '../../api/catalog/suggest.ts';
 

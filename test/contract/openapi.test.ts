@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { ContactBodySchema } from '../../api/contract/leads.ts';
+import { ContactBodySchema } from '../../contract/leads.ts';
 import { LEAD_OPERATIONS } from '../../api/leads/plugin.ts';
 import { buildOpenApiDocument, openApiPath } from '../../api/openapi/document.ts';
 import { COMMITTED_PATH, generateDocument } from '../../api/openapi/generate.ts';

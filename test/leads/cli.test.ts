@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { ContactBodySchema, InquiryBodySchema } from '../../api/contract/leads.ts';
+import { ContactBodySchema, InquiryBodySchema } from '../../contract/leads.ts';
 import { runCli } from '../../api/leads/cli.ts';
 import { PERSON, ROUTING, TestSmtp, contactBody, inquiryBody, leadsConfig, openService, tempDir, waitFor } from './support.ts';
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ContactBodySchema, IdempotencyKeySchema, InquiryBodySchema, LeadReceiptSchema,
-} from '../../api/contract/leads.ts';
+} from '../../contract/leads.ts';
 import { fieldErrors } from '../../api/leads/plugin.ts';
 import { newReference } from '../../api/leads/service.ts';
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InquiryBodySchema, ContactBodySchema } from '../../api/contract/leads.ts';
+import { InquiryBodySchema, ContactBodySchema } from '../../contract/leads.ts';
 import { backoffDelay, redactError } from '../../api/leads/outbox.ts';
 import type { LeadsService } from '../../api/leads/service.ts';
 import { LogCapture, PERSON, ROUTING, TestSmtp, contactBody, inquiryBody, openService, parseMail, tempDir, waitFor } from './support.ts';

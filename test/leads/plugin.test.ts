@@ -1,7 +1,7 @@
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProblemSchema } from '../../api/contract/problem.ts';
-import { LeadReceiptResponseSchema } from '../../api/contract/leads.ts';
+import { ProblemSchema } from '../../contract/problem.ts';
+import { LeadReceiptResponseSchema } from '../../contract/leads.ts';
 import { IDEMPOTENCY_TTL_MS } from '../../api/leads/service.ts';
 import {
   PERSON, TestSmtp, TestVerifier, buildTestApp, contactBody, inquiryBody, openService, tempDir, waitFor, LogCapture,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import type { LeadRouting } from '../../api/contract/build.ts';
+import type { LeadRouting } from '../../contract/build.ts';
 import { leadsPlugin } from '../../api/leads/plugin.ts';
 import { LeadsService, type LeadsConfig, type LeadsServiceOptions } from '../../api/leads/service.ts';
 import { testApp } from '../support/app.ts';

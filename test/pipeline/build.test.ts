@@ -4,8 +4,8 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema } from '../../api/contract/build.ts';
-import { LOCALES } from '../../api/contract/common.ts';
+import { BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema } from '../../contract/build.ts';
+import { LOCALES } from '../../contract/common.ts';
 import { runBuild } from '../../pipeline/run.ts';
 import { tempDir } from '../support/pipeline-fixtures.ts';
 

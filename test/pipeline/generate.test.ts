@@ -7,8 +7,8 @@ import { parse } from 'csv-parse/sync';
 import { generate, FLAW_KINDS } from '../../pipeline/generate/generate.ts';
 import { streetForms } from '../../pipeline/generate/text.ts';
 import { formatLocal } from '../../pipeline/generate/time.ts';
-import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES } from '../../api/contract/common.ts';
-import { ConfigPayloadSchema } from '../../api/contract/catalog.ts';
+import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES } from '../../contract/common.ts';
+import { ConfigPayloadSchema } from '../../contract/catalog.ts';
 
 const DATA = join(import.meta.dirname, '../../data');
 type Row = Record<string, string>;

@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, symlink, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUILD_FORMAT_VERSION, type ListingFact, type PriceFact } from '../../api/contract/build.ts';
+import { BUILD_FORMAT_VERSION, type ListingFact, type PriceFact } from '../../contract/build.ts';
 import { packFileText, packOf } from '../../api/catalog/pack.ts';
 import { columnsFileText, listingColumns } from '../../api/catalog/columns.ts';
-import type { BillingPeriod, Currency, Locale, OptionType } from '../../api/contract/common.ts';
+import type { BillingPeriod, Currency, Locale, OptionType } from '../../contract/common.ts';
 
 type L10n = Record<Locale, string>;
 const same = (s: string): L10n => ({ en: s, de: s, es: s });

@@ -1,6 +1,6 @@
-import { FacetsPayloadSchema } from '../../contract/catalog.ts';
-import { envelope, MetaSchema } from '../../contract/common.ts';
-import { FacetsQuerySchema } from '../../contract/queries.ts';
+import { FacetsPayloadSchema } from '../../../contract/catalog.ts';
+import { envelope, MetaSchema } from '../../../contract/common.ts';
+import { FacetsQuerySchema } from '../../../contract/queries.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { cachedBody } from '../cached-body.ts';

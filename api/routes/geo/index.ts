@@ -1,6 +1,6 @@
-import { GeoPayloadSchema } from '../../contract/catalog.ts';
-import { envelope, MetaSchema } from '../../contract/common.ts';
-import { LocaleQuerySchema } from '../../contract/queries.ts';
+import { GeoPayloadSchema } from '../../../contract/catalog.ts';
+import { envelope, MetaSchema } from '../../../contract/common.ts';
+import { LocaleQuerySchema } from '../../../contract/queries.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { cachedBody } from '../cached-body.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { MarketRatesFile } from '../../contract/build.ts';
-import { CurrencySchema, envelope, LocaleSchema, MetaSchema, SlugSchema } from '../../contract/common.ts';
-import { MarketRatesPayloadSchema, type MarketRatesPayload } from '../../contract/market.ts';
+import type { MarketRatesFile } from '../../../contract/build.ts';
+import { CurrencySchema, envelope, LocaleSchema, MetaSchema, SlugSchema } from '../../../contract/common.ts';
+import { MarketRatesPayloadSchema, type MarketRatesPayload } from '../../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { cachedBody } from '../cached-body.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConfigPayloadSchema, HealthPayloadSchema } from '../../contract/catalog.ts';
-import { envelope, MetaSchema } from '../../contract/common.ts';
+import { ConfigPayloadSchema, HealthPayloadSchema } from '../../../contract/catalog.ts';
+import { envelope, MetaSchema } from '../../../contract/common.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 

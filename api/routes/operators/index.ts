@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { envelope, LocaleSchema, MetaSchema } from '../../contract/common.ts';
-import { SlugParamsSchema } from '../../contract/queries.ts';
-import { OperatorHubSchema, type OperatorHub } from '../../contract/market.ts';
+import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts';
+import { SlugParamsSchema } from '../../../contract/queries.ts';
+import { OperatorHubSchema, type OperatorHub } from '../../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';

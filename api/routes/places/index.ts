@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { LoadedBuild } from '../../catalog/build.ts';
-import { envelope, LocaleSchema, MetaSchema, SlugSchema, type Locale, type SlugName } from '../../contract/common.ts';
-import { PlaceHubSchema, PlaceKindSchema, type PlaceHub } from '../../contract/market.ts';
+import { envelope, LocaleSchema, MetaSchema, SlugSchema, type Locale, type SlugName } from '../../../contract/common.ts';
+import { PlaceHubSchema, PlaceKindSchema, type PlaceHub } from '../../../contract/market.ts';
 import type { CitationPage } from '../../http/citation.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';

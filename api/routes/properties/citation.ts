@@ -1,4 +1,4 @@
-import type { Locale } from '../../contract/common.ts';
+import type { Locale } from '../../../contract/common.ts';
 import type { Engine, Filters } from '../../catalog/engine.ts';
 import type { CitationPage } from '../../http/citation.ts';
 

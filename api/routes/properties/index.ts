@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../contract/catalog.ts';
-import { envelope, MetaSchema, PaginatedMetaSchema } from '../../contract/common.ts';
+import { ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../../contract/catalog.ts';
+import { envelope, MetaSchema, PaginatedMetaSchema } from '../../../contract/common.ts';
 import {
   MAP_MAX_PAGE_SIZE, PropertyListQuerySchema, PropertyMapQuerySchema, SlugParamsSchema, LocaleQuerySchema,
   type PropertyListQuery,
-} from '../../contract/queries.ts';
+} from '../../../contract/queries.ts';
 import type { LoadedBuild } from '../../catalog/build.ts';
 import { envelopeJson, pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';

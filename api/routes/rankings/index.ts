@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { envelope, LocaleSchema, MetaSchema, SlugSchema } from '../../contract/common.ts';
-import { queryInt } from '../../contract/queries.ts';
-import { MAX_RANKING_LIMIT, RankingsPayloadSchema } from '../../contract/market.ts';
+import { envelope, LocaleSchema, MetaSchema, SlugSchema } from '../../../contract/common.ts';
+import { queryInt } from '../../../contract/queries.ts';
+import { MAX_RANKING_LIMIT, RankingsPayloadSchema } from '../../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';

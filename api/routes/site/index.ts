@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import type { LoadedBuild } from '../../catalog/build.ts';
-import { envelope, LocaleSchema, MetaSchema } from '../../contract/common.ts';
-import { PriceIndexPayloadSchema, type PriceIndexPayload } from '../../contract/market.ts';
+import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts';
+import { PriceIndexPayloadSchema, type PriceIndexPayload } from '../../../contract/market.ts';
 import { LICENSE_URL } from '../../http/citation.ts';
 import { CACHE, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';

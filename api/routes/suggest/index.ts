@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { envelope, LocaleSchema, PaginatedMetaSchema } from '../../contract/common.ts';
-import { queryInt } from '../../contract/queries.ts';
-import { MAX_SUGGEST_LIMIT, SuggestionSchema } from '../../contract/market.ts';
+import { envelope, LocaleSchema, PaginatedMetaSchema } from '../../../contract/common.ts';
+import { queryInt } from '../../../contract/queries.ts';
+import { MAX_SUGGEST_LIMIT, SuggestionSchema } from '../../../contract/market.ts';
 import { pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
