@@ -5,7 +5,7 @@ import Fastify, {
   LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest,
 } from 'fastify';
 import type { AppConfig } from './config.ts';
-import type { CatalogSource } from './catalog/build.ts';
+import type { CatalogSource } from './build/load.ts';
 import { installErrorHandling, sendProblem } from './http/errors.ts';
 import { ApiError } from './http/problems.ts';
 import { installClientBuildCheck, installEncodingTags, installResponseHeaders } from './http/headers.ts';

@@ -6,8 +6,8 @@
  */
 import { pino } from 'pino';
 import { buildApp, type AppPlugin } from './app.ts';
-import type { CatalogSource } from './catalog/build.ts';
-import { CatalogStore } from './catalog/store.ts';
+import type { CatalogSource } from './build/load.ts';
+import { CatalogStore } from './build/store.ts';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { createPlugin as createLeadsPlugin } from './leads/index.ts';
 

@@ -9,7 +9,7 @@ import { parseAddress, parseHouseNumber, streetKey, houseNumberMatches, type Hou
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters, hash32, METERS_PER_DEGREE_LAT, randomKey } from './geo.ts';
-import type { PackResult } from './load-worker.ts';
+import type { PackResult } from '../build/load-worker.ts';
 import { resolveSitePathsInJson } from './text.ts';
 
 /** A serialized response body kept by a build (routes/cached-body.ts). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
-import type { LoadedBuild } from '../catalog/build.ts';
+import type { LoadedBuild } from '../build/load.ts';
 import { isCurrent, type CachedBody } from '../catalog/engine.ts';
 import type { Locale } from '../../contract/common.ts';
 import { citation, type CitationPage } from './citation.ts';

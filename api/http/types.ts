@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.ts';
-import type { CatalogSource } from '../catalog/build.ts';
+import type { CatalogSource } from '../build/load.ts';
 import type { CacheHint } from './headers.ts';
 import type { RouteDefinition } from './route.ts';
 

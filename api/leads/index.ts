@@ -4,7 +4,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppPlugin } from '../app.ts';
-import type { CatalogSource } from '../catalog/build.ts';
+import type { CatalogSource } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
 import { leadsPlugin, type LeadsPluginOptions } from './plugin.ts';
 import { LeadsService, type LeadsConfig } from './service.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { loadBuild, staticCatalog } from '../../api/catalog/build.ts';
+import { loadBuild, staticCatalog } from '../../api/build/load.ts';
 import { get, SITE, sharedBuild, testApp, testConfig } from '../support/app.ts';
 
 // QUERY_CACHE=0 (the benchmark's "engine only" mode) must change speed, never answers.

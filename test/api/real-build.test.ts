@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { loadBuild, staticCatalog, type LoadedBuild } from '../../api/catalog/build.ts';
+import { loadBuild, staticCatalog, type LoadedBuild } from '../../api/build/load.ts';
 import { ConfigPayloadSchema, FacetsPayloadSchema, GeoPayloadSchema, ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../contract/catalog.ts';
 import { envelope, MetaSchema, PaginatedMetaSchema } from '../../contract/common.ts';
 import { get, SITE, testApp } from '../support/app.ts';

@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import Fastify from 'fastify';
-import type { LoadedBuild } from '../../api/catalog/build.ts';
+import type { LoadedBuild } from '../../api/build/load.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { marketQueriesByKind } from './market-queries.ts';
 

@@ -4,7 +4,7 @@
  * typo), market rates with and without filters, rankings, place hubs and operator hubs.
  * Deterministic for a given build; kinds are interleaved so any prefix of the list is a mix.
  */
-import type { LoadedBuild } from '../../api/catalog/build.ts';
+import type { LoadedBuild } from '../../api/build/load.ts';
 import { LOCALES } from '../../contract/common.ts';
 
 export const MARKET_QUERY_KINDS = ['suggest', 'rates', 'rankings', 'places', 'operators'] as const;

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../api/app.ts';
-import { BuildLoadError, loadBuild } from '../../api/catalog/build.ts';
-import { CatalogStore } from '../../api/catalog/store.ts';
+import { BuildLoadError, loadBuild } from '../../api/build/load.ts';
+import { CatalogStore } from '../../api/build/store.ts';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { SITE, testConfig } from '../support/app.ts';
 

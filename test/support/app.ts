@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../api/app.ts';
-import { loadBuild, staticCatalog, type CatalogSource, type LoadedBuild } from '../../api/catalog/build.ts';
+import { loadBuild, staticCatalog, type CatalogSource, type LoadedBuild } from '../../api/build/load.ts';
 import { loadConfig, type AppConfig } from '../../api/config.ts';
 import { writeBuildFixture, type Fixture, type FixtureOptions } from './build-fixture.ts';
 import { validateResponses } from './openapi-validator.ts';

@@ -3,7 +3,7 @@ import { envelope, MetaSchema } from '../../../contract/common.ts';
 import { FacetsQuerySchema } from '../../../contract/queries.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../cached-body.ts';
+import { cachedBody } from '../../http/cached-body.ts';
 import { listPage } from '../properties/citation.ts';
 
 export const facetsRoute = defineRoute({

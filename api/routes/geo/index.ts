@@ -3,7 +3,7 @@ import { envelope, MetaSchema } from '../../../contract/common.ts';
 import { LocaleQuerySchema } from '../../../contract/queries.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../cached-body.ts';
+import { cachedBody } from '../../http/cached-body.ts';
 
 export const geoBootstrapRoute = defineRoute({
   operationId: 'getGeoBootstrap',

@@ -4,7 +4,7 @@ import { CurrencySchema, envelope, LocaleSchema, MetaSchema, SlugSchema } from '
 import { MarketRatesPayloadSchema, type MarketRatesPayload } from '../../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../cached-body.ts';
+import { cachedBody } from '../../http/cached-body.ts';
 
 export const MarketRatesQuerySchema = z.object({
   locale: LocaleSchema,

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { LoadedBuild } from '../../catalog/build.ts';
+import type { LoadedBuild } from '../../build/load.ts';
 import { envelope, LocaleSchema, MetaSchema, SlugSchema, type Locale, type SlugName } from '../../../contract/common.ts';
 import { PlaceHubSchema, PlaceKindSchema, type PlaceHub } from '../../../contract/market.ts';
 import type { CitationPage } from '../../http/citation.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../cached-body.ts';
+import { cachedBody } from '../../http/cached-body.ts';
 
 export const PlaceParamsSchema = z.object({ kind: PlaceKindSchema, slug: SlugSchema });
 

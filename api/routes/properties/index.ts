@@ -6,12 +6,12 @@ import {
   MAP_MAX_PAGE_SIZE, PropertyListQuerySchema, PropertyMapQuerySchema, SlugParamsSchema, LocaleQuerySchema,
   type PropertyListQuery,
 } from '../../../contract/queries.ts';
-import type { LoadedBuild } from '../../catalog/build.ts';
+import type { LoadedBuild } from '../../build/load.ts';
 import { envelopeJson, pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute, type RouteContext, type RouteResult } from '../../http/route.ts';
-import { cachedBody, cachedBodyAsync } from '../cached-body.ts';
+import { cachedBody, cachedBodyAsync } from '../../http/cached-body.ts';
 import { listPage } from './citation.ts';
 
 const STATUSES = [200, 400, 429, 500, 502];

@@ -5,7 +5,7 @@ import { MAX_RANKING_LIMIT, RankingsPayloadSchema } from '../../../contract/mark
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../cached-body.ts';
+import { cachedBody } from '../../http/cached-body.ts';
 
 export const RankingsQuerySchema = z.object({
   locale: LocaleSchema,

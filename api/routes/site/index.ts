@@ -3,7 +3,7 @@
  * as CSV with its Frictionless Data Package, and the discovery documents.
  */
 import { z } from 'zod';
-import type { LoadedBuild } from '../../catalog/build.ts';
+import type { LoadedBuild } from '../../build/load.ts';
 import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts';
 import { PriceIndexPayloadSchema, type PriceIndexPayload } from '../../../contract/market.ts';
 import { LICENSE_URL } from '../../http/citation.ts';
@@ -14,7 +14,7 @@ import {
   API_CATALOG_CONTENT_TYPE, ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
   apiCatalog, authGuide, authorizationServerMetadata, protectedResourceMetadata, AUTH_GUIDE_PATH,
 } from '../../site/discovery.ts';
-import { cachedBody } from '../cached-body.ts';
+import { cachedBody } from '../../http/cached-body.ts';
 
 const STATUSES = [200, 400, 429, 500, 502];
 const DOCUMENT_CACHE: CacheHint = { maxAge: 3600, staleWhileRevalidate: 86400 };

@@ -5,7 +5,7 @@ import { MAX_SUGGEST_LIMIT, SuggestionSchema } from '../../../contract/market.ts
 import { pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../cached-body.ts';
+import { cachedBody } from '../../http/cached-body.ts';
 
 export const SuggestQuerySchema = z.object({
   locale: LocaleSchema,

@@ -11,10 +11,10 @@ import { BuildListingCardSchema, BuildPropertyDetailSchema } from '../../contrac
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ListingFactSchema, ListingPackSchema, type ListingFact, type ListingPack } from '../../contract/build.ts';
-import { ColumnsBuilder } from './columns.ts';
-import { PackBuilder, resolvePacked } from './pack.ts';
+import { ColumnsBuilder } from '../catalog/columns.ts';
+import { PackBuilder, resolvePacked } from '../catalog/pack.ts';
 import { checkerFor } from '../../contract/validate.ts';
-import { jsonFileChunks, resolveSitePaths, sha256OfChunks, streamArrayElements } from './text.ts';
+import { jsonFileChunks, resolveSitePaths, sha256OfChunks, streamArrayElements } from '../catalog/text.ts';
 
 export type LoadTask =
   | { id: number; kind: 'json'; path: string; name: string; sha: string; schema: string; siteUrl: string }

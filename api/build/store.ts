@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { watch, type FSWatcher } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadBuild, type CatalogSource, type LoadedBuild } from './build.ts';
+import { loadBuild, type CatalogSource, type LoadedBuild } from './load.ts';
 
 export interface StoreLogger {
   info(obj: object, msg: string): void;

@@ -1,7 +1,7 @@
-import type { LoadedBuild } from '../catalog/build.ts';
+import type { LoadedBuild } from '../build/load.ts';
 import { isCurrent, type CachedBody } from '../catalog/engine.ts';
-import { envelope, type MetaInput } from '../http/envelope.ts';
-import { etagOf } from '../http/headers.ts';
+import { envelope, type MetaInput } from './envelope.ts';
+import { etagOf } from './headers.ts';
 
 /** An envelope to serialize, or its JSON text already made (pre-serialized cards spliced in). */
 type Rendered = { data: unknown; meta: MetaInput } | string;

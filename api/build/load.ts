@@ -8,11 +8,11 @@ import {
 import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { MAX_RANKING_LIMIT, type PlaceHub, type RankingsPayload } from '../../contract/market.ts';
-import { Engine } from './engine.ts';
+import { Engine } from '../catalog/engine.ts';
 import { runTask, type PackResult, type VerifyResult } from './load-worker.ts';
 import { LoadPool } from './pool.ts';
-import { SuggestIndex } from './suggest.ts';
-import { resolveSitePaths } from './text.ts';
+import { SuggestIndex } from '../catalog/suggest.ts';
+import { resolveSitePaths } from '../catalog/text.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
 
