@@ -11,20 +11,24 @@ node_modules/.install-stamp: package.json package-lock.json
 install: node_modules/.install-stamp
 
 ## build: compile the API server to JavaScript in dist/app (what make serve runs: it starts faster than tsx)
-dist/app/api/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find api -name '*.ts' -o -name '*.md')
+dist/app/api/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find contract api -name '*.ts' -o -name '*.md')
 	$(NPM) run --silent build
 build: dist/app/api/server.js
 
 ## start: install, build the sample data, serve the API (the one command for a fresh machine)
 start: install data serve
 
-## data: run the nightly pipeline on data/ and publish dist/current
-data: install
-	$(NPM) run --silent data
+# The pipeline's input snapshot and the directory that holds builds/ and current (make data DATA=DIR DIST=DIR).
+DATA ?= data
+DIST ?= $(or $(DIST_DIR),dist)
 
-## serve: serve the current build on PORT (default 3000); compiles the server if its sources changed, never rebuilds the data
+## data: run the nightly pipeline on DATA (default data/) and publish DIST/current (default dist/, or DIST_DIR)
+data: install
+	$(NPM) run --silent data -- --data $(DATA) --dist $(DIST)
+
+## serve: serve DIST/current on PORT (default 3000); compiles the server if its sources changed, never rebuilds the data
 serve: install build
-	$(NPM) run --silent serve
+	DIST_DIR=$(DIST) $(NPM) run --silent serve
 
 ## test: install, type-check, lint the OpenAPI description, build the server, run every test
 test: install typecheck lint-openapi build
