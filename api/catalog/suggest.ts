@@ -8,7 +8,6 @@
  * match a word of the same name. Exact matches rank above typo matches, then larger places first
  * (weight), then kind (country, city, zone, operator, property) and slug.
  */
-import { LRUCache } from 'lru-cache';
 import type { SuggestEntry } from '../../contract/build.ts';
 import type { Locale } from '../../contract/common.ts';
 import { MAX_SUGGEST_LIMIT, type Suggestion } from '../../contract/market.ts';
@@ -112,11 +111,6 @@ export class SuggestIndex {
    * tens of thousands of names; this answers them without a walk.
    */
   private readonly shortPrefixes = new Map<string, { total: number; top: Int32Array }>();
-  /** the words of recent query tokens (wordsOf), up to 2M word ids (8 MB) */
-  private readonly tokenWords = new LRUCache<string, TokenWords>({
-    maxSize: 2_000_000,
-    sizeCalculation: (v) => v.exact.length + v.typo.length + 16,
-  });
   private stamp = 0;
 
   constructor(source: SuggestEntry[]) {
@@ -214,11 +208,9 @@ export class SuggestIndex {
 
   /**
    * The words token `t` matches: exact prefixes, then (from 4 characters) words with a prefix one
-   * edit away; and how many names they occur in. Kept per token: queries share most of theirs.
+   * edit away; and how many names they occur in.
    */
   private wordsOf(t: string): TokenWords {
-    let hit = this.tokenWords.get(t);
-    if (hit) return hit;
     const exact: number[] = [];
     const typo: number[] = [];
     let names = 0;
@@ -254,9 +246,7 @@ export class SuggestIndex {
         }
       }
     }
-    hit = { exact: Int32Array.from(exact), typo: Int32Array.from(typo), names };
-    this.tokenWords.set(t, hit);
-    return hit;
+    return { exact: Int32Array.from(exact), typo: Int32Array.from(typo), names };
   }
 
   /**
