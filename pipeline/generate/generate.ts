@@ -259,7 +259,7 @@ function planSlots(rng: Rng, { cities, counts, operators }: Plan): Slot[] {
   return rng.shuffle(slots);
 }
 
-/** "Berlin, Munich and Hamburg"-style list of an operator's cities, ten at most. */
+/** An operator's cities for its description: the first ten by name, the others counted. */
 function cityList(names: string[], loc: 'en' | 'de' | 'es'): string {
   const shown = 10;
   if (names.length <= shown) return names.join(', ');

@@ -122,7 +122,7 @@ if (!failed) {
     // warm-up: a mix of every row, not measured
     const mix = rows.map((row, i) => traffic(row, catalogue!, 1000 + i));
     const random = prng(99);
-    await load(api.base, () => mix[Math.floor(random() * mix.length)].next(), connections, Math.min(3, seconds));
+    await load(api.base, () => mix[Math.floor(random() * mix.length)].next(), connections, Math.min(5, seconds));
     for (const [i, row] of rows.entries()) {
       const seed = 1 + i;
       const base = await load(baseline!.base, traffic(row, catalogue, seed).next, connections, seconds);
