@@ -1,6 +1,6 @@
 /**
  * Writes the input snapshot. `npm run generate` regenerates the committed sample in data/;
- * `--spaces 100000 --out bench-data/100k` writes a scale dataset for the benchmarks.
+ * `--spaces 100000 --out bench-data/100k/data` writes a scale dataset, as the benchmark does (test/bench/).
  *
  *   tsx pipeline/generate/main.ts [--out DIR] [--spaces N] [--seed S]
  */

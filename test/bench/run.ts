@@ -4,12 +4,13 @@
  *
  *   tsx test/bench/run.ts [--spaces 100000] [--duration 10] [--connections 10] [--caches off,on]
  *     [--rows list,list-filtered,list-sorted,facets,detail,suggest] [--reuse-build]
- *     [--detail-slugs 50000] [--server-node-options '--max-old-space-size=8192']
+ *     [--detail-slugs 50000] [--server-node-options '--max-old-space-size=8192'] [--pipeline-only]
  *
  * 1. The scale snapshot: `tsx pipeline/generate/main.ts --spaces N --out bench-data/<size>/data`
  *    (kept while the generator's sources are unchanged; not measured).
  * 2. The pipeline, measured: `tsx pipeline/build.ts --data … --dist bench-data/<size>/dist
- *    --allow-shrink` into a fresh dist (`--reuse-build` skips it when a build is there).
+ *    --allow-shrink` into a fresh dist (`--reuse-build` skips it when a build is there;
+ *    `--pipeline-only` stops after it).
  * 3. For each cache setting, the compiled server (`node dist/app/api/server.js`, `make build`)
  *    on that dist: start-up (spawn → first 200 from /v1/health and the catalogue), a warm-up,
  *    then each row: the bare route and then the API, with the same freshly drawn traffic
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     caches: { type: 'string', default: 'off,on' },
     rows: { type: 'string', default: ROWS.join(',') },
     'reuse-build': { type: 'boolean', default: false },
+    'pipeline-only': { type: 'boolean', default: false },
     'detail-slugs': { type: 'string', default: '50000' },
     'server-node-options': { type: 'string', default: '' },
   },
@@ -92,7 +94,7 @@ async function checkTraffic(base: string, cat: Catalogue): Promise<void> {
   }
 }
 
-if (!failed) {
+if (!failed && !values['pipeline-only']) {
   for (const setting of caches) {
     const queryCache = setting === 'on';
     const mode: ModeResult = { queryCache, rows: [] };
