@@ -17,15 +17,16 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { Rng } from './rng.ts';
-import { CITIES, CITY_TZ_OVERRIDE, COUNTRIES, type City, type Country, type CurrencyCode, type Zone } from './geography.ts';
-import { AMENITIES, CONFIG, FX_AS_OF, FX_UNITS_PER_EUR, OPERATORS, OPTION_TYPE_LABELS, type Operator } from './catalogue.ts';
-import { formatLocal, windowInstant, WINDOW_MONTHS } from './time.ts';
+import type { City, Country, CurrencyCode, Zone } from './geography.ts';
+import { AMENITIES, CONFIG, FX_AS_OF, FX_UNITS_PER_EUR, OPTION_TYPE_LABELS, type Operator } from './catalogue.ts';
+import { planCatalogue, SAMPLE_SPACES, type Plan } from './scale.ts';
+import { formatLocal, STANDARD_OFFSET, windowInstant, WINDOW_MONTHS } from './time.ts';
 import {
   FEATURES, IMAGE_ALTS, TAGLINES, description, excerpt, houseNumber, independentName, label,
   offerTitle, postalCode, slugify, writeStreet, type Profile,
 } from './text.ts';
 
-export const DEFAULT_SPACES = 1600;
+export const DEFAULT_SPACES = SAMPLE_SPACES;
 export const DEFAULT_SEED = 42;
 
 export const FLAW_KINDS = [
@@ -93,18 +94,6 @@ function niceRound(x: number): number {
   return Math.round(x / step) * step;
 }
 const fmtAmount = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(2));
-
-/** Largest-remainder split of `total` over `weights`. */
-function apportion(total: number, weights: number[]): number[] {
-  const sum = weights.reduce((a, b) => a + b, 0);
-  if (sum === 0 || total <= 0) return weights.map(() => 0);
-  const exact = weights.map((w) => (w * total) / sum);
-  const out = exact.map(Math.floor);
-  let left = total - out.reduce((a, b) => a + b, 0);
-  const order = exact.map((e, i) => [e - Math.floor(e), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-  for (let k = 0; left > 0; k = (k + 1) % order.length, left--) out[order[k][1]]++;
-  return out;
-}
 
 type OptionType = 'private_office' | 'exclusive_bereich' | 'fix_desk' | 'flex_desk' | 'day_pass' |
   'meeting_room' | 'virtual_office' | 'event_space' | 'membership';
@@ -234,29 +223,49 @@ const UNKNOWN_OPTIONS = ['hot_desk', 'parking_space', 'phone_booth', 'locker'];
 
 interface Slot { city: number; operator: number }
 
-function planSlots(rng: Rng, total: number): Slot[] {
-  const fixedTotal = CITIES.reduce((a, c) => a + (c.fixedSpaces ?? 0), 0);
-  const free = apportion(Math.max(0, total - fixedTotal), CITIES.map((c) => (c.fixedSpaces ? 0 : c.weight)));
-  const counts = CITIES.map((c, i) => (c.fixedSpaces ? Math.min(c.fixedSpaces, total) : free[i]));
+function planSlots(rng: Rng, { cities, counts, operators }: Plan): Slot[] {
+  const cityIndex = new Map(cities.map((c, i) => [c.geonameId, i]));
+  const present = cities.map(() => [] as number[]);
+  operators.forEach((o, oi) => { for (const id of o.cities) present[cityIndex.get(id)!].push(oi); });
   const slots: Slot[] = [];
-  CITIES.forEach((city, ci) => {
-    const present = OPERATORS.map((o, oi) => [o, oi] as const).filter(([o]) => o.cities.includes(city.geonameId));
+  const firstSlot: number[] = [];
+  cities.forEach((city, ci) => {
+    firstSlot.push(slots.length);
+    const weights = present[ci].map((oi) => operators[oi].weight);
     for (let k = 0; k < counts[ci]; k++) {
-      const independent = present.length === 0 || rng.chance(city.fixedSpaces ? 0.5 : 0.38);
-      const operator = independent ? -1 : rng.weighted(present.map(([, oi]) => oi), present.map(([o]) => o.weight));
+      const independent = present[ci].length === 0 || rng.chance(city.fixedSpaces ? 0.5 : 0.38);
+      const operator = independent ? -1 : rng.weighted(present[ci], weights);
       slots.push({ city: ci, operator });
     }
   });
-  // Every operator runs at least one space (when its home cities have any).
-  OPERATORS.forEach((o, oi) => {
-    if (slots.some((s) => s.operator === oi)) return;
-    for (const cityId of o.cities) {
-      const ci = CITIES.findIndex((c) => c.geonameId === cityId);
-      const candidate = slots.find((s) => s.city === ci && s.operator === -1);
-      if (candidate) { candidate.operator = oi; return; }
+  // Every operator runs at least one space (when its cities have any): the first independent
+  // space of the first of its cities that has one becomes its.
+  const running = new Uint8Array(operators.length);
+  for (const s of slots) if (s.operator >= 0) running[s.operator] = 1;
+  const nextFree = [...firstSlot];
+  operators.forEach((o, oi) => {
+    if (running[oi]) return;
+    for (const id of o.cities) {
+      const ci = cityIndex.get(id)!;
+      const end = firstSlot[ci] + counts[ci];
+      while (nextFree[ci] < end && slots[nextFree[ci]].operator !== -1) nextFree[ci]++;
+      if (nextFree[ci] < end) {
+        slots[nextFree[ci]].operator = oi;
+        running[oi] = 1;
+        return;
+      }
     }
   });
   return rng.shuffle(slots);
+}
+
+/** An operator's cities for its description: the first ten by name, the others counted. */
+function cityList(names: string[], loc: 'en' | 'de' | 'es'): string {
+  const shown = 10;
+  if (names.length <= shown) return names.join(', ');
+  const more = names.length - shown;
+  const tail = { en: `and ${more} other cities`, de: `und ${more} weiteren Städten`, es: `y otras ${more} ciudades` }[loc];
+  return `${names.slice(0, shown).join(', ')} ${tail}`;
 }
 
 const pad = (n: number, w: number): string => String(n).padStart(w, '0');
@@ -267,16 +276,18 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
   const out = options.outDir;
   mkdirSync(out, { recursive: true });
   const rng = new Rng(seed);
-  const countryOf = new Map(COUNTRIES.map((c) => [c.code, c]));
+  const plan = planCatalogue(total, seed);
+  const { cities, operators } = plan;
+  const countryOf = new Map(plan.countries.map((c) => [c.code, c]));
 
   const files = Object.fromEntries(
     (Object.keys(COLUMNS) as Table[]).map((t) => [t, new CsvFile(join(out, `${t}.csv`), COLUMNS[t])]),
   ) as Record<Table, CsvFile>;
 
   // ------------------------------------------------------------ reference tables
-  for (const c of COUNTRIES) files.countries.add([c.code, c.names.en, c.names.de, c.names.es, c.currency]);
+  for (const c of plan.countries) files.countries.add([c.code, c.names.en, c.names.de, c.names.es, c.currency]);
   const zoneIds: string[][] = [];
-  for (const city of CITIES) {
+  for (const city of cities) {
     files.cities.add([String(city.geonameId), city.country, city.names.en, city.names.de, city.names.es,
       fixed(city.lat, 5), fixed(city.lng, 5), String(city.population),
       city.intro?.en ?? '', city.intro?.de ?? '', city.intro?.es ?? '']);
@@ -289,10 +300,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
   for (const a of AMENITIES) files.amenities.add([a.slug, a.labels.en, a.labels.de, a.labels.es]);
   for (const o of OPTION_TYPE_LABELS) files.option_types.add([o.optionType, o.labels.en, o.labels.de, o.labels.es]);
   for (const [cur, units] of Object.entries(FX_UNITS_PER_EUR)) files.fx_reference.add([cur, units, FX_AS_OF]);
-  const operatorIds = OPERATORS.map((_, i) => `op-${pad(i + 1, 3)}`);
-  OPERATORS.forEach((o, i) => {
-    const cityNames = (loc: 'en' | 'de' | 'es'): string =>
-      o.cities.map((id) => CITIES.find((c) => c.geonameId === id)!.names[loc]).join(', ');
+  const operatorIds = operators.map((_, i) => `op-${pad(i + 1, 3)}`);
+  const cityById = new Map(cities.map((c) => [c.geonameId, c]));
+  operators.forEach((o, i) => {
+    const cityNames = (loc: 'en' | 'de' | 'es'): string => cityList(o.cities.map((id) => cityById.get(id)!.names[loc]), loc);
     const tagline = TAGLINES[i % TAGLINES.length];
     files.operators.add([operatorIds[i], o.name, o.hasLogo ? `/media/operators/${operatorIds[i]}.svg` : '',
       `https://${o.domain}`, `${o.mailbox}@${o.domain}`, tagline.en, tagline.de, tagline.es,
@@ -303,11 +314,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
   writeFileSync(join(out, 'config.json'), JSON.stringify(CONFIG, null, 2) + '\n');
 
   // ------------------------------------------------------------ spaces and prices
-  const slots = planSlots(rng.fork(1), total);
+  const slots = planSlots(rng.fork(1), plan);
   const idWidth = Math.max(5, String(slots.length).length);
-  const namesByCity = CITIES.map(() => new Set<string>());
-  const recentAddresses = CITIES.map(() => [] as Array<{ street: string; house: string; postal: string; zone: number; lat: number; lng: number }>);
-  const mapSlot = slots.findIndex((s) => s.operator === -1 && !CITIES[s.city].fixedSpaces);
+  const namesByCity = cities.map(() => new Set<string>());
+  const recentAddresses = cities.map(() => [] as Array<{ street: string; house: string; postal: string; zone: number; lat: number; lng: number }>);
+  const mapSlot = slots.findIndex((s) => s.operator === -1 && !cities[s.city].fixedSpaces);
   const flawed = Object.fromEntries(FLAW_KINDS.map((k) => [k, 0])) as Record<FlawKind, number>;
   const spacesPerCity: Record<string, number> = {};
   let flawCounter = 0;
@@ -316,12 +327,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
   for (let i = 0; i < slots.length; i++) {
     const r = new Rng((baseSeed ^ Math.imul(i + 1, 0x85ebca6b)) >>> 0);
     const slot = slots[i];
-    const city: City = CITIES[slot.city];
+    const city: City = cities[slot.city];
     const country = countryOf.get(city.country)!;
-    const tz = CITY_TZ_OVERRIDE[city.geonameId] ?? country.tz;
-    const operator: Operator | null = slot.operator >= 0 ? OPERATORS[slot.operator] : null;
+    const tz = city.tz ?? country.tz;
+    const operator: Operator | null = slot.operator >= 0 ? operators[slot.operator] : null;
     const spaceId = `sp-${pad(i + 1, idWidth)}`;
-    const cityKey = `${city.names.en} (${city.country})`;
+    const cityKey = `${city.names.en} (${city.country}, ${city.geonameId})`;
     spacesPerCity[cityKey] = (spacesPerCity[cityKey] ?? 0) + 1;
 
     // where
@@ -390,8 +401,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
         o.minCap === null ? '' : String(o.minCap), o.maxCap === null ? '' : String(o.maxCap), observedAt, sourceBase]);
     };
     const when = (month: number): { ms: number; text: string } => {
-      const stdOffset = tz === 'us-pacific' ? -8 : tz === 'us-central' ? -6 : tz === 'us-east' ? -5 : tz === 've' ? -4 : tz === 'ae' ? 4 : tz === 'eu-cet' ? 1 : 0;
-      const ms = windowInstant(month, r.int(1, 28), r.int(7, 19) - stdOffset, r.int(0, 59));
+      const ms = windowInstant(month, r.int(1, 28), r.int(7, 19) - STANDARD_OFFSET[tz], r.int(0, 59));
       return { ms, text: formatLocal(tz, ms) };
     };
     const amountAt = (o: Offer, month: number, firstMonth: number): number =>

@@ -14,9 +14,12 @@
  * (`#` a digit, `@` a letter) that produce plausible codes in each city's real range.
  */
 
-export type CountryCode = 'DE' | 'ES' | 'AT' | 'FR' | 'NL' | 'PT' | 'GB' | 'US' | 'CH' | 'VE' | 'AE';
+/** ISO 3166-1 alpha-2: the curated countries here, more in the scaled geography (scale.ts). */
+export type CountryCode = string;
 export type CurrencyCode = 'EUR' | 'GBP' | 'USD' | 'CHF' | 'VES' | 'AED';
 export interface Names { en: string; de: string; es: string }
+export type Tz = 'eu-cet' | 'eu-wet' | 'eu-eet' | 'uk' | 'us-east' | 'us-central' | 'us-mountain' | 'us-pacific'
+  | 'utc-7' | 'utc-6' | 'utc-5' | 'utc-4' | 'utc+4';
 
 export interface Country {
   code: CountryCode;
@@ -25,9 +28,9 @@ export interface Country {
   /** How house numbers and addresses look there. */
   addressStyle: 'de' | 'es' | 'en' | 'us' | 'fr' | 'nl' | 'pt' | 'ae';
   /** Time zone rule used for observation timestamps. */
-  tz: 'eu-cet' | 'eu-wet' | 'uk' | 'us-east' | 'us-central' | 'us-pacific' | 've' | 'ae';
+  tz: Tz;
   /** Languages the spaces' own copy leans on (affects independent space names). */
-  lang: 'de' | 'es' | 'en' | 'fr' | 'nl' | 'pt';
+  lang: 'de' | 'es' | 'en' | 'fr' | 'nl' | 'pt' | 'it';
 }
 
 export interface Zone {
@@ -41,6 +44,8 @@ export interface Zone {
 export interface City {
   geonameId: number;
   country: CountryCode;
+  /** Where the city's time zone differs from its country's. */
+  tz?: Tz;
   names: Names;
   lat: number;
   lng: number;
@@ -55,7 +60,7 @@ export interface City {
   intro?: Names;
 }
 
-const same = (name: string): Names => ({ en: name, de: name, es: name });
+export const same = (name: string): Names => ({ en: name, de: name, es: name });
 const z = (name: string | Names, lat: number, lng: number, streets: string[], postal?: string[]): Zone =>
   ({ names: typeof name === 'string' ? same(name) : name, lat, lng, streets, postal });
 
@@ -69,15 +74,9 @@ export const COUNTRIES: Country[] = [
   { code: 'GB', names: { en: 'United Kingdom', de: 'Vereinigtes Königreich', es: 'Reino Unido' }, currency: 'GBP', addressStyle: 'en', tz: 'uk', lang: 'en' },
   { code: 'US', names: { en: 'United States', de: 'Vereinigte Staaten', es: 'Estados Unidos' }, currency: 'USD', addressStyle: 'us', tz: 'us-east', lang: 'en' },
   { code: 'CH', names: { en: 'Switzerland', de: 'Schweiz', es: 'Suiza' }, currency: 'CHF', addressStyle: 'de', tz: 'eu-cet', lang: 'de' },
-  { code: 'VE', names: { en: 'Venezuela', de: 'Venezuela', es: 'Venezuela' }, currency: 'VES', addressStyle: 'es', tz: 've', lang: 'es' },
-  { code: 'AE', names: { en: 'United Arab Emirates', de: 'Vereinigte Arabische Emirate', es: 'Emiratos Árabes Unidos' }, currency: 'AED', addressStyle: 'ae', tz: 'ae', lang: 'en' },
+  { code: 'VE', names: { en: 'Venezuela', de: 'Venezuela', es: 'Venezuela' }, currency: 'VES', addressStyle: 'es', tz: 'utc-4', lang: 'es' },
+  { code: 'AE', names: { en: 'United Arab Emirates', de: 'Vereinigte Arabische Emirate', es: 'Emiratos Árabes Unidos' }, currency: 'AED', addressStyle: 'ae', tz: 'utc+4', lang: 'en' },
 ];
-
-/** US cities outside the Eastern time zone. */
-export const CITY_TZ_OVERRIDE: Record<number, Country['tz']> = {
-  5391959: 'us-pacific', // San Francisco
-  4671654: 'us-central', // Austin
-};
 
 export const CITIES: City[] = [
   // ---------------------------------------------------------------- Germany
@@ -445,7 +444,7 @@ export const CITIES: City[] = [
     },
   },
   {
-    geonameId: 5391959, country: 'US', names: same('San Francisco'),
+    geonameId: 5391959, country: 'US', tz: 'us-pacific', names: same('San Francisco'),
     lat: 37.77493, lng: -122.41942, population: 864816, weight: 50, flexDesk: 420, postal: ['941##'],
     zones: [
       z('SoMa', 37.7785, -122.4056, ['Howard Street', 'Folsom Street', 'Third Street'], ['94103', '94105', '94107']),
@@ -457,7 +456,7 @@ export const CITIES: City[] = [
     streets: [],
   },
   {
-    geonameId: 4671654, country: 'US', names: same('Austin'),
+    geonameId: 4671654, country: 'US', tz: 'us-central', names: same('Austin'),
     lat: 30.26715, lng: -97.74306, population: 961855, weight: 30, flexDesk: 300, postal: ['787##'],
     zones: [
       z('Downtown', 30.2672, -97.7431, ['Congress Avenue', 'West 2nd Street'], ['78701']),

@@ -1,6 +1,6 @@
 /**
  * Writes the input snapshot. `npm run generate` regenerates the committed sample in data/;
- * `--spaces 100000 --out bench-data/100k` writes a scale dataset for the benchmarks.
+ * `--spaces 100000 --out bench-data/100k/data` writes a scale dataset, as the benchmark does (test/bench/).
  *
  *   tsx pipeline/generate/main.ts [--out DIR] [--spaces N] [--seed S]
  */
@@ -39,6 +39,11 @@ async function main(): Promise<void> {
   process.stderr.write(`generate: wrote ${values.out} (seed ${seed}, ${spaces} spaces) in ${seconds} s\n`);
   process.stderr.write(`generate: rows: ${rows}\n`);
   process.stderr.write(`generate: flawed price observations: ${flawed}\n`);
+  const perCity = Object.entries(stats.spacesPerCity).sort((a, b) => b[1] - a[1]);
+  const median = perCity[Math.floor(perCity.length / 2)][1];
+  const top = perCity.slice(0, 3).map(([city, n]) => `${city} ${n}`).join(', ');
+  process.stderr.write(`generate: spaces per city: ${top}; median ${median}, fewest ${perCity[perCity.length - 1][1]}; `
+    + `${perCity.filter(([, n]) => n >= 40).length} cities with 40 or more, ${perCity.filter(([, n]) => n < 5).length} with fewer than 5\n`);
 }
 
 main().catch((err: unknown) => {

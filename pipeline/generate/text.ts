@@ -88,6 +88,7 @@ const LOCAL_NAMES: Partial<Record<Country['lang'], [string[], string[]]>> = {
   fr: [['Atelier', 'Comptoir', 'Verrière', 'Bureau', 'Cour'], ['Nord', 'Sud', 'Central', 'des Arts', 'du Canal']],
   nl: [['Werkplaats', 'Pakhuis', 'Zolder', 'Kantoortuin'], ['Noord', 'Zuid', 'Oost', 'aan het Water']],
   pt: [['Oficina', 'Armazém', 'Pátio', 'Claustro'], ['Norte', 'Sul', 'do Rio', 'Azul']],
+  it: [['Officina', 'Bottega', 'Cortile', 'Loggia', 'Magazzino'], ['Nord', 'Sud', 'Centrale', 'del Porto', 'Verde']],
 };
 
 export function independentName(rng: Rng, lang: Country['lang']): string {

@@ -3,13 +3,18 @@
  * 2025-11-01 .. 2026-10-31. Times are written in the city's local offset (with daylight
  * saving time where the city has it), computed from the UTC instant.
  */
-import type { Country } from './geography.ts';
+import type { Tz } from './geography.ts';
 
 export const WINDOW_START = { year: 2025, month: 11 };
 export const WINDOW_MONTHS = 12;
 export const REFERENCE_DATE = '2026-10-31';
 
-type Tz = Country['tz'];
+/** Offset from UTC in hours outside daylight saving time. */
+export const STANDARD_OFFSET: Record<Tz, number> = {
+  'eu-wet': 0, uk: 0, 'eu-cet': 1, 'eu-eet': 2,
+  'us-east': -5, 'us-central': -6, 'us-mountain': -7, 'us-pacific': -8,
+  'utc-7': -7, 'utc-6': -6, 'utc-5': -5, 'utc-4': -4, 'utc+4': 4,
+};
 
 const HOUR = 3_600_000;
 
@@ -26,21 +31,21 @@ function nthSunday(year: number, month: number, n: number): number {
 /** Offset from UTC in hours at a UTC instant. */
 export function offsetHours(tz: Tz, utcMs: number): number {
   const year = new Date(utcMs).getUTCFullYear();
+  const base = STANDARD_OFFSET[tz];
   switch (tz) {
-    case 've': return -4;
-    case 'ae': return 4;
-    case 'eu-cet': case 'eu-wet': case 'uk': {
-      const base = tz === 'eu-cet' ? 1 : 0;
+    case 'eu-wet': case 'uk': case 'eu-cet': case 'eu-eet': {
+      // EU rule: the last Sunday of March to the last Sunday of October, at 01:00 UTC
       const start = Date.UTC(year, 2, lastSunday(year, 3), 1);
       const end = Date.UTC(year, 9, lastSunday(year, 10), 1);
       return utcMs >= start && utcMs < end ? base + 1 : base;
     }
-    case 'us-east': case 'us-central': case 'us-pacific': {
-      const base = tz === 'us-east' ? -5 : tz === 'us-central' ? -6 : -8;
+    case 'us-east': case 'us-central': case 'us-mountain': case 'us-pacific': {
       const start = Date.UTC(year, 2, nthSunday(year, 3, 2), 2 - base);
       const end = Date.UTC(year, 10, nthSunday(year, 11, 1), 2 - (base + 1));
       return utcMs >= start && utcMs < end ? base + 1 : base;
     }
+    default:
+      return base;
   }
 }
 

@@ -85,6 +85,63 @@ describe('pipeline/generate', () => {
   });
 });
 
+describe('pipeline/generate above the sample size', () => {
+  let dir: string;
+  let t: Record<string, Row[]>;
+  before(async () => {
+    dir = tempDir();
+    await generate({ outDir: dir, spaces: 6000, seed: 42 });
+    t = Object.fromEntries(['countries', 'cities', 'zones', 'operators', 'spaces'].map((f) => [f, readCsv(dir, `${f}.csv`).rows]));
+  });
+
+  it('keeps the curated geography and adds real cities in more countries, paying in the contract\'s currencies', () => {
+    const sample = readCsv(DATA, 'cities.csv').rows;
+    const ids = new Set(t.cities.map((c) => c.city_id));
+    for (const c of sample) assert.ok(ids.has(c.city_id), `${c.name_en} is missing`);
+    assert.equal(ids.size, t.cities.length, 'city ids are unique');
+    assert.ok(t.cities.length >= sample.length + 100, `${t.cities.length} cities`);
+    assert.ok(t.countries.length >= 30, `${t.countries.length} countries`);
+    for (const c of t.countries) {
+      assert.ok((CURRENCIES as readonly string[]).includes(c.currency), `${c.country_code}: ${c.currency}`);
+      assert.ok(c.name_en !== '' && c.name_de !== '' && c.name_es !== '');
+    }
+    const countries = new Set(t.countries.map((c) => c.country_code));
+    for (const c of t.cities) assert.ok(countries.has(c.country_code), `${c.name_en}: ${c.country_code}`);
+  });
+
+  it('gives every city a space and the big cities more', () => {
+    const perCity = new Map<string, number>();
+    for (const s of t.spaces) perCity.set(s.city_id, (perCity.get(s.city_id) ?? 0) + 1);
+    assert.equal(t.spaces.length, 6000);
+    for (const c of t.cities) assert.ok((perCity.get(c.city_id) ?? 0) >= 1, `${c.name_en} has no space`);
+    const byPopulation = [...t.cities].sort((a, b) => Number(b.population) - Number(a.population));
+    const top = byPopulation.slice(0, 20).reduce((a, c) => a + perCity.get(c.city_id)!, 0) / 20;
+    const bottom = byPopulation.slice(-20).reduce((a, c) => a + perCity.get(c.city_id)!, 0) / 20;
+    assert.ok(top > 10 * bottom, `the 20 biggest cities average ${top} spaces, the 20 smallest ${bottom}`);
+  });
+
+  it('gives the added cities neighbourhoods near their centre, unique within a city', () => {
+    const cities = new Map(t.cities.map((c) => [c.city_id, c]));
+    const seen = new Set<string>();
+    for (const z of t.zones) {
+      const c = cities.get(z.city_id)!;
+      assert.ok(Math.hypot(Number(z.lat) - Number(c.lat), Number(z.lng) - Number(c.lng)) < 0.25, `${z.name_en} is far from ${c.name_en}`);
+      const key = `${z.city_id}|${z.name_en}`;
+      assert.ok(!seen.has(key), `${c.name_en} has two zones named ${z.name_en}`);
+      seen.add(key);
+    }
+    assert.ok(t.zones.length > readCsv(DATA, 'zones.csv').rows.length);
+  });
+
+  it('adds operators with unique names and example-domain addresses, each running a space', () => {
+    assert.ok(t.operators.length > 31 + 50, `${t.operators.length} operators`);
+    assert.equal(new Set(t.operators.map((o) => o.name)).size, t.operators.length, 'operator names are unique');
+    for (const o of t.operators) assert.match(o.enquiry_email, /^[a-z]+@[a-z0-9-]+\.example$/);
+    const running = new Set(t.spaces.map((s) => s.operator_id));
+    for (const o of t.operators) assert.ok(running.has(o.operator_id), `${o.name} runs no space`);
+  });
+});
+
 describe('the committed sample snapshot (data/)', () => {
   let t: Record<string, { header: string[]; rows: Row[] }>;
   const countryOfCity = new Map<string, string>();
@@ -336,7 +393,11 @@ describe('pipeline/generate helpers', () => {
     assert.equal(formatLocal('us-east', Date.UTC(2026, 2, 8, 6, 59)), '2026-03-08T01:59:00-05:00');
     assert.equal(formatLocal('us-east', Date.UTC(2026, 2, 8, 7, 0)), '2026-03-08T03:00:00-04:00');
     assert.equal(formatLocal('us-pacific', Date.UTC(2025, 10, 2, 9, 0)), '2025-11-02T01:00:00-08:00');
-    assert.equal(formatLocal('ve', Date.UTC(2026, 0, 1, 12, 0)), '2026-01-01T08:00:00-04:00');
-    assert.equal(formatLocal('ae', Date.UTC(2026, 6, 1, 12, 0)), '2026-07-01T16:00:00+04:00');
+    assert.equal(formatLocal('utc-4', Date.UTC(2026, 0, 1, 12, 0)), '2026-01-01T08:00:00-04:00');
+    assert.equal(formatLocal('utc+4', Date.UTC(2026, 6, 1, 12, 0)), '2026-07-01T16:00:00+04:00');
+    assert.equal(formatLocal('eu-eet', Date.UTC(2026, 6, 1, 12, 0)), '2026-07-01T15:00:00+03:00');
+    assert.equal(formatLocal('eu-eet', Date.UTC(2026, 0, 1, 12, 0)), '2026-01-01T14:00:00+02:00');
+    assert.equal(formatLocal('us-mountain', Date.UTC(2026, 0, 15, 12, 0)), '2026-01-15T05:00:00-07:00');
+    assert.equal(formatLocal('utc-7', Date.UTC(2026, 6, 15, 12, 0)), '2026-07-15T05:00:00-07:00');
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * The processes under measurement: the compiled API server (`node dist/app/api/server.js`, as
+ * `make serve` runs it) and the bare Fastify route the ratios are taken against
+ * (baseline-server.ts). Both are driven only through their environment and HTTP.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+const SERVER = 'dist/app/api/server.js';
+
+export interface Process {
+  child: ChildProcess;
+  base: string;
+  /** spawn → first 200 from /v1/health and the catalogue (ms) */
+  startupMs: number;
+  /** peak RSS so far, MB (VmHWM) */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  if (typeof address !== 'object' || !address) throw new Error('no free port');
+  return address.port;
+}
+
+function statusKb(pid: number, key: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  } catch {
+    return 0; // the process is gone
+  }
+}
+
+async function ok(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Spawns `node <args>` and waits until every `ready` path answers 200. A child that exits
+ * first, or does not answer within `timeoutMs`, fails with its exit status and peak RSS.
+ */
+async function start(args: string[], env: Record<string, string>, ready: string[], timeoutMs: number): Promise<Process> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  let peakKb = 0;
+  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ? `killed by ${signal}` : `exit ${code}`)));
+  let exit: string | undefined;
+  void exited.then((e) => { exit = e; });
+  for (;;) {
+    peakKb = Math.max(peakKb, statusKb(child.pid!, 'VmHWM'));
+    if (exit !== undefined) {
+      throw new Error(`${args.join(' ')}: ${exit} before serving${exit === 'killed by SIGKILL' ? ' (out of memory?)' : ''}; peak RSS ${Math.round(peakKb / 1024)} MB`);
+    }
+    if (performance.now() - started > timeoutMs) {
+      child.kill('SIGKILL');
+      throw new Error(`${args.join(' ')}: not serving after ${timeoutMs / 1000} s; peak RSS ${Math.round(peakKb / 1024)} MB`);
+    }
+    let serving = true;
+    for (const path of ready) if (serving) serving = await ok(`${base}${path}`);
+    if (serving) break;
+    await sleep(10);
+  }
+  const startupMs = performance.now() - started;
+  return {
+    child, base, startupMs,
+    peakRssMb: () => Math.round(Math.max(peakKb, statusKb(child.pid!, 'VmHWM')) / 1024),
+    stop: async () => {
+      if (exit !== undefined) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export interface ApiOptions { dist: string; queryCache: boolean; nodeOptions: string[]; timeoutMs: number }
+
+/** The API server on `dist`, with the read limit raised so it never answers 429. */
+export function startApi({ dist, queryCache, nodeOptions, timeoutMs }: ApiOptions): Promise<Process> {
+  if (!existsSync(join(ROOT, SERVER))) throw new Error(`${SERVER} is missing: run make build (make bench does)`);
+  return start([...nodeOptions, SERVER], {
+    DIST_DIR: dist, QUERY_CACHE: queryCache ? '1' : '0', RATE_LIMIT_READS: '1000000000', LOG_LEVEL: 'warn',
+  }, ['/v1/health', '/v1/geo/bootstrap?locale=en'], timeoutMs);
+}
+
+/** The bare route: every GET answers the bytes in `bodyFile`. */
+export function startBaseline(bodyFile: string): Promise<Process> {
+  return start(['--import', 'tsx', 'test/bench/baseline-server.ts', bodyFile], {}, ['/'], 30_000);
+}
