@@ -1,12 +1,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type {
-  FacetLabels, LeadRouting, ListingFact, LocalizedText, MarketRatesFile, PriceFact, SuggestEntry,
+  BuildStaticMarker, FacetLabels, LeadRouting, LocalizedText, MarketRatesFile, SuggestEntry,
 } from '../../contract/build.ts';
-import type { BuildListingCard, BuildPropertyDetail, GeoPayload } from '../../contract/catalog.ts';
+import type { BuildPropertyDetail, BuildStaticCard, GeoPayload } from '../../contract/catalog.ts';
 import {
   LOCALES, OPTION_TYPES, type BillingPeriod, type BuildImage, type Locale, type MarketPosition, type Money, type OptionType,
 } from '../../contract/common.ts';
-import type { PlaceHub, PriceIndexCity, RankingsPayload } from '../../contract/market.ts';
+import { MAX_RANKING_LIMIT, type PlaceHub, type PriceIndexCity, type RankingsPayload } from '../../contract/market.ts';
+import type { ListingFact, PriceFact } from './facts.ts';
 import { queryColumn, queryJsonRows } from './models.ts';
 import {
   FACET_KEY_LABELS, operatorDescription, operatorFaqs, placeFaqs, placeIntro, placeShortDescription, type PlaceText,
@@ -197,26 +198,31 @@ function cardBase(row: Row, fact: ListingFact, locale: Locale) {
   };
 }
 
-/** The listing card of `row` (one of `Marts.listings`) in one locale. */
-export function listingCard(row: Row, fact: ListingFact, locale: Locale, excerpt: string | null): BuildListingCard {
-  // The request-dependent fields come last: the API serves the card text before them as it is
-  // (listing-pack.<locale>.json, api/catalog/pack.ts).
-  const { fromPrice, fromBillingPeriod, ...base } = cardBase(row, fact, locale);
+/** The listing card of `row` (one of `Marts.listings`) in one locale, without its request-dependent fields. */
+export function listingCard(row: Row, locale: Locale, excerpt: string | null): BuildStaticCard {
   return {
     slug: str(row.slug),
     title: str(row.title),
-    ...base,
+    countryCode: str(row.country_code),
+    city: { slug: str(row.city_slug), name: str(byLocale(row, 'city_name', locale)) },
+    zone: row.zone_slug === null ? undefined : { slug: str(row.zone_slug), name: str(byLocale(row, 'zone_name', locale)) },
+    operator: operatorRef(row),
+    coordinates: coordinatesOf(row),
+    rating: ratingOf(row),
     featured: row.is_featured as boolean,
     updatedAt: optStr(row.updated_at),
     excerpt: optStr(excerpt),
     images: images(row),
     amenities: row.amenity_slugs as string[],
     capacity: optNum(row.capacity),
-    capacity_status: optStr(row.capacity_status) as BuildListingCard['capacity_status'],
-    fromPrice,
-    fromBillingPeriod,
-    marketPosition: fact.marketPosition ?? undefined,
+    capacity_status: optStr(row.capacity_status) as BuildStaticCard['capacity_status'],
   };
+}
+
+/** The map marker of a card (its first image), or null for a listing without coordinates. */
+export function mapMarker(card: BuildStaticCard): BuildStaticMarker | null {
+  if (!card.coordinates) return null;
+  return { slug: card.slug, title: card.title, coordinates: card.coordinates, featured: card.featured, image: card.images[0] };
 }
 
 function formatAddress(row: Row, locale: Locale): string {
@@ -340,6 +346,7 @@ export function rankings(m: Marts, locale: Locale): Record<string, RankingsPaylo
     const entry = out[str(r.city_slug)];
     entry.sampleSize += 1;
     entry.hasReviewData = r.has_review_data as boolean;
+    if (entry.ranked.length === MAX_RANKING_LIMIT) continue;
     entry.ranked.push({
       slug: str(r.slug),
       title: str(r.title),

@@ -72,28 +72,10 @@ export class BuildWriter {
     out.close();
   }
 
-  /**
-   * A JSON array written element by element (same bytes as writeJson of the whole array).
-   * push returns the element's JSON text and its byte range [start, end) in the file.
-   */
-  openJsonArray(name: string): { push(item: unknown): { json: string; start: number; end: number }; close(): void } {
+  /** NDJSON: each value pushed becomes one line (compact JSON and a newline). */
+  openLines(name: string): { push(value: unknown): void; close(): void } {
     const out = this.open(name);
-    let first = true;
-    out.write('[');
-    return {
-      push: (item: unknown) => {
-        const json = JSON.stringify(item);
-        if (!first) out.write(',');
-        const start = out.bytes();
-        out.write(json);
-        first = false;
-        return { json, start, end: out.bytes() };
-      },
-      close: () => {
-        out.write(']\n');
-        out.close();
-      },
-    };
+    return { push: (value) => out.write(`${JSON.stringify(value)}\n`), close: () => out.close() };
   }
 
   writeText(name: string, text: string): void {
