@@ -312,8 +312,8 @@ export function marketRates(m: Marts, locale: Locale): MarketRatesFile {
     const sampleSize = num(row.sample_size);
     if (product === 'all') current.rates.sampleSize = sampleSize;
     else if (product === 'day_pass' || product === 'meeting_room') {
-      // per-use rates have no flag in the contract: shown only from the 5-space threshold
-      if (sampleSize >= 5) {
+      // per-use rates have no flag in the contract: shown only when published
+      if (row.is_published) {
         current.rates[product === 'day_pass' ? 'dayPass' : 'meetingRoom'] = { median: money(num(row.median_price), currency), sampleSize };
       }
     } else {
@@ -323,7 +323,7 @@ export function marketRates(m: Marts, locale: Locale): MarketRatesFile {
         min: money(num(row.min_price), currency),
         max: money(num(row.max_price), currency),
         sampleSize,
-        thinSample: sampleSize < 5 ? true : undefined,
+        thinSample: row.is_published ? undefined : true,
       });
     }
   }
@@ -362,7 +362,7 @@ export function rankings(m: Marts, locale: Locale): Record<string, RankingsPaylo
 
 function priceStats(row: Row) {
   const sampleSize = num(row.sample_size);
-  const published = sampleSize >= 5 && row.median_price !== null;
+  const published = row.is_published as boolean;
   return {
     currency: str(row.currency),
     sampleSize,

@@ -1,4 +1,5 @@
 import type { Locale } from '../../contract/common.ts';
+import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
 
 /** Localized prose computed from the statistics: hub intros, short descriptions and FAQs. */
 
@@ -92,7 +93,7 @@ export function placeFaqs(p: PlaceText, locale: Locale): { question: string; ans
       question: `How much does a desk cost in ${p.name}?`,
       answer: published
         ? `The median monthly price of a desk in ${p.name} is ${fm(median)}, based on ${n} coworking spaces with a published monthly price (as of ${p.asOfDate}). Prices range from ${fm(min)} to ${fm(max)} per desk and month.`
-        : `Too few spaces in ${p.name} publish a monthly desk price to give a reliable figure: ${n} of the 5 needed. Desk Atlas publishes a median from 5 spaces upwards.`,
+        : `Too few spaces in ${p.name} publish a monthly desk price to give a reliable figure: ${n} of the ${MIN_SAMPLE_SIZE} needed. Desk Atlas publishes a median from ${MIN_SAMPLE_SIZE} spaces upwards.`,
     });
     faqs.push({
       question: `How many coworking spaces are there in ${p.name}?`,
@@ -105,7 +106,7 @@ export function placeFaqs(p: PlaceText, locale: Locale): { question: string; ans
       question: `Was kostet ein Schreibtisch in ${p.name}?`,
       answer: published
         ? `Der Median für einen Schreibtisch in ${p.name} liegt bei ${fm(median)} im Monat, ermittelt aus ${n} Coworking-Spaces mit veröffentlichtem Monatspreis (Stand ${p.asOfDate}). Die Preise reichen von ${fm(min)} bis ${fm(max)} pro Schreibtisch und Monat.`
-        : `Zu wenige Spaces in ${p.name} veröffentlichen einen Monatspreis für einen Schreibtisch, um eine verlässliche Zahl zu nennen: ${n} von 5 nötigen. Desk Atlas veröffentlicht einen Median ab 5 Spaces.`,
+        : `Zu wenige Spaces in ${p.name} veröffentlichen einen Monatspreis für einen Schreibtisch, um eine verlässliche Zahl zu nennen: ${n} von ${MIN_SAMPLE_SIZE} nötigen. Desk Atlas veröffentlicht einen Median ab ${MIN_SAMPLE_SIZE} Spaces.`,
     });
     faqs.push({
       question: `Wie viele Coworking-Spaces gibt es in ${p.name}?`,
@@ -118,7 +119,7 @@ export function placeFaqs(p: PlaceText, locale: Locale): { question: string; ans
       question: `¿Cuánto cuesta un puesto de trabajo en ${p.name}?`,
       answer: published
         ? `La mediana del precio mensual de un puesto en ${p.name} es de ${fm(median)}, a partir de ${n} espacios de coworking con precio mensual publicado (a ${p.asOfDate}). Los precios van de ${fm(min)} a ${fm(max)} por puesto y mes.`
-        : `Demasiado pocos espacios en ${p.name} publican un precio mensual por puesto para dar una cifra fiable: ${n} de los 5 necesarios. Desk Atlas publica una mediana a partir de 5 espacios.`,
+        : `Demasiado pocos espacios en ${p.name} publican un precio mensual por puesto para dar una cifra fiable: ${n} de los ${MIN_SAMPLE_SIZE} necesarios. Desk Atlas publica una mediana a partir de ${MIN_SAMPLE_SIZE} espacios.`,
     });
     faqs.push({
       question: `¿Cuántos espacios de coworking hay en ${p.name}?`,
@@ -174,18 +175,18 @@ export function operatorFaqs(o: OperatorText, locale: Locale): { question: strin
   if (locale === 'en') {
     return [
       { question: `Where does ${o.name} have coworking spaces?`, answer: o.propertyCount === 0 ? `Desk Atlas lists no space of ${o.name} at the moment.` : `${o.name} runs ${spaces(o.propertyCount, locale)} listed on Desk Atlas, in ${where}.` },
-      { question: `How do ${o.name}'s prices compare?`, answer: verdictText ? `Across ${n} spaces with a monthly desk price, ${o.name} is ${verdictText} the median of its cities.` : `Fewer than 5 of ${o.name}'s spaces publish a monthly desk price in a city with a published median (${n}), so no comparison is made.` },
+      { question: `How do ${o.name}'s prices compare?`, answer: verdictText ? `Across ${n} spaces with a monthly desk price, ${o.name} is ${verdictText} the median of its cities.` : `Fewer than ${MIN_SAMPLE_SIZE} of ${o.name}'s spaces publish a monthly desk price in a city with a published median (${n}), so no comparison is made.` },
     ];
   }
   if (locale === 'de') {
     return [
       { question: `Wo hat ${o.name} Coworking-Spaces?`, answer: o.propertyCount === 0 ? `Desk Atlas listet derzeit keinen Space von ${o.name}.` : `${o.name} betreibt ${spaces(o.propertyCount, locale)} auf Desk Atlas, in ${where}.` },
-      { question: `Wie liegen die Preise von ${o.name} im Vergleich?`, answer: verdictText ? `Über ${n} Spaces mit Monatspreis pro Schreibtisch liegt ${o.name} ${verdictText} dem Median seiner Städte.` : `Weniger als 5 Spaces von ${o.name} veröffentlichen einen Monatspreis pro Schreibtisch in einer Stadt mit veröffentlichtem Median (${n}), daher gibt es keinen Vergleich.` },
+      { question: `Wie liegen die Preise von ${o.name} im Vergleich?`, answer: verdictText ? `Über ${n} Spaces mit Monatspreis pro Schreibtisch liegt ${o.name} ${verdictText} dem Median seiner Städte.` : `Weniger als ${MIN_SAMPLE_SIZE} Spaces von ${o.name} veröffentlichen einen Monatspreis pro Schreibtisch in einer Stadt mit veröffentlichtem Median (${n}), daher gibt es keinen Vergleich.` },
     ];
   }
   return [
     { question: `¿Dónde tiene ${o.name} espacios de coworking?`, answer: o.propertyCount === 0 ? `Desk Atlas no recoge ahora ningún espacio de ${o.name}.` : `${o.name} gestiona ${spaces(o.propertyCount, locale)} en Desk Atlas, en ${where}.` },
-    { question: `¿Cómo son los precios de ${o.name} en comparación?`, answer: verdictText ? `En ${n} espacios con precio mensual por puesto, ${o.name} está ${verdictText} la mediana de sus ciudades.` : `Menos de 5 espacios de ${o.name} publican un precio mensual por puesto en una ciudad con mediana publicada (${n}), así que no se hace la comparación.` },
+    { question: `¿Cómo son los precios de ${o.name} en comparación?`, answer: verdictText ? `En ${n} espacios con precio mensual por puesto, ${o.name} está ${verdictText} la mediana de sus ciudades.` : `Menos de ${MIN_SAMPLE_SIZE} espacios de ${o.name} publican un precio mensual por puesto en una ciudad con mediana publicada (${n}), así que no se hace la comparación.` },
   ];
 }
 
