@@ -4,12 +4,13 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, type Manifest,
+  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, type Manifest,
 } from '../contract/build.ts';
 import { LOCALES } from '../contract/common.ts';
 import { CONTRACT_HASH } from '../contract/hash.ts';
 import * as assemble from './lib/assemble.ts';
 import { listingColumns } from './lib/columns.ts';
+import { LISTING_ROW_SOURCES, writeListingFiles } from './lib/listing-rows.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName } from './lib/inputs.ts';
@@ -18,7 +19,7 @@ import { createProgress, formatMs, type Progress } from './lib/progress.ts';
 import {
   BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
 } from './lib/publish.ts';
-import { checkInvariants, lineValidator, validateOutput } from './lib/validate.ts';
+import { checkInvariants, validateOutput } from './lib/validate.ts';
 
 export interface BuildOptions {
   dataDir: string;
@@ -90,8 +91,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
 
     const marts = await progress.stage('read marts', async () => {
       const read = await assemble.readMarts(conn);
-      // only the listing texts are read from DuckDB after this: free the rest of its memory
-      await dropAllExcept(conn, assemble.LISTING_TEXT_SOURCES);
+      // only the listing files are read from DuckDB after this: free the rest of its memory
+      await dropAllExcept(conn, LISTING_ROW_SOURCES);
       return read;
     }, (m) => `asOf=${m.asOf}`);
     const writer = new BuildWriter(tmpDir);
@@ -126,33 +127,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     }, (facts) => `${facts.length} listings`).then(async (facts) => {
       for (const locale of LOCALES) {
         await progress.stage(`write locale ${locale}`, async () => {
-          // Cards, markers and details are built, validated and written one listing at a time, so
-          // a locale's 3 × 100k objects are never all in memory; its texts are read only now.
-          const texts = await assemble.readListingTexts(conn, locale);
-          const validCard = lineValidator(`cards.${locale}.ndjson`, NDJSON_BUILD_FILES.cards);
-          const validMarker = lineValidator(`markers.${locale}.ndjson`, NDJSON_BUILD_FILES.markers);
-          const validDetail = lineValidator(`details.${locale}.ndjson`, NDJSON_BUILD_FILES.details);
-          const cardsOut = writer.openLines(`cards.${locale}.ndjson`);
-          const markersOut = writer.openLines(`markers.${locale}.ndjson`);
-          const detailsOut = writer.openLines(`details.${locale}.ndjson`);
-          const cardSlugs: string[] = [];
-          const detailSlugs: string[] = [];
-          marts.listings.forEach((row, i) => {
-            const card = assemble.listingCard(row, locale, texts.excerpt[i]);
-            validCard(card, i);
-            cardsOut.push(card);
-            cardSlugs.push(card.slug);
-            const marker = assemble.mapMarker(card);
-            validMarker(marker, i);
-            markersOut.push(marker);
-            const detail = assemble.propertyDetail(marts, row, facts[i], locale, texts.description[i]);
-            validDetail(detail, i);
-            detailsOut.push(detail);
-            detailSlugs.push(detail.slug);
-          });
-          cardsOut.close();
-          markersOut.close();
-          detailsOut.close();
+          const { cardSlugs, detailSlugs } = await writeListingFiles(conn, writer, locale);
           const geo = assemble.geography(marts, locale);
           const operators = assemble.operatorHubs(marts, locale);
           checkInvariants({ facts, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });

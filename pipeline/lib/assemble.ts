@@ -8,13 +8,12 @@ import {
 } from '../../contract/common.ts';
 import { MAX_RANKING_LIMIT, type PlaceHub, type PriceIndexCity, type RankingsPayload } from '../../contract/market.ts';
 import type { ListingFact, PriceFact } from './facts.ts';
-import { queryColumn, queryJsonRows } from './models.ts';
+import { LOGO_SIZE_PX } from './listing-rows.ts';
+import { queryJsonRows } from './models.ts';
 import {
   FACET_KEY_LABELS, operatorDescription, operatorFaqs, placeFaqs, placeIntro, placeShortDescription, type PlaceText,
 } from './texts.ts';
 
-/** Logos carry no size in the snapshot; the site serves them square at this size. */
-export const LOGO_SIZE_PX = 256;
 export const METHODOLOGY_PATH = '/en/price-index#methodology';
 
 type Row = Record<string, unknown>;
@@ -31,7 +30,6 @@ export interface Marts {
   asOf: string;
   listings: Row[];
   listingPrices: Map<string, Row[]>;
-  pricingOptions: Map<string, Row[]>;
   countries: Row[];
   cities: Row[];
   zones: Row[];
@@ -64,9 +62,10 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     from int_price_observations__checked where reject_rule is null`);
   return {
     asOf: str(asOfRow.as_of),
-    listings: await queryJsonRows(conn, 'select * from listings order by slug'),
+    // the images, logos and postal codes are only in the listing files (listing-rows.ts)
+    listings: await queryJsonRows(conn,
+      'select * exclude (space_id, images, operator_logo_path, postal_code, capacity_status) from listings order by slug'),
     listingPrices: groupBySlug(await queryJsonRows(conn, 'select * from listing_prices')),
-    pricingOptions: groupBySlug(await queryJsonRows(conn, 'select * from pricing_options')),
     countries: await queryJsonRows(conn, 'select * from countries order by country_slug'),
     cities: await queryJsonRows(conn, 'select * from cities order by city_slug'),
     zones: await queryJsonRows(conn, 'select * from zones order by city_slug, zone_slug'),
@@ -76,30 +75,6 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     rankings: await queryJsonRows(conn, 'select * from rankings'),
     amenities: await queryJsonRows(conn, 'select * from stg_amenities order by amenity_slug'),
     optionTypes: await queryJsonRows(conn, 'select * from stg_option_types order by option_type_rank(option_type)'),
-  };
-}
-
-/** The long texts of the listings in one locale, aligned with `Marts.listings` (slug order). */
-export interface ListingTexts {
-  /** the card's excerpt: the locale's, else the English one */
-  excerpt: (string | null)[];
-  /** the detail's description: the locale's, else the English one, else the excerpt, else empty */
-  description: (string | null)[];
-}
-
-/** What readListingTexts reads: the listings mart and the texts view over the raw spaces. */
-export const LISTING_TEXT_SOURCES = ['listings', 'stg_space_texts', 'raw_spaces', 'raw_spaces_load'] as const;
-
-/**
- * Reads the excerpts and descriptions of one locale (they are kept out of the models and of
- * `Marts`: only one locale's texts are in memory at a time).
- */
-export async function readListingTexts(conn: DuckDBConnection, locale: Locale): Promise<ListingTexts> {
-  const from = `from listings left join stg_space_texts texts on texts.space_id = listings.space_id order by listings.slug`;
-  return {
-    excerpt: await queryColumn(conn, `select coalesce(texts.excerpt_${locale}, texts.excerpt_en) ${from}`),
-    description: await queryColumn(conn,
-      `select coalesce(texts.description_${locale}, texts.description_en, texts.excerpt_${locale}, texts.excerpt_en) ${from}`),
   };
 }
 
@@ -121,21 +96,6 @@ function position(row: Row): MarketPosition {
     verdict: str(row.verdict) as MarketPosition['verdict'],
     median: money(num(row.city_median), str(row.city_currency)),
     sampleSize: num(row.city_sample_size),
-  };
-}
-
-function images(row: Row): BuildImage[] {
-  return (row.images as Row[]).map((i) => ({ url: str(i.url), width: num(i.width), height: num(i.height), alt: str(i.alt) }));
-}
-
-function operatorRef(row: Row) {
-  if (row.operator_slug === null) return undefined;
-  const name = str(row.operator_name);
-  const logoPath = optStr(row.operator_logo_path);
-  return {
-    slug: str(row.operator_slug),
-    name,
-    logo: logoPath ? { url: logoPath, width: LOGO_SIZE_PX, height: LOGO_SIZE_PX, alt: name } : undefined,
   };
 }
 
@@ -183,81 +143,6 @@ export function listingFacts(m: Marts): ListingFact[] {
       marketPositionByType,
     };
   });
-}
-
-function cardBase(row: Row, fact: ListingFact, locale: Locale) {
-  return {
-    countryCode: str(row.country_code),
-    city: { slug: str(row.city_slug), name: str(byLocale(row, 'city_name', locale)) },
-    zone: row.zone_slug === null ? undefined : { slug: str(row.zone_slug), name: str(byLocale(row, 'zone_name', locale)) },
-    operator: operatorRef(row),
-    coordinates: coordinatesOf(row),
-    fromPrice: fact.fromPrice ? money(fact.fromPrice.amount, fact.fromPrice.currency) : undefined,
-    fromBillingPeriod: fact.fromPrice?.billingPeriod,
-    rating: ratingOf(row),
-  };
-}
-
-/** The listing card of `row` (one of `Marts.listings`) in one locale, without its request-dependent fields. */
-export function listingCard(row: Row, locale: Locale, excerpt: string | null): BuildStaticCard {
-  return {
-    slug: str(row.slug),
-    title: str(row.title),
-    countryCode: str(row.country_code),
-    city: { slug: str(row.city_slug), name: str(byLocale(row, 'city_name', locale)) },
-    zone: row.zone_slug === null ? undefined : { slug: str(row.zone_slug), name: str(byLocale(row, 'zone_name', locale)) },
-    operator: operatorRef(row),
-    coordinates: coordinatesOf(row),
-    rating: ratingOf(row),
-    featured: row.is_featured as boolean,
-    updatedAt: optStr(row.updated_at),
-    excerpt: optStr(excerpt),
-    images: images(row),
-    amenities: row.amenity_slugs as string[],
-    capacity: optNum(row.capacity),
-    capacity_status: optStr(row.capacity_status) as BuildStaticCard['capacity_status'],
-  };
-}
-
-/** The map marker of a card (its first image), or null for a listing without coordinates. */
-export function mapMarker(card: BuildStaticCard): BuildStaticMarker | null {
-  if (!card.coordinates) return null;
-  return { slug: card.slug, title: card.title, coordinates: card.coordinates, featured: card.featured, image: card.images[0] };
-}
-
-function formatAddress(row: Row, locale: Locale): string {
-  const street = [str(row.street), str(row.house_number)].filter((s) => s !== '').join(' ');
-  const town = [str(row.postal_code), str(byLocale(row, 'city_name', locale))].filter((s) => s !== '').join(' ');
-  return [street, town].filter((s) => s !== '').join(', ');
-}
-
-/** The property detail of `row` (one of `Marts.listings`) in one locale. */
-export function propertyDetail(m: Marts, row: Row, fact: ListingFact, locale: Locale, description: string | null): BuildPropertyDetail {
-  const slug = str(row.slug);
-  const base = cardBase(row, fact, locale);
-  return {
-    slug,
-    title: str(row.title),
-    featured: row.is_featured as boolean,
-    description: description ?? '',
-    address: formatAddress(row, locale),
-    images: images(row),
-    amenities: row.amenity_slugs as string[],
-    pricingOptions: (m.pricingOptions.get(slug) ?? []).map((o) => ({
-      optionType: str(o.option_type) as OptionType,
-      title: str(o.offer_title),
-      priceOnRequest: o.is_price_on_request as boolean,
-      billingPeriod: str(o.billing_period) as BillingPeriod,
-      price: o.is_price_on_request ? undefined : money(num(o.amount), str(o.currency)),
-      minCapacity: optNum(o.min_capacity),
-      maxCapacity: optNum(o.max_capacity),
-    })),
-    webUrl: `/${locale}/space/${slug}`,
-    ...base,
-    updatedAt: optStr(row.updated_at),
-    capacity: optNum(row.capacity),
-    marketPosition: fact.marketPosition ?? undefined,
-  };
 }
 
 export function geography(m: Marts, locale: Locale): GeoPayload {

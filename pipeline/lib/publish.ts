@@ -72,10 +72,10 @@ export class BuildWriter {
     out.close();
   }
 
-  /** NDJSON: each value pushed becomes one line (compact JSON and a newline). */
-  openLines(name: string): { push(value: unknown): void; close(): void } {
-    const out = this.open(name);
-    return { push: (value) => out.write(`${JSON.stringify(value)}\n`), close: () => out.close() };
+  /** A file written piece by piece: `write` appends text, `close` hashes and fsyncs it. */
+  openText(name: string): { write(text: string): void; close(): void } {
+    const { write, close } = this.open(name);
+    return { write, close };
   }
 
   writeText(name: string, text: string): void {
