@@ -4,13 +4,14 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, type Manifest,
+  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
 } from '../contract/build.ts';
 import { LOCALES } from '../contract/common.ts';
 import { CONTRACT_HASH } from '../contract/hash.ts';
 import * as assemble from './lib/assemble.ts';
-import { listingColumns } from './lib/columns.ts';
-import { LISTING_ROW_SOURCES, writeListingFiles } from './lib/listing-rows.ts';
+import {
+  LISTING_PART_SOURCES, LISTING_ROW_SOURCES, listingPartsSql, writeListingFiles,
+} from './lib/listing-rows.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName } from './lib/inputs.ts';
@@ -92,6 +93,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const marts = await progress.stage('read marts', async () => {
       const read = await assemble.readMarts(conn);
       // only the listing files are read from DuckDB after this: free the rest of its memory
+      // before their parts are made, then what the parts were made of
+      await dropAllExcept(conn, [...LISTING_PART_SOURCES, ...LISTING_ROW_SOURCES]);
+      await conn.run(listingPartsSql());
       await dropAllExcept(conn, LISTING_ROW_SOURCES);
       return read;
     }, (m) => `asOf=${m.asOf}`);
@@ -99,19 +103,17 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const rowCounts: Record<string, number> = {};
 
     await progress.stage('write shared files', async () => {
-      const facts = assemble.listingFacts(marts);
-      // the facts carry every listing price: free the 400k+ rows they came from (a smaller live
-      // heap makes the garbage collector's full passes in the locale stages cheaper)
-      marts.listingPrices.clear();
-      const shared: Record<keyof typeof BUILD_FILES, unknown> = {
+      const columns = JSON.parse(marts.listingColumnsText) as ListingColumns;
+      validateOutput('listing-columns.json', BUILD_FILES['listing-columns.json'], columns);
+      writer.writeText('listing-columns.json', `${marts.listingColumnsText}\n`);
+      const shared: Record<Exclude<keyof typeof BUILD_FILES, 'listing-columns.json'>, unknown> = {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
-        'listing-columns.json': listingColumns(facts),
         'suggest.json': assemble.suggestIndex(marts),
         'price-index.json': assemble.priceIndex(marts),
         'lead-routing.json': assemble.leadRouting(marts),
       };
-      for (const [file, value] of Object.entries(shared) as [keyof typeof BUILD_FILES, unknown][]) {
+      for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
         validateOutput(file, BUILD_FILES[file], value);
         writer.writeJson(file, value);
       }
@@ -119,18 +121,18 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       writer.writeText('price-report.csv', stringify([[...assemble.PRICE_REPORT_COLUMNS], ...reportRows], { record_delimiter: '\r\n' }));
       writer.writeJson('price-report.datapackage.json', priceReportDataPackage(marts.asOf));
       writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
-      rowCounts.listings = facts.length;
+      rowCounts.listings = columns.slugs.length;
       rowCounts.suggest = (shared['suggest.json'] as unknown[]).length;
       rowCounts.price_report_rows = reportRows.length;
       rowCounts.rejects = rejects.rows.length;
-      return facts;
-    }, (facts) => `${facts.length} listings`).then(async (facts) => {
+      return columns;
+    }, (columns) => `${columns.slugs.length} listings`).then(async (columns) => {
       for (const locale of LOCALES) {
         await progress.stage(`write locale ${locale}`, async () => {
           const { cardSlugs, detailSlugs } = await writeListingFiles(conn, writer, locale);
           const geo = assemble.geography(marts, locale);
           const operators = assemble.operatorHubs(marts, locale);
-          checkInvariants({ facts, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });
+          checkInvariants({ columns, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });
           const localized: Record<keyof typeof LOCALIZED_BUILD_FILES, unknown> = {
             geo,
             'market-rates': assemble.marketRates(marts, locale),

@@ -1,15 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type {
-  BuildStaticMarker, FacetLabels, LeadRouting, LocalizedText, MarketRatesFile, SuggestEntry,
-} from '../../contract/build.ts';
-import type { BuildPropertyDetail, BuildStaticCard, GeoPayload } from '../../contract/catalog.ts';
-import {
-  LOCALES, OPTION_TYPES, type BillingPeriod, type BuildImage, type Locale, type MarketPosition, type Money, type OptionType,
-} from '../../contract/common.ts';
+import type { FacetLabels, LeadRouting, LocalizedText, MarketRatesFile, SuggestEntry } from '../../contract/build.ts';
+import type { GeoPayload } from '../../contract/catalog.ts';
+import { LOCALES, OPTION_TYPES, type Locale, type Money, type OptionType } from '../../contract/common.ts';
 import { MAX_RANKING_LIMIT, type PlaceHub, type PriceIndexCity, type RankingsPayload } from '../../contract/market.ts';
-import type { ListingFact, PriceFact } from './facts.ts';
 import { LOGO_SIZE_PX } from './listing-rows.ts';
-import { queryJsonRows } from './models.ts';
+import { queryJsonRows, queryRows } from './models.ts';
 import {
   FACET_KEY_LABELS, operatorDescription, operatorFaqs, placeFaqs, placeIntro, placeShortDescription, type PlaceText,
 } from './texts.ts';
@@ -20,7 +15,6 @@ type Row = Record<string, unknown>;
 const str = (v: unknown): string => v as string;
 const optStr = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : (v as string));
 const num = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : (v as number));
-const optNum = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : num(v));
 const byLocale = (row: Row, prefix: string, locale: Locale): string | undefined => optStr(row[`${prefix}_${locale}`]);
 const localized = (row: Row, prefix: string): LocalizedText => ({
   en: str(row[`${prefix}_en`]), de: str(row[`${prefix}_de`]), es: str(row[`${prefix}_es`]),
@@ -28,8 +22,9 @@ const localized = (row: Row, prefix: string): LocalizedText => ({
 
 export interface Marts {
   asOf: string;
+  /** listing-columns.json as the listing_columns mart wrote it */
+  listingColumnsText: string;
   listings: Row[];
-  listingPrices: Map<string, Row[]>;
   countries: Row[];
   cities: Row[];
   zones: Row[];
@@ -39,17 +34,6 @@ export interface Marts {
   rankings: Row[];
   amenities: Row[];
   optionTypes: Row[];
-}
-
-function groupBySlug(rows: Row[]): Map<string, Row[]> {
-  const map = new Map<string, Row[]>();
-  for (const row of rows) {
-    const slug = str(row.slug);
-    const list = map.get(slug);
-    if (list) list.push(row);
-    else map.set(slug, [row]);
-  }
-  return map;
 }
 
 export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
@@ -62,10 +46,10 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     from int_price_observations__checked where reject_rule is null`);
   return {
     asOf: str(asOfRow.as_of),
+    listingColumnsText: (await queryRows<{ json: string }>(conn, 'select json from listing_columns'))[0].json,
     // the images, logos and postal codes are only in the listing files (listing-rows.ts)
     listings: await queryJsonRows(conn,
       'select * exclude (space_id, images, operator_logo_path, postal_code, capacity_status) from listings order by slug'),
-    listingPrices: groupBySlug(await queryJsonRows(conn, 'select * from listing_prices')),
     countries: await queryJsonRows(conn, 'select * from countries order by country_slug'),
     cities: await queryJsonRows(conn, 'select * from cities order by city_slug'),
     zones: await queryJsonRows(conn, 'select * from zones order by city_slug, zone_slug'),
@@ -82,67 +66,9 @@ function money(amount: number, currency: string): Money {
   return { amount, currency: currency as Money['currency'] };
 }
 
-function priceFact(row: Row): PriceFact {
-  return {
-    amount: num(row.from_amount),
-    currency: str(row.from_currency) as PriceFact['currency'],
-    billingPeriod: str(row.from_billing_period) as PriceFact['billingPeriod'],
-    sortAmountEur: num(row.from_sort_amount_eur),
-  };
-}
-
-function position(row: Row): MarketPosition {
-  return {
-    verdict: str(row.verdict) as MarketPosition['verdict'],
-    median: money(num(row.city_median), str(row.city_currency)),
-    sampleSize: num(row.city_sample_size),
-  };
-}
-
-function ratingOf(row: Row) {
-  if (row.rating_score === null || row.rating_count === null) return undefined;
-  return { score: num(row.rating_score), count: num(row.rating_count) };
-}
-
 function coordinatesOf(row: Row) {
   if (row.lat === null || row.lng === null) return undefined;
   return { lat: num(row.lat), lng: num(row.lng) };
-}
-
-export function listingFacts(m: Marts): ListingFact[] {
-  return m.listings.map((row) => {
-    const prices = m.listingPrices.get(str(row.slug)) ?? [];
-    const overall = prices.find((p) => p.product_type === 'all');
-    const fromPriceByType: Partial<Record<OptionType, PriceFact>> = {};
-    const marketPositionByType: Partial<Record<OptionType, MarketPosition>> = {};
-    for (const p of prices) {
-      if (p.product_type === 'all') continue;
-      const type = str(p.product_type) as OptionType;
-      if (p.from_amount !== null) fromPriceByType[type] = priceFact(p);
-      if (p.verdict !== null) marketPositionByType[type] = position(p);
-    }
-    return {
-      slug: str(row.slug),
-      countrySlug: str(row.country_slug),
-      countryCode: str(row.country_code),
-      citySlug: str(row.city_slug),
-      zoneSlug: optStr(row.zone_slug) ?? null,
-      operatorSlug: optStr(row.operator_slug) ?? null,
-      amenities: row.amenity_slugs as string[],
-      capacity: optNum(row.capacity) ?? null,
-      coordinates: coordinatesOf(row) ?? null,
-      updatedAt: optStr(row.updated_at) ?? null,
-      rating: ratingOf(row) ?? null,
-      featured: row.is_featured as boolean,
-      street: str(row.street),
-      houseNumber: str(row.house_number),
-      optionTypes: row.option_types as OptionType[],
-      fromPrice: overall && overall.from_amount !== null ? priceFact(overall) : null,
-      fromPriceByType,
-      marketPosition: overall && overall.verdict !== null ? position(overall) : null,
-      marketPositionByType,
-    };
-  });
 }
 
 export function geography(m: Marts, locale: Locale): GeoPayload {

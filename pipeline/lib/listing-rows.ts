@@ -13,34 +13,31 @@ import { lineValidator } from './validate.ts';
 /** Logos carry no size in the snapshot; the site serves them square at this size. */
 export const LOGO_SIZE_PX = 256;
 
-/** What listingRowsSql reads: the marts and the texts view over the raw spaces. */
-export const LISTING_ROW_SOURCES = ['listings', 'listing_prices', 'pricing_options', 'stg_space_texts', 'raw_spaces', 'raw_spaces_load'] as const;
+/** What listing_row_parts is made of. */
+export const LISTING_PART_SOURCES = ['listings', 'listing_prices', 'pricing_options'] as const;
 
-const object = (...members: string[]) => `'{' || concat_ws(',', ${members.join(',\n    ')}) || '}'`;
+/** What the listing rows are made of once listing_row_parts exists: the parts and the texts view over the raw spaces. */
+export const LISTING_ROW_SOURCES = ['listing_row_parts', 'stg_space_texts', 'raw_spaces', 'raw_spaces_load'] as const;
 
-export function listingRowsSql(locale: Locale): string {
-  if (!/^[a-z]{2}$/.test(locale)) throw new Error(`bad locale ${locale}`);
-  const common = {
-    slug: `json_member('slug', l.slug)`,
-    title: `json_member('title', l.title)`,
-    featured: `json_member('featured', l.is_featured)`,
-    countryCode: `json_member('countryCode', l.country_code)`,
-    city: `json_member('city', {'slug': l.city_slug, 'name': l.city_name_${locale}})`,
-    zone: `json_member('zone', case when l.zone_slug is not null then {'slug': l.zone_slug, 'name': l.zone_name_${locale}} end)`,
-    operator: `json_member_text('operator', case when l.operator_slug is not null then ${object(
-      `json_member('slug', l.operator_slug)`,
-      `json_member('name', l.operator_name)`,
-      `json_member('logo', case when nullif(l.operator_logo_path, '') is not null then
-        {'url': l.operator_logo_path, 'width': ${LOGO_SIZE_PX}, 'height': ${LOGO_SIZE_PX}, 'alt': l.operator_name} end)`,
-    )} end)`,
-    coordinates: `json_member('coordinates', case when l.lat is not null and l.lng is not null then {'lat': l.lat, 'lng': l.lng} end)`,
-    rating: `json_member('rating', case when l.rating_score is not null and l.rating_count is not null
-      then {'score': l.rating_score, 'count': l.rating_count} end)`,
-    updatedAt: `json_member('updatedAt', l.updated_at)`,
-    images: `json_member('images', l.images)`,
-    amenities: `json_member('amenities', l.amenity_slugs)`,
-    capacity: `json_member('capacity', l.capacity)`,
-  };
+/** JSON members joined with commas; null when every member is absent. */
+const members = (...list: string[]) => `nullif(concat_ws(',', ${list.join(',\n    ')}), '')`;
+const object = (...list: string[]) => `'{' || concat_ws(',', ${list.join(',\n    ')}) || '}'`;
+
+/**
+ * Creates listing_row_parts: per listing (slug order), the runs of members of its card, marker and
+ * detail lines that are the same in every locale, as JSON text, and what the locales' members are
+ * made of. Run once; listingRowsSql then only adds each locale's names, texts and paths.
+ */
+export function listingPartsSql(): string {
+  const coordinates = `json_member('coordinates', case when l.lat is not null and l.lng is not null then {'lat': l.lat, 'lng': l.lng} end)`;
+  const operator = `json_member_text('operator', case when l.operator_slug is not null then ${object(
+    `json_member('slug', l.operator_slug)`,
+    `json_member('name', l.operator_name)`,
+    `json_member('logo', case when nullif(l.operator_logo_path, '') is not null then
+      {'url': l.operator_logo_path, 'width': ${LOGO_SIZE_PX}, 'height': ${LOGO_SIZE_PX}, 'alt': l.operator_name} end)`,
+  )} end)`;
+  const rating = `json_member('rating', case when l.rating_score is not null and l.rating_count is not null
+    then {'score': l.rating_score, 'count': l.rating_count} end)`;
   const option = object(
     `json_member('optionType', o.option_type)`,
     `json_member('title', o.offer_title)`,
@@ -51,6 +48,7 @@ export function listingRowsSql(locale: Locale): string {
     `json_member('maxCapacity', o.max_capacity)`,
   );
   return `
+create or replace table listing_row_parts as
 with options as (
   select o.slug, '[' || string_agg(${option}, ',' order by
     option_type_rank(o.option_type), o.amount nulls last, billing_period_rank(o.billing_period), o.offer_id) || ']' as json,
@@ -63,31 +61,48 @@ prices as (
 )
 
 select
-  ${object(common.slug, common.title, common.countryCode, common.city, common.zone, common.operator, common.coordinates,
-    common.rating, common.featured, common.updatedAt,
-    `json_member('excerpt', coalesce(t.excerpt_${locale}, t.excerpt_en))`,
-    common.images, common.amenities, common.capacity, `json_member('capacity_status', l.capacity_status)`)} as card,
-  case when l.lat is not null and l.lng is not null then ${object(common.slug, common.title, common.coordinates, common.featured,
-    `json_member('image', l.images[1])`)} else 'null' end as marker,
-  ${object(common.slug, common.title, common.featured,
-    `json_member('description', coalesce(t.description_${locale}, t.description_en, t.excerpt_${locale}, t.excerpt_en, ''))`,
-    `json_member('address', concat_ws(', ',
-      nullif(concat_ws(' ', nullif(l.street, ''), nullif(l.house_number, '')), ''),
-      nullif(concat_ws(' ', nullif(l.postal_code, ''), nullif(l.city_name_${locale}, '')), '')))`,
-    common.images, common.amenities,
-    `json_member_text('pricingOptions', coalesce(options.json, '[]'))`,
-    `json_member('webUrl', '/${locale}/space/' || l.slug)`,
-    common.countryCode, common.city, common.zone, common.operator, common.coordinates,
+  l.space_id, l.slug, l.city_slug, l.zone_slug, l.street, l.house_number, l.postal_code,
+  columns('^(city|zone)_name_[a-z]+$'),
+  ${members(`json_member('slug', l.slug)`, `json_member('title', l.title)`, `json_member('countryCode', l.country_code)`)} as card_head,
+  ${members(operator, coordinates, rating, `json_member('featured', l.is_featured)`, `json_member('updatedAt', l.updated_at)`)} as card_middle,
+  ${members(`json_member('images', l.images)`, `json_member('amenities', l.amenity_slugs)`, `json_member('capacity', l.capacity)`,
+    `json_member('capacity_status', l.capacity_status)`)} as card_tail,
+  case when l.lat is not null and l.lng is not null then ${object(`json_member('slug', l.slug)`, `json_member('title', l.title)`,
+    coordinates, `json_member('featured', l.is_featured)`, `json_member('image', l.images[1])`)} else 'null' end as marker,
+  ${members(`json_member('slug', l.slug)`, `json_member('title', l.title)`, `json_member('featured', l.is_featured)`)} as detail_head,
+  ${members(`json_member('images', l.images)`, `json_member('amenities', l.amenity_slugs)`,
+    `json_member_text('pricingOptions', coalesce(options.json, '[]'))`)} as detail_middle,
+  json_member('countryCode', l.country_code) as detail_country,
+  ${members(operator, coordinates,
     `json_member('fromPrice', case when p.from_amount is not null then {'amount': p.from_amount, 'currency': p.from_currency} end)`,
     `json_member('fromBillingPeriod', case when p.from_amount is not null then p.from_billing_period end)`,
-    common.rating, common.updatedAt, common.capacity,
+    rating, `json_member('updatedAt', l.updated_at)`, `json_member('capacity', l.capacity)`,
     `json_member('marketPosition', case when p.verdict is not null then
-      {'verdict': p.verdict, 'median': {'amount': p.city_median, 'currency': p.city_currency}, 'sampleSize': p.city_sample_size} end)`)} as detail,
+      {'verdict': p.verdict, 'median': {'amount': p.city_median, 'currency': p.city_currency}, 'sampleSize': p.city_sample_size} end)`)} as detail_tail,
 from listings l
-left join stg_space_texts t on t.space_id = l.space_id
 left join options on options.slug = l.slug
 left join prices p on p.slug = l.slug
 order by l.slug`;
+}
+
+/** The card, marker and detail line of every listing in one locale, in slug order. */
+export function listingRowsSql(locale: Locale): string {
+  if (!/^[a-z]{2}$/.test(locale)) throw new Error(`bad locale ${locale}`);
+  const city = `json_member('city', {'slug': p.city_slug, 'name': p.city_name_${locale}})`;
+  const zone = `json_member('zone', case when p.zone_slug is not null then {'slug': p.zone_slug, 'name': p.zone_name_${locale}} end)`;
+  return `
+select
+  ${object('p.card_head', city, zone, 'p.card_middle', `json_member('excerpt', coalesce(t.excerpt_${locale}, t.excerpt_en))`, 'p.card_tail')} as card,
+  p.marker,
+  ${object('p.detail_head',
+    `json_member('description', coalesce(t.description_${locale}, t.description_en, t.excerpt_${locale}, t.excerpt_en, ''))`,
+    `json_member('address', concat_ws(', ',
+      nullif(concat_ws(' ', nullif(p.street, ''), nullif(p.house_number, '')), ''),
+      nullif(concat_ws(' ', nullif(p.postal_code, ''), nullif(p.city_name_${locale}, '')), '')))`,
+    'p.detail_middle', `json_member('webUrl', '/${locale}/space/' || p.slug)`, 'p.detail_country', city, zone, 'p.detail_tail')} as detail,
+from listing_row_parts p
+left join stg_space_texts t on t.space_id = p.space_id
+order by p.slug`;
 }
 
 /**

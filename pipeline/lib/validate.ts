@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { GeoPayload } from '../../contract/catalog.ts';
 import { checkerFor } from '../../contract/validate.ts';
 import { BuildError } from './errors.ts';
-import type { ListingFact } from './facts.ts';
+import type { ListingColumns } from '../../contract/build.ts';
 
 /**
  * Validates one output against its contract schema (compiled once with ajv from the zod schema,
@@ -48,7 +48,7 @@ function countBy(values: (string | null)[]): Map<string, number> {
 
 /** Invariants across files: unique slugs, aligned listing files, geography counts = listings. */
 export function checkInvariants(input: {
-  facts: ListingFact[];
+  columns: ListingColumns;
   /** the slugs of cards.<locale>.ndjson and details.<locale>.ndjson, in line order */
   cardSlugs: string[];
   detailSlugs: string[];
@@ -56,21 +56,23 @@ export function checkInvariants(input: {
   operatorSlugs: string[];
   locale: string;
 }): void {
-  const { facts, cardSlugs, detailSlugs, geo, locale } = input;
-  assertUnique(facts.map((f) => f.slug), 'listing-columns.json');
+  const { columns, cardSlugs, detailSlugs, geo, locale } = input;
+  const slugs = columns.slugs;
+  assertUnique(slugs, 'listing-columns.json');
   assertUnique(geo.countries.map((c) => c.slug), `geo.${locale}.json countries`);
   assertUnique(geo.cities.map((c) => c.slug), `geo.${locale}.json cities`);
   assertUnique(geo.cities.flatMap((c) => c.zones.map((z) => z.slug)), `geo.${locale}.json zones`);
   assertUnique(input.operatorSlugs, 'operators');
-  assert(cardSlugs.length === facts.length && detailSlugs.length === facts.length, 'misaligned_listings',
-    `cards.${locale}.ndjson (${cardSlugs.length}) and details.${locale}.ndjson (${detailSlugs.length}) must match listing-columns.json (${facts.length})`);
-  for (let i = 0; i < facts.length; i++) {
-    assert(cardSlugs[i] === facts[i].slug && detailSlugs[i] === facts[i].slug, 'misaligned_listings',
-      `line ${i + 1}: listing-columns.json has "${facts[i].slug}", cards.${locale}.ndjson "${cardSlugs[i]}", details.${locale}.ndjson "${detailSlugs[i]}"`);
+  assert(cardSlugs.length === slugs.length && detailSlugs.length === slugs.length, 'misaligned_listings',
+    `cards.${locale}.ndjson (${cardSlugs.length}) and details.${locale}.ndjson (${detailSlugs.length}) must match listing-columns.json (${slugs.length})`);
+  for (let i = 0; i < slugs.length; i++) {
+    assert(cardSlugs[i] === slugs[i] && detailSlugs[i] === slugs[i], 'misaligned_listings',
+      `line ${i + 1}: listing-columns.json has "${slugs[i]}", cards.${locale}.ndjson "${cardSlugs[i]}", details.${locale}.ndjson "${detailSlugs[i]}"`);
   }
-  const byCountry = countBy(facts.map((f) => f.countryCode));
-  const byCity = countBy(facts.map((f) => f.citySlug));
-  const byZone = countBy(facts.map((f) => f.zoneSlug));
+  const values = (column: number[], dict: string[]) => column.map((id) => (id === -1 ? null : dict[id]));
+  const byCountry = countBy(values(columns.countryCode, columns.dict.countryCode));
+  const byCity = countBy(values(columns.city, columns.dict.city));
+  const byZone = countBy(values(columns.zone, columns.dict.zone));
   for (const c of geo.countries) {
     assert(c.propertyCount === (byCountry.get(c.code) ?? 0), 'count_mismatch',
       `geo.${locale}.json country ${c.slug}: propertyCount ${c.propertyCount}, listings ${byCountry.get(c.code) ?? 0}`);
