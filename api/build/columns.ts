@@ -8,14 +8,14 @@ const PER_LISTING = Object.entries(ListingColumnsSchema.shape).filter(([, s]) =>
 const PRICE_KEYS = Object.keys(ListingColumnsSchema.shape.fromPrice.shape);
 
 export function checkColumns(cols: ListingColumns): void {
-  if (!Array.isArray(cols.slugs)) throw new Error('no slugs');
+  if (!cols || !Array.isArray(cols.slugs)) throw new Error('listing-columns.json has no slugs');
   const n = cols.slugs.length;
   const perListing = (name: string, a: unknown) => {
-    if (!Array.isArray(a)) throw new Error(`${name} is not an array`);
-    if (a.length !== n) throw new Error(`${name} has ${a.length} entries for ${n} listings`);
+    if (!Array.isArray(a)) throw new Error(`listing-columns.json: ${name} is not an array`);
+    if (a.length !== n) throw new Error(`listing-columns.json: ${name} has ${a.length} entries for ${n} listings`);
   };
   const record = (name: string, v: unknown) => {
-    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${name} is not an object`);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`listing-columns.json: ${name} is not an object`);
   };
   for (const key of PER_LISTING) perListing(key, cols[key as keyof ListingColumns]);
   for (const key of ['dict', 'amenities', 'optionTypes', 'fromPrice', 'fromPriceByType'] as const) record(key, cols[key]);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import {
   BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES,
   type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile, type SuggestEntry,
@@ -9,11 +10,11 @@ import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import type { PlaceHub, RankingsPayload } from '../../contract/market.ts';
-import { Engine } from '../catalog/engine.ts';
+import { Engine, type LocaleListings } from '../catalog/engine.ts';
 import { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths, resolveSitePathsInBytes } from '../catalog/text.ts';
 import { checkColumns } from './columns.ts';
-import { ndjsonLines, openNdjson, type NdjsonFile } from './ndjson.ts';
+import { checkLineCount, ndjsonLines, openNdjson, readWhole, type NdjsonFile } from './ndjson.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
 
@@ -67,6 +68,11 @@ const REQUIRED_FILES = [
 
 const sha256 = (buf: Buffer) => createHash('sha256').update(buf).digest('hex');
 
+/** The JSON files whose schema has a site path field: only those are walked to resolve them. */
+const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BUILD_FILES })
+  .filter(([, schema]) => /"(url|webUrl|methodologyUrl)":/.test(JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }))))
+  .map(([name]) => name));
+
 /**
  * Checks a build directory and loads it, the same at start-up and on reload: the manifest (format
  * version, contract hash, every required file listed), the sha256 of every file, the structure
@@ -82,11 +88,12 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   for (const name of Object.keys(manifest.files)) if (name.includes('/') || name.includes('..')) fail(`unsafe file name ${name}`);
 
   const read = async (name: string): Promise<Buffer> => {
-    const buf = await readFile(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
+    const buf = await readWhole(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
     if (sha256(buf) !== manifest.files[name]) fail(`${name} checksum mismatch`);
     return buf;
   };
-  const json = async <T>(name: string): Promise<T> => {
+  /** A JSON file by its name, and its name in BUILD_FILES or LOCALIZED_BUILD_FILES */
+  const json = async <T>(name: string, kind = name): Promise<T> => {
     const buf = await read(name);
     let value: unknown;
     try {
@@ -96,48 +103,51 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     }
     const isArray = BUILD_FILES[name as keyof typeof BUILD_FILES]?.type === 'array';
     if (!value || typeof value !== 'object' || Array.isArray(value) !== isArray) fail(`${name} is not a JSON ${isArray ? 'array' : 'object'}`);
-    return resolveSitePaths(value as T, opts.siteUrl);
+    return (WITH_SITE_PATHS.has(kind) ? resolveSitePaths(value as T, opts.siteUrl) : value) as T;
   };
   const perLocale = async <T>(name: keyof typeof LOCALIZED_BUILD_FILES): Promise<PerLocale<T>> => {
-    const values = await Promise.all(LOCALES.map((l) => json<T>(`${name}.${l}.json`)));
+    const values = await Promise.all(LOCALES.map((l) => json<T>(`${name}.${l}.json`, name)));
     return Object.fromEntries(LOCALES.map((l, k) => [l, values[k]])) as PerLocale<T>;
   };
 
   const details: NdjsonFile[] = [];
   try {
-    const columns = await json<ListingColumns>('listing-columns.json');
-    try {
-      checkColumns(columns);
-    } catch (err) {
-      fail(`listing-columns.json: ${(err as Error).message}`);
-    }
-    const n = columns.slugs.length;
-    const [labels, geo] = await Promise.all([json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo')]);
-    let engine: Engine;
-    try {
-      engine = new Engine(columns, labels, geo, { queryCache: opts.queryCache ?? true });
-    } catch (err) {
-      return fail((err as Error).message);
-    }
+    // The NDJSON files first: their big buffers are allocated while the JS heap is still small,
+    // which keeps the collections they trigger cheap.
+    const listings = {} as PerLocale<LocaleListings>;
     for (const l of LOCALES) {
-      const lines = async (name: 'cards' | 'markers') => {
+      // read ahead: the files come from the thread pool while this thread hashes and scans
+      const lines = async (name: 'cards' | 'markers', reading: Promise<Buffer>) => {
         const file = `${name}.${l}.ndjson`;
-        const bytes = resolveSitePathsInBytes(await read(file), opts.siteUrl);
+        const bytes = resolveSitePathsInBytes(await reading, opts.siteUrl);
         try {
-          return ndjsonLines(bytes, file, n, name === 'markers');
+          return ndjsonLines(bytes, file, name === 'markers');
         } catch (err) {
           return fail((err as Error).message);
         }
       };
+      const cards = read(`cards.${l}.ndjson`);
+      const markers = read(`markers.${l}.ndjson`);
+      for (const p of [cards, markers]) p.catch(() => undefined);
       const detailsName = `details.${l}.ndjson`;
-      const detailFile = await openNdjson(join(dir, detailsName), detailsName, manifest.files[detailsName], n)
-        .catch((err: Error) => fail(err.message));
+      const detailFile = await openNdjson(join(dir, detailsName), detailsName, manifest.files[detailsName]).catch((err: Error) => fail(err.message));
       details.push(detailFile);
-      try {
-        engine.addListings(l, { cards: await lines('cards'), markers: await lines('markers'), details: detailFile, siteUrl: opts.siteUrl });
-      } catch (err) {
-        fail((err as Error).message);
-      }
+      listings[l] = { cards: await lines('cards', cards), markers: await lines('markers', markers), details: detailFile, siteUrl: opts.siteUrl };
+    }
+    const columns = await json<ListingColumns>('listing-columns.json');
+    try {
+      checkColumns(columns);
+      for (const l of LOCALES) for (const name of ['cards', 'markers', 'details'] as const) checkLineCount(`${name}.${l}.ndjson`, listings[l][name], columns.slugs.length);
+    } catch (err) {
+      fail((err as Error).message);
+    }
+    const [labels, geo] = await Promise.all([json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo')]);
+    let engine: Engine;
+    try {
+      engine = new Engine(columns, labels, geo, { queryCache: opts.queryCache ?? true });
+      for (const l of LOCALES) engine.addListings(l, listings[l]);
+    } catch (err) {
+      return fail((err as Error).message);
     }
     const [config, marketRates, rankings, places, operators, priceIndex, suggest, leadRouting] = await Promise.all([
       json<ConfigPayload>('config.json'),
@@ -157,7 +167,6 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     }
     const rawFiles = new Map<string, Buffer>();
     for (const name of Object.keys(manifest.files)) if (!REQUIRED_FILES.includes(name)) rawFiles.set(name, await read(name));
-    engine.seal();
 
     return {
       id: manifest.buildId,

@@ -16,31 +16,31 @@ export interface NdjsonFile { fh: FileHandle; starts: Float64Array }
 
 const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, NEWLINE = 0x0a;
 
+const NULL = Buffer.from('null');
+
 /** Finds the line starts of NDJSON bytes that arrive in chunks, checking each line as it ends. */
 export class NdjsonScanner {
   private readonly starts: number[] = [0];
   private seen = 0;
   private lastByte = -1;
-  /** the first bytes of the current line (up to 4, as latin1), enough to tell `{` and `null` */
-  private head = '';
+  /** the first bytes (up to 4) of a line that began in an earlier chunk */
+  private carried = Buffer.alloc(0);
 
-  constructor(private readonly name: string, private readonly listings: number, private readonly nullable = false) {}
+  constructor(private readonly name: string, private readonly nullable = false) {}
 
   push(chunk: Buffer): void {
-    let from = 0;
-    if (this.head.length < 4) this.head += chunk.toString('latin1', 0, Math.min(chunk.length, 4 - this.head.length));
-    for (let j = chunk.indexOf(NEWLINE); j >= 0; j = chunk.indexOf(NEWLINE, from)) {
-      const end = this.seen + j;
-      const lineStart = this.starts[this.starts.length - 1];
+    let lineStart = this.starts[this.starts.length - 1] - this.seen; // in chunk; negative: began earlier
+    if (lineStart < 0 && this.carried.length < 4) this.carried = Buffer.concat([this.carried, chunk.subarray(0, 4 - this.carried.length)]);
+    for (let j = chunk.indexOf(NEWLINE); j >= 0; j = chunk.indexOf(NEWLINE, j + 1)) {
+      const first = lineStart >= 0 ? chunk[lineStart] : this.carried[0];
       const last = j > 0 ? chunk[j - 1] : this.lastByte;
-      const isObject = this.head.charCodeAt(0) === OPEN_BRACE && last === CLOSE_BRACE;
-      const isNull = this.nullable && end - lineStart === 4 && this.head === 'null';
+      const isObject = first === OPEN_BRACE && last === CLOSE_BRACE && j - lineStart >= 2;
+      const isNull = this.nullable && j - lineStart === 4 && (lineStart >= 0 ? chunk.subarray(lineStart, j) : this.carried).equals(NULL);
       if (!isObject && !isNull) throw new Error(`${this.name}: line ${this.starts.length} is not a JSON object${this.nullable ? ' or null' : ''}`);
-      if (this.starts.length > this.listings) throw new Error(`${this.name} has more lines than the ${this.listings} listings`);
-      this.starts.push(end + 1);
-      from = j + 1;
-      this.head = chunk.toString('latin1', from, Math.min(chunk.length, from + 4));
+      this.starts.push(this.seen + j + 1);
+      lineStart = j + 1;
     }
+    if (lineStart >= 0) this.carried = Buffer.from(chunk.subarray(lineStart, lineStart + 4));
     if (chunk.length) this.lastByte = chunk[chunk.length - 1];
     this.seen += chunk.length;
   }
@@ -48,15 +48,13 @@ export class NdjsonScanner {
   /** The line starts, with the end of the file after the last. */
   finish(): Float64Array {
     if (this.seen !== this.starts[this.starts.length - 1]) throw new Error(`${this.name} does not end with a newline`);
-    const lines = this.starts.length - 1;
-    if (lines !== this.listings) throw new Error(`${this.name} has ${lines} lines for ${this.listings} listings`);
     return Float64Array.from(this.starts);
   }
 }
 
 /** The line starts of NDJSON bytes held in memory. */
-export function ndjsonLines(bytes: Buffer, name: string, listings: number, nullable = false): NdjsonLines {
-  const scanner = new NdjsonScanner(name, listings, nullable);
+export function ndjsonLines(bytes: Buffer, name: string, nullable = false): NdjsonLines {
+  const scanner = new NdjsonScanner(name, nullable);
   scanner.push(bytes);
   return { bytes, starts: scanner.finish() };
 }
@@ -65,23 +63,27 @@ export function ndjsonLines(bytes: Buffer, name: string, listings: number, nulla
  * An NDJSON file checksummed and scanned in chunks (little memory whatever its size), then kept
  * open: the handle survives the build directory's removal.
  */
-export async function openNdjson(path: string, name: string, sha256: string, listings: number, chunkBytes = 8 << 20): Promise<NdjsonFile> {
+export async function openNdjson(path: string, name: string, sha256: string, chunkBytes = 8 << 20): Promise<NdjsonFile> {
   const fh = await open(path, 'r');
   try {
     const hash = createHash('sha256');
-    const scanner = new NdjsonScanner(name, listings);
-    const chunk = Buffer.allocUnsafe(chunkBytes);
+    const scanner = new NdjsonScanner(name);
+    // two buffers: the next chunk is read while this one is hashed and scanned
+    const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
     // a checksum mismatch is the first thing to report: the structure of other bytes says little
     let malformed: Error | undefined;
-    for (let pos = 0; ;) {
-      const { bytesRead } = await fh.read(chunk, 0, chunkBytes, pos);
+    let pos = 0;
+    let next = fh.read(buffers[0], 0, chunkBytes, pos);
+    for (let k = 1; ; k++) {
+      const { bytesRead, buffer } = await next;
       if (bytesRead === 0) break;
-      const part = chunk.subarray(0, bytesRead);
+      pos += bytesRead;
+      next = fh.read(buffers[k % 2], 0, chunkBytes, pos);
+      const part = buffer.subarray(0, bytesRead);
       hash.update(part);
       if (!malformed) {
         try { scanner.push(part); } catch (err) { malformed = err as Error; }
       }
-      pos += bytesRead;
     }
     if (hash.digest('hex') !== sha256) throw new Error(`${name} checksum mismatch`);
     if (malformed) throw malformed;
@@ -89,6 +91,30 @@ export async function openNdjson(path: string, name: string, sha256: string, lis
   } catch (err) {
     await fh.close();
     throw err;
+  }
+}
+
+/** Every file has one line per listing. */
+export function checkLineCount(name: string, lines: { starts: Float64Array }, listings: number): void {
+  const count = lines.starts.length - 1;
+  if (count !== listings) throw new Error(`${name} has ${count} lines for ${listings} listings`);
+}
+
+/** A whole file, read with one request to the thread pool (fs.readFile reads in small steps). */
+export async function readWhole(path: string): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    const buf = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await fh.read(buf, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === size ? buf : buf.subarray(0, filled);
+  } finally {
+    await fh.close();
   }
 }
 

@@ -263,11 +263,8 @@ export class Engine {
     }
   }
 
-  /** A locale's cards, markers and details (api/build/ndjson.ts checked one line per listing). */
+  /** A locale's cards, markers and details, one line per listing (checked by api/build/load.ts). */
   addListings(locale: Locale, l: LocaleListings) {
-    for (const [name, lines] of [['cards', l.cards], ['markers', l.markers], ['details', l.details]] as const) {
-      if (lines.starts.length !== this.n + 1) throw new Error(`${name}.${locale}.ndjson has ${lines.starts.length - 1} lines for ${this.n} listings`);
-    }
     for (let i = 0; i < this.n; i++) {
       if (isNullLine(l.markers, i) !== Number.isNaN(this.lat[i])) throw new Error(`markers.${locale}.ndjson: the marker of ${this.slugs[i]} disagrees with its coordinates in listing-columns.json`);
     }
@@ -301,17 +298,6 @@ export class Engine {
   async close() {
     for (const l of LOCALES) await this.listings[l]?.details.fh.close().catch(() => undefined);
   }
-
-  private readonly sortKeys = [
-    ...(['date-desc', 'date-asc', 'rating-desc', 'price-asc'] as const).map((s) => [s, undefined] as const),
-    ...OPTION_TYPES.map((t) => ['price-asc', t] as const),
-  ];
-
-  /** Precomputes every sort order (otherwise each is computed on first use). */
-  seal() {
-    for (const [s, t] of this.sortKeys) this.order(s, t);
-  }
-
 
   // ---- places -------------------------------------------------------------------------------
 

@@ -33,21 +33,34 @@ export function resolveSitePathsInJson(json: string, siteUrl: string): string {
   return json.replace(SITE_PATH, (_m, key: string) => `"${key}":"${siteUrl}/`);
 }
 
-/** The same resolution on UTF-8 JSON bytes (a whole NDJSON file), without decoding them to one string. */
+const URL_KEY_TAIL = Buffer.from('rl":"/');
+const endsWith = (bytes: Buffer, end: number, ascii: string) => {
+  if (end < ascii.length) return false;
+  for (let k = 0; k < ascii.length; k++) if (bytes[end - ascii.length + k] !== ascii.charCodeAt(k)) return false;
+  return true;
+};
+
+/** The same resolution on UTF-8 JSON bytes (a whole NDJSON file), without decoding them to a string. */
 export function resolveSitePathsInBytes(bytes: Buffer, siteUrl: string): Buffer {
   if (!siteUrl) return bytes;
-  // latin1 maps each byte to one character, so match positions are byte offsets (the pattern is ASCII)
-  const text = bytes.toString('latin1');
-  const site = Buffer.from(siteUrl);
-  const parts: Buffer[] = [];
-  let last = 0;
-  SITE_PATH.lastIndex = 0;
-  for (let m = SITE_PATH.exec(text); m; m = SITE_PATH.exec(text)) {
-    const at = m.index + m[1].length + 4; // after `"key":"`
-    parts.push(bytes.subarray(last, at), site);
-    last = at;
+  // every key ends in `rl":"/`: find those, then check the key before and the byte after
+  const at: number[] = [];
+  for (let k = bytes.indexOf(URL_KEY_TAIL); k >= 0; k = bytes.indexOf(URL_KEY_TAIL, k + URL_KEY_TAIL.length)) {
+    const slash = k + URL_KEY_TAIL.length - 1;
+    if (bytes[slash + 1] === 0x2f) continue; // `//host`: not a site path
+    if (endsWith(bytes, k, '"u') || endsWith(bytes, k, '"webU') || endsWith(bytes, k, '"methodologyU')) at.push(slash);
   }
-  if (last === 0) return bytes;
-  parts.push(bytes.subarray(last));
-  return Buffer.concat(parts);
+  if (!at.length) return bytes;
+  const site = Buffer.from(siteUrl);
+  const out = Buffer.allocUnsafe(bytes.length + at.length * site.length);
+  let from = 0, to = 0;
+  for (const slash of at) {
+    out.set(bytes.subarray(from, slash), to);
+    to += slash - from;
+    out.set(site, to);
+    to += site.length;
+    from = slash;
+  }
+  out.set(bytes.subarray(from), to);
+  return out;
 }

@@ -80,9 +80,9 @@ describe('loadBuild', () => {
     const missing = await withLines('cards.en.ndjson', (lines) => lines.slice(1));
     await assert.rejects(loadBuild(missing.dir, { siteUrl: SITE }), refused(/cards\.en\.ndjson has 25 lines for 26 listings/));
     const extra = await withLines('details.de.ndjson', (lines) => [...lines, lines[0]]);
-    await assert.rejects(loadBuild(extra.dir, { siteUrl: SITE }), refused(/details\.de\.ndjson has more lines than the 26 listings/));
+    await assert.rejects(loadBuild(extra.dir, { siteUrl: SITE }), refused(/details\.de\.ndjson has 27 lines for 26 listings/));
     const extraMarker = await withLines('markers.es.ndjson', (lines) => [...lines, 'null']);
-    await assert.rejects(loadBuild(extraMarker.dir, { siteUrl: SITE }), refused(/markers\.es\.ndjson has more lines/));
+    await assert.rejects(loadBuild(extraMarker.dir, { siteUrl: SITE }), refused(/markers\.es\.ndjson has 27 lines for 26 listings/));
   });
 
   it('rejects NDJSON lines that are not JSON objects where they should be', async () => {
