@@ -43,48 +43,6 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 export const Localized = z.strictObject({ en: z.string(), de: z.string(), es: z.string() });
 export type LocalizedText = z.infer<typeof Localized>;
 
-/** The cheapest published price of a listing, overall or of one option type. */
-export const PriceFactSchema = z.strictObject({
-  amount: z.number().min(0),
-  currency: CurrencySchema,
-  billingPeriod: BillingPeriodSchema,
-  /** amount converted to EUR with the dated reference FX table; for ordering only */
-  sortAmountEur: z.number().min(0),
-});
-export type PriceFact = z.infer<typeof PriceFactSchema>;
-
-/**
- * listing-facts.json: one entry per listing, sorted by slug, in the same order as
- * listings.<locale>.json and properties.<locale>.json. Everything the query engine filters
- * and sorts on, without display text.
- */
-export const ListingFactSchema = z.strictObject({
-  slug: SlugSchema,
-  countrySlug: SlugSchema,
-  countryCode: z.string().length(2),
-  citySlug: SlugSchema,
-  zoneSlug: SlugSchema.nullable(),
-  operatorSlug: SlugSchema.nullable(),
-  amenities: z.array(AmenitySlugSchema),
-  capacity: z.int().min(1).nullable(),
-  coordinates: LatLngSchema.nullable(),
-  updatedAt: DateTimeSchema.nullable(),
-  rating: z.strictObject({ score: z.number().min(0).max(5), count: z.int().min(0) }).nullable(),
-  featured: z.boolean(),
-  /** raw street and house number as published (the API normalises them for the address filter) */
-  street: z.string(),
-  houseNumber: z.string(),
-  /** option types the listing offers, price on request included */
-  optionTypes: z.array(OptionTypeSchema),
-  fromPrice: PriceFactSchema.nullable(),
-  fromPriceByType: z.partialRecord(OptionTypeSchema, PriceFactSchema),
-  /** against the city's overall median (no pricingOptionType) and per type */
-  marketPosition: MarketPositionSchema.nullable(),
-  marketPositionByType: z.partialRecord(OptionTypeSchema, MarketPositionSchema),
-});
-export type ListingFact = z.infer<typeof ListingFactSchema>;
-export const ListingFactsFileSchema = z.array(ListingFactSchema);
-
 const Indices = z.array(z.int().min(0));
 const NullableIndices = z.array(z.int().min(-1));
 const PriceColumnsSchema = z.strictObject({
@@ -96,9 +54,9 @@ const PriceColumnsSchema = z.strictObject({
   marketPosition: NullableIndices,
 });
 /**
- * listing-columns.json: listing-facts.json by column, made for loading (api/catalog/columns.ts
- * derives it from the facts; the API verifies that in the background). Every array has one entry
- * per listing, in the order of listing-facts.json; repeated values are stored once (`dict`) and
+ * listing-columns.json: what the query engine filters and sorts on, by column, made for loading.
+ * Every array has one entry per listing, in the order of `slugs` (sorted by slug), which is also
+ * the line order of the NDJSON files; repeated values are stored once (`dict`, in order of first use) and
  * referenced by index (-1 for null); amenities and option types as the ascending indices of the
  * listings that have them; dates as ms since the epoch.
  */
@@ -168,7 +126,10 @@ export const MarketRatesFileSchema = z.strictObject({
 });
 export type MarketRatesFile = z.infer<typeof MarketRatesFileSchema>;
 
-/** rankings.<locale>.json: by city slug, every eligible space ranked (the API applies `limit`). */
+/**
+ * rankings.<locale>.json: by city slug, the top MAX_RANKING_LIMIT (contract/market.ts) spaces ranked;
+ * sampleSize counts every eligible space (the API applies `limit`).
+ */
 export const RankingsFileSchema = z.record(SlugSchema, RankingsPayloadSchema);
 
 /** places.<locale>.json: by `<kind>/<slug>`. */

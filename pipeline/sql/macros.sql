@@ -33,3 +33,12 @@ create or replace macro iso_utc(ts) as strftime(ts, '%Y-%m-%dT%H:%M:%SZ');
 
 create or replace macro is_valid_lat(x) as x is not null and x between -90 and 90;
 create or replace macro is_valid_lng(x) as x is not null and x between -180 and 180;
+
+-- JSON text for the build files: `"key":value`, or null when the value is null, so that
+-- '{' || concat_ws(',', json_member(…), …) || '}' leaves out the absent members (concat_ws skips nulls)
+create or replace macro json_member(key, value) as
+  case when value is not null then to_json(key)::varchar || ':' || to_json(value)::varchar end;
+
+-- the same with a value that is JSON text already
+create or replace macro json_member_text(key, json) as
+  case when json is not null then to_json(key)::varchar || ':' || json end;
