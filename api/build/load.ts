@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -66,7 +66,8 @@ const REQUIRED_FILES = [
   ...Object.keys(NDJSON_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.ndjson`)),
 ];
 
-const sha256 = (buf: Buffer) => createHash('sha256').update(buf).digest('hex');
+/** Web Crypto hashes on the thread pool: this thread goes on with other files meanwhile. */
+const sha256 = async (buf: Buffer) => Buffer.from(await webcrypto.subtle.digest('SHA-256', buf)).toString('hex');
 
 /** The JSON files whose schema has a site path field: only those are walked to resolve them. */
 const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BUILD_FILES })
@@ -89,7 +90,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
 
   const read = async (name: string): Promise<Buffer> => {
     const buf = await readWhole(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
-    if (sha256(buf) !== manifest.files[name]) fail(`${name} checksum mismatch`);
+    if (await sha256(buf) !== manifest.files[name]) fail(`${name} checksum mismatch`);
     return buf;
   };
   /** A JSON file by its name, and its name in BUILD_FILES or LOCALIZED_BUILD_FILES */
