@@ -29,21 +29,23 @@ const object = (...list: string[]) => `'{' || concat_ws(',', ${list.join(',\n   
  * made of. Run once; listingRowsSql then only adds each locale's names, texts and paths.
  */
 export function listingPartsSql(): string {
-  const coordinates = `json_member('coordinates', case when l.lat is not null and l.lng is not null then {'lat': l.lat, 'lng': l.lng} end)`;
+  // numbers through json_number, money through json_money: written as JavaScript writes them
+  const coordinates = `json_member_text('coordinates', case when l.lat is not null and l.lng is not null
+    then '{"lat":' || json_number(l.lat) || ',"lng":' || json_number(l.lng) || '}' end)`;
   const operator = `json_member_text('operator', case when l.operator_slug is not null then ${object(
     `json_member('slug', l.operator_slug)`,
     `json_member('name', l.operator_name)`,
     `json_member('logo', case when nullif(l.operator_logo_path, '') is not null then
       {'url': l.operator_logo_path, 'width': ${LOGO_SIZE_PX}, 'height': ${LOGO_SIZE_PX}, 'alt': l.operator_name} end)`,
   )} end)`;
-  const rating = `json_member('rating', case when l.rating_score is not null and l.rating_count is not null
-    then {'score': l.rating_score, 'count': l.rating_count} end)`;
+  const rating = `json_member_text('rating', case when l.rating_score is not null and l.rating_count is not null
+    then '{"score":' || json_number(l.rating_score) || ',"count":' || json_number(l.rating_count) || '}' end)`;
   const option = object(
     `json_member('optionType', o.option_type)`,
     `json_member('title', o.offer_title)`,
     `json_member('priceOnRequest', o.is_price_on_request)`,
     `json_member('billingPeriod', o.billing_period)`,
-    `json_member('price', case when not o.is_price_on_request then {'amount': o.amount, 'currency': o.currency} end)`,
+    `json_member_text('price', case when not o.is_price_on_request then json_money(o.amount, o.currency) end)`,
     `json_member('minCapacity', o.min_capacity)`,
     `json_member('maxCapacity', o.max_capacity)`,
   );
@@ -74,11 +76,11 @@ select
     `json_member_text('pricingOptions', coalesce(options.json, '[]'))`)} as detail_middle,
   json_member('countryCode', l.country_code) as detail_country,
   ${members(operator, coordinates,
-    `json_member('fromPrice', case when p.from_amount is not null then {'amount': p.from_amount, 'currency': p.from_currency} end)`,
+    `json_member_text('fromPrice', case when p.from_amount is not null then json_money(p.from_amount, p.from_currency) end)`,
     `json_member('fromBillingPeriod', case when p.from_amount is not null then p.from_billing_period end)`,
     rating, `json_member('updatedAt', l.updated_at)`, `json_member('capacity', l.capacity)`,
-    `json_member('marketPosition', case when p.verdict is not null then
-      {'verdict': p.verdict, 'median': {'amount': p.city_median, 'currency': p.city_currency}, 'sampleSize': p.city_sample_size} end)`)} as detail_tail,
+    `json_member_text('marketPosition', case when p.verdict is not null then '{"verdict":' || to_json(p.verdict)::varchar
+      || ',"median":' || json_money(p.city_median, p.city_currency) || ',"sampleSize":' || json_number(p.city_sample_size) || '}' end)`)} as detail_tail,
 from listings l
 left join options on options.slug = l.slug
 left join prices p on p.slug = l.slug

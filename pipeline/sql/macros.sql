@@ -42,3 +42,10 @@ create or replace macro json_member(key, value) as
 -- the same with a value that is JSON text already
 create or replace macro json_member_text(key, json) as
   case when json is not null then to_json(key)::varchar || ':' || json end;
+
+-- a number as JSON text the way JavaScript writes it (integral values without a fraction: 350, not 350.0)
+create or replace macro json_number(x) as
+  case when x = trunc(x) and abs(x) < 1e15 then (x::bigint)::varchar else to_json(x)::varchar end;
+
+create or replace macro json_money(amount, currency) as
+  '{"amount":' || json_number(amount) || ',"currency":' || to_json(currency)::varchar || '}';
