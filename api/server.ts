@@ -30,27 +30,17 @@ async function main() {
   }
   const log = pino({ level: config.logLevel });
   const started = Date.now();
-  // The app and the feature plugins are built while the build loads (this thread waits for the
-  // load workers part of the time); they read the build only when a request comes.
-  const opening = CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs, queryCache: config.queryCache });
-  opening.catch(() => undefined);
-  let store: CatalogStore | undefined;
-  const source: CatalogSource = {
-    current: () => {
-      if (!store) throw new Error('the build is not loaded yet');
-      return store.current();
-    },
-  };
-  const features = await featurePlugins(config, source, log);
-  const app = await buildApp({ config, catalog: source, logger: log, plugins: features.plugins });
+  // The build is checked and loaded before anything listens: a server that listens serves it.
   let catalog: CatalogStore;
   try {
-    catalog = store = await opening;
+    catalog = await CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs, queryCache: config.queryCache });
   } catch (err) {
-    log.fatal({ err }, `no loadable build at ${config.distDir}/current; run \`make data\` first`);
+    log.fatal({ err }, `no loadable build at ${config.distDir}/current`);
+    console.error(`Cannot start: no loadable build at ${config.distDir}/current (${(err as Error).message}). Run \`make data\` to build one.`);
     process.exit(1);
   }
-  const first = catalog.current();
+  const features = await featurePlugins(config, catalog, log);
+  const app = await buildApp({ config, catalog, logger: log, plugins: features.plugins });
   catalog.watch();
   // Keep-alive sockets must not hold a graceful close open forever.
   app.server.keepAliveTimeout = 5_000;
@@ -88,20 +78,7 @@ async function main() {
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ buildId: catalog.current().id, startupMs: Date.now() - started }, 'ready');
   // The one line a person starting the server looks for.
-  console.log(`Desk Atlas API listening on http://${config.host}:${port} (try http://${config.host}:${port}/v1/properties?locale=en)`);
-  // The first build is served while its big files finish validating; one that fails stops the
-  // process (there is no previous build to fall back to).
-  // Read only now: reading `validated` starts the background verification, after start-up.
-  first.validated.then(
-    () => {
-      log.info({ buildId: first.id, ms: Date.now() - started }, 'build fully validated');
-      console.log(`Build ${first.id} fully validated after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    },
-    (err) => {
-      log.fatal({ err }, 'the build failed validation');
-      process.exit(1);
-    },
-  );
+  console.log(`Desk Atlas API listening on http://${config.host}:${port} (try http://${config.host}:${port}/v1/properties?locale=en); build ${catalog.current().id} loaded, ready after ${Date.now() - started} ms`);
 }
 
 await main();

@@ -11,21 +11,27 @@ import {
   MarketPositionSchema, OptionTypeSchema, SitePathSchema, SlugSchema, AmenitySlugSchema,
 } from './common.ts';
 import {
-  BuildListingCardSchema, BuildPropertyDetailSchema, ConfigPayloadSchema, GeoPayloadSchema,
+  BuildMapMarkerSchema, BuildPropertyDetailSchema, BuildStaticCardSchema, ConfigPayloadSchema, GeoPayloadSchema,
 } from './catalog.ts';
 import {
   MarketRatesPayloadSchema, PlaceHubSchema, PriceIndexCitySchema, RankingsPayloadSchema,
   SUGGEST_KINDS, operatorHubShape,
 } from './market.ts';
 
-/** 2: listing-columns.json and listing-pack.<locale>.json added (the engine's data, made for loading). */
-export const BUILD_FORMAT_VERSION = 2;
+/**
+ * 3: files made for loading: the listings' cards, map markers and details as NDJSON, one line per
+ * listing in the order of listing-columns.json (no byte offsets in any file); the manifest carries
+ * the hash of the contract the build was checked against.
+ */
+export const BUILD_FORMAT_VERSION = 3;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
   buildId: z.string().regex(/^[A-Za-z0-9_-]+$/),
   builtAt: DateTimeSchema,
   gitSha: z.string(),
+  /** sha256 of the JSON Schemas of every build file (contract/hash.ts): a server checks it was built against the same contract */
+  contractHash: z.string().regex(/^[0-9a-f]{64}$/),
   /** sha256 of every input file, by file name relative to data/ */
   inputChecksums: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
   /** sha256 of every output file of the build except the manifest, by file name */
@@ -36,48 +42,6 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 
 export const Localized = z.strictObject({ en: z.string(), de: z.string(), es: z.string() });
 export type LocalizedText = z.infer<typeof Localized>;
-
-/** The cheapest published price of a listing, overall or of one option type. */
-export const PriceFactSchema = z.strictObject({
-  amount: z.number().min(0),
-  currency: CurrencySchema,
-  billingPeriod: BillingPeriodSchema,
-  /** amount converted to EUR with the dated reference FX table; for ordering only */
-  sortAmountEur: z.number().min(0),
-});
-export type PriceFact = z.infer<typeof PriceFactSchema>;
-
-/**
- * listing-facts.json: one entry per listing, sorted by slug, in the same order as
- * listings.<locale>.json and properties.<locale>.json. Everything the query engine filters
- * and sorts on, without display text.
- */
-export const ListingFactSchema = z.strictObject({
-  slug: SlugSchema,
-  countrySlug: SlugSchema,
-  countryCode: z.string().length(2),
-  citySlug: SlugSchema,
-  zoneSlug: SlugSchema.nullable(),
-  operatorSlug: SlugSchema.nullable(),
-  amenities: z.array(AmenitySlugSchema),
-  capacity: z.int().min(1).nullable(),
-  coordinates: LatLngSchema.nullable(),
-  updatedAt: DateTimeSchema.nullable(),
-  rating: z.strictObject({ score: z.number().min(0).max(5), count: z.int().min(0) }).nullable(),
-  featured: z.boolean(),
-  /** raw street and house number as published (the API normalises them for the address filter) */
-  street: z.string(),
-  houseNumber: z.string(),
-  /** option types the listing offers, price on request included */
-  optionTypes: z.array(OptionTypeSchema),
-  fromPrice: PriceFactSchema.nullable(),
-  fromPriceByType: z.partialRecord(OptionTypeSchema, PriceFactSchema),
-  /** against the city's overall median (no pricingOptionType) and per type */
-  marketPosition: MarketPositionSchema.nullable(),
-  marketPositionByType: z.partialRecord(OptionTypeSchema, MarketPositionSchema),
-});
-export type ListingFact = z.infer<typeof ListingFactSchema>;
-export const ListingFactsFileSchema = z.array(ListingFactSchema);
 
 const Indices = z.array(z.int().min(0));
 const NullableIndices = z.array(z.int().min(-1));
@@ -90,9 +54,9 @@ const PriceColumnsSchema = z.strictObject({
   marketPosition: NullableIndices,
 });
 /**
- * listing-columns.json: listing-facts.json by column, made for loading (api/catalog/columns.ts
- * derives it from the facts; the API verifies that in the background). Every array has one entry
- * per listing, in the order of listing-facts.json; repeated values are stored once (`dict`) and
+ * listing-columns.json: what the query engine filters and sorts on, by column, made for loading.
+ * Every array has one entry per listing, in the order of `slugs` (sorted by slug), which is also
+ * the line order of the NDJSON files; repeated values are stored once (`dict`, in order of first use) and
  * referenced by index (-1 for null); amenities and option types as the ascending indices of the
  * listings that have them; dates as ms since the epoch.
  */
@@ -162,7 +126,10 @@ export const MarketRatesFileSchema = z.strictObject({
 });
 export type MarketRatesFile = z.infer<typeof MarketRatesFileSchema>;
 
-/** rankings.<locale>.json: by city slug, every eligible space ranked (the API applies `limit`). */
+/**
+ * rankings.<locale>.json: by city slug, the top MAX_RANKING_LIMIT (contract/market.ts) spaces ranked;
+ * sampleSize counts every eligible space (the API applies `limit`).
+ */
 export const RankingsFileSchema = z.record(SlugSchema, RankingsPayloadSchema);
 
 /** places.<locale>.json: by `<kind>/<slug>`. */
@@ -207,33 +174,14 @@ export type LeadRouting = z.infer<typeof LeadRoutingFileSchema>;
 
 export const ConfigFileSchema = ConfigPayloadSchema;
 
-const Offsets = z.array(z.int().min(0));
-/**
- * listing-pack.<locale>.json: what the API's engine splices into responses, made by the pipeline
- * from listings.<locale>.json and properties.<locale>.json so the API does not derive it at
- * start-up (api/catalog/pack.ts). Listing i, in the order of listing-facts.json: bytes
- * `cardStarts[i] .. cardCuts[i]` of listings.<locale>.json are its card without the
- * request-dependent fields (fromPrice, fromBillingPeriod, marketPosition, distanceMeters, which
- * every card has last) and without the closing brace; `markers[markerEnds[i-1] .. markerEnds[i])`
- * (UTF-16 code units) is its map marker likewise ('' when it has no coordinates); bytes
- * `detailStarts[i] .. detailEnds[i]` of properties.<locale>.json are its detail. Site paths stay
- * site-relative.
- */
-export const ListingPackSchema = z.strictObject({
-  cardStarts: Offsets,
-  cardCuts: Offsets,
-  markers: z.string(),
-  markerEnds: Offsets,
-  detailStarts: Offsets,
-  detailEnds: Offsets,
-});
-export type ListingPack = z.infer<typeof ListingPackSchema>;
+/** A map marker as the build stores it: without its price, which depends on the request. */
+export const BuildStaticMarkerSchema = BuildMapMarkerSchema.omit({ fromPrice: true, fromBillingPeriod: true });
+export type BuildStaticMarker = z.infer<typeof BuildStaticMarkerSchema>;
 
 /** Every locale-independent JSON file of a build, by file name, with its schema. */
 export const BUILD_FILES = {
   'config.json': ConfigFileSchema,
   'facet-labels.json': FacetLabelsSchema,
-  'listing-facts.json': ListingFactsFileSchema,
   'listing-columns.json': ListingColumnsSchema,
   'suggest.json': SuggestFileSchema,
   'price-index.json': PriceIndexFileSchema,
@@ -242,14 +190,23 @@ export const BUILD_FILES = {
 
 /** Every localized JSON file of a build, written as `<name>.<locale>.json` for en, de and es. */
 export const LOCALIZED_BUILD_FILES = {
-  listings: z.array(BuildListingCardSchema),
-  properties: z.array(BuildPropertyDetailSchema),
   geo: GeoFileSchema,
   'market-rates': MarketRatesFileSchema,
   rankings: RankingsFileSchema,
   places: PlacesFileSchema,
   operators: OperatorsFileSchema,
-  'listing-pack': ListingPackSchema,
+} as const;
+
+/**
+ * The listings of a locale as NDJSON, written as `<name>.<locale>.ndjson`: line i (a JSON value
+ * and a newline) belongs to the listing at index i of listing-columns.json's `slugs`, so every
+ * file has exactly one line per listing. `markers` holds `null` for a listing without coordinates.
+ * Site paths stay site-relative; request-dependent fields are added by the API.
+ */
+export const NDJSON_BUILD_FILES = {
+  cards: BuildStaticCardSchema,
+  markers: BuildStaticMarkerSchema.nullable(),
+  details: BuildPropertyDetailSchema,
 } as const;
 
 /** The other files of a build: manifest.json, rejects.csv, price-report.csv, price-report.datapackage.json. */

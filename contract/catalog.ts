@@ -36,6 +36,17 @@ export const BuildListingCardSchema = z.strictObject(listingCardShape(BuildImage
 export type ListingCard = z.infer<typeof ListingCardSchema>;
 export type BuildListingCard = z.infer<typeof BuildListingCardSchema>;
 
+/**
+ * Fields of a card or marker that depend on the request (the option type chosen, the point
+ * searched from): the build stores every card and marker without them and the API adds them
+ * when it renders one.
+ */
+export const REQUEST_DEPENDENT_FIELDS = ['fromPrice', 'fromBillingPeriod', 'marketPosition', 'distanceMeters'] as const;
+const withoutRequestDependent = { fromPrice: true, fromBillingPeriod: true, marketPosition: true, distanceMeters: true } as const;
+/** A card as the build stores it: every field but the request-dependent ones. */
+export const BuildStaticCardSchema = BuildListingCardSchema.omit(withoutRequestDependent);
+export type BuildStaticCard = z.infer<typeof BuildStaticCardSchema>;
+
 export const PricingOptionSchema = z.strictObject({
   optionType: OptionTypeSchema,
   title: z.string(),
@@ -87,6 +98,7 @@ function mapMarkerShape(image: z.ZodType) {
   };
 }
 export const MapMarkerSchema = z.strictObject(mapMarkerShape(ImageSchema));
+export const BuildMapMarkerSchema = z.strictObject(mapMarkerShape(BuildImageSchema));
 export type MapMarker = z.infer<typeof MapMarkerSchema>;
 
 export const FACET_KEYS = ['country', 'city', 'zone', 'operator', 'pricingOptionType', 'amenities'] as const;

@@ -4,12 +4,14 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, type Manifest,
+  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
 } from '../contract/build.ts';
 import { LOCALES } from '../contract/common.ts';
-import { listingColumns } from '../api/catalog/columns.ts';
-import { PackBuilder } from '../api/catalog/pack.ts';
+import { CONTRACT_HASH } from '../contract/hash.ts';
 import * as assemble from './lib/assemble.ts';
+import {
+  LISTING_PART_SOURCES, LISTING_ROW_SOURCES, listingPartsSql, writeListingFiles,
+} from './lib/listing-rows.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName } from './lib/inputs.ts';
@@ -18,7 +20,7 @@ import { createProgress, formatMs, type Progress } from './lib/progress.ts';
 import {
   BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
 } from './lib/publish.ts';
-import { checkInvariants, elementValidator, validateOutput } from './lib/validate.ts';
+import { checkInvariants, validateOutput } from './lib/validate.ts';
 
 export interface BuildOptions {
   dataDir: string;
@@ -90,28 +92,28 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
 
     const marts = await progress.stage('read marts', async () => {
       const read = await assemble.readMarts(conn);
-      // only the listing texts are read from DuckDB after this: free the rest of its memory
-      await dropAllExcept(conn, assemble.LISTING_TEXT_SOURCES);
+      // only the listing files are read from DuckDB after this: free the rest of its memory
+      // before their parts are made, then what the parts were made of
+      await dropAllExcept(conn, [...LISTING_PART_SOURCES, ...LISTING_ROW_SOURCES]);
+      await conn.run(listingPartsSql());
+      await dropAllExcept(conn, LISTING_ROW_SOURCES);
       return read;
     }, (m) => `asOf=${m.asOf}`);
     const writer = new BuildWriter(tmpDir);
     const rowCounts: Record<string, number> = {};
 
     await progress.stage('write shared files', async () => {
-      const facts = assemble.listingFacts(marts);
-      // the facts carry every listing price: free the 400k+ rows they came from (a smaller live
-      // heap makes the garbage collector's full passes in the locale stages cheaper)
-      marts.listingPrices.clear();
-      const shared: Record<keyof typeof BUILD_FILES, unknown> = {
+      const columns = JSON.parse(marts.listingColumnsText) as ListingColumns;
+      validateOutput('listing-columns.json', BUILD_FILES['listing-columns.json'], columns);
+      writer.writeText('listing-columns.json', `${marts.listingColumnsText}\n`);
+      const shared: Record<Exclude<keyof typeof BUILD_FILES, 'listing-columns.json'>, unknown> = {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
-        'listing-facts.json': facts,
-        'listing-columns.json': listingColumns(facts),
         'suggest.json': assemble.suggestIndex(marts),
         'price-index.json': assemble.priceIndex(marts),
         'lead-routing.json': assemble.leadRouting(marts),
       };
-      for (const [file, value] of Object.entries(shared) as [keyof typeof BUILD_FILES, unknown][]) {
+      for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
         validateOutput(file, BUILD_FILES[file], value);
         writer.writeJson(file, value);
       }
@@ -119,47 +121,19 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       writer.writeText('price-report.csv', stringify([[...assemble.PRICE_REPORT_COLUMNS], ...reportRows], { record_delimiter: '\r\n' }));
       writer.writeJson('price-report.datapackage.json', priceReportDataPackage(marts.asOf));
       writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
-      rowCounts.listings = facts.length;
+      rowCounts.listings = columns.slugs.length;
       rowCounts.suggest = (shared['suggest.json'] as unknown[]).length;
       rowCounts.price_report_rows = reportRows.length;
       rowCounts.rejects = rejects.rows.length;
-      return facts;
-    }, (facts) => `${facts.length} listings`).then(async (facts) => {
+      return columns;
+    }, (columns) => `${columns.slugs.length} listings`).then(async (columns) => {
       for (const locale of LOCALES) {
         await progress.stage(`write locale ${locale}`, async () => {
-          // Cards and details are built, validated and written one listing at a time, so a
-          // locale's 2 × 100k objects are never all in memory; its texts are read only now.
-          const texts = await assemble.readListingTexts(conn, locale);
-          const validCard = elementValidator(`listings.${locale}.json`, LOCALIZED_BUILD_FILES.listings);
-          const validDetail = elementValidator(`properties.${locale}.json`, LOCALIZED_BUILD_FILES.properties);
-          const cardsOut = writer.openJsonArray(`listings.${locale}.json`);
-          const detailsOut = writer.openJsonArray(`properties.${locale}.json`);
-          const cardSlugs: string[] = [];
-          const detailSlugs: string[] = [];
-          // the engine's packed cards, markers and detail offsets, for loading (api/catalog/pack.ts)
-          const pack = new PackBuilder();
-          marts.listings.forEach((row, i) => {
-            const card = assemble.listingCard(row, facts[i], locale, texts.excerpt[i]);
-            validCard(card, i);
-            const written = cardsOut.push(card);
-            pack.addCard(written.json, written.start);
-            cardSlugs.push(card.slug);
-            const detail = assemble.propertyDetail(marts, row, facts[i], locale, texts.description[i]);
-            validDetail(detail, i);
-            const at = detailsOut.push(detail);
-            pack.addDetail(at.start, at.end);
-            detailSlugs.push(detail.slug);
-          });
-          cardsOut.close();
-          detailsOut.close();
-          const packFile = `listing-pack.${locale}.json`;
-          const packed = pack.finish();
-          validateOutput(packFile, LOCALIZED_BUILD_FILES['listing-pack'], packed);
-          writer.writeJson(packFile, packed);
+          const { cardSlugs, detailSlugs } = await writeListingFiles(conn, writer, locale);
           const geo = assemble.geography(marts, locale);
           const operators = assemble.operatorHubs(marts, locale);
-          checkInvariants({ facts, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });
-          const localized: Omit<Record<keyof typeof LOCALIZED_BUILD_FILES, unknown>, 'listings' | 'properties' | 'listing-pack'> = {
+          checkInvariants({ columns, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });
+          const localized: Record<keyof typeof LOCALIZED_BUILD_FILES, unknown> = {
             geo,
             'market-rates': assemble.marketRates(marts, locale),
             rankings: assemble.rankings(marts, locale),
@@ -172,7 +146,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
             writer.writeJson(file, value);
           }
           return cardSlugs.length;
-        }, (n) => `${n} cards, details and hubs validated`);
+        }, (n) => `${n} cards, markers, details and hubs validated`);
       }
     });
 
@@ -186,6 +160,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const manifest: Manifest = {
       formatVersion: BUILD_FORMAT_VERSION,
       buildId,
+      contractHash: CONTRACT_HASH,
       builtAt: builtAt.toISOString(),
       gitSha: gitSha(),
       inputChecksums: inputs.checksums,

@@ -22,8 +22,8 @@ export type ReloadOutcome = 'swapped' | 'unchanged' | 'failed';
 
 /**
  * Serves `<distDir>/current` and follows it. A new target (the pipeline renames a new symlink
- * over `current`) or SIGHUP loads the build in the background; only a fully loaded and
- * validated build replaces the reference that requests read. Requests already running keep the
+ * over `current`) or SIGHUP loads the build in the background, checked as at start-up
+ * (loadBuild); only a build that loads replaces the reference that requests read. Requests already running keep the
  * build they started with. A build that fails to load is logged and the old one keeps serving.
  * Emits `swap` (build) and `failed` (error).
  */
@@ -47,8 +47,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
   static async open(distDir: string, opts: CatalogStoreOptions): Promise<CatalogStore> {
     const target = await realpath(join(distDir, 'current'));
     const started = Date.now();
-    // Start serving as soon as the listings are in; the detail files finish validating behind.
-    const build = await loadBuild(target, { siteUrl: opts.siteUrl, queryCache: opts.queryCache, deferDetails: true });
+    const build = await loadBuild(target, { siteUrl: opts.siteUrl, queryCache: opts.queryCache });
     opts.log.info({ buildId: build.id, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build loaded');
     return new CatalogStore(distDir, opts, build);
   }

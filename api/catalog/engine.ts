@@ -1,7 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { FacetLabels, ListingColumns } from '../../contract/build.ts';
 import { BILLING_PERIODS } from '../../contract/common.ts';
-import { open, type FileHandle } from 'node:fs/promises';
 import type { FacetsPayload, GeoPayload } from '../../contract/catalog.ts';
 import { CURRENCIES, LOCALES, OPTION_TYPES, type Currency, type Locale, type OptionType, type SlugName } from '../../contract/common.ts';
 import type { BBox, SortBy } from '../../contract/queries.ts';
@@ -9,7 +8,7 @@ import { parseAddress, parseHouseNumber, streetKey, houseNumberMatches, type Hou
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters, hash32, METERS_PER_DEGREE_LAT, randomKey } from './geo.ts';
-import type { PackResult } from '../build/load-worker.ts';
+import { readLine, type NdjsonFile, type NdjsonLines } from '../build/ndjson.ts';
 import { resolveSitePathsInJson } from './text.ts';
 
 /** A serialized response body kept by a build (routes/cached-body.ts). */
@@ -65,16 +64,16 @@ export interface PageResult {
 /** Where a place filter points, with localized names (for citations). */
 export interface PlaceRef { country: SlugName; city?: SlugName; zone?: SlugName }
 
-/** Many JSON texts in one string: item i is text[ends[i-1] .. ends[i]). */
-interface Packed { text: string; ends: Int32Array }
-const item = (p: Packed, i: number) => p.text.slice(i === 0 ? 0 : p.ends[i - 1], p.ends[i]);
-/** Many JSON texts in one UTF-8 buffer: item i is bytes [ends[i-1] .. ends[i]). */
-/** The cards of a locale: bytes [starts[i], cuts[i]) of listings.<locale>.json, site paths resolved when read. */
-interface PackedBytes { buf: Buffer; starts: Float64Array; cuts: Float64Array; siteUrl: string }
-const itemOf = (p: PackedBytes, i: number) => resolveSitePathsInJson(p.buf.toString('utf8', p.starts[i], p.cuts[i]), p.siteUrl);
+/**
+ * The listings of a locale as the build's NDJSON files give them, line i for listing i: cards
+ * and markers in memory with site paths resolved, details on disk (read when served, the page
+ * cache holds them; their site paths are resolved then).
+ */
+export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; details: NdjsonFile; siteUrl: string }
 
-/** Detail JSON stays in its file (the page cache holds it); an open handle survives the build directory's removal. */
-interface DetailFile { fh: FileHandle; starts: Float64Array; ends: Float64Array; siteUrl: string }
+/** Line i as JSON text without its closing brace, ready for the request-dependent fields. */
+const openLine = (l: NdjsonLines, i: number) => l.bytes.toString('utf8', l.starts[i], l.starts[i + 1] - 2);
+const isNullLine = (l: NdjsonLines, i: number) => l.starts[i + 1] - l.starts[i] === 5 && l.bytes[l.starts[i]] === 0x6e;
 
 interface Order { order: Int32Array; rank: Int32Array }
 
@@ -112,9 +111,7 @@ export class Engine {
   private readonly streets = new Map<string, number[]>();
   private readonly houseNumbers: (HouseNumber | undefined)[];
   private readonly orders = new Map<string, Order>();
-  private readonly cards = {} as Record<Locale, PackedBytes>;
-  private readonly markers = {} as Record<Locale, Packed>;
-  private readonly detailFiles = {} as Record<Locale, DetailFile>;
+  private readonly listings = {} as Record<Locale, LocaleListings>;
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
   private readonly sets: QueryCache<MatchSet>;
   private readonly counts: QueryCache<Int32Array>;
@@ -266,61 +263,40 @@ export class Engine {
     }
   }
 
-  /**
-   * A locale's listing pack: cards as JSON without their request-dependent fields and closing
-   * brace, markers likewise, and where each detail is in its file (read on demand). Their order
-   * against listing-facts.json is checked with the build's background verification.
-   */
-  async addPack(locale: Locale, r: PackResult, detailsPath: string, siteUrl: string) {
-    if (r.cardStarts.length !== this.n) throw new Error(`listing-pack.${locale}.json has ${r.cardStarts.length} cards for ${this.n} listings`);
+  /** A locale's cards, markers and details, one line per listing (checked by api/build/load.ts). */
+  addListings(locale: Locale, l: LocaleListings) {
     for (let i = 0; i < this.n; i++) {
-      const hasMarker = r.markerEnds[i] > (i === 0 ? 0 : r.markerEnds[i - 1]);
-      if (hasMarker !== !Number.isNaN(this.lat[i])) throw new Error(`listing-pack.${locale}.json: coordinates of ${this.slugs[i]} disagree with listing-facts.json`);
+      if (isNullLine(l.markers, i) !== Number.isNaN(this.lat[i])) throw new Error(`markers.${locale}.ndjson: the marker of ${this.slugs[i]} disagrees with its coordinates in listing-columns.json`);
     }
-    this.cards[locale] = { buf: Buffer.isBuffer(r.cards) ? r.cards : Buffer.from(r.cards.buffer, r.cards.byteOffset, r.cards.byteLength), starts: r.cardStarts, cuts: r.cardCuts, siteUrl };
-    this.markers[locale] = { text: r.markers, ends: r.markerEnds };
-    this.detailFiles[locale] = { fh: await open(detailsPath, 'r'), starts: r.detailStarts, ends: r.detailEnds, siteUrl };
+    this.listings[locale] = l;
   }
 
   /** The detail JSON of listing i, URLs resolved. */
   async detailJson(i: number, locale: Locale): Promise<string> {
-    const d = this.detailFiles[locale];
-    const length = d.ends[i] - d.starts[i];
-    const buf = Buffer.allocUnsafe(length);
-    const { bytesRead } = await d.fh.read(buf, 0, length, d.starts[i]);
-    if (bytesRead !== length) throw new Error(`short read in properties.${locale}.json`);
-    return resolveSitePathsInJson(buf.toString('utf8'), d.siteUrl);
+    const l = this.listings[locale];
+    return resolveSitePathsInJson(await readLine(l.details, i, `details.${locale}.ndjson`), l.siteUrl);
   }
 
-  /** The card's title (for citations). */
+  /** The card's title (for citations): its `"title"` string read from the card's bytes, not the whole card parsed. */
   title(i: number, locale: Locale): string {
-    return (JSON.parse(`${itemOf(this.cards[locale], i)}}`) as { title: string }).title;
+    const { bytes, starts } = this.listings[locale].cards;
+    const end = starts[i + 1] - 1;
+    // a key is the only place `"title"` can be followed by a colon; a card has no nested title
+    for (let k = bytes.indexOf('"title"', starts[i]); k >= 0 && k < end; k = bytes.indexOf('"title"', k + 7)) {
+      let v = k + 7;
+      while (bytes[v] === 0x20) v++;
+      if (bytes[v] !== 0x3a) continue;
+      v++;
+      while (bytes[v] === 0x20) v++;
+      let e = v + 1;
+      while (e < end && bytes[e] !== 0x22) e += bytes[e] === 0x5c ? 2 : 1;
+      return JSON.parse(bytes.toString('utf8', v, e + 1)) as string;
+    }
+    throw new Error(`cards.${locale}.ndjson: no title for ${this.slugs[i]}`);
   }
 
   async close() {
-    for (const l of LOCALES) await this.detailFiles[l]?.fh.close().catch(() => undefined);
-  }
-
-  private readonly sortKeys = [
-    ...(['date-desc', 'date-asc', 'rating-desc', 'price-asc'] as const).map((s) => [s, undefined] as const),
-    ...OPTION_TYPES.map((t) => ['price-asc', t] as const),
-  ];
-
-  /** Precomputes every sort order (otherwise each is computed on first use). */
-  seal() {
-    for (const [s, t] of this.sortKeys) this.order(s, t);
-  }
-
-  /** The same, one order per event-loop turn, so requests are served in between. */
-  sealInBackground() {
-    let k = 0;
-    const step = () => {
-      if (k >= this.sortKeys.length) return;
-      const [s, t] = this.sortKeys[k++];
-      this.order(s, t);
-      setImmediate(step);
-    };
-    setImmediate(step);
+    for (const l of LOCALES) await this.listings[l]?.details.fh.close().catch(() => undefined);
   }
 
   // ---- places -------------------------------------------------------------------------------
@@ -730,7 +706,7 @@ export class Engine {
   }
 
   cardJson(i: number, locale: Locale, f: Filters): string {
-    let s = itemOf(this.cards[locale], i) + this.priceFields(i, f.pricingOptionType);
+    let s = openLine(this.listings[locale].cards, i) + this.priceFields(i, f.pricingOptionType);
     const mp = this.col(f.pricingOptionType).market[i];
     if (mp) s += mp;
     if (f.lat !== undefined && f.lng !== undefined) {
@@ -741,7 +717,7 @@ export class Engine {
   }
 
   markerJson(i: number, locale: Locale, f: Filters): string {
-    return `${item(this.markers[locale], i)}${this.priceFields(i, f.pricingOptionType)}}`;
+    return `${openLine(this.listings[locale].markers, i)}${this.priceFields(i, f.pricingOptionType)}}`;
   }
 
   /** Bitset of the listings with coordinates (the map shows only those). */

@@ -1,9 +1,13 @@
-/** Text-level helpers for build files: site paths, card JSON, array element offsets, hashing. */
-import { createHash } from 'node:crypto';
+/**
+ * Site paths in build files. Builds store site-relative paths (`"url":"/media/…"`); SITE_URL is
+ * known only at start (DESIGN.md §3), so the API resolves them when it loads a build.
+ */
 
 const URL_KEYS = new Set(['url', 'webUrl', 'methodologyUrl']);
+/** `"url":"/…"` can only be a key and its value (quotes inside JSON strings are escaped), so a match is exact. */
+const SITE_PATH = /"(url|webUrl|methodologyUrl)":"\/(?!\/)/g;
 
-/** Builds store site-relative paths; SITE_URL is known only at start (DESIGN.md §3). */
+/** Resolves the site paths of a parsed value in place. */
 export function resolveSitePaths<T>(value: T, siteUrl: string): T {
   const walk = (v: unknown): void => {
     if (Array.isArray(v)) {
@@ -24,198 +28,39 @@ export function resolveSitePaths<T>(value: T, siteUrl: string): T {
   return value;
 }
 
-/**
- * The same resolution on a JSON text: `"url":"/…"` can only be a key and its value (quotes
- * inside JSON strings are escaped), so a replace is exact.
- */
+/** The same resolution on a JSON text. */
 export function resolveSitePathsInJson(json: string, siteUrl: string): string {
-  return json.replace(/"(url|webUrl|methodologyUrl)":"\/(?!\/)/g, (_m, key: string) => `"${key}":"${siteUrl}/`);
+  return json.replace(SITE_PATH, (_m, key: string) => `"${key}":"${siteUrl}/`);
 }
 
-export const VARYING_CARD_FIELDS = ['fromPrice', 'fromBillingPeriod', 'marketPosition', 'distanceMeters'] as const;
+const URL_KEY_TAIL = Buffer.from('rl":"/');
+const endsWith = (bytes: Buffer, end: number, ascii: string) => {
+  if (end < ascii.length) return false;
+  for (let k = 0; k < ascii.length; k++) if (bytes[end - ascii.length + k] !== ascii.charCodeAt(k)) return false;
+  return true;
+};
 
-/** A card as JSON without its request-dependent fields and without the closing brace. */
-export function stripCardFields(card: Record<string, unknown>): string {
-  for (const k of VARYING_CARD_FIELDS) delete card[k];
-  return JSON.stringify(card).slice(0, -1);
-}
-
-/** Byte offsets [start, end) of each element of a top-level JSON array of objects. */
-export function arrayElementOffsets(buf: Buffer): { starts: Float64Array; ends: Float64Array } {
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < buf.length; i++) {
-    const c = buf[i];
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped byte
-      else if (c === 34) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
-      if (depth === 1) starts.push(i);
-      depth++;
-    } else if (c === 125 || c === 93) {
-      depth--;
-      if (depth === 1) ends.push(i + 1);
-    }
+/** The same resolution on UTF-8 JSON bytes (a whole NDJSON file), without decoding them to a string. */
+export function resolveSitePathsInBytes(bytes: Buffer, siteUrl: string): Buffer {
+  if (!siteUrl) return bytes;
+  // every key ends in `rl":"/`: find those, then check the key before and the byte after
+  const at: number[] = [];
+  for (let k = bytes.indexOf(URL_KEY_TAIL); k >= 0; k = bytes.indexOf(URL_KEY_TAIL, k + URL_KEY_TAIL.length)) {
+    const slash = k + URL_KEY_TAIL.length - 1;
+    if (bytes[slash + 1] === 0x2f) continue; // `//host`: not a site path
+    if (endsWith(bytes, k, '"u') || endsWith(bytes, k, '"webU') || endsWith(bytes, k, '"methodologyU')) at.push(slash);
   }
-  if (depth !== 0 || starts.length !== ends.length) throw new Error('not a JSON array of objects');
-  return { starts: Float64Array.from(starts), ends: Float64Array.from(ends) };
-}
-
-/** [keyStart, valueStart, valueEnd] of each top-level field of the JSON object text[start..end). keyStart is the key's opening quote. */
-export function topLevelFields(s: string, start: number, end: number): number[] {
-  const out: number[] = [];
-  let i = start + 1;
-  const skipWs = () => { while (i < end) { const c = s.charCodeAt(i); if (c === 32 || c === 10 || c === 13 || c === 9) i++; else break; } };
-  const skipString = () => { // s[i] is the opening quote
-    i++;
-    while (i < end) {
-      const c = s.charCodeAt(i);
-      if (c === 92) i += 2;
-      else if (c === 34) { i++; return; } else i++;
-    }
-  };
-  while (i < end) {
-    skipWs();
-    if (s.charCodeAt(i) === 125) break;
-    const keyStart = i;
-    skipString();
-    skipWs();
-    i++; // colon
-    skipWs();
-    const valueStart = i;
-    const c = s.charCodeAt(i);
-    if (c === 34) skipString();
-    else if (c === 123 || c === 91) {
-      let depth = 0;
-      while (i < end) {
-        const d = s.charCodeAt(i);
-        if (d === 34) { skipString(); continue; }
-        if (d === 123 || d === 91) depth++;
-        else if (d === 125 || d === 93) { depth--; if (depth === 0) { i++; break; } }
-        i++;
-      }
-    } else {
-      while (i < end) { const d = s.charCodeAt(i); if (d === 44 || d === 125) break; i++; }
-      let e = i;
-      while (e > valueStart && s.charCodeAt(e - 1) <= 32) e--;
-      out.push(keyStart, valueStart, e);
-      skipWs();
-      if (s.charCodeAt(i) === 44) i++;
-      continue;
-    }
-    out.push(keyStart, valueStart, i);
-    skipWs();
-    if (s.charCodeAt(i) === 44) i++;
+  if (!at.length) return bytes;
+  const site = Buffer.from(siteUrl);
+  const out = Buffer.allocUnsafe(bytes.length + at.length * site.length);
+  let from = 0, to = 0;
+  for (const slash of at) {
+    out.set(bytes.subarray(from, slash), to);
+    to += slash - from;
+    out.set(site, to);
+    to += site.length;
+    from = slash;
   }
+  out.set(bytes.subarray(from), to);
   return out;
-}
-
-/** Character offsets [start, end) of each element of a top-level JSON array of objects. */
-export function arrayElementOffsetsText(s: string): { starts: Int32Array; ends: Int32Array } {
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let depth = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 34) {
-      i++;
-      while (i < s.length) {
-        const d = s.charCodeAt(i);
-        if (d === 92) i += 2;
-        else if (d === 34) break;
-        else i++;
-      }
-    } else if (c === 123 || c === 91) {
-      if (depth === 1) starts.push(i);
-      depth++;
-    } else if (c === 125 || c === 93) {
-      depth--;
-      if (depth === 1) ends.push(i + 1);
-    }
-  }
-  if (depth !== 0 || starts.length !== ends.length) throw new Error('not a JSON array of objects');
-  return { starts: Int32Array.from(starts), ends: Int32Array.from(ends) };
-}
-
-/**
- * The elements of a file holding one top-level JSON array of objects, read in chunks: each
- * element's bytes and byte range, and the sha256 of the whole file once the last is read
- * (`digest()`). Little memory whatever the file's size.
- */
-export async function* streamArrayElements(path: string, hash: { update(b: Buffer): unknown }, chunkBytes = 4 << 20): AsyncGenerator<{ bytes: Buffer; start: number; end: number }> {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(path, 'r');
-  try {
-    let depth = 0, inString = false, escaped = false, sawArray = false, closed = false;
-    let pos = 0, elemStart = -1;
-    let pending: Buffer[] = [];
-    const chunk = Buffer.allocUnsafe(chunkBytes);
-    for (;;) {
-      const { bytesRead } = await fh.read(chunk, 0, chunkBytes, pos);
-      if (bytesRead === 0) break;
-      const buf = chunk.subarray(0, bytesRead);
-      hash.update(buf);
-      let from = 0; // where the current element's bytes start in this chunk
-      for (let i = 0; i < bytesRead; i++) {
-        const c = buf[i];
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (c === 92) escaped = true;
-          else if (c === 34) inString = false;
-          continue;
-        }
-        if (c === 34) { inString = true; continue; }
-        if (c === 123 || c === 91) {
-          if (depth === 0) {
-            if (c !== 91 || sawArray) throw new Error('not a JSON array of objects');
-            sawArray = true;
-          } else if (depth === 1) {
-            if (c !== 123) throw new Error('not a JSON array of objects');
-            elemStart = pos + i;
-            from = i;
-            pending = [];
-          }
-          depth++;
-        } else if (c === 125 || c === 93) {
-          depth--;
-          if (depth === 1 && c === 125) {
-            pending.push(buf.subarray(from, i + 1));
-            const bytes = pending.length === 1 ? Buffer.from(pending[0]) : Buffer.concat(pending);
-            pending = [];
-            yield { bytes, start: elemStart, end: pos + i + 1 };
-            elemStart = -1;
-          } else if (depth === 0) closed = true;
-          else if (depth < 0) throw new Error('not a JSON array of objects');
-        } else if (depth === 0 && c > 32) throw new Error('not a JSON array of objects');
-      }
-      if (elemStart >= 0) pending.push(Buffer.from(buf.subarray(from)));
-      pos += bytesRead;
-    }
-    if (!sawArray || !closed || depth !== 0) throw new Error('not a JSON array of objects');
-  } finally {
-    await fh.close();
-  }
-}
-
-/** The sha256 (hex) of a text given in pieces: the whole text never has to be one string. */
-export function sha256OfChunks(chunks: Iterable<string>): string {
-  const hash = createHash('sha256');
-  for (const chunk of chunks) hash.update(chunk);
-  return hash.digest('hex');
-}
-
-/** The file text `${JSON.stringify(value)}\n` of an object, one top-level field a piece. */
-export function* jsonFileChunks(value: object): Generator<string> {
-  let first = true;
-  for (const [key, field] of Object.entries(value)) {
-    if (field === undefined) continue;
-    yield `${first ? '{' : ','}${JSON.stringify(key)}:${JSON.stringify(field)}`;
-    first = false;
-  }
-  yield first ? '{}\n' : '}\n';
 }

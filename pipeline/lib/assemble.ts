@@ -1,26 +1,20 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type {
-  FacetLabels, LeadRouting, ListingFact, LocalizedText, MarketRatesFile, PriceFact, SuggestEntry,
-} from '../../contract/build.ts';
-import type { BuildListingCard, BuildPropertyDetail, GeoPayload } from '../../contract/catalog.ts';
-import {
-  LOCALES, OPTION_TYPES, type BillingPeriod, type BuildImage, type Locale, type MarketPosition, type Money, type OptionType,
-} from '../../contract/common.ts';
-import type { PlaceHub, PriceIndexCity, RankingsPayload } from '../../contract/market.ts';
-import { queryColumn, queryJsonRows } from './models.ts';
+import type { FacetLabels, LeadRouting, LocalizedText, MarketRatesFile, SuggestEntry } from '../../contract/build.ts';
+import type { GeoPayload } from '../../contract/catalog.ts';
+import { LOCALES, OPTION_TYPES, type Locale, type Money, type OptionType } from '../../contract/common.ts';
+import { MAX_RANKING_LIMIT, type PlaceHub, type PriceIndexCity, type RankingsPayload } from '../../contract/market.ts';
+import { LOGO_SIZE_PX } from './listing-rows.ts';
+import { queryJsonRows, queryRows } from './models.ts';
 import {
   FACET_KEY_LABELS, operatorDescription, operatorFaqs, placeFaqs, placeIntro, placeShortDescription, type PlaceText,
 } from './texts.ts';
 
-/** Logos carry no size in the snapshot; the site serves them square at this size. */
-export const LOGO_SIZE_PX = 256;
 export const METHODOLOGY_PATH = '/en/price-index#methodology';
 
 type Row = Record<string, unknown>;
 const str = (v: unknown): string => v as string;
 const optStr = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : (v as string));
 const num = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : (v as number));
-const optNum = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : num(v));
 const byLocale = (row: Row, prefix: string, locale: Locale): string | undefined => optStr(row[`${prefix}_${locale}`]);
 const localized = (row: Row, prefix: string): LocalizedText => ({
   en: str(row[`${prefix}_en`]), de: str(row[`${prefix}_de`]), es: str(row[`${prefix}_es`]),
@@ -28,9 +22,9 @@ const localized = (row: Row, prefix: string): LocalizedText => ({
 
 export interface Marts {
   asOf: string;
+  /** listing-columns.json as the listing_columns mart wrote it */
+  listingColumnsText: string;
   listings: Row[];
-  listingPrices: Map<string, Row[]>;
-  pricingOptions: Map<string, Row[]>;
   countries: Row[];
   cities: Row[];
   zones: Row[];
@@ -40,17 +34,6 @@ export interface Marts {
   rankings: Row[];
   amenities: Row[];
   optionTypes: Row[];
-}
-
-function groupBySlug(rows: Row[]): Map<string, Row[]> {
-  const map = new Map<string, Row[]>();
-  for (const row of rows) {
-    const slug = str(row.slug);
-    const list = map.get(slug);
-    if (list) list.push(row);
-    else map.set(slug, [row]);
-  }
-  return map;
 }
 
 export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
@@ -63,9 +46,10 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     from int_price_observations__checked where reject_rule is null`);
   return {
     asOf: str(asOfRow.as_of),
-    listings: await queryJsonRows(conn, 'select * from listings order by slug'),
-    listingPrices: groupBySlug(await queryJsonRows(conn, 'select * from listing_prices')),
-    pricingOptions: groupBySlug(await queryJsonRows(conn, 'select * from pricing_options')),
+    listingColumnsText: (await queryRows<{ json: string }>(conn, 'select json from listing_columns'))[0].json,
+    // the images, logos and postal codes are only in the listing files (listing-rows.ts)
+    listings: await queryJsonRows(conn,
+      'select * exclude (space_id, images, operator_logo_path, postal_code, capacity_status) from listings order by slug'),
     countries: await queryJsonRows(conn, 'select * from countries order by country_slug'),
     cities: await queryJsonRows(conn, 'select * from cities order by city_slug'),
     zones: await queryJsonRows(conn, 'select * from zones order by city_slug, zone_slug'),
@@ -78,180 +62,13 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
   };
 }
 
-/** The long texts of the listings in one locale, aligned with `Marts.listings` (slug order). */
-export interface ListingTexts {
-  /** the card's excerpt: the locale's, else the English one */
-  excerpt: (string | null)[];
-  /** the detail's description: the locale's, else the English one, else the excerpt, else empty */
-  description: (string | null)[];
-}
-
-/** What readListingTexts reads: the listings mart and the texts view over the raw spaces. */
-export const LISTING_TEXT_SOURCES = ['listings', 'stg_space_texts', 'raw_spaces', 'raw_spaces_load'] as const;
-
-/**
- * Reads the excerpts and descriptions of one locale (they are kept out of the models and of
- * `Marts`: only one locale's texts are in memory at a time).
- */
-export async function readListingTexts(conn: DuckDBConnection, locale: Locale): Promise<ListingTexts> {
-  const from = `from listings left join stg_space_texts texts on texts.space_id = listings.space_id order by listings.slug`;
-  return {
-    excerpt: await queryColumn(conn, `select coalesce(texts.excerpt_${locale}, texts.excerpt_en) ${from}`),
-    description: await queryColumn(conn,
-      `select coalesce(texts.description_${locale}, texts.description_en, texts.excerpt_${locale}, texts.excerpt_en) ${from}`),
-  };
-}
-
 function money(amount: number, currency: string): Money {
   return { amount, currency: currency as Money['currency'] };
-}
-
-function priceFact(row: Row): PriceFact {
-  return {
-    amount: num(row.from_amount),
-    currency: str(row.from_currency) as PriceFact['currency'],
-    billingPeriod: str(row.from_billing_period) as PriceFact['billingPeriod'],
-    sortAmountEur: num(row.from_sort_amount_eur),
-  };
-}
-
-function position(row: Row): MarketPosition {
-  return {
-    verdict: str(row.verdict) as MarketPosition['verdict'],
-    median: money(num(row.city_median), str(row.city_currency)),
-    sampleSize: num(row.city_sample_size),
-  };
-}
-
-function images(row: Row): BuildImage[] {
-  return (row.images as Row[]).map((i) => ({ url: str(i.url), width: num(i.width), height: num(i.height), alt: str(i.alt) }));
-}
-
-function operatorRef(row: Row) {
-  if (row.operator_slug === null) return undefined;
-  const name = str(row.operator_name);
-  const logoPath = optStr(row.operator_logo_path);
-  return {
-    slug: str(row.operator_slug),
-    name,
-    logo: logoPath ? { url: logoPath, width: LOGO_SIZE_PX, height: LOGO_SIZE_PX, alt: name } : undefined,
-  };
-}
-
-function ratingOf(row: Row) {
-  if (row.rating_score === null || row.rating_count === null) return undefined;
-  return { score: num(row.rating_score), count: num(row.rating_count) };
 }
 
 function coordinatesOf(row: Row) {
   if (row.lat === null || row.lng === null) return undefined;
   return { lat: num(row.lat), lng: num(row.lng) };
-}
-
-export function listingFacts(m: Marts): ListingFact[] {
-  return m.listings.map((row) => {
-    const prices = m.listingPrices.get(str(row.slug)) ?? [];
-    const overall = prices.find((p) => p.product_type === 'all');
-    const fromPriceByType: Partial<Record<OptionType, PriceFact>> = {};
-    const marketPositionByType: Partial<Record<OptionType, MarketPosition>> = {};
-    for (const p of prices) {
-      if (p.product_type === 'all') continue;
-      const type = str(p.product_type) as OptionType;
-      if (p.from_amount !== null) fromPriceByType[type] = priceFact(p);
-      if (p.verdict !== null) marketPositionByType[type] = position(p);
-    }
-    return {
-      slug: str(row.slug),
-      countrySlug: str(row.country_slug),
-      countryCode: str(row.country_code),
-      citySlug: str(row.city_slug),
-      zoneSlug: optStr(row.zone_slug) ?? null,
-      operatorSlug: optStr(row.operator_slug) ?? null,
-      amenities: row.amenity_slugs as string[],
-      capacity: optNum(row.capacity) ?? null,
-      coordinates: coordinatesOf(row) ?? null,
-      updatedAt: optStr(row.updated_at) ?? null,
-      rating: ratingOf(row) ?? null,
-      featured: row.is_featured as boolean,
-      street: str(row.street),
-      houseNumber: str(row.house_number),
-      optionTypes: row.option_types as OptionType[],
-      fromPrice: overall && overall.from_amount !== null ? priceFact(overall) : null,
-      fromPriceByType,
-      marketPosition: overall && overall.verdict !== null ? position(overall) : null,
-      marketPositionByType,
-    };
-  });
-}
-
-function cardBase(row: Row, fact: ListingFact, locale: Locale) {
-  return {
-    countryCode: str(row.country_code),
-    city: { slug: str(row.city_slug), name: str(byLocale(row, 'city_name', locale)) },
-    zone: row.zone_slug === null ? undefined : { slug: str(row.zone_slug), name: str(byLocale(row, 'zone_name', locale)) },
-    operator: operatorRef(row),
-    coordinates: coordinatesOf(row),
-    fromPrice: fact.fromPrice ? money(fact.fromPrice.amount, fact.fromPrice.currency) : undefined,
-    fromBillingPeriod: fact.fromPrice?.billingPeriod,
-    rating: ratingOf(row),
-  };
-}
-
-/** The listing card of `row` (one of `Marts.listings`) in one locale. */
-export function listingCard(row: Row, fact: ListingFact, locale: Locale, excerpt: string | null): BuildListingCard {
-  // The request-dependent fields come last: the API serves the card text before them as it is
-  // (listing-pack.<locale>.json, api/catalog/pack.ts).
-  const { fromPrice, fromBillingPeriod, ...base } = cardBase(row, fact, locale);
-  return {
-    slug: str(row.slug),
-    title: str(row.title),
-    ...base,
-    featured: row.is_featured as boolean,
-    updatedAt: optStr(row.updated_at),
-    excerpt: optStr(excerpt),
-    images: images(row),
-    amenities: row.amenity_slugs as string[],
-    capacity: optNum(row.capacity),
-    capacity_status: optStr(row.capacity_status) as BuildListingCard['capacity_status'],
-    fromPrice,
-    fromBillingPeriod,
-    marketPosition: fact.marketPosition ?? undefined,
-  };
-}
-
-function formatAddress(row: Row, locale: Locale): string {
-  const street = [str(row.street), str(row.house_number)].filter((s) => s !== '').join(' ');
-  const town = [str(row.postal_code), str(byLocale(row, 'city_name', locale))].filter((s) => s !== '').join(' ');
-  return [street, town].filter((s) => s !== '').join(', ');
-}
-
-/** The property detail of `row` (one of `Marts.listings`) in one locale. */
-export function propertyDetail(m: Marts, row: Row, fact: ListingFact, locale: Locale, description: string | null): BuildPropertyDetail {
-  const slug = str(row.slug);
-  const base = cardBase(row, fact, locale);
-  return {
-    slug,
-    title: str(row.title),
-    featured: row.is_featured as boolean,
-    description: description ?? '',
-    address: formatAddress(row, locale),
-    images: images(row),
-    amenities: row.amenity_slugs as string[],
-    pricingOptions: (m.pricingOptions.get(slug) ?? []).map((o) => ({
-      optionType: str(o.option_type) as OptionType,
-      title: str(o.offer_title),
-      priceOnRequest: o.is_price_on_request as boolean,
-      billingPeriod: str(o.billing_period) as BillingPeriod,
-      price: o.is_price_on_request ? undefined : money(num(o.amount), str(o.currency)),
-      minCapacity: optNum(o.min_capacity),
-      maxCapacity: optNum(o.max_capacity),
-    })),
-    webUrl: `/${locale}/space/${slug}`,
-    ...base,
-    updatedAt: optStr(row.updated_at),
-    capacity: optNum(row.capacity),
-    marketPosition: fact.marketPosition ?? undefined,
-  };
 }
 
 export function geography(m: Marts, locale: Locale): GeoPayload {
@@ -306,8 +123,8 @@ export function marketRates(m: Marts, locale: Locale): MarketRatesFile {
     const sampleSize = num(row.sample_size);
     if (product === 'all') current.rates.sampleSize = sampleSize;
     else if (product === 'day_pass' || product === 'meeting_room') {
-      // per-use rates have no flag in the contract: shown only from the 5-space threshold
-      if (sampleSize >= 5) {
+      // per-use rates have no flag in the contract: shown only when published
+      if (row.is_published) {
         current.rates[product === 'day_pass' ? 'dayPass' : 'meetingRoom'] = { median: money(num(row.median_price), currency), sampleSize };
       }
     } else {
@@ -317,7 +134,7 @@ export function marketRates(m: Marts, locale: Locale): MarketRatesFile {
         min: money(num(row.min_price), currency),
         max: money(num(row.max_price), currency),
         sampleSize,
-        thinSample: sampleSize < 5 ? true : undefined,
+        thinSample: row.is_published ? undefined : true,
       });
     }
   }
@@ -340,6 +157,7 @@ export function rankings(m: Marts, locale: Locale): Record<string, RankingsPaylo
     const entry = out[str(r.city_slug)];
     entry.sampleSize += 1;
     entry.hasReviewData = r.has_review_data as boolean;
+    if (entry.ranked.length === MAX_RANKING_LIMIT) continue;
     entry.ranked.push({
       slug: str(r.slug),
       title: str(r.title),
@@ -355,7 +173,7 @@ export function rankings(m: Marts, locale: Locale): Record<string, RankingsPaylo
 
 function priceStats(row: Row) {
   const sampleSize = num(row.sample_size);
-  const published = sampleSize >= 5 && row.median_price !== null;
+  const published = row.is_published as boolean;
   return {
     currency: str(row.currency),
     sampleSize,

@@ -1,3 +1,5 @@
+import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
+
 /** The Frictionless Data Package that describes price-report.csv (CC BY 4.0). */
 export function priceReportDataPackage(asOf: string, serviceName = 'Desk Atlas') {
   const money = (name: string, title: string) => ({
@@ -11,7 +13,7 @@ export function priceReportDataPackage(asOf: string, serviceName = 'Desk Atlas')
     description:
       'Median, average, minimum and maximum monthly price per desk of coworking spaces per city, overall (product_type "all") ' +
       'and per desk product. Prices are the figures operators publish, normalised to a month (year ÷ 12, week × 52/12) and ' +
-      'to one desk (private offices divided by their desks). A row is published at a sample of 5 distinct spaces or more.',
+      `to one desk (private offices divided by their desks). A row is published at a sample of ${MIN_SAMPLE_SIZE} distinct spaces or more.`,
     version: asOf.slice(0, 10),
     licenses: [{
       name: 'CC-BY-4.0',
@@ -36,7 +38,7 @@ export function priceReportDataPackage(asOf: string, serviceName = 'Desk Atlas')
           { name: 'currency', type: 'string', title: 'Currency', description: 'ISO 4217 code of the prices', constraints: { required: true, enum: ['EUR', 'GBP', 'USD', 'CHF', 'VES', 'AED'] } },
           { name: 'product_type', type: 'string', title: 'Product type', description: '"all" for the city row (each space at its cheapest desk product), otherwise the desk product', constraints: { required: true, enum: ['all', 'private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership'] } },
           { name: 'sample_size', type: 'integer', title: 'Sample size', description: 'Distinct spaces with a current monthly per-desk price', constraints: { required: true, minimum: 0 } },
-          { name: 'published', type: 'boolean', title: 'Published', description: 'true at a sample of 5 or more; otherwise the figures are empty', trueValues: ['true'], falseValues: ['false'], constraints: { required: true } },
+          { name: 'published', type: 'boolean', title: 'Published', description: `true at a sample of ${MIN_SAMPLE_SIZE} or more; otherwise the figures are empty`, trueValues: ['true'], falseValues: ['false'], constraints: { required: true } },
           money('median', 'Median'),
           money('average', 'Average'),
           money('min', 'Minimum'),

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { PUBLISH_RULES, type PublishRules } from '../../contract/rules.ts';
 import { BuildError } from './errors.ts';
 
 export const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'sql');
@@ -66,8 +67,26 @@ export function materialization(model: Model): 'view' | 'table' {
   return model.layer === 'staging' ? 'view' : 'table';
 }
 
-/** Creates the macros, then one view or table per model, in dependency order. Returns row counts by model. */
-export async function runModels(conn: DuckDBConnection, models: Model[], sqlDir = SQL_DIR): Promise<Record<string, number>> {
+/** The publishing rules of contract/rules.ts as SQL macros: every model takes its decisions from them. */
+export function ruleMacros(rules: PublishRules): string {
+  const { minSampleSize, marketBands } = rules;
+  if (!Number.isInteger(minSampleSize) || minSampleSize < 1) throw new Error(`minSampleSize must be a positive integer, not ${minSampleSize}`);
+  if (!(marketBands.below > 0 && marketBands.below <= marketBands.above)) throw new Error('marketBands: 0 < below <= above');
+  return `
+create or replace macro min_sample_size() as ${minSampleSize};
+create or replace macro is_published_sample(sample_size) as coalesce(sample_size, 0) >= min_sample_size();
+create or replace macro market_verdict(price, median) as case
+  when price < ${marketBands.below} * median then 'below'
+  when price > ${marketBands.above} * median then 'above'
+  else 'around' end;`;
+}
+
+/**
+ * Creates the macros (the rules', then macros.sql), then one view or table per model, in
+ * dependency order. Returns row counts by model.
+ */
+export async function runModels(conn: DuckDBConnection, models: Model[], rules: PublishRules = PUBLISH_RULES, sqlDir = SQL_DIR): Promise<Record<string, number>> {
+  await conn.run(ruleMacros(rules));
   await conn.run(readFileSync(path.join(sqlDir, 'macros.sql'), 'utf8'));
   const counts: Record<string, number> = {};
   for (const model of models) {

@@ -72,28 +72,10 @@ export class BuildWriter {
     out.close();
   }
 
-  /**
-   * A JSON array written element by element (same bytes as writeJson of the whole array).
-   * push returns the element's JSON text and its byte range [start, end) in the file.
-   */
-  openJsonArray(name: string): { push(item: unknown): { json: string; start: number; end: number }; close(): void } {
-    const out = this.open(name);
-    let first = true;
-    out.write('[');
-    return {
-      push: (item: unknown) => {
-        const json = JSON.stringify(item);
-        if (!first) out.write(',');
-        const start = out.bytes();
-        out.write(json);
-        first = false;
-        return { json, start, end: out.bytes() };
-      },
-      close: () => {
-        out.write(']\n');
-        out.close();
-      },
-    };
+  /** A file written piece by piece: `write` appends text, `close` hashes and fsyncs it. */
+  openText(name: string): { write(text: string): void; close(): void } {
+    const { write, close } = this.open(name);
+    return { write, close };
   }
 
   writeText(name: string, text: string): void {

@@ -1,6 +1,10 @@
 import type { Locale } from '../../contract/common.ts';
+import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
 
-/** Localized prose computed from the statistics: hub intros, short descriptions and FAQs. */
+/**
+ * Localized prose computed from the statistics: hub intros, short descriptions and FAQs. Every
+ * template is a Record<Locale, …>: a new locale does not compile until each has its text.
+ */
 
 const NUMBER_LOCALE: Record<Locale, string> = { en: 'en-GB', de: 'de-DE', es: 'es-ES' };
 
@@ -18,30 +22,31 @@ export function formatCount(n: number, locale: Locale): string {
   return new Intl.NumberFormat(NUMBER_LOCALE[locale]).format(n);
 }
 
+const AND: Record<Locale, string> = { en: 'and', de: 'und', es: 'y' };
+
 function list(items: string[], locale: Locale): string {
   if (items.length <= 1) return items.join('');
-  const and = { en: 'and', de: 'und', es: 'y' }[locale];
-  return `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
+  return `${items.slice(0, -1).join(', ')} ${AND[locale]} ${items[items.length - 1]}`;
 }
 
-function spaces(n: number, locale: Locale): string {
-  const c = formatCount(n, locale);
-  if (locale === 'en') return n === 1 ? `${c} coworking space` : `${c} coworking spaces`;
-  if (locale === 'de') return n === 1 ? `${c} Coworking-Space` : `${c} Coworking-Spaces`;
-  return n === 1 ? `${c} espacio de coworking` : `${c} espacios de coworking`;
-}
+/** A noun in singular and plural, per locale. */
+type Noun = Record<Locale, [one: string, many: string]>;
+const SPACE: Noun = {
+  en: ['coworking space', 'coworking spaces'],
+  de: ['Coworking-Space', 'Coworking-Spaces'],
+  es: ['espacio de coworking', 'espacios de coworking'],
+};
+const OPERATOR: Noun = { en: ['operator', 'operators'], de: ['Anbieter', 'Anbietern'], es: ['operador', 'operadores'] };
+const CITY: Noun = { en: ['city', 'cities'], de: ['Stadt', 'Städten'], es: ['ciudad', 'ciudades'] };
 
-function operators(n: number, locale: Locale): string {
-  const c = formatCount(n, locale);
-  if (locale === 'en') return n === 1 ? `${c} operator` : `${c} operators`;
-  if (locale === 'de') return n === 1 ? `${c} Anbieter` : `${c} Anbietern`;
-  return n === 1 ? `${c} operador` : `${c} operadores`;
-}
+const noun = (words: Noun, n: number, locale: Locale) => words[locale][n === 1 ? 0 : 1];
+const counted = (words: Noun, n: number, locale: Locale) => `${formatCount(n, locale)} ${noun(words, n, locale)}`;
+const spaces = (n: number, locale: Locale) => counted(SPACE, n, locale);
 
 export interface PriceStats {
   currency: string;
   sampleSize: number;
-  /** present only when the sample reaches the threshold */
+  /** present only when the sample is published */
   median?: number;
   min?: number;
   max?: number;
@@ -60,132 +65,192 @@ export interface PlaceText {
   asOfDate: string;
 }
 
+const IN: Record<Locale, string> = { en: 'in', de: 'in', es: 'en' };
+
 export function placeShortDescription(p: PlaceText, locale: Locale): string {
-  if (locale === 'en') return `${spaces(p.propertyCount, locale)} in ${p.name}`;
-  if (locale === 'de') return `${spaces(p.propertyCount, locale)} in ${p.name}`;
-  return `${spaces(p.propertyCount, locale)} en ${p.name}`;
+  return `${spaces(p.propertyCount, locale)} ${IN[locale]} ${p.name}`;
 }
+
+const INTRO: Record<Locale, { head: (spaces: string, name: string) => string; median: (money: string, sample: string) => string }> = {
+  en: {
+    head: (s, name) => `Desk Atlas lists ${s} in ${name}.`,
+    median: (money, n) => `A desk costs ${money} a month at the median of ${n} spaces with a published price.`,
+  },
+  de: {
+    head: (s, name) => `Desk Atlas listet ${s} in ${name}.`,
+    median: (money, n) => `Ein Schreibtisch kostet im Median ${money} im Monat, ermittelt aus ${n} Spaces mit veröffentlichtem Preis.`,
+  },
+  es: {
+    head: (s, name) => `Desk Atlas recoge ${s} en ${name}.`,
+    median: (money, n) => `Un puesto cuesta ${money} al mes según la mediana de ${n} espacios con precio publicado.`,
+  },
+};
 
 export function placeIntro(p: PlaceText, locale: Locale): string {
+  const t = INTRO[locale];
+  const head = t.head(spaces(p.propertyCount, locale), p.name);
   const m = p.prices.median;
-  const money = m === undefined ? null : formatMoney(m, p.prices.currency, locale);
-  if (locale === 'en') {
-    const head = `Desk Atlas lists ${spaces(p.propertyCount, locale)} in ${p.name}.`;
-    return money ? `${head} A desk costs ${money} a month at the median of ${formatCount(p.prices.sampleSize, locale)} spaces with a published price.` : head;
-  }
-  if (locale === 'de') {
-    const head = `Desk Atlas listet ${spaces(p.propertyCount, locale)} in ${p.name}.`;
-    return money ? `${head} Ein Schreibtisch kostet im Median ${money} im Monat, ermittelt aus ${formatCount(p.prices.sampleSize, locale)} Spaces mit veröffentlichtem Preis.` : head;
-  }
-  const head = `Desk Atlas recoge ${spaces(p.propertyCount, locale)} en ${p.name}.`;
-  return money ? `${head} Un puesto cuesta ${money} al mes según la mediana de ${formatCount(p.prices.sampleSize, locale)} espacios con precio publicado.` : head;
+  if (m === undefined) return head;
+  return `${head} ${t.median(formatMoney(m, p.prices.currency, locale), formatCount(p.prices.sampleSize, locale))}`;
 }
 
+interface PlaceFaqTexts {
+  priceQuestion: (name: string) => string;
+  priceAnswer: (name: string, median: string, sample: string, asOf: string, min: string, max: string) => string;
+  thinAnswer: (name: string, sample: string) => string;
+  countQuestion: (name: string) => string;
+  noSpaces: (name: string) => string;
+  countAnswer: (spaces: string, name: string) => string;
+  /** appended to countAnswer when the place has operators */
+  runBy: (operated: string, operators: string) => string;
+  childrenQuestion: Record<'zone' | 'city', (name: string) => string>;
+}
+
+const PLACE_FAQ: Record<Locale, PlaceFaqTexts> = {
+  en: {
+    priceQuestion: (name) => `How much does a desk cost in ${name}?`,
+    priceAnswer: (name, median, n, asOf, min, max) =>
+      `The median monthly price of a desk in ${name} is ${median}, based on ${n} coworking spaces with a published monthly price (as of ${asOf}). Prices range from ${min} to ${max} per desk and month.`,
+    thinAnswer: (name, n) =>
+      `Too few spaces in ${name} publish a monthly desk price to give a reliable figure: ${n} of the ${MIN_SAMPLE_SIZE} needed. Desk Atlas publishes a median from ${MIN_SAMPLE_SIZE} spaces upwards.`,
+    countQuestion: (name) => `How many coworking spaces are there in ${name}?`,
+    noSpaces: (name) => `Desk Atlas does not list any coworking space in ${name} yet.`,
+    countAnswer: (s, name) => `Desk Atlas lists ${s} in ${name}`,
+    runBy: (operated, ops) => `; ${operated} of them run by ${ops}`,
+    childrenQuestion: {
+      zone: (name) => `Which neighbourhoods of ${name} have the most coworking spaces?`,
+      city: (name) => `Which cities in ${name} have the most coworking spaces?`,
+    },
+  },
+  de: {
+    priceQuestion: (name) => `Was kostet ein Schreibtisch in ${name}?`,
+    priceAnswer: (name, median, n, asOf, min, max) =>
+      `Der Median für einen Schreibtisch in ${name} liegt bei ${median} im Monat, ermittelt aus ${n} Coworking-Spaces mit veröffentlichtem Monatspreis (Stand ${asOf}). Die Preise reichen von ${min} bis ${max} pro Schreibtisch und Monat.`,
+    thinAnswer: (name, n) =>
+      `Zu wenige Spaces in ${name} veröffentlichen einen Monatspreis für einen Schreibtisch, um eine verlässliche Zahl zu nennen: ${n} von ${MIN_SAMPLE_SIZE} nötigen. Desk Atlas veröffentlicht einen Median ab ${MIN_SAMPLE_SIZE} Spaces.`,
+    countQuestion: (name) => `Wie viele Coworking-Spaces gibt es in ${name}?`,
+    noSpaces: (name) => `Desk Atlas listet in ${name} noch keinen Coworking-Space.`,
+    countAnswer: (s, name) => `Desk Atlas listet ${s} in ${name}`,
+    runBy: (operated, ops) => `; ${operated} davon betrieben von ${ops}`,
+    childrenQuestion: {
+      zone: (name) => `In welchen Stadtteilen von ${name} gibt es die meisten Coworking-Spaces?`,
+      city: (name) => `Welche Städte in ${name} haben die meisten Coworking-Spaces?`,
+    },
+  },
+  es: {
+    priceQuestion: (name) => `¿Cuánto cuesta un puesto de trabajo en ${name}?`,
+    priceAnswer: (name, median, n, asOf, min, max) =>
+      `La mediana del precio mensual de un puesto en ${name} es de ${median}, a partir de ${n} espacios de coworking con precio mensual publicado (a ${asOf}). Los precios van de ${min} a ${max} por puesto y mes.`,
+    thinAnswer: (name, n) =>
+      `Demasiado pocos espacios en ${name} publican un precio mensual por puesto para dar una cifra fiable: ${n} de los ${MIN_SAMPLE_SIZE} necesarios. Desk Atlas publica una mediana a partir de ${MIN_SAMPLE_SIZE} espacios.`,
+    countQuestion: (name) => `¿Cuántos espacios de coworking hay en ${name}?`,
+    noSpaces: (name) => `Desk Atlas aún no recoge ningún espacio de coworking en ${name}.`,
+    countAnswer: (s, name) => `Desk Atlas recoge ${s} en ${name}`,
+    runBy: (operated, ops) => `; ${operated} de ellos gestionados por ${ops}`,
+    childrenQuestion: {
+      zone: (name) => `¿Qué barrios de ${name} tienen más espacios de coworking?`,
+      city: (name) => `¿Qué ciudades de ${name} tienen más espacios de coworking?`,
+    },
+  },
+};
+
 export function placeFaqs(p: PlaceText, locale: Locale): { question: string; answer: string }[] {
-  const faqs: { question: string; answer: string }[] = [];
+  const t = PLACE_FAQ[locale];
   const { median, min, max, sampleSize, currency } = p.prices;
   const n = formatCount(sampleSize, locale);
   const fm = (x: number) => formatMoney(x, currency, locale);
   const published = median !== undefined && min !== undefined && max !== undefined;
-  if (locale === 'en') {
-    faqs.push({
-      question: `How much does a desk cost in ${p.name}?`,
-      answer: published
-        ? `The median monthly price of a desk in ${p.name} is ${fm(median)}, based on ${n} coworking spaces with a published monthly price (as of ${p.asOfDate}). Prices range from ${fm(min)} to ${fm(max)} per desk and month.`
-        : `Too few spaces in ${p.name} publish a monthly desk price to give a reliable figure: ${n} of the 5 needed. Desk Atlas publishes a median from 5 spaces upwards.`,
-    });
-    faqs.push({
-      question: `How many coworking spaces are there in ${p.name}?`,
-      answer: p.propertyCount === 0
-        ? `Desk Atlas does not list any coworking space in ${p.name} yet.`
-        : `Desk Atlas lists ${spaces(p.propertyCount, locale)} in ${p.name}${p.operatorCount > 0 ? `; ${formatCount(p.operatedCount, locale)} of them run by ${operators(p.operatorCount, locale)}` : ''}.`,
-    });
-  } else if (locale === 'de') {
-    faqs.push({
-      question: `Was kostet ein Schreibtisch in ${p.name}?`,
-      answer: published
-        ? `Der Median für einen Schreibtisch in ${p.name} liegt bei ${fm(median)} im Monat, ermittelt aus ${n} Coworking-Spaces mit veröffentlichtem Monatspreis (Stand ${p.asOfDate}). Die Preise reichen von ${fm(min)} bis ${fm(max)} pro Schreibtisch und Monat.`
-        : `Zu wenige Spaces in ${p.name} veröffentlichen einen Monatspreis für einen Schreibtisch, um eine verlässliche Zahl zu nennen: ${n} von 5 nötigen. Desk Atlas veröffentlicht einen Median ab 5 Spaces.`,
-    });
-    faqs.push({
-      question: `Wie viele Coworking-Spaces gibt es in ${p.name}?`,
-      answer: p.propertyCount === 0
-        ? `Desk Atlas listet in ${p.name} noch keinen Coworking-Space.`
-        : `Desk Atlas listet ${spaces(p.propertyCount, locale)} in ${p.name}${p.operatorCount > 0 ? `; ${formatCount(p.operatedCount, locale)} davon betrieben von ${operators(p.operatorCount, locale)}` : ''}.`,
-    });
-  } else {
-    faqs.push({
-      question: `¿Cuánto cuesta un puesto de trabajo en ${p.name}?`,
-      answer: published
-        ? `La mediana del precio mensual de un puesto en ${p.name} es de ${fm(median)}, a partir de ${n} espacios de coworking con precio mensual publicado (a ${p.asOfDate}). Los precios van de ${fm(min)} a ${fm(max)} por puesto y mes.`
-        : `Demasiado pocos espacios en ${p.name} publican un precio mensual por puesto para dar una cifra fiable: ${n} de los 5 necesarios. Desk Atlas publica una mediana a partir de 5 espacios.`,
-    });
-    faqs.push({
-      question: `¿Cuántos espacios de coworking hay en ${p.name}?`,
-      answer: p.propertyCount === 0
-        ? `Desk Atlas aún no recoge ningún espacio de coworking en ${p.name}.`
-        : `Desk Atlas recoge ${spaces(p.propertyCount, locale)} en ${p.name}${p.operatorCount > 0 ? `; ${formatCount(p.operatedCount, locale)} de ellos gestionados por ${operators(p.operatorCount, locale)}` : ''}.`,
-    });
-  }
+  const runBy = p.operatorCount > 0 ? t.runBy(formatCount(p.operatedCount, locale), counted(OPERATOR, p.operatorCount, locale)) : '';
+  const faqs = [
+    {
+      question: t.priceQuestion(p.name),
+      answer: published ? t.priceAnswer(p.name, fm(median), n, p.asOfDate, fm(min), fm(max)) : t.thinAnswer(p.name, n),
+    },
+    {
+      question: t.countQuestion(p.name),
+      answer: p.propertyCount === 0 ? t.noSpaces(p.name) : `${t.countAnswer(spaces(p.propertyCount, locale), p.name)}${runBy}.`,
+    },
+  ];
   const top = p.children.filter((c) => c.propertyCount > 0).slice(0, 3);
   if (p.childKind && top.length > 0) {
     const items = list(top.map((c) => `${c.name} (${formatCount(c.propertyCount, locale)})`), locale);
-    const q = {
-      zone: {
-        en: `Which neighbourhoods of ${p.name} have the most coworking spaces?`,
-        de: `In welchen Stadtteilen von ${p.name} gibt es die meisten Coworking-Spaces?`,
-        es: `¿Qué barrios de ${p.name} tienen más espacios de coworking?`,
-      },
-      city: {
-        en: `Which cities in ${p.name} have the most coworking spaces?`,
-        de: `Welche Städte in ${p.name} haben die meisten Coworking-Spaces?`,
-        es: `¿Qué ciudades de ${p.name} tienen más espacios de coworking?`,
-      },
-    }[p.childKind][locale];
-    const a = { en: `${items}.`, de: `${items}.`, es: `${items}.` }[locale];
-    faqs.push({ question: q, answer: a });
+    faqs.push({ question: t.childrenQuestion[p.childKind](p.name), answer: `${items}.` });
   }
   return faqs;
 }
+
+export type Verdict = 'below' | 'around' | 'above';
 
 export interface OperatorText {
   name: string;
   propertyCount: number;
   cityNames: string[];
-  verdict: 'below' | 'around' | 'above' | null;
+  verdict: Verdict | null;
   sampleSize: number;
 }
 
+const OPERATOR_DESCRIPTION: Record<Locale, (name: string, spaces: string, cities: string) => string> = {
+  en: (name, s, cities) => `${name} runs ${s} in ${cities} listed on Desk Atlas.`,
+  de: (name, s, cities) => `${name} betreibt ${s} in ${cities} auf Desk Atlas.`,
+  es: (name, s, cities) => `${name} gestiona ${s} en ${cities} en Desk Atlas.`,
+};
+
 export function operatorDescription(o: OperatorText, locale: Locale): string {
-  const cities = formatCount(o.cityNames.length, locale);
-  if (locale === 'en') return `${o.name} runs ${spaces(o.propertyCount, locale)} in ${cities} ${o.cityNames.length === 1 ? 'city' : 'cities'} listed on Desk Atlas.`;
-  if (locale === 'de') return `${o.name} betreibt ${spaces(o.propertyCount, locale)} in ${cities} ${o.cityNames.length === 1 ? 'Stadt' : 'Städten'} auf Desk Atlas.`;
-  return `${o.name} gestiona ${spaces(o.propertyCount, locale)} en ${cities} ${o.cityNames.length === 1 ? 'ciudad' : 'ciudades'} en Desk Atlas.`;
+  return OPERATOR_DESCRIPTION[locale](o.name, spaces(o.propertyCount, locale), counted(CITY, o.cityNames.length, locale));
 }
 
+interface OperatorFaqTexts {
+  whereQuestion: (name: string) => string;
+  noSpaces: (name: string) => string;
+  whereAnswer: (name: string, spaces: string, where: string) => string;
+  priceQuestion: (name: string) => string;
+  verdict: Record<Verdict, string>;
+  priceAnswer: (name: string, sample: string, verdict: string) => string;
+  noComparison: (name: string, sample: string) => string;
+}
+
+const OPERATOR_FAQ: Record<Locale, OperatorFaqTexts> = {
+  en: {
+    whereQuestion: (name) => `Where does ${name} have coworking spaces?`,
+    noSpaces: (name) => `Desk Atlas lists no space of ${name} at the moment.`,
+    whereAnswer: (name, s, where) => `${name} runs ${s} listed on Desk Atlas, in ${where}.`,
+    priceQuestion: (name) => `How do ${name}'s prices compare?`,
+    verdict: { below: 'below', around: 'around', above: 'above' },
+    priceAnswer: (name, n, verdict) => `Across ${n} spaces with a monthly desk price, ${name} is ${verdict} the median of its cities.`,
+    noComparison: (name, n) =>
+      `Fewer than ${MIN_SAMPLE_SIZE} of ${name}'s spaces publish a monthly desk price in a city with a published median (${n}), so no comparison is made.`,
+  },
+  de: {
+    whereQuestion: (name) => `Wo hat ${name} Coworking-Spaces?`,
+    noSpaces: (name) => `Desk Atlas listet derzeit keinen Space von ${name}.`,
+    whereAnswer: (name, s, where) => `${name} betreibt ${s} auf Desk Atlas, in ${where}.`,
+    priceQuestion: (name) => `Wie liegen die Preise von ${name} im Vergleich?`,
+    verdict: { below: 'unter', around: 'etwa auf Höhe', above: 'über' },
+    priceAnswer: (name, n, verdict) => `Über ${n} Spaces mit Monatspreis pro Schreibtisch liegt ${name} ${verdict} dem Median seiner Städte.`,
+    noComparison: (name, n) =>
+      `Weniger als ${MIN_SAMPLE_SIZE} Spaces von ${name} veröffentlichen einen Monatspreis pro Schreibtisch in einer Stadt mit veröffentlichtem Median (${n}), daher gibt es keinen Vergleich.`,
+  },
+  es: {
+    whereQuestion: (name) => `¿Dónde tiene ${name} espacios de coworking?`,
+    noSpaces: (name) => `Desk Atlas no recoge ahora ningún espacio de ${name}.`,
+    whereAnswer: (name, s, where) => `${name} gestiona ${s} en Desk Atlas, en ${where}.`,
+    priceQuestion: (name) => `¿Cómo son los precios de ${name} en comparación?`,
+    verdict: { below: 'por debajo de', around: 'en torno a', above: 'por encima de' },
+    priceAnswer: (name, n, verdict) => `En ${n} espacios con precio mensual por puesto, ${name} está ${verdict} la mediana de sus ciudades.`,
+    noComparison: (name, n) =>
+      `Menos de ${MIN_SAMPLE_SIZE} espacios de ${name} publican un precio mensual por puesto en una ciudad con mediana publicada (${n}), así que no se hace la comparación.`,
+  },
+};
+
 export function operatorFaqs(o: OperatorText, locale: Locale): { question: string; answer: string }[] {
-  const where = list(o.cityNames, locale);
+  const t = OPERATOR_FAQ[locale];
   const n = formatCount(o.sampleSize, locale);
-  const verdictText = o.verdict && {
-    en: { below: 'below', around: 'around', above: 'above' },
-    de: { below: 'unter', around: 'etwa auf Höhe', above: 'über' },
-    es: { below: 'por debajo de', around: 'en torno a', above: 'por encima de' },
-  }[locale][o.verdict];
-  if (locale === 'en') {
-    return [
-      { question: `Where does ${o.name} have coworking spaces?`, answer: o.propertyCount === 0 ? `Desk Atlas lists no space of ${o.name} at the moment.` : `${o.name} runs ${spaces(o.propertyCount, locale)} listed on Desk Atlas, in ${where}.` },
-      { question: `How do ${o.name}'s prices compare?`, answer: verdictText ? `Across ${n} spaces with a monthly desk price, ${o.name} is ${verdictText} the median of its cities.` : `Fewer than 5 of ${o.name}'s spaces publish a monthly desk price in a city with a published median (${n}), so no comparison is made.` },
-    ];
-  }
-  if (locale === 'de') {
-    return [
-      { question: `Wo hat ${o.name} Coworking-Spaces?`, answer: o.propertyCount === 0 ? `Desk Atlas listet derzeit keinen Space von ${o.name}.` : `${o.name} betreibt ${spaces(o.propertyCount, locale)} auf Desk Atlas, in ${where}.` },
-      { question: `Wie liegen die Preise von ${o.name} im Vergleich?`, answer: verdictText ? `Über ${n} Spaces mit Monatspreis pro Schreibtisch liegt ${o.name} ${verdictText} dem Median seiner Städte.` : `Weniger als 5 Spaces von ${o.name} veröffentlichen einen Monatspreis pro Schreibtisch in einer Stadt mit veröffentlichtem Median (${n}), daher gibt es keinen Vergleich.` },
-    ];
-  }
   return [
-    { question: `¿Dónde tiene ${o.name} espacios de coworking?`, answer: o.propertyCount === 0 ? `Desk Atlas no recoge ahora ningún espacio de ${o.name}.` : `${o.name} gestiona ${spaces(o.propertyCount, locale)} en Desk Atlas, en ${where}.` },
-    { question: `¿Cómo son los precios de ${o.name} en comparación?`, answer: verdictText ? `En ${n} espacios con precio mensual por puesto, ${o.name} está ${verdictText} la mediana de sus ciudades.` : `Menos de 5 espacios de ${o.name} publican un precio mensual por puesto en una ciudad con mediana publicada (${n}), así que no se hace la comparación.` },
+    {
+      question: t.whereQuestion(o.name),
+      answer: o.propertyCount === 0 ? t.noSpaces(o.name) : t.whereAnswer(o.name, spaces(o.propertyCount, locale), list(o.cityNames, locale)),
+    },
+    { question: t.priceQuestion(o.name), answer: o.verdict ? t.priceAnswer(o.name, n, t.verdict[o.verdict]) : t.noComparison(o.name, n) },
   ];
 }
 
@@ -196,4 +261,4 @@ export const FACET_KEY_LABELS = {
   operator: { en: 'Operator', de: 'Anbieter', es: 'Operador' },
   pricingOptionType: { en: 'Workspace type', de: 'Arbeitsplatztyp', es: 'Tipo de espacio' },
   amenities: { en: 'Amenities', de: 'Ausstattung', es: 'Servicios' },
-} as const;
+} as const satisfies Record<string, Record<Locale, string>>;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { ListingFact } from '../../contract/build.ts';
 import type { GeoPayload } from '../../contract/catalog.ts';
 import { checkerFor } from '../../contract/validate.ts';
 import { BuildError } from './errors.ts';
+import type { ListingColumns } from '../../contract/build.ts';
 
 /**
  * Validates one output against its contract schema (compiled once with ajv from the zod schema,
@@ -10,25 +10,21 @@ import { BuildError } from './errors.ts';
  */
 export function validateOutput(file: string, schema: z.ZodType, value: unknown): void {
   if (schema instanceof z.ZodArray && Array.isArray(value)) {
-    const valid = elementValidator(file, schema);
-    for (let i = 0; i < value.length; i++) valid(value[i], i);
+    const check = checkerFor(schema.element as z.ZodType);
+    value.forEach((item, i) => fail(file, `[${i}]`, check(item)));
     return;
   }
-  const problem = checkerFor(schema)(value);
-  if (problem) throw new BuildError('invalid_output', `${file}: ${problem}`);
+  fail(file, '', checkerFor(schema)(value));
 }
 
-/**
- * The element validator of an array schema: validates one element as `validateOutput` would
- * (same message, naming the index), so a file can be validated while it is streamed.
- */
-export function elementValidator(file: string, schema: z.ZodType): (value: unknown, index: number) => void {
-  if (!(schema instanceof z.ZodArray)) throw new Error(`${file}: not an array schema`);
-  const check = checkerFor(schema.element as z.ZodType);
-  return (value, index) => {
-    const problem = check(value);
-    if (problem) throw new BuildError('invalid_output', `${file}: [${index}]${problem}`);
-  };
+/** The validator of one line of an NDJSON file (`schema`: the schema of a line); errors name the line (1-based). */
+export function lineValidator(file: string, schema: z.ZodType): (value: unknown, index: number) => void {
+  const check = checkerFor(schema);
+  return (value, index) => fail(file, ` line ${index + 1}: `, check(value));
+}
+
+function fail(file: string, where: string, problem: string | undefined): void {
+  if (problem) throw new BuildError('invalid_output', `${file}:${where}${problem}`);
 }
 
 function assert(condition: boolean, rule: string, message: string): void {
@@ -52,29 +48,31 @@ function countBy(values: (string | null)[]): Map<string, number> {
 
 /** Invariants across files: unique slugs, aligned listing files, geography counts = listings. */
 export function checkInvariants(input: {
-  facts: ListingFact[];
-  /** the slugs of listings.<locale>.json and properties.<locale>.json, in file order */
+  columns: ListingColumns;
+  /** the slugs of cards.<locale>.ndjson and details.<locale>.ndjson, in line order */
   cardSlugs: string[];
   detailSlugs: string[];
   geo: GeoPayload;
   operatorSlugs: string[];
   locale: string;
 }): void {
-  const { facts, cardSlugs, detailSlugs, geo, locale } = input;
-  assertUnique(facts.map((f) => f.slug), 'listing-facts.json');
+  const { columns, cardSlugs, detailSlugs, geo, locale } = input;
+  const slugs = columns.slugs;
+  assertUnique(slugs, 'listing-columns.json');
   assertUnique(geo.countries.map((c) => c.slug), `geo.${locale}.json countries`);
   assertUnique(geo.cities.map((c) => c.slug), `geo.${locale}.json cities`);
   assertUnique(geo.cities.flatMap((c) => c.zones.map((z) => z.slug)), `geo.${locale}.json zones`);
   assertUnique(input.operatorSlugs, 'operators');
-  assert(cardSlugs.length === facts.length && detailSlugs.length === facts.length, 'misaligned_listings',
-    `listings.${locale}.json (${cardSlugs.length}) and properties.${locale}.json (${detailSlugs.length}) must match listing-facts.json (${facts.length})`);
-  for (let i = 0; i < facts.length; i++) {
-    assert(cardSlugs[i] === facts[i].slug && detailSlugs[i] === facts[i].slug, 'misaligned_listings',
-      `entry ${i}: listing-facts.json has "${facts[i].slug}", listings.${locale}.json "${cardSlugs[i]}", properties.${locale}.json "${detailSlugs[i]}"`);
+  assert(cardSlugs.length === slugs.length && detailSlugs.length === slugs.length, 'misaligned_listings',
+    `cards.${locale}.ndjson (${cardSlugs.length}) and details.${locale}.ndjson (${detailSlugs.length}) must match listing-columns.json (${slugs.length})`);
+  for (let i = 0; i < slugs.length; i++) {
+    assert(cardSlugs[i] === slugs[i] && detailSlugs[i] === slugs[i], 'misaligned_listings',
+      `line ${i + 1}: listing-columns.json has "${slugs[i]}", cards.${locale}.ndjson "${cardSlugs[i]}", details.${locale}.ndjson "${detailSlugs[i]}"`);
   }
-  const byCountry = countBy(facts.map((f) => f.countryCode));
-  const byCity = countBy(facts.map((f) => f.citySlug));
-  const byZone = countBy(facts.map((f) => f.zoneSlug));
+  const values = (column: number[], dict: string[]) => column.map((id) => (id === -1 ? null : dict[id]));
+  const byCountry = countBy(values(columns.countryCode, columns.dict.countryCode));
+  const byCity = countBy(values(columns.city, columns.dict.city));
+  const byZone = countBy(values(columns.zone, columns.dict.zone));
   for (const c of geo.countries) {
     assert(c.propertyCount === (byCountry.get(c.code) ?? 0), 'count_mismatch',
       `geo.${locale}.json country ${c.slug}: propertyCount ${c.propertyCount}, listings ${byCountry.get(c.code) ?? 0}`);

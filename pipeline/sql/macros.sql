@@ -33,3 +33,19 @@ create or replace macro iso_utc(ts) as strftime(ts, '%Y-%m-%dT%H:%M:%SZ');
 
 create or replace macro is_valid_lat(x) as x is not null and x between -90 and 90;
 create or replace macro is_valid_lng(x) as x is not null and x between -180 and 180;
+
+-- JSON text for the build files: `"key":value`, or null when the value is null, so that
+-- '{' || concat_ws(',', json_member(…), …) || '}' leaves out the absent members (concat_ws skips nulls)
+create or replace macro json_member(key, value) as
+  case when value is not null then to_json(key)::varchar || ':' || to_json(value)::varchar end;
+
+-- the same with a value that is JSON text already
+create or replace macro json_member_text(key, json) as
+  case when json is not null then to_json(key)::varchar || ':' || json end;
+
+-- a number as JSON text the way JavaScript writes it (integral values without a fraction: 350, not 350.0)
+create or replace macro json_number(x) as
+  case when x = trunc(x) and abs(x) < 1e15 then (x::bigint)::varchar else to_json(x)::varchar end;
+
+create or replace macro json_money(amount, currency) as
+  '{"amount":' || json_number(amount) || ',"currency":' || to_json(currency)::varchar || '}';

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
+import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -30,6 +31,22 @@ function spawnServer(distDir: string, env: Record<string, string>): ChildProcess
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+const canConnect = (port: number) => new Promise<boolean>((resolve) => {
+  const socket = createConnection({ port, host: '127.0.0.1' });
+  socket.once('connect', () => { socket.destroy(); resolve(true); });
+  socket.once('error', () => resolve(false));
+});
 
 async function start(distDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; base: string; output: () => string }> {
   const child = spawnServer(distDir, env);
@@ -103,24 +120,40 @@ describe('the compiled server (dist/app/api/server.js) over a real socket', () =
     await assert.rejects(fetch(`${base}/v1/health`), 'no longer accepting connections');
   });
 
-  it('stops when the first build turns out invalid while it is validated in the background', async () => {
+  it('refuses to start on a build that fails its checks: exits non-zero, never listening', async () => {
     const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-bad-'));
     dirs.push(dist);
     const bad = await writeBuildFixture(join(dist, 'builds', 'bad'), {
       buildId: 'bad',
-      mutate: (files) => {
-        const cards = JSON.parse(files.get('listings.es.json')!);
-        cards[5].rating = { score: 9, count: 1 };
-        files.set('listings.es.json', JSON.stringify(cards));
-      },
+      mutate: (files) => files.set('cards.es.ndjson', files.get('cards.es.ndjson')!.split('\n').slice(1).join('\n')),
     });
     await publish(dist, bad.dir);
-    const child = spawnServer(dist, {});
+    const port = await freePort();
+    // the source, as `npx tsx api/server.ts` runs it
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'api', 'server.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env, DIST_DIR: dist, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+        LEADS_DB: join(dist, 'leads.db'), LEADS_MAIL_SPOOL: join(dist, 'mail'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (d) => { out += d; });
-    const [code] = await once(child, 'exit');
-    assert.equal(code, 1);
-    assert.match(out, /listings\.es\.json does not match the contract: \/5\/rating\/score/);
+    child.stderr!.on('data', (d) => { out += d; });
+    const exited = once(child, 'exit');
+    let connected = false;
+    let running = true;
+    void exited.then(() => { running = false; });
+    while (running) {
+      if (await canConnect(port)) connected = true;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const [code] = await exited;
+    assert.notEqual(code, 0);
+    assert.equal(connected, false, 'nothing listened on the port');
+    assert.doesNotMatch(out, /listening on/);
+    assert.match(out, /Cannot start: no loadable build at .*cards\.es\.ndjson has 25 lines for 26 listings/);
   });
 
   it('refuses to start without a build', async () => {

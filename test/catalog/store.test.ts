@@ -20,41 +20,134 @@ async function dist() {
   return d;
 }
 
+/** A fixture build whose manifest is changed after it is written. */
+async function withManifest(change: (m: Record<string, any>) => void) {
+  const f = await writeBuildFixture();
+  dirs.push(f.dir);
+  const m = JSON.parse(await readFile(join(f.dir, 'manifest.json'), 'utf8'));
+  change(m);
+  await writeFile(join(f.dir, 'manifest.json'), JSON.stringify(m));
+  return f;
+}
+
+/** A fixture build with one NDJSON file's lines changed (the manifest's checksum follows). */
+async function withLines(name: string, change: (lines: string[]) => string[]) {
+  const f = await writeBuildFixture(undefined, {
+    mutate: (files) => {
+      const lines = files.get(name)!.split('\n').slice(0, -1);
+      files.set(name, change(lines).map((l) => `${l}\n`).join(''));
+    },
+  });
+  dirs.push(f.dir);
+  return f;
+}
+
+const refused = (pattern: RegExp) => (e: Error) => e instanceof BuildLoadError && pattern.test(e.message);
+
 describe('loadBuild', () => {
   it('rejects a file whose checksum does not match the manifest', async () => {
     const f = await writeBuildFixture();
     dirs.push(f.dir);
     await writeFile(join(f.dir, 'config.json'), JSON.stringify({ minSupportedBuild: 0, flags: {} }));
-    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), (e: Error) => e instanceof BuildLoadError && /config\.json checksum/.test(e.message));
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/config\.json checksum mismatch/));
   });
 
-  it('rejects a file that breaks the contract, naming it', async () => {
-    const f = await writeBuildFixture(undefined, {
-      mutate: (files) => {
-        const cards = JSON.parse(files.get('listings.de.json')!);
-        cards[3].featured = 'yes';
-        files.set('listings.de.json', JSON.stringify(cards));
-      },
-    });
-    dirs.push(f.dir);
-    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), /listings\.de\.json does not match the contract: \/3\/featured/);
+  it('rejects an NDJSON file whose checksum does not match, in memory or left on disk', async () => {
+    for (const name of ['cards.de.ndjson', 'details.es.ndjson']) {
+      const f = await writeBuildFixture();
+      dirs.push(f.dir);
+      const text = await readFile(join(f.dir, name), 'utf8');
+      await writeFile(join(f.dir, name), text.replace('"featured":false', '"featured":true '));
+      await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(new RegExp(`${name.replace(/\./g, '\\.')} checksum mismatch`)));
+    }
+  });
+
+  it('rejects a build of another format version or contract', async () => {
+    const old = await withManifest((m) => { m.formatVersion = 2; });
+    await assert.rejects(loadBuild(old.dir, { siteUrl: SITE }), refused(/build format 2, this server loads format 3/));
+    const other = await withManifest((m) => { m.contractHash = 'f'.repeat(64); });
+    await assert.rejects(loadBuild(other.dir, { siteUrl: SITE }), refused(/built against another contract/));
+    const none = await withManifest((m) => { delete m.contractHash; });
+    await assert.rejects(loadBuild(none.dir, { siteUrl: SITE }), refused(/another contract \(contractHash undefined/));
   });
 
   it('rejects a manifest that misses a required file', async () => {
-    const f = await writeBuildFixture();
-    dirs.push(f.dir);
-    const m = JSON.parse(await readFile(join(f.dir, 'manifest.json'), 'utf8'));
-    delete m.files['geo.es.json'];
-    await writeFile(join(f.dir, 'manifest.json'), JSON.stringify(m));
-    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), /geo\.es\.json/);
+    const f = await withManifest((m) => { delete m.files['markers.es.ndjson']; });
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/manifest lists no markers\.es\.ndjson/));
   });
 
-  it('resolves site paths against SITE_URL', async () => {
+  it('rejects an NDJSON file with a line missing or one too many', async () => {
+    const missing = await withLines('cards.en.ndjson', (lines) => lines.slice(1));
+    await assert.rejects(loadBuild(missing.dir, { siteUrl: SITE }), refused(/cards\.en\.ndjson has 25 lines for 26 listings/));
+    const extra = await withLines('details.de.ndjson', (lines) => [...lines, lines[0]]);
+    await assert.rejects(loadBuild(extra.dir, { siteUrl: SITE }), refused(/details\.de\.ndjson has 27 lines for 26 listings/));
+    const extraMarker = await withLines('markers.es.ndjson', (lines) => [...lines, 'null']);
+    await assert.rejects(loadBuild(extraMarker.dir, { siteUrl: SITE }), refused(/markers\.es\.ndjson has 27 lines for 26 listings/));
+  });
+
+  it('rejects NDJSON lines that are not JSON objects where they should be', async () => {
+    const blank = await withLines('cards.es.ndjson', (lines) => [...lines.slice(0, 3), '', ...lines.slice(4)]);
+    await assert.rejects(loadBuild(blank.dir, { siteUrl: SITE }), refused(/cards\.es\.ndjson: line 4 is not a JSON object/));
+    const cut = await withLines('details.en.ndjson', (lines) => lines.map((l, i) => (i === 7 ? l.slice(0, -1) : l)));
+    await assert.rejects(loadBuild(cut.dir, { siteUrl: SITE }), refused(/details\.en\.ndjson: line 8 is not a JSON object/));
+    const nullCard = await withLines('cards.de.ndjson', (lines) => lines.map((l, i) => (i === 2 ? 'null' : l)));
+    await assert.rejects(loadBuild(nullCard.dir, { siteUrl: SITE }), refused(/cards\.de\.ndjson: line 3 is not a JSON object$/));
+    const unterminated = await writeBuildFixture(undefined, { mutate: (files) => files.set('markers.en.ndjson', files.get('markers.en.ndjson')!.slice(0, -1)) });
+    dirs.push(unterminated.dir);
+    await assert.rejects(loadBuild(unterminated.dir, { siteUrl: SITE }), refused(/markers\.en\.ndjson does not end with a newline/));
+  });
+
+  it('rejects a marker that disagrees with the listing\'s coordinates', async () => {
+    // kreuzberg-nook has no coordinates: its marker is null
+    const f = await withLines('markers.de.ndjson', (lines) => lines.map((l) => (l === 'null' ? lines.find((m) => m !== 'null')! : l)));
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/markers\.de\.ndjson: the marker of kreuzberg-nook disagrees/));
+  });
+
+  it('rejects listing columns of the wrong length', async () => {
+    const f = await writeBuildFixture(undefined, {
+      mutate: (files) => {
+        const c = JSON.parse(files.get('listing-columns.json')!);
+        c.fromPrice.amount.pop();
+        files.set('listing-columns.json', JSON.stringify(c));
+      },
+    });
+    dirs.push(f.dir);
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/listing-columns\.json: fromPrice\.amount has 25 entries for 26 listings/));
+  });
+
+  it('rejects a corrupt JSON file at load, not at the first request', async () => {
+    const f = await writeBuildFixture(undefined, { mutate: (files) => files.set('rankings.de.json', '{"berlin": ') });
+    dirs.push(f.dir);
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/rankings\.de\.json is not JSON/));
+  });
+
+  it('resolves site paths against SITE_URL in cards, markers and details', async () => {
     const f = await writeBuildFixture();
     dirs.push(f.dir);
     const b = await loadBuild(f.dir, { siteUrl: 'https://example.org' });
-    assert.match(await b.engine.detailJson(0, 'en'), /"webUrl":"https:\/\/example\.org\/en\/space\//);
-    assert.match(await b.engine.detailJson(0, 'en'), /"url":"https:\/\/example\.org\/media\//);
+    const i = b.engine.slugIndex.get('tor-twelve')!;
+    assert.match(await b.engine.detailJson(i, 'en'), /"webUrl":"https:\/\/example\.org\/en\/space\/tor-twelve"/);
+    assert.match(await b.engine.detailJson(i, 'en'), /"url":"https:\/\/example\.org\/media\//);
+    const card = JSON.parse(b.engine.cardJson(i, 'de', {}));
+    assert.equal(card.operator.logo.url, 'https://example.org/media/operators/spacehub.svg');
+    assert.equal(card.images[0].url, 'https://example.org/media/spaces/tor-twelve/0.svg');
+    assert.deepEqual(card.fromPrice, { amount: 25, currency: 'EUR' });
+    assert.equal(card.fromBillingPeriod, 'day');
+    assert.equal(JSON.parse(b.engine.markerJson(i, 'es', { pricingOptionType: 'private_office' })).image.url, 'https://example.org/media/spaces/tor-twelve/0.svg');
+    await b.close();
+  });
+
+  it('reads a card\'s title from its bytes, escapes and all', async () => {
+    const title = 'Quote " and \\\\ backslash, "title": 🏢 Zürich';
+    const f = await writeBuildFixture(undefined, {
+      mutate: (files) => files.set('cards.es.ndjson', files.get('cards.es.ndjson')!.replace('"title":"Tor Twelve"', `"title":${JSON.stringify(title)}`)),
+    });
+    dirs.push(f.dir);
+    const b = await loadBuild(f.dir, { siteUrl: SITE });
+    const i = b.engine.slugIndex.get('tor-twelve')!;
+    assert.equal(b.engine.title(i, 'es'), title);
+    assert.equal(b.engine.title(i, 'en'), 'Tor Twelve');
+    assert.equal(JSON.parse(b.engine.cardJson(i, 'es', {})).title, title);
     await b.close();
   });
 });
@@ -94,7 +187,9 @@ describe('hot reload', () => {
     await swapped;
     assert.equal(store.current().id, 'b');
 
-    const broken = await writeBuildFixture(join(d, 'builds', 'broken'), { buildId: 'broken', mutate: (files) => files.set('geo.en.json', '{"countries": 1}') });
+    const broken = await writeBuildFixture(join(d, 'builds', 'broken'), {
+      buildId: 'broken', extra: 20, mutate: (files) => files.set('details.es.ndjson', files.get('details.es.ndjson')!.replace(/\n[^\n]*\n$/, '\n')),
+    });
     const failed = once(store, 'failed');
     await publish(d, broken.dir);
     await failed;
@@ -113,6 +208,29 @@ describe('hot reload', () => {
     assert.ok(requests > 50);
     assert.deepEqual([...totals].sort(), [26, 31, 66].filter((t) => totals.has(t)));
     assert.ok(totals.has(26) && totals.has(66), `served both builds: ${[...totals]}`);
+  });
+
+  it('keeps serving the old build when a reload fails, and logs why', async () => {
+    const d = await dist();
+    const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a' });
+    await publish(d, a.dir);
+    const errors: string[] = [];
+    const store = await CatalogStore.open(d, { siteUrl: SITE, log: { info: () => undefined, error: (obj: object, msg: string) => { errors.push(`${msg}: ${(obj as { err: Error }).err.message}`); } } });
+    const app = await buildApp({ config: testConfig({ RATE_LIMIT_READS: '1000000' }), catalog: store, logger: false });
+    const bad = await writeBuildFixture(join(d, 'builds', 'bad'), { buildId: 'bad', extra: 3 });
+    const m = JSON.parse(await readFile(join(bad.dir, 'manifest.json'), 'utf8'));
+    m.files['cards.en.ndjson'] = '0'.repeat(64);
+    await writeFile(join(bad.dir, 'manifest.json'), JSON.stringify(m));
+    await publish(d, bad.dir);
+    assert.equal(await store.reload(), 'failed');
+    assert.equal(store.current().id, 'a');
+    assert.match(errors.join('\n'), /build rejected; still serving the previous one: build .*bad: cards\.en\.ndjson checksum mismatch/);
+    const detail = await app.inject({ url: '/v1/properties/tor-twelve?locale=de' });
+    assert.equal(detail.statusCode, 200);
+    assert.equal(JSON.parse(detail.body).data.slug, 'tor-twelve');
+    assert.equal(JSON.parse((await app.inject({ url: '/v1/properties?locale=en' })).body).meta.pagination.total, 26);
+    await app.close();
+    await store.current().close();
   });
 
   it('finishes an in-flight request on the build it started with', async () => {

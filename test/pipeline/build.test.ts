@@ -4,8 +4,10 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema } from '../../contract/build.ts';
+import { BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
+import { CONTRACT_HASH } from '../../contract/hash.ts';
+import { MAX_RANKING_LIMIT } from '../../contract/market.ts';
 import { runBuild } from '../../pipeline/run.ts';
 import { tempDir } from '../support/pipeline-fixtures.ts';
 
@@ -30,6 +32,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
     const expected = [
       ...Object.keys(BUILD_FILES),
       ...Object.keys(LOCALIZED_BUILD_FILES).flatMap((n) => LOCALES.map((l) => `${n}.${l}.json`)),
+      ...Object.keys(NDJSON_BUILD_FILES).flatMap((n) => LOCALES.map((l) => `${n}.${l}.ndjson`)),
       'price-report.csv', 'price-report.datapackage.json', 'rejects.csv',
     ].sort();
     assert.deepEqual(Object.keys(manifest.files).sort(), expected);
@@ -48,6 +51,22 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
         assert.ok(r.success, `${name}.${locale}.json: ${r.error?.message}`);
       }
     }
+    const slugs = JSON.parse(readFileSync(path.join(dir, 'listing-columns.json'), 'utf8')).slugs;
+    for (const [name, schema] of Object.entries(NDJSON_BUILD_FILES)) {
+      for (const locale of LOCALES) {
+        const text = readFileSync(path.join(dir, `${name}.${locale}.ndjson`), 'utf8');
+        assert.ok(text.endsWith('\n'));
+        const lines = text.slice(0, -1).split('\n');
+        assert.equal(lines.length, slugs.length, `${name}.${locale}.ndjson: one line per listing`);
+        lines.forEach((line, i) => {
+          const value = JSON.parse(line);
+          const r = schema.safeParse(value);
+          assert.ok(r.success, `${name}.${locale}.ndjson line ${i + 1}: ${r.error?.message}`);
+          if (value !== null) assert.equal(value.slug, slugs[i], `${name}.${locale}.ndjson line ${i + 1}`);
+        });
+      }
+    }
+    assert.equal(manifest.contractHash, CONTRACT_HASH);
     assert.ok(manifest.rowCounts.listings >= 1000);
     assert.ok(manifest.rowCounts.rejects > 0, 'the sample carries flawed rows to quarantine');
   });
@@ -55,23 +74,25 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
   it('agrees on counts across datasets', () => {
     const dir = path.join(distDir, 'current');
     const read = (f: string) => JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
-    const facts = read('listing-facts.json');
-    const count = (key: (f: any) => string | null) => {
+    const columns = read('listing-columns.json');
+    const count = (column: number[], dict: string[]) => {
       const m = new Map<string, number>();
-      for (const f of facts) { const k = key(f); if (k) m.set(k, (m.get(k) ?? 0) + 1); }
+      for (const i of column) if (i >= 0) m.set(dict[i], (m.get(dict[i]) ?? 0) + 1);
       return m;
     };
-    const byCity = count((f) => f.citySlug);
-    const byZone = count((f) => f.zoneSlug);
-    const byCountry = count((f) => f.countrySlug);
-    const byOperator = count((f) => f.operatorSlug);
+    const byCity = count(columns.city, columns.dict.city);
+    const byZone = count(columns.zone, columns.dict.zone);
+    const byCountry = count(columns.country, columns.dict.country);
+    const byOperator = count(columns.operator, columns.dict.operator);
     for (const locale of LOCALES) {
       const geo = read(`geo.${locale}.json`);
-      const listings = read(`listings.${locale}.json`);
-      const properties = read(`properties.${locale}.json`);
-      assert.deepEqual(listings.map((l: any) => l.slug), facts.map((f: any) => f.slug));
-      assert.deepEqual(properties.map((p: any) => p.slug), facts.map((f: any) => f.slug));
-      assert.equal(geo.countries.reduce((a: number, c: any) => a + c.propertyCount, 0), facts.length);
+      const lines = (f: string) => readFileSync(path.join(dir, f), 'utf8').slice(0, -1).split('\n').map((l) => JSON.parse(l));
+      const cards = lines(`cards.${locale}.ndjson`);
+      assert.deepEqual(cards.map((l: any) => l.slug), columns.slugs);
+      assert.deepEqual(lines(`details.${locale}.ndjson`).map((p: any) => p.slug), columns.slugs);
+      assert.deepEqual(lines(`markers.${locale}.ndjson`).map((m: any) => m?.slug ?? null),
+        cards.map((c: any) => (c.coordinates ? c.slug : null)), 'a marker for every listing with coordinates');
+      assert.equal(geo.countries.reduce((a: number, c: any) => a + c.propertyCount, 0), columns.slugs.length);
       for (const c of geo.countries) assert.equal(c.propertyCount, byCountry.get(c.slug) ?? 0, `country ${c.slug}`);
       for (const c of geo.cities) {
         assert.equal(c.propertyCount, byCity.get(c.slug) ?? 0, `city ${c.slug}`);
@@ -83,13 +104,16 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       const rates = read(`market-rates.${locale}.json`);
       for (const c of rates.cities) assert.equal(c.propertyCount, byCity.get(c.rates.city.slug) ?? 0);
       const rankings = read(`rankings.${locale}.json`);
-      for (const c of geo.cities) assert.equal(rankings[c.slug].ranked.length, c.propertyCount);
+      for (const c of geo.cities) {
+        assert.equal(rankings[c.slug].sampleSize, c.propertyCount, `rankings ${c.slug}: every listing is eligible`);
+        assert.equal(rankings[c.slug].ranked.length, Math.min(c.propertyCount, MAX_RANKING_LIMIT), `rankings ${c.slug}: the top entries`);
+      }
       const operators = read(`operators.${locale}.json`);
       for (const [slug, hub] of Object.entries<any>(operators)) assert.equal(hub.propertyCount, byOperator.get(slug) ?? 0);
     }
     const suggest = read('suggest.json');
-    assert.equal(suggest.filter((s: any) => s.kind === 'property').length, facts.length);
-    assert.deepEqual(Object.keys(read('lead-routing.json')).sort(), facts.map((f: any) => f.slug).sort());
+    assert.equal(suggest.filter((s: any) => s.kind === 'property').length, columns.slugs.length);
+    assert.deepEqual(Object.keys(read('lead-routing.json')).sort(), [...columns.slugs].sort());
     const index = read('price-index.json');
     const report = parse(readFileSync(path.join(dir, 'price-report.csv')), { columns: true }) as Record<string, string>[];
     for (const c of index.cities) {

@@ -56,7 +56,7 @@ describe('pipeline rules', () => {
     const office = byType(berlin, 'private_office');
     assert.equal(office.sampleSize, 5, 'the office without a desk count is not in the sample');
     assert.deepEqual([office.median.amount, office.min.amount, office.max.amount], [700, 500, 900]);
-    const facts = b.json('listing-facts.json');
+    const facts = b.listings();
     const excl = facts.find((f: any) => f.slug === 'space-sp-excl');
     assert.equal(excl.marketPositionByType.exclusive_bereich, undefined, 'thin sample: no position');
     // the overall sample: 5 offices + exclusive area (400) + membership (150); not the meeting room, not the office without desks
@@ -77,7 +77,7 @@ describe('pipeline rules', () => {
       observation('sp-latest', 'flex_desk', '250', 'month', { offer_id: 'of-x', observed_at: '2025-06-01T00:00:00Z' }),
     );
     const b = await buildFixture(t);
-    const detail = b.json('properties.en.json').find((p: any) => p.slug === 'space-sp-latest');
+    const detail = b.lines('details.en.ndjson').find((p: any) => p.slug === 'space-sp-latest');
     assert.equal(detail.pricingOptions.length, 1);
     assert.deepEqual(detail.pricingOptions[0].price, { amount: 350, currency: 'EUR' });
     assert.deepEqual(detail.fromPrice, { amount: 350, currency: 'EUR' });
@@ -105,8 +105,8 @@ describe('pipeline rules', () => {
     assert.equal(city.median, undefined);
     assert.equal(city.byType, undefined);
     assert.equal(thin.json('places.en.json')['city/berlin'].medianMonthlyPerDesk, undefined);
-    assert.ok(thin.json('listing-facts.json').every((f: any) => f.marketPosition === null));
-    assert.ok(thin.json('listings.en.json').every((c: any) => c.marketPosition === undefined));
+    assert.ok(thin.listings().every((f: any) => f.marketPosition === null));
+    assert.ok(thin.lines('details.en.ndjson').every((c: any) => c.marketPosition === undefined));
     const rates = thin.json('market-rates.en.json').cities.find((c: any) => c.rates.city.slug === 'berlin').rates;
     assert.deepEqual(rates.byType[0], {
       optionType: 'flex_desk', median: { amount: 250, currency: 'EUR' }, min: { amount: 100, currency: 'EUR' },
@@ -121,7 +121,7 @@ describe('pipeline rules', () => {
     assert.equal(published.published, true);
     assert.equal(published.flag, undefined);
     assert.deepEqual(published.median, { amount: 300, currency: 'EUR' });
-    const cards = enough.json('listings.en.json');
+    const cards = enough.lines('details.en.ndjson');
     assert.deepEqual(cards.map((c: any) => c.marketPosition.verdict), ['below', 'below', 'around', 'above', 'above']);
     assert.equal(enough.json('market-rates.en.json').cities[0].rates.byType[0].thinSample, undefined);
     const faq = enough.json('places.en.json')['city/berlin'].faqs[0];
@@ -133,7 +133,7 @@ describe('pipeline rules', () => {
   it('places a listing against the city median: below < 0.9×, around up to 1.1×, above beyond', async () => {
     // median 1000: 899 below, 900 around, 1100 around, 1101 above
     const b = await buildFixture(withFlexDesks([899, 900, 1000, 1100, 1101]));
-    assert.deepEqual(b.json('listings.en.json').map((c: any) => c.marketPosition.verdict), ['below', 'around', 'around', 'around', 'above']);
+    assert.deepEqual(b.lines('details.en.ndjson').map((c: any) => c.marketPosition.verdict), ['below', 'around', 'around', 'around', 'above']);
   });
 
   it('counts a space with several office sizes once, at its cheapest price per desk', async () => {
@@ -190,7 +190,7 @@ describe('pipeline rules', () => {
       space('sp-5', { name: 'Café Zürich Straße' }),
     );
     const b = await buildFixture(t);
-    const slugs = b.json('listing-facts.json').map((f: any) => `${f.slug}`).sort();
+    const slugs = b.listings().map((f: any) => `${f.slug}`).sort();
     assert.deepEqual(slugs, ['cafe-zurich-strasse', 'the-hub', 'the-hub-berlin', 'the-hub-berlin-2', 'the-hub-london']);
     const zones = b.json('geo.en.json').cities.find((c: any) => c.slug === 'berlin').zones.map((z: any) => z.slug);
     assert.deepEqual(zones, ['berlin-kreuzberg', 'berlin-mitte']);
@@ -203,7 +203,7 @@ describe('pipeline rules', () => {
     t.operators.push({ ...t.operators[0], operator_id: 'op-002', name: 'Map' });
     t.cities.push({ ...t.cities[0], city_id: '999', name_en: 'Map', population: '10' });
     const b = await buildFixture(t);
-    const slugs = b.json('listing-facts.json').map((f: any) => f.slug).sort();
+    const slugs = b.listings().map((f: any) => f.slug).sort();
     assert.deepEqual(slugs, ['map-berlin', 'map-london']);
     assert.ok(b.json('operators.en.json')['map-2']);
     assert.ok(b.json('geo.en.json').cities.some((c: any) => c.slug === 'map-de'));
@@ -218,7 +218,7 @@ describe('pipeline rules', () => {
       space('sp-3', { capacity: '' }),
     );
     const b = await buildFixture(t);
-    const [c1, c2, c3] = b.json('listings.en.json');
+    const [c1, c2, c3] = b.lines('cards.en.ndjson');
     assert.equal(c1.capacity_status, 'confirmed');
     assert.equal(c1.updatedAt, '2025-09-01T08:00:00Z');
     assert.equal(c2.capacity_status, 'possible_undeclared');
@@ -236,12 +236,12 @@ describe('pipeline rules', () => {
       observation('sp-1', 'private_office', ''),
     );
     const b = await buildFixture(t);
-    const [fact] = b.json('listing-facts.json');
+    const [fact] = b.listings();
     assert.deepEqual(fact.fromPrice, { amount: 35, currency: 'EUR', billingPeriod: 'hour', sortAmountEur: 35 });
     assert.equal(fact.fromPriceByType.flex_desk.amount, 250);
     assert.equal(fact.fromPriceByType.private_office, undefined, 'price on request has no price');
     assert.deepEqual(fact.optionTypes, ['private_office', 'flex_desk', 'meeting_room']);
-    const [detail] = b.json('properties.en.json');
+    const [detail] = b.lines('details.en.ndjson');
     assert.deepEqual(detail.pricingOptions[0], { optionType: 'private_office', title: 'private_office offer', priceOnRequest: true, billingPeriod: 'month' });
   });
 
@@ -250,7 +250,7 @@ describe('pipeline rules', () => {
     t.spaces.push(space('sp-1', { city_id: LONDON }));
     t.price_observations.push(observation('sp-1', 'flex_desk', '340', 'month', { currency: 'GBP' }));
     const b = await buildFixture(t);
-    const [fact] = b.json('listing-facts.json');
+    const [fact] = b.listings();
     assert.deepEqual(fact.fromPrice, { amount: 340, currency: 'GBP', billingPeriod: 'month', sortAmountEur: 400 });
   });
 });
@@ -302,7 +302,7 @@ describe('pipeline quarantine', () => {
     assert.deepEqual(rejects.map(({ file, row, rule }) => ({ file, row, rule })), expected);
     const rawOfFirstObservation = rejects.find((r) => r.file === 'price_observations.csv')!.raw;
     assert.match(rawOfFirstObservation, /^ob-\d+,sp-404,/);
-    assert.deepEqual(b.json('listing-facts.json').map((f: any) => f.slug), ['space-sp-ok']);
+    assert.deepEqual(b.listings().map((f: any) => f.slug), ['space-sp-ok']);
     assert.equal(b.json('manifest.json').rowCounts.rejects, expected.length);
   });
 });

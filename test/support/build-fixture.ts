@@ -1,16 +1,21 @@
 /**
- * Writes a small but complete published build (the format of api/contract/build.ts) into a
- * directory: the API tests run on it, independent of the pipeline's sample. With `extra`, adds
+ * Writes a small but complete published build (build format 3, contract/build.ts) into a
+ * directory: the API tests run on it, independent of the pipeline's sample. Every file is
+ * checked against the contract before it is written, as the pipeline does. With `extra`, adds
  * that many synthetic listings (the benchmark's 100k build).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, symlink, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUILD_FORMAT_VERSION, type ListingFact, type PriceFact } from '../../contract/build.ts';
-import { packFileText, packOf } from '../../api/catalog/pack.ts';
-import { columnsFileText, listingColumns } from '../../api/catalog/columns.ts';
-import type { BillingPeriod, Currency, Locale, OptionType } from '../../contract/common.ts';
+import type { z } from 'zod';
+import {
+  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, type ListingColumns,
+} from '../../contract/build.ts';
+import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
+import { OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
+import { CONTRACT_HASH } from '../../contract/hash.ts';
+import { checkerFor } from '../../contract/validate.ts';
 
 type L10n = Record<Locale, string>;
 const same = (s: string): L10n => ({ en: s, de: s, es: s });
@@ -269,7 +274,7 @@ export interface FixtureOptions {
   minSupportedBuild?: number;
   /** long enough descriptions to weigh like real ones (the benchmark) */
   longText?: boolean;
-  /** change the files before the manifest is written (e.g. to break one) */
+  /** change the file texts before the manifest is written (e.g. to break one); the checksums match what it leaves */
   mutate?: (files: Map<string, string>) => void;
 }
 
@@ -284,12 +289,115 @@ const cityOf = (slug: string) => CITIES.find((c) => c.slug === slug)!;
 const countryOf = (city: FixtureCity) => COUNTRIES.find((c) => c.slug === city.country)!;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-function priceFact(o: FixtureOption, currency: Currency): PriceFact {
+/** The cheapest published price of a listing, overall or of one option type. */
+interface Price { amount: number; currency: Currency; billingPeriod: BillingPeriod; sortAmountEur: number }
+/** What listing-columns.json holds of a listing. */
+interface Facts {
+  fromPrice: Price | null;
+  fromPriceByType: Partial<Record<OptionType, Price>>;
+  marketPosition: MarketPosition | null;
+  marketPositionByType: Partial<Record<OptionType, MarketPosition>>;
+  amenities: string[];
+  optionTypes: OptionType[];
+}
+
+function priceOf(o: FixtureOption, currency: Currency): Price {
   return { amount: o.amount!, currency, billingPeriod: o.period, sortAmountEur: round2(o.amount! / FX_PER_EUR[currency]) };
 }
-function cheapest(options: FixtureOption[], currency: Currency): PriceFact | null {
-  const priced = options.filter((o) => o.amount !== null).sort((a, b) => a.amount! - b.amount!);
-  return priced.length ? priceFact(priced[0], currency) : null;
+
+function factsOf(l: FixtureListing): Facts {
+  const currency = countryOf(cityOf(l.city)).currency;
+  const priced = l.options.filter((o) => o.amount !== null).sort((a, b) => a.amount! - b.amount!);
+  const fromPrice = priced.length ? priceOf(priced[0], currency) : null;
+  const fromPriceByType: Facts['fromPriceByType'] = {};
+  for (const o of priced) fromPriceByType[o.type] ??= priceOf(o, currency);
+  const marketPosition = l.verdict && fromPrice
+    ? { verdict: l.verdict, median: { amount: round2(fromPrice.amount * 1.05), currency }, sampleSize: 12 }
+    : null;
+  const marketPositionByType: Facts['marketPositionByType'] = {};
+  if (marketPosition) {
+    for (const t of Object.keys(fromPriceByType) as OptionType[]) {
+      marketPositionByType[t] = { ...marketPosition, median: { amount: round2(fromPriceByType[t]!.amount * 0.95), currency } };
+    }
+  }
+  return {
+    fromPrice, fromPriceByType, marketPosition, marketPositionByType,
+    amenities: [...l.amenities].sort(),
+    optionTypes: [...new Set(l.options.map((o) => o.type))].sort(),
+  };
+}
+
+/** Repeated values stored once, referenced by index (-1 for none). */
+class Dict<T> {
+  readonly values: T[] = [];
+  private readonly ids = new Map<string, number>();
+  id(v: T | null | undefined): number {
+    if (v === null || v === undefined) return -1;
+    const key = JSON.stringify(v);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.values.push(v) - 1;
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+}
+
+/** listing-columns.json of the listings (sorted by slug), as ListingColumnsSchema describes it. */
+function columnsOf(listings: FixtureListing[], facts: Facts[]): ListingColumns {
+  const d = {
+    country: new Dict<string>(), countryCode: new Dict<string>(), city: new Dict<string>(), zone: new Dict<string>(),
+    operator: new Dict<string>(), street: new Dict<string>(), houseNumber: new Dict<string>(),
+    currencies: new Dict<Currency>(), billingPeriods: new Dict<BillingPeriod>(), marketPositions: new Dict<MarketPosition>(),
+  };
+  const prices = (p: (Price | null | undefined)[], m: (MarketPosition | null | undefined)[]): ListingColumns['fromPrice'] => ({
+    amount: p.map((x) => x?.amount ?? null),
+    sortAmountEur: p.map((x) => x?.sortAmountEur ?? null),
+    currency: p.map((x) => d.currencies.id(x?.currency)),
+    billingPeriod: p.map((x) => d.billingPeriods.id(x?.billingPeriod)),
+    marketPosition: m.map((x) => d.marketPositions.id(x)),
+  });
+  const indicesWith = (has: (i: number) => boolean) => listings.flatMap((_, i) => (has(i) ? [i] : []));
+  const amenities = [...new Set(facts.flatMap((f) => f.amenities))].sort();
+  const types = OPTION_TYPES.filter((t) => facts.some((f) => f.optionTypes.includes(t)));
+  const pricedTypes = OPTION_TYPES.filter((t) => facts.some((f) => f.fromPriceByType[t] || f.marketPositionByType[t]));
+  const columns = {
+    slugs: listings.map((l) => l.slug),
+    country: listings.map((l) => d.country.id(cityOf(l.city).country)),
+    countryCode: listings.map((l) => d.countryCode.id(countryOf(cityOf(l.city)).code)),
+    city: listings.map((l) => d.city.id(l.city)),
+    zone: listings.map((l) => d.zone.id(l.zone)),
+    operator: listings.map((l) => d.operator.id(l.operator)),
+    street: listings.map((l) => d.street.id(l.street)),
+    houseNumber: listings.map((l) => d.houseNumber.id(l.houseNumber)),
+    amenities: Object.fromEntries(amenities.map((a) => [a, indicesWith((i) => facts[i].amenities.includes(a))])),
+    optionTypes: Object.fromEntries(types.map((t) => [t, indicesWith((i) => facts[i].optionTypes.includes(t))])),
+    capacity: listings.map((l) => l.capacity),
+    lat: listings.map((l) => l.coordinates?.lat ?? null),
+    lng: listings.map((l) => l.coordinates?.lng ?? null),
+    updatedMs: listings.map((l) => (l.updatedAt ? Date.parse(l.updatedAt) : null)),
+    ratingScore: listings.map((l) => l.rating?.score ?? null),
+    ratingCount: listings.map((l) => l.rating?.count ?? null),
+    fromPrice: prices(facts.map((f) => f.fromPrice), facts.map((f) => f.marketPosition)),
+    fromPriceByType: Object.fromEntries(pricedTypes.map((t) => [t, prices(facts.map((f) => f.fromPriceByType[t]), facts.map((f) => f.marketPositionByType[t]))])),
+  };
+  return { ...columns, dict: Object.fromEntries(Object.entries(d).map(([k, v]) => [k, v.values])) as ListingColumns['dict'] };
+}
+
+/** Each value checked against its contract schema, then one JSON text a line. */
+function ndjson(name: string, schema: z.ZodType, values: unknown[]): string {
+  const check = checkerFor(schema);
+  values.forEach((v, i) => {
+    const problem = check(v);
+    if (problem) throw new Error(`fixture ${name} line ${i + 1}: ${problem}`);
+  });
+  return values.map((v) => `${JSON.stringify(v)}\n`).join('');
+}
+
+function json(name: string, schema: z.ZodType, value: unknown): string {
+  const problem = checkerFor(schema)(value);
+  if (problem) throw new Error(`fixture ${name}: ${problem}`);
+  return `${JSON.stringify(value)}\n`;
 }
 
 /** Writes a build directory; returns it and the listings it holds (sorted by slug). */
@@ -303,44 +411,8 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     ? ' A bright, quiet space with natural light, ergonomic chairs, fast fibre internet and a friendly community of freelancers, start-ups and remote teams. Kitchen, lockers and meeting rooms are included; events every month.'.repeat(2)
     : '';
 
-  const facts: ListingFact[] = listings.map((l) => {
-    const city = cityOf(l.city);
-    const country = countryOf(city);
-    const byType: Partial<Record<OptionType, PriceFact>> = {};
-    for (const o of l.options) {
-      if (o.amount === null) continue;
-      const cur = byType[o.type];
-      if (!cur || o.amount < cur.amount) byType[o.type] = priceFact(o, country.currency);
-    }
-    const fromPrice = cheapest(l.options, country.currency);
-    const mp = l.verdict && fromPrice
-      ? { verdict: l.verdict, median: { amount: round2(fromPrice.amount * 1.05), currency: country.currency }, sampleSize: 12 }
-      : null;
-    const mpByType: ListingFact['marketPositionByType'] = {};
-    if (mp) for (const t of Object.keys(byType) as OptionType[]) mpByType[t] = { ...mp, median: { amount: round2(byType[t]!.amount * 0.95), currency: country.currency } };
-    return {
-      slug: l.slug,
-      countrySlug: country.slug,
-      countryCode: country.code,
-      citySlug: city.slug,
-      zoneSlug: l.zone,
-      operatorSlug: l.operator,
-      amenities: [...l.amenities].sort(),
-      capacity: l.capacity,
-      coordinates: l.coordinates,
-      updatedAt: l.updatedAt,
-      rating: l.rating,
-      featured: l.featured,
-      street: l.street,
-      houseNumber: l.houseNumber,
-      optionTypes: [...new Set(l.options.map((o) => o.type))].sort(),
-      fromPrice,
-      fromPriceByType: byType,
-      marketPosition: mp,
-      marketPositionByType: mpByType,
-    };
-  });
-  files.set('listing-facts.json', JSON.stringify(facts));
+  const facts = listings.map(factsOf);
+  files.set('listing-columns.json', json('listing-columns.json', BUILD_FILES['listing-columns.json'], columnsOf(listings, facts)));
 
   const keyLabels = {
     country: { en: 'Country', de: 'Land', es: 'País' },
@@ -350,7 +422,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     pricingOptionType: { en: 'Product', de: 'Produkt', es: 'Producto' },
     amenities: { en: 'Amenities', de: 'Ausstattung', es: 'Servicios' },
   };
-  files.set('facet-labels.json', JSON.stringify({
+  files.set('facet-labels.json', json('facet-labels.json', BUILD_FILES['facet-labels.json'], {
     keys: keyLabels,
     country: Object.fromEntries(COUNTRIES.map((c) => [c.slug, c.name])),
     city: Object.fromEntries(CITIES.map((c) => [c.slug, c.name])),
@@ -362,6 +434,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
 
   const logo = (slug: string) => ({ url: `/media/operators/${slug}.svg`, width: 64, height: 64, alt: slug });
   for (const locale of locales) {
+    // a card as the API serves it, request-dependent fields included (the details repeat them)
     const cards = listings.map((l, i) => {
       const f = facts[i];
       const city = cityOf(l.city);
@@ -370,7 +443,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
       const card: Record<string, unknown> = {
         slug: l.slug,
         title: l.title,
-        countryCode: f.countryCode,
+        countryCode: countryOf(city).code,
         city: { slug: city.slug, name: city.name[locale] },
       };
       if (zone) card.zone = { slug: zone.slug, name: zone.name[locale] };
@@ -387,10 +460,12 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
       if (f.marketPosition) card.marketPosition = f.marketPosition;
       return card;
     });
-    // the request-dependent fields last, as the pipeline writes them (api/catalog/pack.ts)
-    files.set(`listings.${locale}.json`, JSON.stringify(cards.map(varyingLast)));
+    const staticCard = (c: Record<string, unknown>) => Object.fromEntries(Object.entries(c).filter(([k]) => !(REQUEST_DEPENDENT_FIELDS as readonly string[]).includes(k)));
+    files.set(`cards.${locale}.ndjson`, ndjson(`cards.${locale}.ndjson`, NDJSON_BUILD_FILES.cards, cards.map(staticCard)));
+    files.set(`markers.${locale}.ndjson`, ndjson(`markers.${locale}.ndjson`, NDJSON_BUILD_FILES.markers, cards.map((c) => (c.coordinates
+      ? { slug: c.slug, title: c.title, coordinates: c.coordinates, featured: c.featured, image: (c.images as unknown[])[0] }
+      : null))));
     const details = listings.map((l, i) => {
-      const f = facts[i];
       const city = cityOf(l.city);
       const c = cards[i];
       const d: Record<string, unknown> = {
@@ -400,7 +475,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
         description: `${l.title}: ${locale} description.${filler}`,
         address: `${l.street} ${l.houseNumber}, ${city.name[locale]}`,
         images: c.images,
-        amenities: f.amenities,
+        amenities: facts[i].amenities,
         pricingOptions: l.options.map((o) => ({
           optionType: o.type,
           title: OPTION_LABELS[o.type][locale],
@@ -416,61 +491,31 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
       }
       return d;
     });
-    files.set(`properties.${locale}.json`, JSON.stringify(details));
+    files.set(`details.${locale}.ndjson`, ndjson(`details.${locale}.ndjson`, NDJSON_BUILD_FILES.details, details));
     const count = (pred: (l: FixtureListing) => boolean) => listings.filter(pred).length;
-    files.set(`geo.${locale}.json`, JSON.stringify({
+    const localized = (name: keyof typeof LOCALIZED_BUILD_FILES, value: unknown) => files.set(`${name}.${locale}.json`, json(`${name}.${locale}.json`, LOCALIZED_BUILD_FILES[name], value));
+    localized('geo', {
       countries: COUNTRIES.map((c) => ({ slug: c.slug, name: c.name[locale], code: c.code, propertyCount: count((l) => cityOf(l.city).country === c.slug) })),
       cities: CITIES.map((c) => ({
         slug: c.slug, name: c.name[locale], countryCode: countryOf(c).code, propertyCount: count((l) => l.city === c.slug), center: c.center,
         zones: c.zones.map((z) => ({ slug: z.slug, name: z.name[locale], propertyCount: count((l) => l.zone === z.slug) })),
       })),
       currencies: Object.fromEntries(COUNTRIES.map((c) => [c.code, c.currency])),
-    }));
-    const asOf = '2026-11-01T00:00:00Z';
-    files.set(`market-rates.${locale}.json`, JSON.stringify({ asOf, cities: [] }));
-    files.set(`rankings.${locale}.json`, '{}');
-    files.set(`places.${locale}.json`, '{}');
-    files.set(`operators.${locale}.json`, '{}');
+    });
+    localized('market-rates', { asOf: '2026-11-01T00:00:00Z', cities: [] });
+    localized('rankings', {});
+    localized('places', {});
+    localized('operators', {});
   }
-  files.set('config.json', JSON.stringify({ minSupportedBuild: opts.minSupportedBuild ?? 100, recommendedBuild: 120, flags: { newSearch: true } }));
-  files.set('suggest.json', '[]');
-  files.set('price-index.json', JSON.stringify({ asOf: '2026-11-01T00:00:00Z', methodologyUrl: '/methodology', cities: [] }));
-  files.set('lead-routing.json', JSON.stringify(Object.fromEntries(listings.map((l) => [l.slug, {
+  files.set('config.json', json('config.json', BUILD_FILES['config.json'], { minSupportedBuild: opts.minSupportedBuild ?? 100, recommendedBuild: 120, flags: { newSearch: true } }));
+  files.set('suggest.json', json('suggest.json', BUILD_FILES['suggest.json'], []));
+  files.set('price-index.json', json('price-index.json', BUILD_FILES['price-index.json'], { asOf: '2026-11-01T00:00:00Z', methodologyUrl: '/methodology', cities: [] }));
+  files.set('lead-routing.json', json('lead-routing.json', BUILD_FILES['lead-routing.json'], Object.fromEntries(listings.map((l) => [l.slug, {
     title: l.title, citySlug: l.city, operatorSlug: l.operator, operatorName: OPERATORS.find((o) => o.slug === l.operator)?.name ?? null,
     enquiryEmail: l.operator ? `${l.operator}@example.com` : null,
   }]))));
   files.set('price-report.csv', 'country_code,city_slug\n');
   opts.mutate?.(files);
-  // a mutation may have added a field after them: the request-dependent fields last again
-  for (const locale of locales) {
-    const name = `listings.${locale}.json`;
-    try {
-      const cards = JSON.parse(files.get(name)!) as Record<string, unknown>[];
-      if (Array.isArray(cards) && cards.every((c) => c && typeof c === 'object')) files.set(name, JSON.stringify(cards.map(varyingLast)));
-    } catch {
-      // not JSON: left as the test wrote it
-    }
-  }
-  // the columns and listing packs the pipeline derives from the (possibly mutated) facts, listings and details
-  if (!files.has('listing-columns.json')) {
-    try {
-      files.set('listing-columns.json', columnsFileText(listingColumns(JSON.parse(files.get('listing-facts.json')!) as ListingFact[])));
-    } catch {
-      files.set('listing-columns.json', '{}');
-    }
-  }
-  // the listing packs the pipeline derives from the (possibly mutated) listings and details files
-  for (const locale of locales) {
-    const name = `listing-pack.${locale}.json`;
-    if (files.has(name)) continue;
-    const cards = files.get(`listings.${locale}.json`), details = files.get(`properties.${locale}.json`);
-    if (cards === undefined || details === undefined) continue;
-    try {
-      files.set(name, packFileText(packOf(cards, details)));
-    } catch {
-      files.set(name, '{}');
-    }
-  }
 
   const checksums: Record<string, string> = {};
   for (const [name, text] of files) {
@@ -482,18 +527,13 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     buildId: opts.buildId ?? 'fixture',
     builtAt: '2026-11-01T00:00:00Z',
     gitSha: 'fixture',
+    contractHash: CONTRACT_HASH,
     inputChecksums: {},
     files: checksums,
     rowCounts: { listings: listings.length },
   };
   await writeFile(join(target, 'manifest.json'), JSON.stringify(manifest));
   return { dir: target, listings, countries: COUNTRIES, cities: CITIES };
-}
-
-/** A card with the request-dependent fields last, as the pipeline writes it (api/catalog/pack.ts). */
-function varyingLast(c: Record<string, unknown>): Record<string, unknown> {
-  const { fromPrice, fromBillingPeriod, marketPosition, ...rest } = c;
-  return { ...rest, fromPrice, fromBillingPeriod, marketPosition };
 }
 
 /** Points `<dist>/current` at a build directory the way the pipeline does: a new link renamed over the old. */

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import type { ListingColumns } from '../../contract/build.ts';
 import { INPUT_TABLES, type InputTableName } from '../../pipeline/lib/inputs.ts';
 
 export type FixtureRow = Record<string, string>;
@@ -120,6 +121,10 @@ export interface FixtureBuild {
   dataDir: string;
   distDir: string;
   json<T = any>(file: string): T;
+  /** the values of an NDJSON file, one per line */
+  lines<T = any>(file: string): T[];
+  /** listing-columns.json decoded into one object per listing (slug, option types, prices, positions), in slug order */
+  listings(): any[];
   text(file: string): string;
   rejects(): { file: string; row: number; rule: string; raw: string }[];
 }
@@ -140,10 +145,30 @@ export async function buildFixture(tables: FixtureTables, options: { rejectLimit
     distDir,
     text,
     json: (file) => JSON.parse(text(file)),
+    lines: (file) => text(file).split('\n').slice(0, -1).map((line) => JSON.parse(line)),
+    listings: () => decodeColumns(JSON.parse(text('listing-columns.json'))),
     rejects: () => (parse(text('rejects.csv'), { columns: true }) as Record<string, string>[]).map((r) => ({
       file: r.file, row: Number(r.row), rule: r.rule, raw: r.raw,
     })),
   };
+}
+
+/** The price figures of listing-columns.json, back in the shape of one listing each. */
+function decodeColumns(c: ListingColumns) {
+  const price = (p: ListingColumns['fromPrice'], i: number) => (p.amount[i] === null ? null : {
+    amount: p.amount[i]!, currency: c.dict.currencies[p.currency[i]], billingPeriod: c.dict.billingPeriods[p.billingPeriod[i]],
+    sortAmountEur: p.sortAmountEur[i]!,
+  });
+  const position = (p: ListingColumns['fromPrice'], i: number) => (p.marketPosition[i] === -1 ? null : c.dict.marketPositions[p.marketPosition[i]]);
+  const byType = Object.entries(c.fromPriceByType);
+  return c.slugs.map((slug, i) => ({
+    slug,
+    optionTypes: Object.entries(c.optionTypes).filter(([, at]) => at!.includes(i)).map(([t]) => t),
+    fromPrice: price(c.fromPrice, i),
+    fromPriceByType: Object.fromEntries(byType.filter(([, p]) => p!.amount[i] !== null).map(([t, p]) => [t, price(p!, i)])),
+    marketPosition: position(c.fromPrice, i),
+    marketPositionByType: Object.fromEntries(byType.filter(([, p]) => p!.marketPosition[i] !== -1).map(([t, p]) => [t, position(p!, i)])),
+  }));
 }
 
 /** A deterministic pseudo-random generator (mulberry32) for larger fixtures. */

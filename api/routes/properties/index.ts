@@ -83,8 +83,6 @@ async function detailBody(build: LoadedBuild, locale: 'en' | 'de' | 'es', slug: 
   const i = engine.slugIndex.get(slug);
   if (i === undefined) return undefined;
   return cachedBodyAsync(build, ctx.now, `detail|${locale}|${slug}`, async () => {
-    // At start-up the detail files are still being validated in the background.
-    await build.detailsReady;
     return envelopeJson(await engine.detailJson(i, locale), { citation: ctx.cite(locale, { kind: 'space', slug, title: engine.title(i, locale) }) });
   });
 }

@@ -1,6 +1,7 @@
 -- Sample size and figures per place (city, zone, country) and product. The sample is the number
 -- of distinct spaces; median() interpolates, so an even sample gives the mean of the two middle values.
 -- The average sums exact decimals: a float sum depends on the threads' order and would break reproducibility.
+-- `is_published` is the one publish decision of every figure built on these samples.
 with prices as (
   select * from int_space_prices__cheapest
 ),
@@ -37,9 +38,9 @@ by_country as (
 ),
 
 final as (
-  select * from by_city
-  union all select * from by_zone
-  union all select * from by_country
+  select *, is_published_sample(sample_size) as is_published from by_city
+  union all select *, is_published_sample(sample_size) from by_zone
+  union all select *, is_published_sample(sample_size) from by_country
 )
 
 select * from final

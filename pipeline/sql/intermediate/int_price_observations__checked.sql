@@ -115,7 +115,7 @@ final as (
       -- a slipped decimal point: ten times the offer's own lowest observation ...
       when amount > 10 * offer_min_amount then 'implausible_amount'
       -- ... or twenty times the city's median for the same product, period and currency
-      when peer_count >= 5 and unit_amount > 20 * peer_median_unit_amount then 'implausible_amount'
+      when peer_count >= min_sample_size() and unit_amount > 20 * peer_median_unit_amount then 'implausible_amount'
     end as reject_rule,
   from compared
 )

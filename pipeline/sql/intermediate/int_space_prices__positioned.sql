@@ -1,5 +1,5 @@
 -- marketPosition: a space's monthly per-desk price against its city's median of the same product,
--- only where the city sample reaches 5 spaces.
+-- only where the city figure is published (min_sample_size() spaces); bands in market_verdict.
 with prices as (
   select * from int_space_prices__cheapest where product_type not in ('day_pass', 'meeting_room')
 ),
@@ -9,7 +9,7 @@ spaces as (
 ),
 
 city_figures as (
-  select * from int_place_prices__aggregated where place_kind = 'city' and sample_size >= 5
+  select * from int_place_prices__aggregated where place_kind = 'city' and is_published
 ),
 
 final as (
@@ -19,11 +19,7 @@ final as (
     prices.unit_price as monthly_price_per_desk,
     city_figures.median_price as city_median,
     city_figures.sample_size as city_sample_size,
-    case
-      when prices.unit_price < 0.9 * city_figures.median_price then 'below'
-      when prices.unit_price > 1.1 * city_figures.median_price then 'above'
-      else 'around'
-    end as verdict,
+    market_verdict(prices.unit_price, city_figures.median_price) as verdict,
   from prices
   join spaces on spaces.space_id = prices.space_id
   join city_figures on city_figures.place_id = spaces.city_id and city_figures.product_type = prices.product_type

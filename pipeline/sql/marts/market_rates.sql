@@ -1,5 +1,6 @@
 -- Per city and product: monthly per-desk figures for the desk products (shown even when thin,
--- flagged), per day for day passes and per hour for meeting rooms; `all` carries the city sample.
+-- flagged: not `is_published`), per day for day passes and per hour for meeting rooms (shown only
+-- when `is_published`); `all` carries the city sample.
 with cities as (
   select * from int_cities__slugged
 ),
@@ -43,6 +44,7 @@ final as (
     coalesce(price_points.price_point_count, 0) as price_point_count,
     figures.product_type,
     figures.sample_size,
+    coalesce(figures.is_published, false) as is_published,
     round(figures.median_price, 2) as median_price,
     round(figures.min_price, 2) as min_price,
     round(figures.max_price, 2) as max_price,

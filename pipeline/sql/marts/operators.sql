@@ -1,5 +1,5 @@
 -- Operator hubs: listings, cities, and the operator's median position against its cities' medians
--- (ratio of each space's monthly per-desk price to its city median; published at 5 spaces or more).
+-- (ratio of each space's monthly per-desk price to its city median; published from min_sample_size() spaces).
 with operators as (
   select * from int_operators__slugged
 ),
@@ -44,12 +44,8 @@ final as (
     coalesce(operator_cities.property_count, 0) as property_count,
     coalesce(operator_cities.city_slugs, []) as city_slugs,
     coalesce(operator_positions.sample_size, 0) as position_sample_size,
-    case
-      when coalesce(operator_positions.sample_size, 0) < 5 then null
-      when operator_positions.median_ratio < 0.9 then 'below'
-      when operator_positions.median_ratio > 1.1 then 'above'
-      else 'around'
-    end as position_verdict,
+    case when is_published_sample(operator_positions.sample_size)
+      then market_verdict(operator_positions.median_ratio, 1) end as position_verdict,
   from operators
   left join operator_cities on operator_cities.operator_id = operators.operator_id
   left join operator_positions on operator_positions.operator_id = operators.operator_id

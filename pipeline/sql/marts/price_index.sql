@@ -1,5 +1,5 @@
 -- The price index: per city the overall figure (`all`) and each desk product, monthly per desk.
--- Published only at a sample of 5 distinct spaces or more; thinner rows carry no figures.
+-- Published only from min_sample_size() distinct spaces; thinner rows carry no figures.
 with cities as (
   select * from int_cities__slugged
 ),
@@ -31,11 +31,11 @@ final as (
     grid.currency,
     grid.product_type,
     coalesce(figures.sample_size, 0) as sample_size,
-    coalesce(figures.sample_size, 0) >= 5 as is_published,
-    case when figures.sample_size >= 5 then round(figures.median_price, 2) end as median_price,
-    case when figures.sample_size >= 5 then round(figures.average_price, 2) end as average_price,
-    case when figures.sample_size >= 5 then round(figures.min_price, 2) end as min_price,
-    case when figures.sample_size >= 5 then round(figures.max_price, 2) end as max_price,
+    coalesce(figures.is_published, false) as is_published,
+    case when figures.is_published then round(figures.median_price, 2) end as median_price,
+    case when figures.is_published then round(figures.average_price, 2) end as average_price,
+    case when figures.is_published then round(figures.min_price, 2) end as min_price,
+    case when figures.is_published then round(figures.max_price, 2) end as max_price,
   from grid
   left join figures on figures.place_id = grid.city_id and figures.product_type = grid.product_type
   order by grid.country_code, grid.city_slug, option_type_rank(grid.product_type) nulls first

@@ -19,7 +19,7 @@ prices as (
 
 city_figures as (
   select * from int_place_prices__aggregated
-  where place_kind = 'city' and product_type = 'all' and sample_size >= 5
+  where place_kind = 'city' and product_type = 'all' and is_published
 ),
 
 from_prices as (

@@ -43,10 +43,12 @@ final as (
     coalesce(counts.property_count, 0) as property_count,
     coalesce(counts.operator_count, 0) as operator_count,
     coalesce(counts.operated_count, 0) as operated_count,
+    -- hubs publish the median and the price range only with the sample's publish decision
     coalesce(figures.sample_size, 0) as sample_size,
-    round(figures.median_price, 2) as median_price,
-    round(figures.min_price, 2) as min_price,
-    round(figures.max_price, 2) as max_price,
+    coalesce(figures.is_published, false) as is_published,
+    case when figures.is_published then round(figures.median_price, 2) end as median_price,
+    case when figures.is_published then round(figures.min_price, 2) end as min_price,
+    case when figures.is_published then round(figures.max_price, 2) end as max_price,
   from zones
   join cities on cities.city_id = zones.city_id
   join countries on countries.country_code = cities.country_code

@@ -1,0 +1,26 @@
+/**
+ * The structure of listing-columns.json that the engine relies on: every per-listing array holds
+ * one entry per listing (the slugs), price columns included. Values are the pipeline's to check.
+ */
+import { ListingColumnsSchema, type ListingColumns } from '../../contract/build.ts';
+
+const PER_LISTING = Object.entries(ListingColumnsSchema.shape).filter(([, s]) => s.type === 'array').map(([k]) => k);
+const PRICE_KEYS = Object.keys(ListingColumnsSchema.shape.fromPrice.shape);
+
+export function checkColumns(cols: ListingColumns): void {
+  if (!cols || !Array.isArray(cols.slugs)) throw new Error('listing-columns.json has no slugs');
+  const n = cols.slugs.length;
+  const perListing = (name: string, a: unknown) => {
+    if (!Array.isArray(a)) throw new Error(`listing-columns.json: ${name} is not an array`);
+    if (a.length !== n) throw new Error(`listing-columns.json: ${name} has ${a.length} entries for ${n} listings`);
+  };
+  const record = (name: string, v: unknown) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`listing-columns.json: ${name} is not an object`);
+  };
+  for (const key of PER_LISTING) perListing(key, cols[key as keyof ListingColumns]);
+  for (const key of ['dict', 'amenities', 'optionTypes', 'fromPrice', 'fromPriceByType'] as const) record(key, cols[key]);
+  for (const [name, c] of [['fromPrice', cols.fromPrice], ...Object.entries(cols.fromPriceByType).map(([t, c]) => [`fromPriceByType.${t}`, c])] as [string, ListingColumns['fromPrice']][]) {
+    record(name, c);
+    for (const k of PRICE_KEYS) perListing(`${name}.${k}`, c[k as keyof typeof c]);
+  }
+}

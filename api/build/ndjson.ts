@@ -1,0 +1,128 @@
+/**
+ * The NDJSON files of a build (`cards|markers|details.<locale>.ndjson`): line i belongs to
+ * listing i of listing-columns.json. Loading checks their structure, not each element against
+ * the contract (the pipeline did; the manifest's checksums prove the bytes are the ones it checked):
+ * exactly one line per listing, every line a JSON object (or `null` where allowed), the file
+ * ending with its last line's newline.
+ */
+import { createHash } from 'node:crypto';
+import { open, type FileHandle } from 'node:fs/promises';
+
+/** An NDJSON file's bytes and line starts: line i is bytes [starts[i], starts[i + 1] - 1) (its newline excluded). */
+export interface NdjsonLines { bytes: Buffer; starts: Float64Array }
+
+/** An NDJSON file left on disk, with its line starts: line i is read when served. */
+export interface NdjsonFile { fh: FileHandle; starts: Float64Array }
+
+const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, NEWLINE = 0x0a;
+
+const NULL = Buffer.from('null');
+
+/** Finds the line starts of NDJSON bytes that arrive in chunks, checking each line as it ends. */
+export class NdjsonScanner {
+  private readonly starts: number[] = [0];
+  private seen = 0;
+  private lastByte = -1;
+  /** the first bytes (up to 4) of a line that began in an earlier chunk */
+  private carried = Buffer.alloc(0);
+
+  constructor(private readonly name: string, private readonly nullable = false) {}
+
+  push(chunk: Buffer): void {
+    let lineStart = this.starts[this.starts.length - 1] - this.seen; // in chunk; negative: began earlier
+    if (lineStart < 0 && this.carried.length < 4) this.carried = Buffer.concat([this.carried, chunk.subarray(0, 4 - this.carried.length)]);
+    for (let j = chunk.indexOf(NEWLINE); j >= 0; j = chunk.indexOf(NEWLINE, j + 1)) {
+      const first = lineStart >= 0 ? chunk[lineStart] : this.carried[0];
+      const last = j > 0 ? chunk[j - 1] : this.lastByte;
+      const isObject = first === OPEN_BRACE && last === CLOSE_BRACE && j - lineStart >= 2;
+      const isNull = this.nullable && j - lineStart === 4 && (lineStart >= 0 ? chunk.subarray(lineStart, j) : this.carried).equals(NULL);
+      if (!isObject && !isNull) throw new Error(`${this.name}: line ${this.starts.length} is not a JSON object${this.nullable ? ' or null' : ''}`);
+      this.starts.push(this.seen + j + 1);
+      lineStart = j + 1;
+    }
+    if (lineStart >= 0) this.carried = Buffer.from(chunk.subarray(lineStart, lineStart + 4));
+    if (chunk.length) this.lastByte = chunk[chunk.length - 1];
+    this.seen += chunk.length;
+  }
+
+  /** The line starts, with the end of the file after the last. */
+  finish(): Float64Array {
+    if (this.seen !== this.starts[this.starts.length - 1]) throw new Error(`${this.name} does not end with a newline`);
+    return Float64Array.from(this.starts);
+  }
+}
+
+/** The line starts of NDJSON bytes held in memory. */
+export function ndjsonLines(bytes: Buffer, name: string, nullable = false): NdjsonLines {
+  const scanner = new NdjsonScanner(name, nullable);
+  scanner.push(bytes);
+  return { bytes, starts: scanner.finish() };
+}
+
+/**
+ * An NDJSON file checksummed and scanned in chunks (little memory whatever its size), then kept
+ * open: the handle survives the build directory's removal.
+ */
+export async function openNdjson(path: string, name: string, sha256: string, chunkBytes = 8 << 20): Promise<NdjsonFile> {
+  const fh = await open(path, 'r');
+  try {
+    const hash = createHash('sha256');
+    const scanner = new NdjsonScanner(name);
+    // two buffers: the next chunk is read while this one is hashed and scanned
+    const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
+    // a checksum mismatch is the first thing to report: the structure of other bytes says little
+    let malformed: Error | undefined;
+    let pos = 0;
+    let next = fh.read(buffers[0], 0, chunkBytes, pos);
+    for (let k = 1; ; k++) {
+      const { bytesRead, buffer } = await next;
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      next = fh.read(buffers[k % 2], 0, chunkBytes, pos);
+      const part = buffer.subarray(0, bytesRead);
+      hash.update(part);
+      if (!malformed) {
+        try { scanner.push(part); } catch (err) { malformed = err as Error; }
+      }
+    }
+    if (hash.digest('hex') !== sha256) throw new Error(`${name} checksum mismatch`);
+    if (malformed) throw malformed;
+    return { fh, starts: scanner.finish() };
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
+}
+
+/** Every file has one line per listing. */
+export function checkLineCount(name: string, lines: { starts: Float64Array }, listings: number): void {
+  const count = lines.starts.length - 1;
+  if (count !== listings) throw new Error(`${name} has ${count} lines for ${listings} listings`);
+}
+
+/** A whole file, read with one request to the thread pool (fs.readFile reads in small steps). */
+export async function readWhole(path: string): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    const buf = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await fh.read(buf, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === size ? buf : buf.subarray(0, filled);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Line i of a file left on disk, as text. */
+export async function readLine(file: NdjsonFile, i: number, name: string): Promise<string> {
+  const start = file.starts[i], length = file.starts[i + 1] - 1 - start;
+  const buf = Buffer.allocUnsafe(length);
+  const { bytesRead } = await file.fh.read(buf, 0, length, start);
+  if (bytesRead !== length) throw new Error(`short read in ${name}`);
+  return buf.toString('utf8');
+}

@@ -1,0 +1,15 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES } from './build.ts';
+
+/**
+ * sha256 of the build format: its version and the JSON Schema of every build file. The pipeline
+ * writes it into the manifest and the server refuses a build made against another contract.
+ */
+export const CONTRACT_HASH = createHash('sha256').update(JSON.stringify({
+  formatVersion: BUILD_FORMAT_VERSION,
+  manifest: z.toJSONSchema(ManifestSchema, { io: 'input', unrepresentable: 'any' }),
+  files: Object.fromEntries(Object.entries(BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
+  localized: Object.fromEntries(Object.entries(LOCALIZED_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
+  ndjson: Object.fromEntries(Object.entries(NDJSON_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
+})).digest('hex');

@@ -1,0 +1,144 @@
+/**
+ * The listing files of one locale as SQL: one row per listing in slug order with the JSON text of
+ * its line in cards.<locale>.ndjson, markers.<locale>.ndjson and details.<locale>.ndjson
+ * (contract/build.ts NDJSON_BUILD_FILES). Absent optional members are left out (json_member in
+ * sql/macros.sql); the request-dependent fields of a card are not in it.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import type { Locale } from '../../contract/common.ts';
+import type { BuildWriter } from './publish.ts';
+import { lineValidator } from './validate.ts';
+
+/** Logos carry no size in the snapshot; the site serves them square at this size. */
+export const LOGO_SIZE_PX = 256;
+
+/** What listing_row_parts is made of. */
+export const LISTING_PART_SOURCES = ['listings', 'listing_prices', 'pricing_options'] as const;
+
+/** What the listing rows are made of once listing_row_parts exists: the parts and the texts view over the raw spaces. */
+export const LISTING_ROW_SOURCES = ['listing_row_parts', 'stg_space_texts', 'raw_spaces', 'raw_spaces_load'] as const;
+
+/** JSON members joined with commas; null when every member is absent. */
+const members = (...list: string[]) => `nullif(concat_ws(',', ${list.join(',\n    ')}), '')`;
+const object = (...list: string[]) => `'{' || concat_ws(',', ${list.join(',\n    ')}) || '}'`;
+
+/**
+ * Creates listing_row_parts: per listing (slug order), the runs of members of its card, marker and
+ * detail lines that are the same in every locale, as JSON text, and what the locales' members are
+ * made of. Run once; listingRowsSql then only adds each locale's names, texts and paths.
+ */
+export function listingPartsSql(): string {
+  // numbers through json_number, money through json_money: written as JavaScript writes them
+  const coordinates = `json_member_text('coordinates', case when l.lat is not null and l.lng is not null
+    then '{"lat":' || json_number(l.lat) || ',"lng":' || json_number(l.lng) || '}' end)`;
+  const operator = `json_member_text('operator', case when l.operator_slug is not null then ${object(
+    `json_member('slug', l.operator_slug)`,
+    `json_member('name', l.operator_name)`,
+    `json_member('logo', case when nullif(l.operator_logo_path, '') is not null then
+      {'url': l.operator_logo_path, 'width': ${LOGO_SIZE_PX}, 'height': ${LOGO_SIZE_PX}, 'alt': l.operator_name} end)`,
+  )} end)`;
+  const rating = `json_member_text('rating', case when l.rating_score is not null and l.rating_count is not null
+    then '{"score":' || json_number(l.rating_score) || ',"count":' || json_number(l.rating_count) || '}' end)`;
+  const option = object(
+    `json_member('optionType', o.option_type)`,
+    `json_member('title', o.offer_title)`,
+    `json_member('priceOnRequest', o.is_price_on_request)`,
+    `json_member('billingPeriod', o.billing_period)`,
+    `json_member_text('price', case when not o.is_price_on_request then json_money(o.amount, o.currency) end)`,
+    `json_member('minCapacity', o.min_capacity)`,
+    `json_member('maxCapacity', o.max_capacity)`,
+  );
+  return `
+create or replace table listing_row_parts as
+with options as (
+  select o.slug, '[' || string_agg(${option}, ',' order by
+    option_type_rank(o.option_type), o.amount nulls last, billing_period_rank(o.billing_period), o.offer_id) || ']' as json,
+  from pricing_options o
+  group by o.slug
+),
+
+prices as (
+  select * from listing_prices where product_type = 'all'
+)
+
+select
+  l.space_id, l.slug, l.city_slug, l.zone_slug, l.street, l.house_number, l.postal_code,
+  columns('^(city|zone)_name_[a-z]+$'),
+  ${members(`json_member('slug', l.slug)`, `json_member('title', l.title)`, `json_member('countryCode', l.country_code)`)} as card_head,
+  ${members(operator, coordinates, rating, `json_member('featured', l.is_featured)`, `json_member('updatedAt', l.updated_at)`)} as card_middle,
+  ${members(`json_member('images', l.images)`, `json_member('amenities', l.amenity_slugs)`, `json_member('capacity', l.capacity)`,
+    `json_member('capacity_status', l.capacity_status)`)} as card_tail,
+  case when l.lat is not null and l.lng is not null then ${object(`json_member('slug', l.slug)`, `json_member('title', l.title)`,
+    coordinates, `json_member('featured', l.is_featured)`, `json_member('image', l.images[1])`)} else 'null' end as marker,
+  ${members(`json_member('slug', l.slug)`, `json_member('title', l.title)`, `json_member('featured', l.is_featured)`)} as detail_head,
+  ${members(`json_member('images', l.images)`, `json_member('amenities', l.amenity_slugs)`,
+    `json_member_text('pricingOptions', coalesce(options.json, '[]'))`)} as detail_middle,
+  json_member('countryCode', l.country_code) as detail_country,
+  ${members(operator, coordinates,
+    `json_member_text('fromPrice', case when p.from_amount is not null then json_money(p.from_amount, p.from_currency) end)`,
+    `json_member('fromBillingPeriod', case when p.from_amount is not null then p.from_billing_period end)`,
+    rating, `json_member('updatedAt', l.updated_at)`, `json_member('capacity', l.capacity)`,
+    `json_member_text('marketPosition', case when p.verdict is not null then '{"verdict":' || to_json(p.verdict)::varchar
+      || ',"median":' || json_money(p.city_median, p.city_currency) || ',"sampleSize":' || json_number(p.city_sample_size) || '}' end)`)} as detail_tail,
+from listings l
+left join options on options.slug = l.slug
+left join prices p on p.slug = l.slug
+order by l.slug`;
+}
+
+/** The card, marker and detail line of every listing in one locale, in slug order. */
+export function listingRowsSql(locale: Locale): string {
+  if (!/^[a-z]{2}$/.test(locale)) throw new Error(`bad locale ${locale}`);
+  const city = `json_member('city', {'slug': p.city_slug, 'name': p.city_name_${locale}})`;
+  const zone = `json_member('zone', case when p.zone_slug is not null then {'slug': p.zone_slug, 'name': p.zone_name_${locale}} end)`;
+  return `
+select
+  ${object('p.card_head', city, zone, 'p.card_middle', `json_member('excerpt', coalesce(t.excerpt_${locale}, t.excerpt_en))`, 'p.card_tail')} as card,
+  p.marker,
+  ${object('p.detail_head',
+    `json_member('description', coalesce(t.description_${locale}, t.description_en, t.excerpt_${locale}, t.excerpt_en, ''))`,
+    `json_member('address', concat_ws(', ',
+      nullif(concat_ws(' ', nullif(p.street, ''), nullif(p.house_number, '')), ''),
+      nullif(concat_ws(' ', nullif(p.postal_code, ''), nullif(p.city_name_${locale}, '')), '')))`,
+    'p.detail_middle', `json_member('webUrl', '/${locale}/space/' || p.slug)`, 'p.detail_country', city, zone, 'p.detail_tail')} as detail,
+from listing_row_parts p
+left join stg_space_texts t on t.space_id = p.space_id
+order by p.slug`;
+}
+
+/**
+ * Streams the listing rows of one locale into its three NDJSON files, validating every line
+ * against its contract schema. Returns the slugs of the cards and details, in line order.
+ */
+export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWriter, locale: Locale) {
+  const names = { cards: `cards.${locale}.ndjson`, markers: `markers.${locale}.ndjson`, details: `details.${locale}.ndjson` };
+  const valid = {
+    cards: lineValidator(names.cards, NDJSON_BUILD_FILES.cards),
+    markers: lineValidator(names.markers, NDJSON_BUILD_FILES.markers),
+    details: lineValidator(names.details, NDJSON_BUILD_FILES.details),
+  };
+  const out = { cards: writer.openText(names.cards), markers: writer.openText(names.markers), details: writer.openText(names.details) };
+  const cardSlugs: string[] = [];
+  const detailSlugs: string[] = [];
+  let i = 0;
+  for await (const chunk of await conn.stream(listingRowsSql(locale))) {
+    const [cards, markers, details] = [0, 1, 2].map((c) => chunk.getColumnValues(c) as string[]);
+    for (let row = 0; row < cards.length; row++, i++) {
+      const card = JSON.parse(cards[row]) as { slug: string };
+      valid.cards(card, i);
+      valid.markers(JSON.parse(markers[row]), i);
+      const detail = JSON.parse(details[row]) as { slug: string };
+      valid.details(detail, i);
+      cardSlugs.push(card.slug);
+      detailSlugs.push(detail.slug);
+      out.cards.write(`${cards[row]}\n`);
+      out.markers.write(`${markers[row]}\n`);
+      out.details.write(`${details[row]}\n`);
+    }
+  }
+  out.cards.close();
+  out.markers.close();
+  out.details.close();
+  return { cardSlugs, detailSlugs };
+}
