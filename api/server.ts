@@ -5,17 +5,10 @@
  * accepting connections, let in-flight requests finish, then exit 0.
  */
 import { pino } from 'pino';
-import { buildApp, type AppPlugin } from './app.ts';
-import type { CatalogSource } from './build/load.ts';
-import { CatalogStore } from './build/store.ts';
+import { buildApp } from './app.ts';
+import { CatalogStore, type CatalogSource } from './build/store.ts';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
-import { createPlugin as createLeadsPlugin } from './leads/index.ts';
-
-/** The feature plugins with resources of their own (the leads: store, outbox relay). */
-async function featurePlugins(config: AppConfig, catalog: CatalogSource, log: pino.Logger) {
-  const { close, ...leads } = await createLeadsPlugin({ config, catalog, log: log.child({ module: 'leads' }) });
-  return { plugins: [leads] as AppPlugin[], close };
-}
+import { openLeads } from './leads/index.ts';
 
 async function main() {
   let config: AppConfig;
@@ -30,7 +23,7 @@ async function main() {
   }
   const log = pino({ level: config.logLevel });
   const started = Date.now();
-  // The app and the feature plugins are built while the build loads (this thread waits for the
+  // The app and the leads service are made while the build loads (this thread waits for the
   // load workers part of the time); they read the build only when a request comes.
   const opening = CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs, queryCache: config.queryCache });
   opening.catch(() => undefined);
@@ -41,8 +34,8 @@ async function main() {
       return store.current();
     },
   };
-  const features = await featurePlugins(config, source, log);
-  const app = await buildApp({ config, catalog: source, logger: log, plugins: features.plugins });
+  const leads = openLeads(config, log.child({ module: 'leads' }));
+  const app = await buildApp({ config, catalog: source, logger: log, leads });
   let catalog: CatalogStore;
   try {
     catalog = store = await opening;
@@ -50,7 +43,7 @@ async function main() {
     log.fatal({ err }, `no loadable build at ${config.distDir}/current; run \`make data\` first`);
     process.exit(1);
   }
-  const first = catalog.current();
+  const first = catalog.current().build;
   catalog.watch();
   // Keep-alive sockets must not hold a graceful close open forever.
   app.server.keepAliveTimeout = 5_000;
@@ -69,7 +62,7 @@ async function main() {
     catalog.close();
     try {
       await app.close();
-      await features.close();
+      await leads.close();
     } catch (err) {
       log.error({ err }, 'error while closing');
     }
@@ -86,7 +79,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  log.info({ buildId: catalog.current().id, startupMs: Date.now() - started }, 'ready');
+  log.info({ buildId: catalog.current().build.id, startupMs: Date.now() - started }, 'ready');
   // The one line a person starting the server looks for.
   console.log(`Desk Atlas API listening on http://${config.host}:${port} (try http://${config.host}:${port}/v1/properties?locale=en)`);
   // The first build is served while its big files finish validating; one that fails stops the

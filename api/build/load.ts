@@ -53,11 +53,6 @@ export interface LoadedBuild {
   close(): Promise<void>;
 }
 
-/** Where the request handlers get the build to answer with. */
-export interface CatalogSource {
-  current(): LoadedBuild;
-}
-
 export class BuildLoadError extends Error {}
 
 export { resolveSitePaths };
@@ -262,6 +257,3 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     throw err instanceof BuildLoadError ? err : new BuildLoadError(`build ${dir}: ${(err as Error).message}`);
   }
 }
-
-/** A fixed build (tests, benchmarks). */
-export const staticCatalog = (build: LoadedBuild): CatalogSource => ({ current: () => build });

@@ -3,7 +3,7 @@ import { CONTRACT_VERSION } from '../../contract/common.ts';
 import type { LeadRouting } from '../../contract/build.ts';
 import type { ContactBody, InquiryBody, LeadEndpoint, LeadReceipt } from '../../contract/leads.ts';
 import { ApiError } from '../http/problems.ts';
-import { ChallengeUnavailableError, ChallengeVerifier, TURNSTILE_VERIFY_URL } from './challenge.ts';
+import { ChallengeUnavailableError, ChallengeVerifier } from './challenge.ts';
 import { composeMessages } from './messages.ts';
 import { OutboxRelay, SmtpTransport, SpoolTransport, type MailTransport, type RelayLogger, type RelayOptions } from './outbox.ts';
 import { LeadStore, type IdempotencyRecord } from './store.ts';
@@ -16,20 +16,6 @@ export interface LeadsConfig {
   challengeSecret?: string;
   challengeVerifyUrl?: string;
   nodeEnv?: string;
-}
-
-/** DESIGN §2 defaults. The server may validate these itself and build the object directly. */
-export function leadsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LeadsConfig {
-  const v = (name: string) => (env[name] ?? '').trim() || undefined;
-  return {
-    dbPath: v('LEADS_DB') ?? 'var/leads.db',
-    mailSpoolDir: v('LEADS_MAIL_SPOOL') ?? 'var/mail',
-    smtpUrl: v('SMTP_URL'),
-    teamEmail: v('LEADS_TEAM_EMAIL') ?? 'team@localhost',
-    challengeSecret: v('CHALLENGE_SECRET'),
-    challengeVerifyUrl: v('CHALLENGE_VERIFY_URL') ?? TURNSTILE_VERIFY_URL,
-    nodeEnv: v('NODE_ENV'),
-  };
 }
 
 export interface LeadsServiceOptions {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { loadBuild, staticCatalog } from '../../api/build/load.ts';
+import { loadBuild } from '../../api/build/load.ts';
+import { staticCatalog } from '../../api/build/store.ts';
 import { get, SITE, sharedBuild, testApp, testConfig } from '../support/app.ts';
 
 // QUERY_CACHE=0 (the benchmark's "engine only" mode) must change speed, never answers.
@@ -26,7 +27,7 @@ describe('QUERY_CACHE', () => {
     const { fixture } = await sharedBuild();
     cached = await testApp();
     const bare = await loadBuild(fixture.dir, { siteUrl: SITE, queryCache: false });
-    uncached = await testApp({ catalog: staticCatalog(bare) });
+    uncached = await testApp({ catalog: staticCatalog(bare), env: { QUERY_CACHE: '0' } });
   });
   after(async () => {
     await cached.close();

@@ -8,7 +8,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
-import { LEAD_OPERATIONS } from '../../leads/plugin.ts';
 import { buildOpenApiDocument, serializeDocument } from '../../openapi/document.ts';
 import { etagOf, type CacheHint } from '../../http/headers.ts';
 import { defineRoute, type RouteDefinition } from '../../http/route.ts';
@@ -19,11 +18,11 @@ const STATUSES = [200, 400, 429, 500, 502];
 
 const documents = new WeakMap<object, { json: string; etag: string }>();
 
-/** The document of an app: its registered routes and the lead operations, for its configuration. */
+/** The document of an app: its registered routes, for its configuration. */
 export function documentOf(routes: readonly RouteDefinition<any, any, any>[], config: AppConfig) {
   let hit = documents.get(routes);
   if (!hit) {
-    const json = serializeDocument(buildOpenApiDocument({ routes, leadOperations: LEAD_OPERATIONS, config }));
+    const json = serializeDocument(buildOpenApiDocument({ routes, config }));
     hit = { json, etag: etagOf(json) };
     documents.set(routes, hit);
   }
@@ -40,7 +39,6 @@ export const openApiRoute = defineRoute({
   response: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) }),
   statuses: STATUSES,
   cache: DOC_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ request, config }) => documentOf(request.server.routeDefinitions, config),
 });
@@ -108,7 +106,6 @@ export const docsPageRoute = defineRoute({
   response: z.string(),
   statuses: STATUSES,
   cache: DOC_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ config }) => ({ raw: page(config), contentType: 'text/html; charset=utf-8' }),
 });
@@ -124,7 +121,6 @@ export const docsAssetRoute = defineRoute({
   response: z.string(),
   statuses: STATUSES,
   cache: ASSET_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ params }) => ({ raw: asset(params.asset), contentType: ASSETS[params.asset] }),
 });

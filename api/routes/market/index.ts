@@ -4,7 +4,7 @@ import { CurrencySchema, envelope, LocaleSchema, MetaSchema, SlugSchema } from '
 import { MarketRatesPayloadSchema, type MarketRatesPayload } from '../../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../../http/cached-body.ts';
+import { requestKey } from '../../http/response-cache.ts';
 
 export const MarketRatesQuerySchema = z.object({
   locale: LocaleSchema,
@@ -45,11 +45,11 @@ export const marketRatesRoute = defineRoute({
   response: envelope(MarketRatesPayloadSchema, MetaSchema),
   statuses: [200, 400, 429, 500, 502],
   cache: CACHE.market,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query: q, build, now, cite }) => cachedBody(build, now, `rates|${q.locale}|${q.country ?? ''}|${q.city ?? ''}|${q.currency ?? ''}`, () => {
+  handler: ({ query: q, build, cite }) => {
     const data = selectRates(build.marketRates[q.locale], q);
     const city = q.city !== undefined && data.cities.length === 1 ? data.cities[0].city : undefined;
     return { data, meta: { citation: cite(q.locale, { kind: 'prices', city }) } };
-  }),
+  },
 });

@@ -59,7 +59,6 @@ export const mediaRoute = defineRoute({
   response: z.string(),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.media,
-  citation: false,
   rateLimit: 'read',
   handler: ({ request, build, config }) => {
     const path = `/media/${(request.params as { '*': string })['*'] ?? ''}`;

@@ -6,7 +6,7 @@ import type { CitationPage } from '../../http/citation.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../../http/cached-body.ts';
+import { requestKey } from '../../http/response-cache.ts';
 
 export const PlaceParamsSchema = z.object({ kind: PlaceKindSchema, slug: SlugSchema });
 
@@ -38,16 +38,13 @@ export const placeHubRoute = defineRoute({
   response: envelope(PlaceHubSchema, MetaSchema),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.market,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query, params, build, now, cite }) => {
+  handler: ({ query, params, build, cite }) => {
     const key = `${params.kind}/${params.slug}`;
     const hubs = build.places[query.locale];
     const hub = Object.hasOwn(hubs, key) ? hubs[key] : undefined;
     if (!hub) throw new ApiError('NOT_FOUND', `No ${params.kind} with slug "${params.slug}".`);
-    return cachedBody(build, now, `place|${query.locale}|${key}`, () => ({
-      data: hub,
-      meta: { citation: cite(query.locale, placePage(build, query.locale, hub)) },
-    }));
+    return { data: hub, meta: { citation: cite(query.locale, placePage(build, query.locale, hub)) } };
   },
 });

@@ -9,12 +9,12 @@ import { PriceIndexPayloadSchema, type PriceIndexPayload } from '../../../contra
 import { LICENSE_URL } from '../../http/citation.ts';
 import { CACHE, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
+import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute } from '../../http/route.ts';
 import {
   API_CATALOG_CONTENT_TYPE, ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
   apiCatalog, authGuide, authorizationServerMetadata, protectedResourceMetadata, AUTH_GUIDE_PATH,
 } from '../../site/discovery.ts';
-import { cachedBody } from '../../http/cached-body.ts';
 
 const STATUSES = [200, 400, 429, 500, 502];
 const DOCUMENT_CACHE: CacheHint = { maxAge: 3600, staleWhileRevalidate: 86400 };
@@ -37,14 +37,11 @@ export const priceIndexRoute = defineRoute({
   response: envelope(PriceIndexPayloadSchema, MetaSchema),
   statuses: STATUSES,
   cache: CACHE.priceIndex,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query, build, now, cite }) => {
+  handler: ({ query, build, cite }) => {
     const locale = query.locale ?? 'en';
-    return cachedBody(build, now, `price-index|${locale}`, () => ({
-      data: build.priceIndex,
-      meta: { citation: cite(locale, { kind: 'price-index' }) },
-    }));
+    return { data: build.priceIndex, meta: { citation: cite(locale, { kind: 'price-index' }) } };
   },
 });
 
@@ -68,7 +65,6 @@ export const priceReportRoute = defineRoute({
   response: z.string(),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.priceIndex,
-  citation: false,
   rateLimit: 'read',
   handler: ({ build }) => {
     const csv = rawFile(build, 'price-report.csv');
@@ -111,7 +107,6 @@ export const priceReportPackageRoute = defineRoute({
   response: z.looseObject({ resources: z.array(z.looseObject({})) }),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.priceIndex,
-  citation: false,
   rateLimit: 'read',
   handler: ({ build, config }) => ({
     raw: resolvedDataPackage(build, config.siteUrl),
@@ -133,7 +128,6 @@ export const protectedResourceRoute = defineRoute({
   response: ProtectedResourceMetadataSchema,
   statuses: STATUSES,
   cache: DOCUMENT_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ config }) => ({ raw: JSON.stringify(protectedResourceMetadata(config)), contentType: JSON_TYPE }),
 });
@@ -149,7 +143,6 @@ export const protectedResourcePageRoute = defineRoute({
   response: ProtectedResourceMetadataSchema,
   statuses: [200, 400, 404, 429, 500, 502],
   cache: DOCUMENT_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ request, config }) => {
     // Fastify hands the wildcard over percent-decoded: re-encode each segment so `resource` stays a URI.
@@ -173,7 +166,6 @@ export const authorizationServerRoute = defineRoute({
   response: AuthorizationServerMetadataSchema,
   statuses: STATUSES,
   cache: DOCUMENT_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ config }) => ({ raw: JSON.stringify(authorizationServerMetadata(config)), contentType: JSON_TYPE }),
 });
@@ -189,7 +181,6 @@ export const apiCatalogRoute = defineRoute({
   response: ApiCatalogSchema,
   statuses: STATUSES,
   cache: DOCUMENT_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ config }) => ({
     raw: JSON.stringify(apiCatalog(config)),
@@ -210,7 +201,6 @@ export const authGuideRoute = defineRoute({
   response: z.string(),
   statuses: STATUSES,
   cache: DOCUMENT_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ config }) => {
     let text = guides.get(config);
