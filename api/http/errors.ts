@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { z } from 'zod';
 import { ApiError, toProblem, validationFailed, type FieldError } from './problems.ts';
 
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
 /**
  * One FieldError per offending path (query parameter name or dotted body path, e.g.

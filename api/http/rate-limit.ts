@@ -10,7 +10,7 @@ interface Window { count: number; resetAt: number }
  * forgotten first) and sized far above @fastify/rate-limit's default of 5,000 keys, so a burst of
  * many addresses cannot wipe the counters of the clients being limited.
  */
-export class RateBucket {
+class RateBucket {
   private readonly windows: LRUCache<string, Window>;
   constructor(readonly name: string, readonly max: number, readonly windowMs: number, maxClients: number) {
     this.windows = new LRUCache({ max: maxClients, ttl: windowMs, ttlAutopurge: false });
@@ -45,7 +45,7 @@ export class RateBucket {
   }
 }
 
-export interface BucketState { limit: number; remaining: number; resetSeconds: number; exceeded: boolean }
+interface BucketState { limit: number; remaining: number; resetSeconds: number; exceeded: boolean }
 
 function setHeaders(reply: FastifyReply, s: BucketState) {
   reply.header('ratelimit-limit', String(s.limit));

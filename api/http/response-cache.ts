@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { etagOf } from './headers.ts';
 
 /** A serialized 200 body, valid through the UTC day it was made on (meta.citation.accessed is a date). */
-export interface KeptBody {
+interface KeptBody {
   bytes: Buffer;
   etag: string;
   day: number;

@@ -30,7 +30,7 @@ export interface LeadsServiceOptions {
   log?: RelayLogger;
 }
 
-export interface SubmitInput {
+interface SubmitInput {
   endpoint: LeadEndpoint;
   body: ContactBody | InquiryBody;
   idempotencyKey?: string;
@@ -38,7 +38,7 @@ export interface SubmitInput {
   routing: LeadRouting;
 }
 
-export interface SubmitResult {
+interface SubmitResult {
   statusCode: number;
   body: { data: LeadReceipt; meta: { contractVersion: string } };
   replayed: boolean;

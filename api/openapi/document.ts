@@ -15,7 +15,7 @@ import {
   ConfigPayloadSchema, FacetsPayloadSchema, GeoPayloadSchema, HealthPayloadSchema, ListingCardSchema,
   MapMarkerSchema, PricingOptionSchema, PropertyDetailSchema,
 } from '../../contract/catalog.ts';
-import { AttributionSchema, ContactBodySchema, InquiryBodySchema, LeadReceiptResponseSchema, LeadReceiptSchema } from '../../contract/leads.ts';
+import { AttributionSchema, LeadReceiptResponseSchema, LeadReceiptSchema } from '../../contract/leads.ts';
 import {
   MarketRatesPayloadSchema, OperatorHubSchema, PlaceHubSchema, PriceIndexCitySchema, PriceIndexPayloadSchema,
   RankingsPayloadSchema, SuggestionSchema,
@@ -29,7 +29,7 @@ type Json = Record<string, any>;
 
 type Route = RouteDefinition<any, any, any>;
 
-export interface DocumentInput {
+interface DocumentInput {
   routes: readonly Route[];
   config: Pick<AppConfig, 'baseUrl' | 'siteUrl' | 'serviceName' | 'rateLimit'>;
 }

@@ -19,7 +19,7 @@ const STATUSES = [200, 400, 429, 500, 502];
 const documents = new WeakMap<object, { json: string; etag: string }>();
 
 /** The document of an app: its registered routes, for its configuration. */
-export function documentOf(routes: readonly RouteDefinition<any, any, any>[], config: AppConfig) {
+function documentOf(routes: readonly RouteDefinition<any, any, any>[], config: AppConfig) {
   let hit = documents.get(routes);
   if (!hit) {
     const json = serializeDocument(buildOpenApiDocument({ routes, config }));
@@ -29,7 +29,7 @@ export function documentOf(routes: readonly RouteDefinition<any, any, any>[], co
   return hit;
 }
 
-export const openApiRoute = defineRoute({
+const openApiRoute = defineRoute({
   operationId: 'getOpenApiDocument',
   method: 'GET',
   url: '/openapi.json',
@@ -96,7 +96,7 @@ const page = (config: AppConfig) => `<!doctype html>
 </html>
 `;
 
-export const docsPageRoute = defineRoute({
+const docsPageRoute = defineRoute({
   operationId: 'getDocsPage',
   method: 'GET',
   url: '/docs',
@@ -110,7 +110,7 @@ export const docsPageRoute = defineRoute({
   handler: ({ config }) => ({ raw: page(config), contentType: 'text/html; charset=utf-8' }),
 });
 
-export const docsAssetRoute = defineRoute({
+const docsAssetRoute = defineRoute({
   operationId: 'getDocsAsset',
   method: 'GET',
   url: '/docs/:asset',

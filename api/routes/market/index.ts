@@ -6,16 +6,16 @@ import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
 
-export const MarketRatesQuerySchema = z.object({
+const MarketRatesQuerySchema = z.object({
   locale: LocaleSchema,
   country: SlugSchema.optional(),
   city: SlugSchema.optional(),
   currency: CurrencySchema.optional(),
 });
-export type MarketRatesQuery = z.infer<typeof MarketRatesQuerySchema>;
+type MarketRatesQuery = z.infer<typeof MarketRatesQuerySchema>;
 
 /** The cities of the build that pass every filter, with the totals summed over them. */
-export function selectRates(file: MarketRatesFile, q: Omit<MarketRatesQuery, 'locale'>): MarketRatesPayload {
+function selectRates(file: MarketRatesFile, q: Omit<MarketRatesQuery, 'locale'>): MarketRatesPayload {
   const rows = file.cities.filter((c) => (q.country === undefined || c.countrySlug === q.country)
     && (q.city === undefined || c.rates.city.slug === q.city)
     && (q.currency === undefined || c.rates.currency === q.currency));

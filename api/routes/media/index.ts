@@ -37,7 +37,7 @@ function placeholders(build: LoadedBuild, siteUrl: string): Map<string, Placehol
 
 const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function placeholderSvg(p: Placeholder): string {
+function placeholderSvg(p: Placeholder): string {
   const { width: w, height: h } = p;
   const size = Math.max(12, Math.round(Math.min(w / 16, h / 6)));
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${escapeXml(p.label)}">`

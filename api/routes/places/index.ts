@@ -8,12 +8,12 @@ import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
 
-export const PlaceParamsSchema = z.object({ kind: PlaceKindSchema, slug: SlugSchema });
+const PlaceParamsSchema = z.object({ kind: PlaceKindSchema, slug: SlugSchema });
 
 const slugName = (h: PlaceHub): SlugName => ({ slug: h.slug, name: h.name });
 
 /** The hub's public page: /{locale}/coworking/{country}[/{city}[/{zone}]], walking up the parents. */
-export function placePage(build: LoadedBuild, locale: Locale, hub: PlaceHub): CitationPage {
+function placePage(build: LoadedBuild, locale: Locale, hub: PlaceHub): CitationPage {
   const hubs = build.places[locale];
   if (hub.kind === 'country') return { kind: 'coworking', country: slugName(hub) };
   const city = hub.kind === 'city' ? hub : hub.parent && hubs[`city/${hub.parent.slug}`];

@@ -7,7 +7,7 @@ import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
 
-export const RankingsQuerySchema = z.object({
+const RankingsQuerySchema = z.object({
   locale: LocaleSchema,
   city: SlugSchema,
   limit: queryInt(1, MAX_RANKING_LIMIT).optional(),

@@ -20,9 +20,9 @@ const STATUSES = [200, 400, 429, 500, 502];
 const DOCUMENT_CACHE: CacheHint = { maxAge: 3600, staleWhileRevalidate: 86400 };
 const JSON_TYPE = 'application/json; charset=utf-8';
 const LICENSE_LINK = `<${LICENSE_URL}>; rel="license"`;
-export const PRICE_REPORT_PATH = '/api/price-report';
+const PRICE_REPORT_PATH = '/api/price-report';
 
-export const priceIndexRoute = defineRoute({
+const priceIndexRoute = defineRoute({
   operationId: 'getPriceIndex',
   method: 'GET',
   url: '/api/price-index',
@@ -51,7 +51,7 @@ function rawFile(build: LoadedBuild, name: string): Buffer {
   return buf;
 }
 
-export const priceReportRoute = defineRoute({
+const priceReportRoute = defineRoute({
   operationId: 'getPriceReport',
   method: 'GET',
   url: PRICE_REPORT_PATH,
@@ -79,7 +79,7 @@ export const priceReportRoute = defineRoute({
 
 /** The build's datapackage with its site paths made absolute, once per build. */
 const packages = new WeakMap<LoadedBuild, Map<string, string>>();
-export function resolvedDataPackage(build: LoadedBuild, siteUrl: string): string {
+function resolvedDataPackage(build: LoadedBuild, siteUrl: string): string {
   let bySite = packages.get(build);
   if (!bySite) packages.set(build, (bySite = new Map()));
   let text = bySite.get(siteUrl);
@@ -96,7 +96,7 @@ export function resolvedDataPackage(build: LoadedBuild, siteUrl: string): string
   return text;
 }
 
-export const priceReportPackageRoute = defineRoute({
+const priceReportPackageRoute = defineRoute({
   operationId: 'getPriceReportDataPackage',
   method: 'GET',
   url: `${PRICE_REPORT_PATH}.datapackage.json`,
@@ -117,7 +117,7 @@ export const priceReportPackageRoute = defineRoute({
 
 const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
 
-export const protectedResourceRoute = defineRoute({
+const protectedResourceRoute = defineRoute({
   operationId: 'getProtectedResourceMetadata',
   method: 'GET',
   url: PROTECTED_RESOURCE,
@@ -132,7 +132,7 @@ export const protectedResourceRoute = defineRoute({
   handler: ({ config }) => ({ raw: JSON.stringify(protectedResourceMetadata(config)), contentType: JSON_TYPE }),
 });
 
-export const protectedResourcePageRoute = defineRoute({
+const protectedResourcePageRoute = defineRoute({
   operationId: 'getPageProtectedResourceMetadata',
   method: 'GET',
   url: `${PROTECTED_RESOURCE}/*`,
@@ -155,7 +155,7 @@ export const protectedResourcePageRoute = defineRoute({
   },
 });
 
-export const authorizationServerRoute = defineRoute({
+const authorizationServerRoute = defineRoute({
   operationId: 'getAuthorizationServerMetadata',
   method: 'GET',
   url: '/.well-known/oauth-authorization-server',
@@ -170,7 +170,7 @@ export const authorizationServerRoute = defineRoute({
   handler: ({ config }) => ({ raw: JSON.stringify(authorizationServerMetadata(config)), contentType: JSON_TYPE }),
 });
 
-export const apiCatalogRoute = defineRoute({
+const apiCatalogRoute = defineRoute({
   operationId: 'getApiCatalog',
   method: 'GET',
   url: '/.well-known/api-catalog',
@@ -190,7 +190,7 @@ export const apiCatalogRoute = defineRoute({
 });
 
 const guides = new WeakMap<object, string>();
-export const authGuideRoute = defineRoute({
+const authGuideRoute = defineRoute({
   operationId: 'getAuthGuide',
   method: 'GET',
   url: AUTH_GUIDE_PATH,

@@ -7,7 +7,7 @@ import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
 
-export const SuggestQuerySchema = z.object({
+const SuggestQuerySchema = z.object({
   locale: LocaleSchema,
   q: z.string().min(1).max(100),
   limit: queryInt(1, MAX_SUGGEST_LIMIT).optional(),
