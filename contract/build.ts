@@ -18,6 +18,9 @@ import {
   SUGGEST_KINDS, operatorHubShape,
 } from './market.ts';
 
+/** Where the pipeline publishes (`builds/<id>/`, the `current` link) and the API serves from, unless DIST_DIR says otherwise. */
+export const DEFAULT_DIST_DIR = 'dist';
+
 /** 2: listing-columns.json and listing-pack.<locale>.json added (the engine's data, made for loading). */
 export const BUILD_FORMAT_VERSION = 2;
 
