@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { defineRoute, registerRoute } from '../../api/http/route.ts';
 import { get, testApp } from '../support/app.ts';
 
+/** A route of the lead rate-limit class, declared as the enquiry routes are. */
 const leadsLike: FastifyPluginAsync = async (app) => {
-  app.post('/v1/test/lead', { config: { leadRateLimit: true } }, async () => ({ ok: true }));
+  registerRoute(app, defineRoute({
+    operationId: 'probeLead', method: 'POST', url: '/v1/test/lead', summary: 'lead-like', response: z.unknown(),
+    statuses: [200, 429], cache: 'no-store', rateLimit: 'lead', handler: () => ({ data: { ok: true } }),
+  }));
 };
 
 const rl = (h: Record<string, unknown>) => [h['ratelimit-limit'], h['ratelimit-remaining'], h['ratelimit-reset']].map(String);
