@@ -58,7 +58,7 @@ export interface AppConfig {
   buildSha: string;
   logLevel: string;
   reloadPollMs: number;
-  /** whether each build keeps its LRU caches of match sets, facet counts and response bodies */
+  /** whether each build keeps caches: the engine's match sets and facet counts, the edge's response bodies (route.ts) */
   queryCache: boolean;
   rateLimit: RateLimitConfig;
   leads: {

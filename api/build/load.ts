@@ -60,7 +60,7 @@ export { resolveSitePaths };
 export interface LoadOptions {
   siteUrl: string;
   now?: () => number;
-  /** keep LRU caches of match sets, facet counts and response bodies (default true) */
+  /** keep the engine's LRU caches of match sets and facet counts (default true) */
   queryCache?: boolean;
   /**
    * Return as soon as the engine can answer, and validate the big files (facts, cards, details,
