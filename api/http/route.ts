@@ -83,7 +83,6 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
     method: def.method,
     url: def.url,
     config: {
-      operationId: def.operationId,
       cache: def.cache,
       leadRateLimit: def.rateLimit === 'lead',
       rateLimitExempt: def.rateLimit === 'exempt',

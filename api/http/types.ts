@@ -17,7 +17,6 @@ declare module 'fastify' {
     routeDefinitions: RouteDefinition<any, any, any>[];
   }
   interface FastifyContextConfig {
-    operationId?: string;
     cache?: CacheHint | 'no-store';
     /** 10 per 10 minutes per IP on top of the read limit (DESIGN.md §3) */
     leadRateLimit?: boolean;

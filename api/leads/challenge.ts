@@ -20,7 +20,7 @@ export class ChallengeUnavailableError extends Error {
 }
 
 /** Our own secret was refused: a configuration fault (500), not the client's. */
-export class ChallengeMisconfiguredError extends Error {
+class ChallengeMisconfiguredError extends Error {
   constructor(codes: string[]) {
     super(`challenge verifier refused our secret: ${codes.join(',')}`);
     this.name = 'ChallengeMisconfiguredError';

@@ -72,7 +72,7 @@ function canonicalJson(value: unknown): string {
  * that re-solves the challenge and resends the same enquiry must get its first receipt back,
  * not a conflict (a conflict would push the client to a new key, i.e. a duplicate enquiry).
  */
-export function bodyHash(body: object): string {
+function bodyHash(body: object): string {
   const { challengeToken: _token, ...rest } = body as Record<string, unknown>;
   return createHash('sha256').update(canonicalJson(rest)).digest('hex');
 }
