@@ -1,10 +1,19 @@
 import { LRUCache } from 'lru-cache';
 import { etagOf } from './headers.ts';
 
-/** A serialized 200 body, valid through the UTC day it was made on (meta.citation.accessed is a date). */
-interface KeptBody {
+/** What a 200 sends besides the common headers. */
+export interface Response {
+  body: string | Buffer;
+  contentType: string;
+  headers?: Record<string, string>;
+}
+
+/** A 200 response, valid through the UTC day it was made on (meta.citation.accessed is a date). */
+interface KeptResponse {
   bytes: Buffer;
   etag: string;
+  contentType: string;
+  headers?: Record<string, string>;
   day: number;
 }
 
@@ -12,26 +21,27 @@ const DAY_MS = 86_400_000;
 const utcDay = (now: number) => Math.floor(now / DAY_MS);
 
 /**
- * The response bodies of one build, by route and canonical request. It is made with the build it
+ * The 200 responses of one build, by route and canonical request. It is made with the build it
  * answers for (api/build/store.ts), so a swap starts with an empty one.
  */
 export class ResponseCache {
-  // A body is about its bytes in memory: the text is not kept.
-  private readonly bodies = new LRUCache<string, KeptBody>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => b.bytes.length + 64 });
+  // A response is about its bytes in memory: the text is not kept.
+  private readonly bodies = new LRUCache<string, KeptResponse>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => b.bytes.length + 64 });
 
   get size(): number {
     return this.bodies.size;
   }
 
-  get(key: string, now: number): KeptBody | undefined {
+  get(key: string, now: number): KeptResponse | undefined {
     const hit = this.bodies.get(key);
     return hit && hit.day === utcDay(now) ? hit : undefined;
   }
 
-  keep(key: string, now: number, json: string): KeptBody {
-    const body = { bytes: Buffer.from(json), etag: etagOf(json), day: utcDay(now) };
-    this.bodies.set(key, body);
-    return body;
+  keep(key: string, now: number, { body, contentType, headers }: Response): KeptResponse {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const kept = { bytes, etag: etagOf(bytes), contentType, headers, day: utcDay(now) };
+    this.bodies.set(key, kept);
+    return kept;
   }
 }
 

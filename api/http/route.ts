@@ -7,12 +7,25 @@ import { citation, type CitationPage } from './citation.ts';
 import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
 import type { CacheHint } from './headers.ts';
+import type { Response } from './response-cache.ts';
 
 /** What a handler may return: an envelope to serialize, its JSON text already made, or other bytes. */
 export type RouteResult =
   | { data: unknown; meta?: MetaInput }
-  | { json: string; etag?: string }
+  | { json: string }
   | { raw: string | Buffer; contentType: string; headers?: Record<string, string> };
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function responseOf(result: RouteResult): Response {
+  if ('raw' in result) return { body: result.raw, contentType: result.contentType, headers: result.headers };
+  return { body: 'json' in result ? result.json : envelope(result.data, result.meta), contentType: JSON_TYPE };
+}
+
+function send(reply: FastifyReply, { body, contentType, headers }: Response) {
+  for (const [k, v] of Object.entries(headers ?? {})) reply.header(k, v);
+  return reply.type(contentType).send(body);
+}
 
 export interface RouteContext<Q, P, B> {
   request: FastifyRequest;
@@ -53,9 +66,10 @@ export interface RouteDefinition<QS extends z.ZodType = z.ZodType, PS extends z.
   statuses: number[];
   cache: CacheHint | 'no-store';
   /**
-   * For answers that depend on nothing but the build, the parsed request and the date: the key
-   * (with requestKey of response-cache.ts, or one of the route's own) under which a 200 body is
-   * kept in the build's response cache through the UTC day; undefined for a request not to keep.
+   * For answers that depend on nothing but the build, the parsed request, the configuration and
+   * the date: the key (requestKey of response-cache.ts, or one of the route's own) under which a
+   * 200 response is kept in the build's response cache through the UTC day; undefined for a
+   * request not to keep.
    */
   cacheKey?: (request: { query: z.output<QS>; params: z.output<PS> }) => string | undefined;
   /** `exempt`: not counted (headers still sent); `lead`: the lead bucket on top of the read bucket */
@@ -74,8 +88,6 @@ export function defineRoute<QS extends z.ZodType, PS extends z.ZodType, BS exten
 /** Parts a route declares no schema for: ignored (the body of a GET is not read). */
 const ANY = z.any().transform(() => ({}));
 const NONE = z.any().transform(() => undefined);
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, any, any>) {
   app.routeDefinitions.push(def);
@@ -101,22 +113,15 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       let kept = key === undefined ? undefined : responses.get(key, now);
       if (!kept) {
         const cfg = app.config;
-        const result = await def.handler({
+        const response = responseOf(await def.handler({
           request, reply, query, params, body, build, config: cfg, now,
           cite: (locale, page) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now }),
-        });
-        if ('raw' in result) {
-          for (const [k, v] of Object.entries(result.headers ?? {})) reply.header(k, v);
-          return reply.type(result.contentType).send(result.raw);
-        }
-        const json = 'json' in result ? result.json : envelope(result.data, result.meta);
-        if (key === undefined) {
-          if ('json' in result && result.etag) reply.header('etag', result.etag);
-          return reply.type(JSON_TYPE).send(json);
-        }
-        kept = responses.keep(key, now, json);
+        }));
+        if (key === undefined) return send(reply, response);
+        kept = responses.keep(key, now, response);
       }
-      return reply.type(JSON_TYPE).header('etag', kept.etag).send(kept.bytes);
+      reply.header('etag', kept.etag);
+      return send(reply, { body: kept.bytes, contentType: kept.contentType, headers: kept.headers });
     },
   });
 }

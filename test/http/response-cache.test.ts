@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { loadBuild } from '../../api/build/load.ts';
 import { CatalogStore, staticCatalog, type CatalogSource } from '../../api/build/store.ts';
 import { requestKey } from '../../api/http/response-cache.ts';
+import { defineRoute, registerRoute } from '../../api/http/route.ts';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { get, SITE, sharedBuild, testApp, testConfig } from '../support/app.ts';
 
@@ -23,6 +25,9 @@ const URLS = [
   '/v1/geo/bootstrap?locale=es',
   '/v1/search/suggest?locale=en&q=ber',
   '/v1/search/suggest?locale=de&q=munchen&limit=3',
+  '/openapi.json',
+  '/auth.md',
+  '/docs/init.js',
 ];
 
 describe('the response cache', () => {
@@ -57,7 +62,7 @@ describe('the response cache', () => {
         const r = await get(app, url);
         assert.equal(r.status, 200, url);
         assert.equal(r.raw.body, first.raw.body, url);
-        assert.equal(r.headers.etag, first.headers.etag, url);
+        for (const h of ['etag', 'content-type', 'link']) assert.equal(r.headers[h], first.headers[h], `${url} ${h}`);
       }
     }
     assert.ok(cachedSource.current().responses.size >= URLS.length - 1, 'the cached app kept the bodies');
@@ -128,6 +133,32 @@ describe('the response cache', () => {
     assert.equal((await get(cached, url)).status, 200);
     assert.equal((await get(cached, url, { 'x-client-build': '1' })).body.code, 'CLIENT_TOO_OLD');
     assert.equal((await get(cached, url, { 'if-none-match': (await get(cached, url)).headers.etag as string })).status, 304);
+  });
+
+  it('keeps a response with its content type and headers, and runs the handler once', async () => {
+    let calls = 0;
+    const probe = async (app: FastifyInstance) => {
+      registerRoute(app, defineRoute({
+        operationId: 'probeKept', method: 'GET', url: '/v1/test/kept', summary: 'kept', querystring: z.object({ n: z.string().optional() }),
+        response: z.string(), statuses: [200], cache: 'no-store', cacheKey: requestKey, rateLimit: 'read',
+        handler: () => ({ raw: `call ${++calls}`, contentType: 'text/csv; charset=utf-8', headers: { link: '<https://example.org/l>; rel="license"' } }),
+      }));
+    };
+    const app = await testApp({ plugins: [probe] });
+    try {
+      const [a, b] = [await app.inject({ url: '/v1/test/kept' }), await app.inject({ url: '/v1/test/kept?unknown=1' })];
+      const c = await app.inject({ url: '/v1/test/kept?n=1' });
+      assert.equal(calls, 2, 'the handler ran once per distinct request');
+      for (const r of [a, b]) {
+        assert.equal(r.body, 'call 1');
+        assert.equal(r.headers['content-type'], 'text/csv; charset=utf-8');
+        assert.equal(r.headers.link, '<https://example.org/l>; rel="license"');
+        assert.equal(r.headers.etag, a.headers.etag);
+      }
+      assert.equal(c.body, 'call 2');
+    } finally {
+      await app.close();
+    }
   });
 
   it('starts empty for each build the store swaps in', async () => {

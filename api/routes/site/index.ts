@@ -77,23 +77,15 @@ const priceReportRoute = defineRoute({
   },
 });
 
-/** The build's datapackage with its site paths made absolute, once per build. */
-const packages = new WeakMap<LoadedBuild, Map<string, string>>();
+/** The build's datapackage with its site paths made absolute. */
 function resolvedDataPackage(build: LoadedBuild, siteUrl: string): string {
-  let bySite = packages.get(build);
-  if (!bySite) packages.set(build, (bySite = new Map()));
-  let text = bySite.get(siteUrl);
-  if (text === undefined) {
-    const pkg = JSON.parse(rawFile(build, 'price-report.datapackage.json').toString('utf8'));
-    const absolute = (p: unknown) => (typeof p === 'string' && p.startsWith('/') && !p.startsWith('//') ? siteUrl + p : p);
-    for (const s of pkg.sources ?? []) s.path = absolute(s.path);
-    // the CSV is served at /api/price-report, not beside the descriptor under its file name
-    for (const r of pkg.resources ?? []) if (r.path === 'price-report.csv') r.path = siteUrl + PRICE_REPORT_PATH;
-    if (typeof pkg.citation === 'string') pkg.citation = pkg.citation.replace(/(^|\s)(\/[^\s,]*)/g, (_: string, pre: string, p: string) => pre + siteUrl + p);
-    text = JSON.stringify(pkg);
-    bySite.set(siteUrl, text);
-  }
-  return text;
+  const pkg = JSON.parse(rawFile(build, 'price-report.datapackage.json').toString('utf8'));
+  const absolute = (p: unknown) => (typeof p === 'string' && p.startsWith('/') && !p.startsWith('//') ? siteUrl + p : p);
+  for (const s of pkg.sources ?? []) s.path = absolute(s.path);
+  // the CSV is served at /api/price-report, not beside the descriptor under its file name
+  for (const r of pkg.resources ?? []) if (r.path === 'price-report.csv') r.path = siteUrl + PRICE_REPORT_PATH;
+  if (typeof pkg.citation === 'string') pkg.citation = pkg.citation.replace(/(^|\s)(\/[^\s,]*)/g, (_: string, pre: string, p: string) => pre + siteUrl + p);
+  return JSON.stringify(pkg);
 }
 
 const priceReportPackageRoute = defineRoute({
@@ -107,6 +99,7 @@ const priceReportPackageRoute = defineRoute({
   response: z.looseObject({ resources: z.array(z.looseObject({})) }),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.priceIndex,
+  cacheKey: requestKey,
   rateLimit: 'read',
   handler: ({ build, config }) => ({
     raw: resolvedDataPackage(build, config.siteUrl),
@@ -189,7 +182,6 @@ const apiCatalogRoute = defineRoute({
   }),
 });
 
-const guides = new WeakMap<object, string>();
 const authGuideRoute = defineRoute({
   operationId: 'getAuthGuide',
   method: 'GET',
@@ -201,12 +193,9 @@ const authGuideRoute = defineRoute({
   response: z.string(),
   statuses: STATUSES,
   cache: DOCUMENT_CACHE,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ config }) => {
-    let text = guides.get(config);
-    if (text === undefined) guides.set(config, (text = authGuide(config)));
-    return { raw: text, contentType: 'text/markdown; charset=utf-8' };
-  },
+  handler: ({ config }) => ({ raw: authGuide(config), contentType: 'text/markdown; charset=utf-8' }),
 });
 
 /** Every site route of this feature, in registration order. */
