@@ -2,18 +2,16 @@ import { LRUCache } from 'lru-cache';
 import { etagOf } from './headers.ts';
 
 /** What a 200 sends besides the common headers. */
-export interface Response {
+export interface RouteResponse {
   body: string | Buffer;
   contentType: string;
   headers?: Record<string, string>;
 }
 
 /** A 200 response, valid through the UTC day it was made on (meta.citation.accessed is a date). */
-interface KeptResponse {
-  bytes: Buffer;
+interface KeptResponse extends RouteResponse {
+  body: Buffer;
   etag: string;
-  contentType: string;
-  headers?: Record<string, string>;
   day: number;
 }
 
@@ -26,21 +24,21 @@ const utcDay = (now: number) => Math.floor(now / DAY_MS);
  */
 export class ResponseCache {
   // A response is about its bytes in memory: the text is not kept.
-  private readonly bodies = new LRUCache<string, KeptResponse>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => b.bytes.length + 64 });
+  private readonly responses = new LRUCache<string, KeptResponse>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (r) => r.body.length + 64 });
 
   get size(): number {
-    return this.bodies.size;
+    return this.responses.size;
   }
 
   get(key: string, now: number): KeptResponse | undefined {
-    const hit = this.bodies.get(key);
+    const hit = this.responses.get(key);
     return hit && hit.day === utcDay(now) ? hit : undefined;
   }
 
-  keep(key: string, now: number, { body, contentType, headers }: Response): KeptResponse {
-    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-    const kept = { bytes, etag: etagOf(bytes), contentType, headers, day: utcDay(now) };
-    this.bodies.set(key, kept);
+  keep(key: string, now: number, response: RouteResponse): KeptResponse {
+    const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+    const kept = { ...response, body, etag: etagOf(body), day: utcDay(now) };
+    this.responses.set(key, kept);
     return kept;
   }
 }

@@ -7,7 +7,7 @@ import { citation, type CitationPage } from './citation.ts';
 import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
 import type { CacheHint } from './headers.ts';
-import type { Response } from './response-cache.ts';
+import type { RouteResponse } from './response-cache.ts';
 
 /** What a handler may return: an envelope to serialize, its JSON text already made, or other bytes. */
 export type RouteResult =
@@ -17,12 +17,12 @@ export type RouteResult =
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function responseOf(result: RouteResult): Response {
+function responseOf(result: RouteResult): RouteResponse {
   if ('raw' in result) return { body: result.raw, contentType: result.contentType, headers: result.headers };
   return { body: 'json' in result ? result.json : envelope(result.data, result.meta), contentType: JSON_TYPE };
 }
 
-function send(reply: FastifyReply, { body, contentType, headers }: Response) {
+function send(reply: FastifyReply, { body, contentType, headers }: RouteResponse) {
   for (const [k, v] of Object.entries(headers ?? {})) reply.header(k, v);
   return reply.type(contentType).send(body);
 }
@@ -121,7 +121,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
         kept = responses.keep(key, now, response);
       }
       reply.header('etag', kept.etag);
-      return send(reply, { body: kept.bytes, contentType: kept.contentType, headers: kept.headers });
+      return send(reply, kept);
     },
   });
 }
