@@ -1,39 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import Fastify, {
-  LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest,
-} from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppConfig } from './config.ts';
-import type { CatalogSource } from './build/load.ts';
+import type { CatalogSource } from './build/store.ts';
+import type { LeadsService } from './leads/service.ts';
 import { installErrorHandling, sendProblem } from './http/errors.ts';
 import { ApiError } from './http/problems.ts';
 import { installClientBuildCheck, installEncodingTags, installResponseHeaders } from './http/headers.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { registerRoute } from './http/route.ts';
 import './http/types.ts';
-import { CORE_ROUTES } from './routes/index.ts';
-
-export interface AppPlugin {
-  plugin: FastifyPluginAsync<any>;
-  options?: unknown;
-}
+import { ROUTES } from './routes/index.ts';
 
 export interface AppOptions {
   config: AppConfig;
-  /** the build to serve; `current()` is called once per request */
+  /** the build to serve, with its response cache; `current()` is called once per request */
   catalog: CatalogSource;
+  /** what the lead routes submit to (server.ts opens it); without one they answer 500 */
+  leads?: LeadsService;
   /** a pino logger, or false for none (tests) */
   logger?: FastifyBaseLogger | false;
   /** ms since the epoch; tests inject a fake clock for rate-limit windows and citation dates */
   clock?: () => number;
-  /**
-   * Feature plugins (e.g. leads), registered after every cross-cutting hook so their routes get
-   * the error handler, rate limits (opt into the lead bucket with `config: { leadRateLimit: true }`),
-   * CORS, Cache-Control, ETag and compression. They reach the build through `app.catalog.current()`
-   * and can declare routes with `registerRoute(app, defineRoute({...}))`.
-   */
-  plugins?: AppPlugin[];
 }
 
 /** Header names a browser on an allowed origin may send and read. */
@@ -73,6 +62,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.decorate('config', config);
   app.decorate('catalog', opts.catalog);
+  app.decorate('leads', opts.leads);
   app.decorate('clock', opts.clock ?? Date.now);
   app.decorate('routeDefinitions', []);
 
@@ -89,7 +79,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   // After CORS, so a 429 carries its headers too.
   limits.enforce();
-  installClientBuildCheck(app, () => opts.catalog.current().config.minSupportedBuild);
+  installClientBuildCheck(app, () => opts.catalog.current().build.config.minSupportedBuild);
   installResponseHeaders(app);
   // After the ETag hook: tags and 304s are computed on the identity body.
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
@@ -105,7 +95,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
-  for (const def of CORE_ROUTES) registerRoute(app, def);
-  for (const { plugin, options } of opts.plugins ?? []) await app.register(plugin, options as never);
+  for (const def of ROUTES) registerRoute(app, def);
   return app;
 }

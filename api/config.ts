@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { z } from 'zod';
+import { DEFAULT_DIST_DIR } from '../contract/build.ts';
 
 const flag = z.enum(['0', '1', 'true', 'false', 'on', 'off', '']).transform((v) => v === '1' || v === 'true' || v === 'on');
 const positiveInt = z.coerce.number().int().min(1);
@@ -12,7 +13,7 @@ const EnvSchema = z.object({
   BASE_URL: z.url().optional(),
   SITE_URL: z.url().optional(),
   SERVICE_NAME: z.string().min(1).default('Desk Atlas'),
-  DIST_DIR: z.string().min(1).default('dist'),
+  DIST_DIR: z.string().min(1).default(DEFAULT_DIST_DIR),
   CORS_ORIGINS: z.string().optional(),
   TRUST_PROXY: flag.default(false),
   LEADS_DB: z.string().min(1).default('var/leads.db'),
@@ -57,7 +58,7 @@ export interface AppConfig {
   buildSha: string;
   logLevel: string;
   reloadPollMs: number;
-  /** whether each build keeps its LRU caches of match sets, facet counts and response bodies */
+  /** whether each build keeps caches: the engine's match sets and facet counts, the edge's response bodies (route.ts) */
   queryCache: boolean;
   rateLimit: RateLimitConfig;
   leads: {

@@ -5,17 +5,10 @@
  * accepting connections, let in-flight requests finish, then exit 0.
  */
 import { pino } from 'pino';
-import { buildApp, type AppPlugin } from './app.ts';
-import type { CatalogSource } from './build/load.ts';
+import { buildApp } from './app.ts';
 import { CatalogStore } from './build/store.ts';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
-import { createPlugin as createLeadsPlugin } from './leads/index.ts';
-
-/** The feature plugins with resources of their own (the leads: store, outbox relay). */
-async function featurePlugins(config: AppConfig, catalog: CatalogSource, log: pino.Logger) {
-  const { close, ...leads } = await createLeadsPlugin({ config, catalog, log: log.child({ module: 'leads' }) });
-  return { plugins: [leads] as AppPlugin[], close };
-}
+import { openLeads } from './leads/index.ts';
 
 async function main() {
   let config: AppConfig;
@@ -39,8 +32,8 @@ async function main() {
     console.error(`Cannot start: no loadable build at ${config.distDir}/current (${(err as Error).message}). Run \`make data\` to build one.`);
     process.exit(1);
   }
-  const features = await featurePlugins(config, catalog, log);
-  const app = await buildApp({ config, catalog, logger: log, plugins: features.plugins });
+  const leads = openLeads(config, log.child({ module: 'leads' }));
+  const app = await buildApp({ config, catalog, logger: log, leads });
   catalog.watch();
   // Keep-alive sockets must not hold a graceful close open forever.
   app.server.keepAliveTimeout = 5_000;
@@ -59,7 +52,7 @@ async function main() {
     catalog.close();
     try {
       await app.close();
-      await features.close();
+      await leads.close();
     } catch (err) {
       log.error({ err }, 'error while closing');
     }
@@ -76,9 +69,9 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  log.info({ buildId: catalog.current().id, startupMs: Date.now() - started }, 'ready');
+  log.info({ buildId: catalog.current().build.id, startupMs: Date.now() - started }, 'ready');
   // The one line a person starting the server looks for.
-  console.log(`Desk Atlas API listening on http://${config.host}:${port} (try http://${config.host}:${port}/v1/properties?locale=en); build ${catalog.current().id} loaded, ready after ${Date.now() - started} ms`);
+  console.log(`Desk Atlas API listening on http://${config.host}:${port} (try http://${config.host}:${port}/v1/properties?locale=en); build ${catalog.current().build.id} loaded, ready after ${Date.now() - started} ms`);
 }
 
 await main();

@@ -18,6 +18,9 @@ import {
   SUGGEST_KINDS, operatorHubShape,
 } from './market.ts';
 
+/** Where the pipeline publishes (`builds/<id>/`, the `current` link) and the API serves from, unless DIST_DIR says otherwise. */
+export const DEFAULT_DIST_DIR = 'dist';
+
 /**
  * 3: files made for loading: the listings' cards, map markers and details as NDJSON, one line per
  * listing in the order of listing-columns.json (no byte offsets in any file); the manifest carries

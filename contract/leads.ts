@@ -65,4 +65,3 @@ export const LeadReceiptResponseSchema = z.strictObject({ data: LeadReceiptSchem
 
 export const LEAD_ENDPOINTS = ['contact', 'inquiry'] as const;
 export type LeadEndpoint = (typeof LEAD_ENDPOINTS)[number];
-export type LeadBody = ContactBody | InquiryBody;

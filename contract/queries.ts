@@ -121,7 +121,6 @@ export type PropertyListQuery = z.infer<typeof PropertyListQuerySchema>;
 export const MAP_MAX_PAGE_SIZE = 5000;
 /** GET /v1/properties/map: the list's parameters, with up to 5,000 markers a page. */
 export const PropertyMapQuerySchema = z.object({ ...listShape, pageSize: queryInt(1, MAP_MAX_PAGE_SIZE).optional() }).superRefine(checkGeo, GEO_ALWAYS);
-export type PropertyMapQuery = z.infer<typeof PropertyMapQuerySchema>;
 
 /**
  * GET /v1/facets: the spec's parameters (locale, country, city, zone, operator,
@@ -129,8 +128,5 @@ export type PropertyMapQuery = z.infer<typeof PropertyMapQuerySchema>;
  * can follow the whole context of a list.
  */
 export const FacetsQuerySchema = z.object(filterShape).superRefine(checkGeo, GEO_ALWAYS);
-export type FacetsQuery = z.infer<typeof FacetsQuerySchema>;
-
-export type FilterQuery = Omit<PropertyListQuery, 'page' | 'pageSize' | 'seed' | 'sortBy'>;
 
 export const SlugParamsSchema = z.object({ slug: SlugSchema });

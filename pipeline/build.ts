@@ -4,6 +4,7 @@
  * Exit code 0 when a build was published, 1 when it failed (dist/current untouched), 2 on bad arguments.
  */
 import { parseArgs } from 'node:util';
+import { DEFAULT_DIST_DIR } from '../contract/build.ts';
 import { runBuild } from './run.ts';
 import { BuildError } from './lib/errors.ts';
 
@@ -15,7 +16,7 @@ async function main(): Promise<number> {
     ({ values } = parseArgs({
       options: {
         data: { type: 'string', default: 'data' },
-        dist: { type: 'string', default: process.env.DIST_DIR || 'dist' },
+        dist: { type: 'string', default: process.env.DIST_DIR || DEFAULT_DIST_DIR },
         'allow-shrink': { type: 'boolean', default: false },
         keep: { type: 'string', default: '5' },
         help: { type: 'boolean', default: false },

@@ -45,17 +45,12 @@ export interface LoadedBuild {
   close(): Promise<void>;
 }
 
-/** Where the request handlers get the build to answer with. */
-export interface CatalogSource {
-  current(): LoadedBuild;
-}
-
 export class BuildLoadError extends Error {}
 
 export interface LoadOptions {
   siteUrl: string;
   now?: () => number;
-  /** keep LRU caches of match sets, facet counts and response bodies (default true) */
+  /** keep the engine's LRU caches of match sets and facet counts (default true) */
   queryCache?: boolean;
 }
 
@@ -198,5 +193,3 @@ async function readManifest(dir: string): Promise<Manifest> {
   return m.data;
 }
 
-/** A fixed build (tests, benchmarks). */
-export const staticCatalog = (build: LoadedBuild): CatalogSource => ({ current: () => build });

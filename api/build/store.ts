@@ -2,7 +2,27 @@ import { EventEmitter } from 'node:events';
 import { watch, type FSWatcher } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadBuild, type CatalogSource, type LoadedBuild } from './load.ts';
+import { ResponseCache } from '../http/response-cache.ts';
+import { loadBuild, type LoadedBuild } from './load.ts';
+
+/** What a request is answered from: a build, and the response cache that lives and dies with it. */
+export interface Served {
+  build: LoadedBuild;
+  responses: ResponseCache;
+}
+
+/** Where the request handlers get the build to answer with. */
+export interface CatalogSource {
+  current(): Served;
+}
+
+const served = (build: LoadedBuild): Served => ({ build, responses: new ResponseCache() });
+
+/** A fixed build (tests, benchmarks). */
+export function staticCatalog(build: LoadedBuild): CatalogSource {
+  const fixed = served(build);
+  return { current: () => fixed };
+}
 
 export interface StoreLogger {
   info(obj: object, msg: string): void;
@@ -14,7 +34,7 @@ export interface CatalogStoreOptions {
   log: StoreLogger;
   /** how often to check where `current` points, as a fallback to fs.watch (ms) */
   pollMs?: number;
-  /** per-build query and response caches (default on; the benchmark turns them off to measure the engine) */
+  /** the engine's per-build query caches (default on; the benchmark turns them off to measure the engine) */
   queryCache?: boolean;
 }
 
@@ -28,7 +48,7 @@ export type ReloadOutcome = 'swapped' | 'unchanged' | 'failed';
  * Emits `swap` (build) and `failed` (error).
  */
 export class CatalogStore extends EventEmitter implements CatalogSource {
-  private build: LoadedBuild;
+  private served: Served;
   private queue: Promise<unknown> = Promise.resolve();
   private watcher?: FSWatcher;
   private timer?: NodeJS.Timeout;
@@ -36,7 +56,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
 
   private constructor(readonly distDir: string, private readonly opts: CatalogStoreOptions, build: LoadedBuild) {
     super();
-    this.build = build;
+    this.served = served(build);
   }
 
   get link(): string {
@@ -52,8 +72,8 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
     return new CatalogStore(distDir, opts, build);
   }
 
-  current(): LoadedBuild {
-    return this.build;
+  current(): Served {
+    return this.served;
   }
 
   /** Loads `current` if it points somewhere new (or always, with force). Reloads never overlap. */
@@ -72,13 +92,13 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
       this.emit('failed', err);
       return 'failed';
     }
-    if (!force && target === this.build.dir) return 'unchanged';
+    if (!force && target === this.served.build.dir) return 'unchanged';
     const started = Date.now();
     try {
       const build = await loadBuild(target, { siteUrl: this.opts.siteUrl, queryCache: this.opts.queryCache });
-      const old = this.build;
+      const old = this.served.build;
       const previous = old.id;
-      this.build = build;
+      this.served = served(build);
       // Requests that started on the old build may still read its detail files for a moment.
       setTimeout(() => void old.close(), 60_000).unref();
       this.opts.log.info({ buildId: build.id, previous, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build swapped in');

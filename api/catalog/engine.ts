@@ -11,20 +11,6 @@ import { haversineMeters, hash32, METERS_PER_DEGREE_LAT, randomKey } from './geo
 import { readLine, type NdjsonFile, type NdjsonLines } from '../build/ndjson.ts';
 import { resolveSitePathsInJson } from './text.ts';
 
-/** A serialized response body kept by a build (routes/cached-body.ts). */
-export interface CachedBody {
-  json: string;
-  etag: string;
-  /** the UTC day the body is current for, in ms since the epoch (meta.citation.accessed is a date) */
-  validFrom: number;
-  validUntil: number;
-  /** the same answer for every request to the same URL until validUntil */
-  sameForUrl: true;
-}
-
-/** Whether a kept body still answers at `now`: meta.citation.accessed is the UTC date it was made on. */
-export const isCurrent = (body: CachedBody, now: number) => now >= body.validFrom && now < body.validUntil;
-
 /** What the engine needs of a cache: an LRU, or nothing at all when the caches are off. */
 export interface QueryCache<V> {
   get(key: string): V | undefined;
@@ -117,21 +103,12 @@ export class Engine {
   private readonly counts: QueryCache<Int32Array>;
   private readonly streetCache: QueryCache<{ street: Bitset; at: Bitset }>;
   private readonly collators = new Map<Locale, Intl.Collator>();
-  /** Serialized response bodies of this build, by route and normalized query. */
-  readonly bodies: QueryCache<CachedBody>;
-  /** The same bodies by request URL, so a repeated URL skips parsing and handler (http/route.ts). */
-  readonly bodiesByUrl: QueryCache<CachedBody>;
 
   constructor(cols: ListingColumns, readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>, opts: { queryCache?: boolean } = {}) {
     const on = opts.queryCache ?? true;
     this.sets = on ? new LRUCache({ max: 4000 }) : NO_CACHE;
     this.counts = on ? new LRUCache({ max: 20000 }) : NO_CACHE;
     this.streetCache = on ? new LRUCache({ max: 1000 }) : NO_CACHE;
-    // the text, plus its UTF-8 bytes once sent (http/route.ts): about twice this in memory; the
-    // by-URL cache holds references to the same bodies (several URLs may share one)
-    const bodyCache = () => new LRUCache<string, CachedBody>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (v) => v.json.length + 64 });
-    this.bodies = on ? bodyCache() : NO_CACHE;
-    this.bodiesByUrl = on ? bodyCache() : NO_CACHE;
     this.n = cols.slugs.length;
     this.slugs = cols.slugs;
     const n = this.n;

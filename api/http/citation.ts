@@ -1,6 +1,6 @@
 import type { Citation, Locale, SlugName } from '../../contract/common.ts';
 
-export const LICENSE = 'CC BY 4.0';
+const LICENSE = 'CC BY 4.0';
 export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/';
 
 /** The public page a response's data belongs to (DESIGN.md §3, public page URLs). */
@@ -45,7 +45,7 @@ const TITLES: Record<Locale, {
   },
 };
 
-export function citationPath(locale: Locale, page: CitationPage): string {
+function citationPath(locale: Locale, page: CitationPage): string {
   switch (page.kind) {
     case 'home': return `/${locale}`;
     case 'coworking': {
@@ -60,7 +60,7 @@ export function citationPath(locale: Locale, page: CitationPage): string {
   }
 }
 
-export function citationTitle(locale: Locale, page: CitationPage): string {
+function citationTitle(locale: Locale, page: CitationPage): string {
   const t = TITLES[locale];
   switch (page.kind) {
     case 'home': return t.home;
@@ -74,7 +74,7 @@ export function citationTitle(locale: Locale, page: CitationPage): string {
 }
 
 /** ISO date (YYYY-MM-DD) of `now`, in UTC. */
-export const utcDate = (now: number) => new Date(now).toISOString().slice(0, 10);
+const utcDate = (now: number) => new Date(now).toISOString().slice(0, 10);
 
 export function citation(opts: { siteUrl: string; serviceName: string; locale: Locale; page: CitationPage; now: number }): Citation {
   const title = citationTitle(opts.locale, opts.page);

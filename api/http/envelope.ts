@@ -8,7 +8,7 @@ export interface MetaInput {
 }
 
 /** meta in the contract's field order; absent fields are left out, never null. */
-export function meta(input: MetaInput = {}) {
+function meta(input: MetaInput = {}) {
   const m: Record<string, unknown> = { contractVersion: CONTRACT_VERSION };
   if (input.pagination) m.pagination = input.pagination;
   if (input.truncated !== undefined) m.truncated = input.truncated;

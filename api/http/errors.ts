@@ -2,23 +2,31 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { z } from 'zod';
 import { ApiError, toProblem, validationFailed, type FieldError } from './problems.ts';
 
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
-/** One FieldError per offending path (query parameter name or dotted body path). */
-export function fieldErrors(error: z.ZodError): FieldError[] {
-  const seen = new Map<string, FieldError>();
+/**
+ * One FieldError per offending path (query parameter name or dotted body path, e.g.
+ * `attribution.viewedProperties.3`; `root` for the value itself), and one per unknown field.
+ */
+export function fieldErrors(error: z.ZodError, root = '(root)'): FieldError[] {
+  const byPath = new Map<string, FieldError>();
+  const add = (path: string, message: string) => { if (!byPath.has(path)) byPath.set(path, { path, message }); };
   for (const issue of error.issues) {
-    const path = issue.path.map(String).join('.') || '(root)';
-    if (!seen.has(path)) seen.set(path, { path, message: issue.message });
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) add(base ? `${base}.${key}` : key, 'Unknown field');
+    } else {
+      add(base || root, issue.message);
+    }
   }
-  return [...seen.values()];
+  return [...byPath.values()];
 }
 
 /**
  * Parses each part of a request (path parameters, query, body) with its schema, or throws one
  * 400 VALIDATION_FAILED naming every bad field of every part.
  */
-export function parseOrThrow<T extends readonly { schema: z.ZodType; input: unknown; what: string }[]>(
+export function parseOrThrow<T extends readonly { schema: z.ZodType; input: unknown; what: 'path parameters' | 'query parameters' | 'body' }[]>(
   parts: T,
 ): { [K in keyof T]: z.output<T[K]['schema']> } {
   const errors: FieldError[] = [];
@@ -26,10 +34,11 @@ export function parseOrThrow<T extends readonly { schema: z.ZodType; input: unkn
   const values = parts.map(({ schema, input, what }) => {
     const result = schema.safeParse(input);
     if (result.success) return result.data;
-    errors.push(...fieldErrors(result.error));
+    errors.push(...fieldErrors(result.error, what === 'body' ? '(body)' : undefined));
     failed.push(what);
     return undefined;
   });
+  if (failed.length === 1 && failed[0] === 'body') throw validationFailed(errors, 'The request body is invalid.');
   if (failed.length) throw validationFailed(errors, `One or more ${failed.join(' and ')} are invalid.`);
   return values as { [K in keyof T]: z.output<T[K]['schema']> };
 }

@@ -1,7 +1,7 @@
 import type { ErrorCode, Problem } from '../../contract/problem.ts';
 
 /** The one catalogue of error kinds: HTTP status and title of every code. */
-export const PROBLEM_KINDS: Record<ErrorCode, { status: number; title: string }> = {
+const PROBLEM_KINDS: Record<ErrorCode, { status: number; title: string }> = {
   VALIDATION_FAILED: { status: 400, title: 'Request validation failed' },
   CLIENT_TOO_OLD: { status: 400, title: 'Client build no longer supported' },
   CHALLENGE_FAILED: { status: 403, title: 'Challenge failed' },
@@ -31,7 +31,7 @@ export const validationFailed = (errors: FieldError[], detail = 'One or more par
   new ApiError('VALIDATION_FAILED', detail, errors);
 
 /** `{site}/problems/<code in kebab case>` */
-export function problemType(siteUrl: string, code: ErrorCode): string {
+function problemType(siteUrl: string, code: ErrorCode): string {
   return `${siteUrl.replace(/\/$/, '')}/problems/${code.toLowerCase().replace(/_/g, '-')}`;
 }
 

@@ -10,7 +10,7 @@ interface Window { count: number; resetAt: number }
  * forgotten first) and sized far above @fastify/rate-limit's default of 5,000 keys, so a burst of
  * many addresses cannot wipe the counters of the clients being limited.
  */
-export class RateBucket {
+class RateBucket {
   private readonly windows: LRUCache<string, Window>;
   constructor(readonly name: string, readonly max: number, readonly windowMs: number, maxClients: number) {
     this.windows = new LRUCache({ max: maxClients, ttl: windowMs, ttlAutopurge: false });
@@ -45,7 +45,7 @@ export class RateBucket {
   }
 }
 
-export interface BucketState { limit: number; remaining: number; resetSeconds: number; exceeded: boolean }
+interface BucketState { limit: number; remaining: number; resetSeconds: number; exceeded: boolean }
 
 function setHeaders(reply: FastifyReply, s: BucketState) {
   reply.header('ratelimit-limit', String(s.limit));
@@ -63,8 +63,8 @@ function tighter(a: BucketState, b: BucketState): BucketState {
 /**
  * Rate limiting as the first onRequest hook of the root instance, so it covers every route,
  * the not-found handler, CORS preflights and errors (the headers set here survive the error
- * handler). Routes opt out with `config: { rateLimitExempt: true }` (health: headers, no count)
- * and opt into the lead bucket, on top of the read bucket, with `config: { leadRateLimit: true }`.
+ * handler). A route declared with `rateLimit: 'exempt'` is not counted (health: headers, no
+ * count); one with `rateLimit: 'lead'` also counts against the lead bucket (route.ts sets both flags).
  * Preflights (OPTIONS) are answered with the headers but not counted: they are the browser's,
  * not reads. A request over its limit is refused by the hook `enforce()` adds, after CORS, so
  * a browser on an allowed origin can read the 429 and its Retry-After.

@@ -2,21 +2,30 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
 import type { LoadedBuild } from '../build/load.ts';
-import { isCurrent, type CachedBody } from '../catalog/engine.ts';
 import type { Locale } from '../../contract/common.ts';
 import { citation, type CitationPage } from './citation.ts';
-import { envelope, envelopeJson, type MetaInput } from './envelope.ts';
+import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
 import type { CacheHint } from './headers.ts';
+import type { RouteResponse } from './response-cache.ts';
 
-/**
- * What a handler may return: an envelope to serialize, or a JSON body already serialized (a
- * CachedBody, from routes/cached-body.ts, is also filed under the request URL: see below).
- */
+/** What a handler may return: an envelope to serialize, its JSON text already made, or other bytes. */
 export type RouteResult =
   | { data: unknown; meta?: MetaInput }
-  | { json: string | Buffer; etag?: string; sameForUrl?: true }
+  | { json: string }
   | { raw: string | Buffer; contentType: string; headers?: Record<string, string> };
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function responseOf(result: RouteResult): RouteResponse {
+  if ('raw' in result) return { body: result.raw, contentType: result.contentType, headers: result.headers };
+  return { body: 'json' in result ? result.json : envelope(result.data, result.meta), contentType: JSON_TYPE };
+}
+
+function send(reply: FastifyReply, { body, contentType, headers }: RouteResponse) {
+  for (const [k, v] of Object.entries(headers ?? {})) reply.header(k, v);
+  return reply.type(contentType).send(body);
+}
 
 export interface RouteContext<Q, P, B> {
   request: FastifyRequest;
@@ -47,13 +56,22 @@ export interface RouteDefinition<QS extends z.ZodType = z.ZodType, PS extends z.
   querystring?: QS;
   params?: PS;
   body?: BS;
+  /** request headers the handler reads, by name (described as header parameters) */
+  headers?: Record<string, z.ZodType>;
+  /** components/headers a 200 may carry besides the common ones */
+  responseHeaders?: string[];
   /** schema of the 200 body (the whole envelope) */
   response: z.ZodType;
   /** every status the route can answer with */
   statuses: number[];
   cache: CacheHint | 'no-store';
-  /** whether 200 bodies carry meta.citation */
-  citation: boolean;
+  /**
+   * For answers that depend on nothing but the build, the parsed request, the configuration and
+   * the date: the key (requestKey of response-cache.ts, or one of the route's own) under which a
+   * 200 response is kept in the build's response cache through the UTC day; undefined for a
+   * request not to keep.
+   */
+  cacheKey?: (request: { query: z.output<QS>; params: z.output<PS> }) => string | undefined;
   /** `exempt`: not counted (headers still sent); `lead`: the lead bucket on top of the read bucket */
   rateLimit: 'read' | 'exempt' | 'lead';
   /** false on config and health: an outdated client must still reach them */
@@ -71,69 +89,39 @@ export function defineRoute<QS extends z.ZodType, PS extends z.ZodType, BS exten
 const ANY = z.any().transform(() => ({}));
 const NONE = z.any().transform(() => undefined);
 
-/**
- * UTF-8 bytes of each result object sent: results kept in a body cache are encoded once, not on
- * every request (the encoding and its garbage dominated a cached list response).
- */
-const encoded = new WeakMap<object, Buffer>();
-function bytesOf(result: { json: string | Buffer }): Buffer {
-  if (typeof result.json !== 'string') return result.json;
-  let buf = encoded.get(result);
-  if (!buf) {
-    buf = Buffer.from(result.json);
-    encoded.set(result, buf);
-  }
-  return buf;
-}
-
-function sendJson(reply: FastifyReply, result: { json: string | Buffer; etag?: string }) {
-  reply.type('application/json; charset=utf-8');
-  if (result.etag) reply.header('etag', result.etag);
-  return reply.send(bytesOf(result));
-}
-
 export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, any, any>) {
   app.routeDefinitions.push(def);
   app.route({
     method: def.method,
     url: def.url,
     config: {
-      operationId: def.operationId,
       cache: def.cache,
       leadRateLimit: def.rateLimit === 'lead',
       rateLimitExempt: def.rateLimit === 'exempt',
       skipClientBuildCheck: def.clientBuildCheck === false,
     },
     handler: async (request, reply) => {
-      const build = app.catalog.current();
+      const { build, responses } = app.catalog.current();
       const now = app.clock();
-      // A URL answered from a kept body before is answered again without parsing it: the same
-      // URL parses to the same query, and the body depends on nothing else (hooks still run).
-      const byUrl = def.method === 'GET' ? build.engine.bodiesByUrl : undefined;
-      const seen = byUrl?.get(request.url);
-      if (seen && isCurrent(seen, now)) return sendJson(reply, seen);
       const [params, query, body] = parseOrThrow([
         { schema: def.params ?? ANY, input: request.params ?? {}, what: 'path parameters' },
         { schema: def.querystring ?? ANY, input: request.query ?? {}, what: 'query parameters' },
-        { schema: def.body ?? NONE, input: request.body, what: 'body fields' },
+        { schema: def.body ?? NONE, input: request.body, what: 'body' },
       ] as const);
-      const cfg = app.config;
-      const result = await def.handler({
-        request, reply, query, params, body, build, config: cfg, now,
-        cite: (locale, page) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now }),
-      });
-      if ('raw' in result) {
-        for (const [k, v] of Object.entries(result.headers ?? {})) reply.header(k, v);
-        return reply.type(result.contentType).send(result.raw);
+      const requestKey = app.config.queryCache ? def.cacheKey?.({ query, params }) : undefined;
+      const key = requestKey === undefined ? undefined : `${def.operationId}|${requestKey}`;
+      let kept = key === undefined ? undefined : responses.get(key, now);
+      if (!kept) {
+        const cfg = app.config;
+        const response = responseOf(await def.handler({
+          request, reply, query, params, body, build, config: cfg, now,
+          cite: (locale, page) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now }),
+        }));
+        if (key === undefined) return send(reply, response);
+        kept = responses.keep(key, now, response);
       }
-      if ('json' in result) {
-        if (result.sameForUrl) byUrl?.set(request.url, result as CachedBody);
-        return sendJson(reply, result);
-      }
-      reply.type('application/json; charset=utf-8');
-      return reply.send(envelope(result.data, result.meta));
+      reply.header('etag', kept.etag);
+      return send(reply, kept);
     },
   });
 }
-
-export { envelopeJson };

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config.ts';
-import type { CatalogSource } from '../build/load.ts';
+import type { CatalogSource } from '../build/store.ts';
+import type { LeadsService } from '../leads/service.ts';
 import type { CacheHint } from './headers.ts';
 import type { RouteDefinition } from './route.ts';
 
@@ -8,13 +9,14 @@ declare module 'fastify' {
     config: AppConfig;
     /** The build being served; `current()` is the one to answer the request with. */
     catalog: CatalogSource;
+    /** what the lead routes submit to; undefined in an app built without one */
+    leads: LeadsService | undefined;
     /** milliseconds since the epoch; injected so tests can move time */
     clock: () => number;
     /** every route declared through registerRoute (OpenAPI is generated from these) */
     routeDefinitions: RouteDefinition<any, any, any>[];
   }
   interface FastifyContextConfig {
-    operationId?: string;
     cache?: CacheHint | 'no-store';
     /** 10 per 10 minutes per IP on top of the read limit (DESIGN.md §3) */
     leadRateLimit?: boolean;

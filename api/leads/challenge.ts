@@ -1,7 +1,7 @@
-export const TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
-export const CHALLENGE_TIMEOUT_MS = 5000;
+const TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
+const CHALLENGE_TIMEOUT_MS = 5000;
 
-export interface ChallengeConfig {
+interface ChallengeConfig {
   secret?: string;
   verifyUrl?: string;
   nodeEnv?: string;
@@ -9,7 +9,7 @@ export interface ChallengeConfig {
   timeoutMs?: number;
 }
 
-export type ChallengeResult = 'passed' | 'failed';
+type ChallengeResult = 'passed' | 'failed';
 
 /** The verifier could not be asked (down, slow, 5xx): the caller answers 502 and stores nothing. */
 export class ChallengeUnavailableError extends Error {
@@ -20,7 +20,7 @@ export class ChallengeUnavailableError extends Error {
 }
 
 /** Our own secret was refused: a configuration fault (500), not the client's. */
-export class ChallengeMisconfiguredError extends Error {
+class ChallengeMisconfiguredError extends Error {
   constructor(codes: string[]) {
     super(`challenge verifier refused our secret: ${codes.join(',')}`);
     this.name = 'ChallengeMisconfiguredError';
@@ -28,7 +28,7 @@ export class ChallengeMisconfiguredError extends Error {
 }
 
 /** Refuse to start in production without a Turnstile secret. */
-export function assertChallengeConfig(config: ChallengeConfig): void {
+function assertChallengeConfig(config: ChallengeConfig): void {
   if (config.nodeEnv === 'production' && !config.secret) {
     throw new Error('CHALLENGE_SECRET is required when NODE_ENV=production');
   }

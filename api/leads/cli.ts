@@ -1,10 +1,11 @@
 /**
  * Operator CLI for enquiries: `npm run leads -- <command>` or `make leads ARGS="<command>"`.
- * Reads LEADS_DB (default var/leads.db). Redelivery only marks rows pending: the running
+ * Reads LEADS_DB through api/config.ts (default var/leads.db). Redelivery only marks rows pending: the running
  * server's relay sends them at its next pass, so two processes never send the same row at once.
  */
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { ConfigError, loadConfig } from '../config.ts';
 import { LeadStore, type OutboxRow } from './store.ts';
 
 const USAGE = `usage: npm run leads -- <command>
@@ -26,10 +27,10 @@ function delivery(rows: OutboxRow[]): string {
   return `${n('sent')}/${rows.length} sent${n('dead') ? `, ${n('dead')} dead` : ''}`;
 }
 
-export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = console.log): number {
+/** Runs one command on the lead database at `dbPath` (LEADS_DB, read by api/config.ts). */
+export function runCli(argv: string[], dbPath: string, out: (s: string) => void = console.log): number {
   const [command, ...args] = argv;
   if (!command || command === 'help' || command === '--help') { out(USAGE); return command ? 0 : 2; }
-  const dbPath = env.LEADS_DB || 'var/leads.db';
   if (!existsSync(dbPath)) { out(`no leads database at ${dbPath} (set LEADS_DB)`); return 1; }
   const store = new LeadStore(dbPath);
   try {
@@ -93,5 +94,11 @@ function outboxTable(rows: OutboxRow[]): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  process.exitCode = runCli(process.argv.slice(2));
+  try {
+    process.exitCode = runCli(process.argv.slice(2), loadConfig().leads.db);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exitCode = 1;
+  }
 }

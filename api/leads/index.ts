@@ -1,17 +1,10 @@
 /**
- * The leads module as the server loads it (api/server.ts → featurePlugins): opens the lead
- * store and its outbox relay from the validated config and hands back the plugin and a closer.
+ * The leads service as the server opens it (api/server.ts): the lead store and its outbox relay,
+ * from the validated config. The routes that submit to it are in api/routes/leads/.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppPlugin } from '../app.ts';
-import type { CatalogSource } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
-import { leadsPlugin, type LeadsPluginOptions } from './plugin.ts';
-import { LeadsService, type LeadsConfig } from './service.ts';
-
-export { leadsPlugin } from './plugin.ts';
-export { LeadsService, leadsConfigFromEnv } from './service.ts';
-export { assertChallengeConfig } from './challenge.ts';
+import { LeadsService, type LeadsConfig, type LeadsServiceOptions } from './service.ts';
 
 export function leadsConfig(config: AppConfig): LeadsConfig {
   return {
@@ -25,18 +18,16 @@ export function leadsConfig(config: AppConfig): LeadsConfig {
   };
 }
 
-export async function createPlugin(ctx: { config: AppConfig; catalog: CatalogSource; log: FastifyBaseLogger }):
-  Promise<AppPlugin & { close: () => Promise<void> }> {
-  // Throws (refusing to start) in production without CHALLENGE_SECRET.
-  const service = LeadsService.open(leadsConfig(ctx.config), { log: ctx.log });
+/** Opens the service (throws, refusing to start, in production without CHALLENGE_SECRET) and says how it runs. */
+export function openLeads(config: AppConfig, log: FastifyBaseLogger, opts: Omit<LeadsServiceOptions, 'log'> = {}): LeadsService {
+  const service = LeadsService.open(leadsConfig(config), { ...opts, log });
   if (!service.challengeEnabled) {
-    ctx.log.warn('lead challenge checks are OFF: CHALLENGE_SECRET is unset (allowed outside production only)');
+    log.warn('lead challenge checks are OFF: CHALLENGE_SECRET is unset (allowed outside production only)');
   }
-  ctx.log.info({
-    db: ctx.config.leads.db,
+  log.info({
+    db: config.leads.db,
     transport: service.transportKind,
-    spool: service.transportKind === 'spool' ? ctx.config.leads.mailSpool : undefined,
+    spool: service.transportKind === 'spool' ? config.leads.mailSpool : undefined,
   }, 'leads ready');
-  const options: LeadsPluginOptions = { service, routing: () => ctx.catalog.current().leadRouting };
-  return { plugin: leadsPlugin, options, close: () => service.close() };
+  return service;
 }

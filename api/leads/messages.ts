@@ -2,7 +2,7 @@ import type { LeadRouting } from '../../contract/build.ts';
 import type { ContactBody, InquiryBody, LeadEndpoint } from '../../contract/leads.ts';
 import type { NewOutboxRow, OutgoingMessage } from './store.ts';
 
-export interface ComposeInput {
+interface ComposeInput {
   reference: string;
   endpoint: LeadEndpoint;
   body: ContactBody | InquiryBody;
@@ -42,7 +42,7 @@ function messageBlock(body: ContactBody | InquiryBody): string[] {
 interface OperatorGroup { operatorSlug: string | null; operatorName: string | null; email: string; slugs: string[] }
 
 /** Spaces of the inquiry grouped by the operator that receives them; one group, one email. */
-export function operatorGroups(slugs: string[], routing: LeadRouting): OperatorGroup[] {
+function operatorGroups(slugs: string[], routing: LeadRouting): OperatorGroup[] {
   const groups = new Map<string, OperatorGroup>();
   for (const slug of slugs) {
     const route = routing[slug];

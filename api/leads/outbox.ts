@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { LeadStore, OutboxRow, OutgoingMessage } from './store.ts';
 
 /** Messages in flight at once (and SMTP connections in the pool). */
-export const RELAY_CONCURRENCY = 4;
+const RELAY_CONCURRENCY = 4;
 
 export interface MailTransport {
   readonly kind: 'smtp' | 'spool';

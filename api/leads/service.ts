@@ -3,7 +3,7 @@ import { CONTRACT_VERSION } from '../../contract/common.ts';
 import type { LeadRouting } from '../../contract/build.ts';
 import type { ContactBody, InquiryBody, LeadEndpoint, LeadReceipt } from '../../contract/leads.ts';
 import { ApiError } from '../http/problems.ts';
-import { ChallengeUnavailableError, ChallengeVerifier, TURNSTILE_VERIFY_URL } from './challenge.ts';
+import { ChallengeUnavailableError, ChallengeVerifier } from './challenge.ts';
 import { composeMessages } from './messages.ts';
 import { OutboxRelay, SmtpTransport, SpoolTransport, type MailTransport, type RelayLogger, type RelayOptions } from './outbox.ts';
 import { LeadStore, type IdempotencyRecord } from './store.ts';
@@ -18,20 +18,6 @@ export interface LeadsConfig {
   nodeEnv?: string;
 }
 
-/** DESIGN §2 defaults. The server may validate these itself and build the object directly. */
-export function leadsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LeadsConfig {
-  const v = (name: string) => (env[name] ?? '').trim() || undefined;
-  return {
-    dbPath: v('LEADS_DB') ?? 'var/leads.db',
-    mailSpoolDir: v('LEADS_MAIL_SPOOL') ?? 'var/mail',
-    smtpUrl: v('SMTP_URL'),
-    teamEmail: v('LEADS_TEAM_EMAIL') ?? 'team@localhost',
-    challengeSecret: v('CHALLENGE_SECRET'),
-    challengeVerifyUrl: v('CHALLENGE_VERIFY_URL') ?? TURNSTILE_VERIFY_URL,
-    nodeEnv: v('NODE_ENV'),
-  };
-}
-
 export interface LeadsServiceOptions {
   now?: () => number;
   /** verifier deadline; 5 s unless a test shortens it */
@@ -44,7 +30,7 @@ export interface LeadsServiceOptions {
   log?: RelayLogger;
 }
 
-export interface SubmitInput {
+interface SubmitInput {
   endpoint: LeadEndpoint;
   body: ContactBody | InquiryBody;
   idempotencyKey?: string;
@@ -52,7 +38,7 @@ export interface SubmitInput {
   routing: LeadRouting;
 }
 
-export interface SubmitResult {
+interface SubmitResult {
   statusCode: number;
   body: { data: LeadReceipt; meta: { contractVersion: string } };
   replayed: boolean;
@@ -86,7 +72,7 @@ function canonicalJson(value: unknown): string {
  * that re-solves the challenge and resends the same enquiry must get its first receipt back,
  * not a conflict (a conflict would push the client to a new key, i.e. a duplicate enquiry).
  */
-export function bodyHash(body: object): string {
+function bodyHash(body: object): string {
   const { challengeToken: _token, ...rest } = body as Record<string, unknown>;
   return createHash('sha256').update(canonicalJson(rest)).digest('hex');
 }

@@ -62,7 +62,7 @@ export interface NewOutboxRow {
   message: OutgoingMessage;
 }
 
-export interface LeadRow {
+interface LeadRow {
   leadId: number;
   reference: string;
   endpoint: LeadEndpoint;
@@ -93,7 +93,7 @@ export interface IdempotencyRecord {
   createdAt: number;
 }
 
-export interface InsertLeadInput {
+interface InsertLeadInput {
   reference: string;
   endpoint: LeadEndpoint;
   createdAt: number;
@@ -102,7 +102,7 @@ export interface InsertLeadInput {
   idempotency?: { key: string; bodyHash: string; statusCode: number; response: unknown; notBefore: number };
 }
 
-export type InsertLeadResult =
+type InsertLeadResult =
   | { ok: true; leadId: number }
   | { ok: false; reason: 'idempotency-taken'; record: IdempotencyRecord };
 

@@ -1,6 +1,6 @@
 /**
  * The published OpenAPI 3.1 description, generated from the route declarations
- * (`app.routeDefinitions`), the lead operations (`LEAD_OPERATIONS`) and the zod contract schemas.
+ * (`app.routeDefinitions`) and the zod contract schemas.
  * Never edited by hand: `npm run openapi` writes the committed copy (api/openapi/openapi.json)
  * and a test fails when the two drift. Output is deterministic: paths, components and tags are
  * sorted, everything else follows declaration order.
@@ -15,7 +15,7 @@ import {
   ConfigPayloadSchema, FacetsPayloadSchema, GeoPayloadSchema, HealthPayloadSchema, ListingCardSchema,
   MapMarkerSchema, PricingOptionSchema, PropertyDetailSchema,
 } from '../../contract/catalog.ts';
-import { AttributionSchema, ContactBodySchema, InquiryBodySchema, LeadReceiptResponseSchema, LeadReceiptSchema } from '../../contract/leads.ts';
+import { AttributionSchema, LeadReceiptResponseSchema, LeadReceiptSchema } from '../../contract/leads.ts';
 import {
   MarketRatesPayloadSchema, OperatorHubSchema, PlaceHubSchema, PriceIndexCitySchema, PriceIndexPayloadSchema,
   RankingsPayloadSchema, SuggestionSchema,
@@ -27,22 +27,10 @@ import { API_TITLE, apiDescription, LEAD_NOTES, OPERATION_NOTES, PARAMETER_NOTES
 
 type Json = Record<string, any>;
 
-/** What the document is built from; LEAD_OPERATIONS of api/leads/plugin.ts fits `leadOperations`. */
-export interface LeadOperation {
-  operationId: string;
-  method: 'POST';
-  url: string;
-  summary: string;
-  body: z.ZodType;
-  headers: Record<string, z.ZodType>;
-  response: z.ZodType;
-  statuses: number[];
-  replayHeader: string;
-}
+type Route = RouteDefinition<any, any, any>;
 
-export interface DocumentInput {
-  routes: readonly RouteDefinition<any, any, any>[];
-  leadOperations: readonly LeadOperation[];
+interface DocumentInput {
+  routes: readonly Route[];
   config: Pick<AppConfig, 'baseUrl' | 'siteUrl' | 'serviceName' | 'rateLimit'>;
 }
 
@@ -284,7 +272,10 @@ function pruneSchemas(doc: Json) {
 }
 
 export function buildOpenApiDocument(input: DocumentInput): Json {
-  const { routes, leadOperations, config } = input;
+  const { config } = input;
+  // Reads take their parameters from the URL; writes (the enquiries) a body.
+  const routes = input.routes.filter((def) => !def.body);
+  const writes = input.routes.filter((def): def is Route & { body: z.ZodType } => def.body !== undefined);
 
   // Response bodies: the shared components plus one envelope per operation, converted together.
   const responseNamed: [string, z.ZodType][] = [...RESPONSE_COMPONENTS];
@@ -298,7 +289,7 @@ export function buildOpenApiDocument(input: DocumentInput): Json {
     responseNamed.push([id, def.response]);
     responseRef.set(def.response, id);
   }
-  for (const op of leadOperations) {
+  for (const op of writes) {
     if (!responseRef.has(op.response)) {
       responseNamed.push([refName(op.operationId), op.response]);
       responseRef.set(op.response, refName(op.operationId));
@@ -309,7 +300,7 @@ export function buildOpenApiDocument(input: DocumentInput): Json {
   // Request bodies are described as the server reads them (io: input).
   const requestNamed: [string, z.ZodType][] = [...REQUEST_COMPONENTS];
   const bodyRef = new Map<z.ZodType, string>();
-  for (const op of leadOperations) {
+  for (const op of writes) {
     const id = op.operationId === 'createContactLead' ? 'ContactLeadBody' : op.operationId === 'createInquiryLead' ? 'InquiryLeadBody' : `${refName(op.operationId).replace(/Response$/, 'Body')}`;
     requestNamed.push([id, op.body]);
     bodyRef.set(op.body, id);
@@ -355,12 +346,12 @@ export function buildOpenApiDocument(input: DocumentInput): Json {
     ops.push({ path, method: def.method === 'GET' ? 'get' : 'post', site: !def.url.startsWith('/v1/'), operation });
   }
 
-  for (const op of leadOperations) {
+  for (const op of writes) {
     const ok: Json = {
       description: 'The enquiry is stored and will be delivered (or this is the replay of an earlier identical request).',
       headers: {
-        'Cache-Control': cacheHeader('no-store'),
-        [op.replayHeader]: { $ref: `#/components/headers/${op.replayHeader}` },
+        'Cache-Control': cacheHeader(op.cache),
+        ...Object.fromEntries((op.responseHeaders ?? []).map((name) => [name, { $ref: `#/components/headers/${name}` }])),
         ...RATE_LIMIT_HEADERS,
       },
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseRef.get(op.response)}` } } },
@@ -375,22 +366,22 @@ export function buildOpenApiDocument(input: DocumentInput): Json {
         summary: op.summary,
         description: LEAD_NOTES[op.operationId] ?? op.summary,
         operationId: op.operationId,
-        parameters: Object.keys(op.headers).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+        parameters: Object.keys(op.headers ?? {}).map((name) => ({ $ref: `#/components/parameters/${name}` })),
         requestBody: {
           description: 'The enquiry, as entered by the end user. JSON, at most 64 KiB.',
           required: true,
           content: { 'application/json': { schema: { $ref: `#/components/schemas/${bodyRef.get(op.body)}` } } },
         },
         responses: { '200': ok, ...errorRefs(op.statuses) },
-        'x-cache': 'no-store',
-        'x-rate-limit': 'lead',
+        'x-cache': op.cache,
+        'x-rate-limit': op.rateLimit,
       },
     });
   }
 
   const headerParams: Json = {};
-  for (const op of leadOperations) {
-    for (const [name, schema] of Object.entries(op.headers)) {
+  for (const op of writes) {
+    for (const [name, schema] of Object.entries(op.headers ?? {})) {
       headerParams[name] = {
         name, in: 'header', required: false,
         description: 'Client-chosen key, one per enquiry, that makes retries safe: the same key with the same body replays the first answer; with a different body it is a 422. Kept 24 hours per endpoint.',

@@ -5,7 +5,6 @@
  */
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { LEAD_OPERATIONS } from '../leads/plugin.ts';
 import { buildOpenApiDocument, CANONICAL_ENV, serializeDocument } from './document.ts';
 
 export const COMMITTED_PATH = new URL('./openapi.json', import.meta.url);
@@ -18,7 +17,7 @@ export async function generateDocument(): Promise<string> {
     logger: false,
   });
   try {
-    return serializeDocument(buildOpenApiDocument({ routes: app.routeDefinitions, leadOperations: LEAD_OPERATIONS, config }));
+    return serializeDocument(buildOpenApiDocument({ routes: app.routeDefinitions, config }));
   } finally {
     await app.close();
   }

@@ -78,7 +78,7 @@ export const OPERATION_NOTES: Record<string, string> = {
     '`sampleSize` counts distinct spaces; treat figures flagged `thinSample` (fewer than 5 spaces) as indicative only.',
 };
 
-/** The two enquiry operations, in our own words (LEAD_OPERATIONS carries only their summaries). */
+/** The two enquiry operations, in our own words (their route declarations carry only their summaries). */
 export const LEAD_NOTES: Record<string, string> = {
   createContactLead: [
     'Sends a general enquiry, not tied to a space, to our team. It is not a read and not a test endpoint: every call reaches people.',

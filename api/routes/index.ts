@@ -11,9 +11,10 @@ import { operatorHubRoute } from './operators/index.ts';
 import { suggestRoute } from './suggest/index.ts';
 import { SITE_ROUTES } from './site/index.ts';
 import { mediaRoute } from './media/index.ts';
+import { contactLeadRoute, inquiryLeadRoute } from './leads/index.ts';
 
-/** Every catalogue route of the core, in registration order. */
-export const CORE_ROUTES: RouteDefinition<any, any, any>[] = [
+/** Every route of the app, in registration order. */
+export const ROUTES: RouteDefinition<any, any, any>[] = [
   healthRoute,
   configRoute,
   geoBootstrapRoute,
@@ -29,4 +30,6 @@ export const CORE_ROUTES: RouteDefinition<any, any, any>[] = [
   ...SITE_ROUTES,
   ...DOCS_ROUTES,
   mediaRoute,
+  contactLeadRoute,
+  inquiryLeadRoute,
 ];

@@ -185,7 +185,7 @@ describe('hot reload', () => {
     const swapped = once(store, 'swap');
     await publish(d, b.dir);
     await swapped;
-    assert.equal(store.current().id, 'b');
+    assert.equal(store.current().build.id, 'b');
 
     const broken = await writeBuildFixture(join(d, 'builds', 'broken'), {
       buildId: 'broken', extra: 20, mutate: (files) => files.set('details.es.ndjson', files.get('details.es.ndjson')!.replace(/\n[^\n]*\n$/, '\n')),
@@ -193,7 +193,7 @@ describe('hot reload', () => {
     const failed = once(store, 'failed');
     await publish(d, broken.dir);
     await failed;
-    assert.equal(store.current().id, 'b', 'the broken build is not served');
+    assert.equal(store.current().build.id, 'b', 'the broken build is not served');
 
     const c = await writeBuildFixture(join(d, 'builds', 'c'), { buildId: 'c', extra: 5 });
     const swappedC = once(store, 'swap');
@@ -238,12 +238,12 @@ describe('hot reload', () => {
     const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a' });
     await publish(d, a.dir);
     const store = await CatalogStore.open(d, { siteUrl: SITE, log: quiet });
-    const before = store.current();
+    const before = store.current().build;
     const b = await writeBuildFixture(join(d, 'builds', 'b'), { buildId: 'b', extra: 10 });
     await publish(d, b.dir);
     assert.equal(await store.reload(), 'swapped');
     assert.equal(before.engine.n, 26, 'the old build object stays intact for requests holding it');
-    assert.equal(store.current().engine.n, 36);
+    assert.equal(store.current().build.engine.n, 36);
     assert.equal(await store.reload(), 'unchanged');
     assert.equal(await store.reload(true), 'swapped', 'SIGHUP forces a reload of the same target');
   });

@@ -13,7 +13,7 @@ const probes: FastifyPluginAsync = async (app) => {
   registerRoute(app, defineRoute({
     operationId: 'probeEcho', method: 'POST', url: '/v1/test/echo', summary: 'echo',
     body: z.strictObject({ name: z.string().min(1).max(5), nested: z.object({ n: z.int() }).optional() }),
-    response: envelope(z.unknown(), MetaSchema), statuses: [200, 400], cache: 'no-store', citation: false, rateLimit: 'read',
+    response: envelope(z.unknown(), MetaSchema), statuses: [200, 400], cache: 'no-store', rateLimit: 'read',
     handler: ({ body }) => ({ data: body }),
   }));
   app.get('/v1/test/crash', async () => { throw new Error('secret internals at /srv/app.ts:42'); });
@@ -22,7 +22,7 @@ const probes: FastifyPluginAsync = async (app) => {
 };
 
 let app: FastifyInstance;
-before(async () => { app = await testApp({ plugins: [{ plugin: probes }] }); });
+before(async () => { app = await testApp({ plugins: [probes] }); });
 after(() => app.close());
 
 function assertProblem(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number, code: string) {

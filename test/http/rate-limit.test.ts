@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { defineRoute, registerRoute } from '../../api/http/route.ts';
 import { get, testApp } from '../support/app.ts';
 
+/** A route of the lead rate-limit class, declared as the enquiry routes are. */
 const leadsLike: FastifyPluginAsync = async (app) => {
-  app.post('/v1/test/lead', { config: { leadRateLimit: true } }, async () => ({ ok: true }));
+  registerRoute(app, defineRoute({
+    operationId: 'probeLead', method: 'POST', url: '/v1/test/lead', summary: 'lead-like', response: z.unknown(),
+    statuses: [200, 429], cache: 'no-store', rateLimit: 'lead', handler: () => ({ data: { ok: true } }),
+  }));
 };
 
 const rl = (h: Record<string, unknown>) => [h['ratelimit-limit'], h['ratelimit-remaining'], h['ratelimit-reset']].map(String);
@@ -88,7 +94,7 @@ describe('rate limits', () => {
 
   it('adds the lead bucket (10 per 10 minutes) to routes that opt in, reporting the tighter one', async () => {
     let now = Date.UTC(2026, 0, 1);
-    const app = await testApp({ env: { RATE_LIMIT_READS: '120' }, clock: () => now, plugins: [{ plugin: leadsLike }] });
+    const app = await testApp({ env: { RATE_LIMIT_READS: '120' }, clock: () => now, plugins: [leadsLike] });
     for (let i = 1; i <= 10; i++) {
       const r = await app.inject({ method: 'POST', url: '/v1/test/lead', payload: {} });
       assert.equal(r.statusCode, 200);
@@ -110,7 +116,7 @@ describe('rate limits', () => {
 
   it('does not use up an enquiry on a request the read limit refuses', async () => {
     let now = Date.UTC(2026, 0, 1);
-    const app = await testApp({ env: { RATE_LIMIT_READS: '12' }, clock: () => now, plugins: [{ plugin: leadsLike }] });
+    const app = await testApp({ env: { RATE_LIMIT_READS: '12' }, clock: () => now, plugins: [leadsLike] });
     for (let i = 0; i < 12; i++) assert.equal((await get(app, '/v1/config')).status, 200);
     const refused = await app.inject({ method: 'POST', url: '/v1/test/lead', payload: {} });
     assert.equal(refused.statusCode, 429);

@@ -7,7 +7,7 @@ import { PERSON, ROUTING, TestSmtp, contactBody, inquiryBody, leadsConfig, openS
 
 function cli(args: string[], dbPath: string) {
   const lines: string[] = [];
-  const code = runCli(args, { LEADS_DB: dbPath }, (s) => lines.push(s));
+  const code = runCli(args, dbPath, (s) => lines.push(s));
   return { code, text: lines.join('\n') };
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   ContactBodySchema, IdempotencyKeySchema, InquiryBodySchema, LeadReceiptSchema,
 } from '../../contract/leads.ts';
-import { fieldErrors } from '../../api/leads/plugin.ts';
+import { fieldErrors } from '../../api/http/errors.ts';
 import { newReference } from '../../api/leads/service.ts';
 
 const contact = { name: 'A', email: 'a@example.com', locale: 'en' };
@@ -13,7 +13,7 @@ const slugs = (n: number) => Array.from({ length: n }, (_, i) => `space-${i}`);
 
 function paths(schema: typeof ContactBodySchema | typeof InquiryBodySchema, body: unknown): string[] {
   const r = schema.safeParse(body);
-  return r.success ? [] : fieldErrors(r.error).map((e) => e.path);
+  return r.success ? [] : fieldErrors(r.error, '(body)').map((e) => e.path);
 }
 
 /** [field, largest accepted value, smallest rejected value] */

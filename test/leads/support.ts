@@ -8,9 +8,9 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { LeadRouting } from '../../contract/build.ts';
-import { leadsPlugin } from '../../api/leads/plugin.ts';
+import { staticCatalog } from '../../api/build/store.ts';
 import { LeadsService, type LeadsConfig, type LeadsServiceOptions } from '../../api/leads/service.ts';
-import { testApp } from '../support/app.ts';
+import { sharedBuild, testApp } from '../support/app.ts';
 
 export const ROUTING: LeadRouting = {
   'loft-mitte': { title: 'Loft Mitte', citySlug: 'berlin', operatorSlug: 'spacehub', operatorName: 'SpaceHub', enquiryEmail: 'leads@spacehub.example' },
@@ -55,15 +55,16 @@ export class LogCapture extends Writable {
 }
 
 /**
- * The real app (the API core's buildApp on its fixture build) with the leads plugin registered
- * through `plugins`, as api/server.ts does. The lead rate limit is raised unless `env` sets it.
+ * The real app (buildApp on the fixture build, whose lead routing is `routing`) with the leads
+ * service, as api/server.ts makes it. The lead rate limit is raised unless `env` sets it.
  */
 export async function buildTestApp(service: LeadsService, opts: { routing?: LeadRouting; logs?: LogCapture; env?: Record<string, string> } = {}): Promise<FastifyInstance> {
-  const routing = opts.routing ?? ROUTING;
+  const { build } = await sharedBuild();
   return testApp({
     env: { RATE_LIMIT_LEADS: '1000000', ...opts.env },
     logger: opts.logs ? pino({ level: 'trace' }, opts.logs) : false,
-    plugins: [{ plugin: leadsPlugin, options: { service, routing: () => routing } }],
+    catalog: staticCatalog(Object.create(build, { leadRouting: { value: opts.routing ?? ROUTING } })),
+    leads: service,
   });
 }
 

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { buildApp, type AppOptions } from '../../api/app.ts';
-import { loadBuild, staticCatalog, type CatalogSource, type LoadedBuild } from '../../api/build/load.ts';
+import { loadBuild, type LoadedBuild } from '../../api/build/load.ts';
+import { staticCatalog, type CatalogSource } from '../../api/build/store.ts';
 import { loadConfig, type AppConfig } from '../../api/config.ts';
 import { writeBuildFixture, type Fixture, type FixtureOptions } from './build-fixture.ts';
 import { validateResponses } from './openapi-validator.ts';
@@ -31,6 +32,8 @@ export async function fixtureBuild(opts: FixtureOptions = {}): Promise<{ fixture
 export interface TestAppOptions extends Partial<Omit<AppOptions, 'config' | 'catalog'>> {
   env?: Record<string, string>;
   catalog?: CatalogSource;
+  /** a test's own routes or hooks, registered after the app's (as if they were part of it) */
+  plugins?: FastifyPluginAsync[];
 }
 
 /** The real app on the shared fixture; the rate limit is raised unless the test sets it. */
@@ -43,6 +46,7 @@ export async function testApp(opts: TestAppOptions = {}): Promise<FastifyInstanc
     catalog,
     logger: opts.logger ?? false,
   }));
+  for (const plugin of opts.plugins ?? []) await app.register(plugin);
   await app.ready();
   return app;
 }

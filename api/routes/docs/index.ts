@@ -8,29 +8,16 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
-import { LEAD_OPERATIONS } from '../../leads/plugin.ts';
 import { buildOpenApiDocument, serializeDocument } from '../../openapi/document.ts';
-import { etagOf, type CacheHint } from '../../http/headers.ts';
-import { defineRoute, type RouteDefinition } from '../../http/route.ts';
+import type { CacheHint } from '../../http/headers.ts';
+import { requestKey } from '../../http/response-cache.ts';
+import { defineRoute } from '../../http/route.ts';
 
 const DOC_CACHE: CacheHint = { maxAge: 300, staleWhileRevalidate: 3600 };
 const ASSET_CACHE: CacheHint = { maxAge: 86400, staleWhileRevalidate: 604800 };
 const STATUSES = [200, 400, 429, 500, 502];
 
-const documents = new WeakMap<object, { json: string; etag: string }>();
-
-/** The document of an app: its registered routes and the lead operations, for its configuration. */
-export function documentOf(routes: readonly RouteDefinition<any, any, any>[], config: AppConfig) {
-  let hit = documents.get(routes);
-  if (!hit) {
-    const json = serializeDocument(buildOpenApiDocument({ routes, leadOperations: LEAD_OPERATIONS, config }));
-    hit = { json, etag: etagOf(json) };
-    documents.set(routes, hit);
-  }
-  return hit;
-}
-
-export const openApiRoute = defineRoute({
+const openApiRoute = defineRoute({
   operationId: 'getOpenApiDocument',
   method: 'GET',
   url: '/openapi.json',
@@ -40,9 +27,10 @@ export const openApiRoute = defineRoute({
   response: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) }),
   statuses: STATUSES,
   cache: DOC_CACHE,
-  citation: false,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ request, config }) => documentOf(request.server.routeDefinitions, config),
+  // the document of this app: its registered routes, for its configuration
+  handler: ({ request, config }) => ({ json: serializeDocument(buildOpenApiDocument({ routes: request.server.routeDefinitions, config })) }),
 });
 
 const ASSETS = {
@@ -69,15 +57,7 @@ const INIT_JS = `window.addEventListener('load', function () {
 });
 `;
 
-const assetCache = new Map<Asset, Buffer>();
-function asset(name: Asset): Buffer {
-  let buf = assetCache.get(name);
-  if (!buf) {
-    buf = name === 'init.js' ? Buffer.from(INIT_JS) : readFileSync(join(distDir, name));
-    assetCache.set(name, buf);
-  }
-  return buf;
-}
+const asset = (name: Asset): Buffer | string => (name === 'init.js' ? INIT_JS : readFileSync(join(distDir, name)));
 
 const page = (config: AppConfig) => `<!doctype html>
 <html lang="en">
@@ -98,7 +78,7 @@ const page = (config: AppConfig) => `<!doctype html>
 </html>
 `;
 
-export const docsPageRoute = defineRoute({
+const docsPageRoute = defineRoute({
   operationId: 'getDocsPage',
   method: 'GET',
   url: '/docs',
@@ -108,12 +88,11 @@ export const docsPageRoute = defineRoute({
   response: z.string(),
   statuses: STATUSES,
   cache: DOC_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ config }) => ({ raw: page(config), contentType: 'text/html; charset=utf-8' }),
 });
 
-export const docsAssetRoute = defineRoute({
+const docsAssetRoute = defineRoute({
   operationId: 'getDocsAsset',
   method: 'GET',
   url: '/docs/:asset',
@@ -124,7 +103,7 @@ export const docsAssetRoute = defineRoute({
   response: z.string(),
   statuses: STATUSES,
   cache: ASSET_CACHE,
-  citation: false,
+  cacheKey: requestKey,
   rateLimit: 'read',
   handler: ({ params }) => ({ raw: asset(params.asset), contentType: ASSETS[params.asset] }),
 });

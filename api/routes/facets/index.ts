@@ -3,7 +3,7 @@ import { envelope, MetaSchema } from '../../../contract/common.ts';
 import { FacetsQuerySchema } from '../../../contract/queries.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../../http/cached-body.ts';
+import { requestKey } from '../../http/response-cache.ts';
 import { listPage } from '../properties/citation.ts';
 
 export const facetsRoute = defineRoute({
@@ -17,10 +17,10 @@ export const facetsRoute = defineRoute({
   response: envelope(FacetsPayloadSchema, MetaSchema),
   statuses: [200, 400, 429, 500, 502],
   cache: CACHE.facets,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query: q, build, now, cite }) => cachedBody(build, now, `facets|${JSON.stringify(q)}`, () => ({
+  handler: ({ query: q, build, cite }) => ({
     data: build.engine.facets(q, q.locale),
     meta: { citation: cite(q.locale, listPage(build.engine, q.locale, q)) },
-  })),
+  }),
 });

@@ -3,7 +3,7 @@ import { envelope, MetaSchema } from '../../../contract/common.ts';
 import { LocaleQuerySchema } from '../../../contract/queries.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../../http/cached-body.ts';
+import { requestKey } from '../../http/response-cache.ts';
 
 export const geoBootstrapRoute = defineRoute({
   operationId: 'getGeoBootstrap',
@@ -15,10 +15,10 @@ export const geoBootstrapRoute = defineRoute({
   response: envelope(GeoPayloadSchema, MetaSchema),
   statuses: [200, 400, 429, 500, 502],
   cache: CACHE.geo,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query, build, now, cite }) => cachedBody(build, now, `geo|${query.locale}`, () => ({
+  handler: ({ query, build, cite }) => ({
     data: build.geo[query.locale],
     meta: { citation: cite(query.locale, { kind: 'home' }) },
-  })),
+  }),
 });

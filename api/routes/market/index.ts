@@ -4,18 +4,18 @@ import { CurrencySchema, envelope, LocaleSchema, MetaSchema, SlugSchema } from '
 import { MarketRatesPayloadSchema, type MarketRatesPayload } from '../../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../../http/cached-body.ts';
+import { requestKey } from '../../http/response-cache.ts';
 
-export const MarketRatesQuerySchema = z.object({
+const MarketRatesQuerySchema = z.object({
   locale: LocaleSchema,
   country: SlugSchema.optional(),
   city: SlugSchema.optional(),
   currency: CurrencySchema.optional(),
 });
-export type MarketRatesQuery = z.infer<typeof MarketRatesQuerySchema>;
+type MarketRatesQuery = z.infer<typeof MarketRatesQuerySchema>;
 
 /** The cities of the build that pass every filter, with the totals summed over them. */
-export function selectRates(file: MarketRatesFile, q: Omit<MarketRatesQuery, 'locale'>): MarketRatesPayload {
+function selectRates(file: MarketRatesFile, q: Omit<MarketRatesQuery, 'locale'>): MarketRatesPayload {
   const rows = file.cities.filter((c) => (q.country === undefined || c.countrySlug === q.country)
     && (q.city === undefined || c.rates.city.slug === q.city)
     && (q.currency === undefined || c.rates.currency === q.currency));
@@ -45,11 +45,11 @@ export const marketRatesRoute = defineRoute({
   response: envelope(MarketRatesPayloadSchema, MetaSchema),
   statuses: [200, 400, 429, 500, 502],
   cache: CACHE.market,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query: q, build, now, cite }) => cachedBody(build, now, `rates|${q.locale}|${q.country ?? ''}|${q.city ?? ''}|${q.currency ?? ''}`, () => {
+  handler: ({ query: q, build, cite }) => {
     const data = selectRates(build.marketRates[q.locale], q);
     const city = q.city !== undefined && data.cities.length === 1 ? data.cities[0].city : undefined;
     return { data, meta: { citation: cite(q.locale, { kind: 'prices', city }) } };
-  }),
+  },
 });

@@ -37,7 +37,7 @@ function placeholders(build: LoadedBuild, siteUrl: string): Map<string, Placehol
 
 const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function placeholderSvg(p: Placeholder): string {
+function placeholderSvg(p: Placeholder): string {
   const { width: w, height: h } = p;
   const size = Math.max(12, Math.round(Math.min(w / 16, h / 6)));
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${escapeXml(p.label)}">`
@@ -59,7 +59,6 @@ export const mediaRoute = defineRoute({
   response: z.string(),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.media,
-  citation: false,
   rateLimit: 'read',
   handler: ({ request, build, config }) => {
     const path = `/media/${(request.params as { '*': string })['*'] ?? ''}`;

@@ -5,7 +5,7 @@ import { OperatorHubSchema, type OperatorHub } from '../../../contract/market.ts
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../../http/cached-body.ts';
+import { requestKey } from '../../http/response-cache.ts';
 
 export const operatorHubRoute = defineRoute({
   operationId: 'getOperatorHub',
@@ -21,15 +21,12 @@ export const operatorHubRoute = defineRoute({
   response: envelope(OperatorHubSchema, MetaSchema),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.market,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query, params, build, now, cite }) => {
+  handler: ({ query, params, build, cite }) => {
     const hubs = build.operators[query.locale] as Record<string, OperatorHub>;
     const hub = Object.hasOwn(hubs, params.slug) ? hubs[params.slug] : undefined;
     if (!hub) throw new ApiError('NOT_FOUND', `No operator with slug "${params.slug}".`);
-    return cachedBody(build, now, `operator|${query.locale}|${params.slug}`, () => ({
-      data: hub,
-      meta: { citation: cite(query.locale, { kind: 'operator', slug: hub.slug, name: hub.name }) },
-    }));
+    return { data: hub, meta: { citation: cite(query.locale, { kind: 'operator', slug: hub.slug, name: hub.name }) } };
   },
 });

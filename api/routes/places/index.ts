@@ -6,14 +6,14 @@ import type { CitationPage } from '../../http/citation.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../../http/cached-body.ts';
+import { requestKey } from '../../http/response-cache.ts';
 
-export const PlaceParamsSchema = z.object({ kind: PlaceKindSchema, slug: SlugSchema });
+const PlaceParamsSchema = z.object({ kind: PlaceKindSchema, slug: SlugSchema });
 
 const slugName = (h: PlaceHub): SlugName => ({ slug: h.slug, name: h.name });
 
 /** The hub's public page: /{locale}/coworking/{country}[/{city}[/{zone}]], walking up the parents. */
-export function placePage(build: LoadedBuild, locale: Locale, hub: PlaceHub): CitationPage {
+function placePage(build: LoadedBuild, locale: Locale, hub: PlaceHub): CitationPage {
   const hubs = build.places[locale];
   if (hub.kind === 'country') return { kind: 'coworking', country: slugName(hub) };
   const city = hub.kind === 'city' ? hub : hub.parent && hubs[`city/${hub.parent.slug}`];
@@ -38,16 +38,13 @@ export const placeHubRoute = defineRoute({
   response: envelope(PlaceHubSchema, MetaSchema),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.market,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query, params, build, now, cite }) => {
+  handler: ({ query, params, build, cite }) => {
     const key = `${params.kind}/${params.slug}`;
     const hubs = build.places[query.locale];
     const hub = Object.hasOwn(hubs, key) ? hubs[key] : undefined;
     if (!hub) throw new ApiError('NOT_FOUND', `No ${params.kind} with slug "${params.slug}".`);
-    return cachedBody(build, now, `place|${query.locale}|${key}`, () => ({
-      data: hub,
-      meta: { citation: cite(query.locale, placePage(build, query.locale, hub)) },
-    }));
+    return { data: hub, meta: { citation: cite(query.locale, placePage(build, query.locale, hub)) } };
   },
 });

@@ -6,15 +6,18 @@ import {
   MAP_MAX_PAGE_SIZE, PropertyListQuerySchema, PropertyMapQuerySchema, SlugParamsSchema, LocaleQuerySchema,
   type PropertyListQuery,
 } from '../../../contract/queries.ts';
-import type { LoadedBuild } from '../../build/load.ts';
 import { envelopeJson, pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute, type RouteContext, type RouteResult } from '../../http/route.ts';
-import { cachedBody, cachedBodyAsync } from '../../http/cached-body.ts';
+import { requestKey } from '../../http/response-cache.ts';
 import { listPage } from './citation.ts';
 
 const STATUSES = [200, 400, 429, 500, 502];
+
+/** A random order without a seed gets a new one each time: the only list answer not to keep. */
+const listKey = (request: { query: PropertyListQuery; params: unknown }) =>
+  (request.query.sortBy ?? 'random') === 'random' && request.query.seed === undefined ? undefined : requestKey(request);
 
 /** Shared by the list and the map: filter, order, page, splice the pre-serialized items. */
 function renderList(
@@ -22,29 +25,27 @@ function renderList(
   kind: 'list' | 'map',
   defaultPageSize: number,
 ): RouteResult {
-  const { query: q, build, now } = ctx;
+  const { query: q, build } = ctx;
   const sort = q.sortBy ?? 'random';
   const engine = build.engine;
-  const render = (seed: number | undefined) => {
-    const page = q.page ?? 1;
-    const pageSize = q.pageSize ?? defaultPageSize;
-    let set = engine.match(q);
-    if (kind === 'map') set = engine.withCoords(set);
-    const { total, indices } = engine.page(set, q, sort, seed ?? 0, (page - 1) * pageSize, pageSize);
-    const parts = new Array<string>(indices.length);
-    for (let k = 0; k < indices.length; k++) {
-      parts[k] = kind === 'list' ? engine.cardJson(indices[k], q.locale, q) : engine.markerJson(indices[k], q.locale, q);
-    }
-    return envelopeJson(`[${parts.join(',')}]`, {
+  const seed = sort === 'random' ? q.seed ?? randomInt(0, 2147483647) : undefined;
+  const page = q.page ?? 1;
+  const pageSize = q.pageSize ?? defaultPageSize;
+  let set = engine.match(q);
+  if (kind === 'map') set = engine.withCoords(set);
+  const { total, indices } = engine.page(set, q, sort, seed ?? 0, (page - 1) * pageSize, pageSize);
+  const parts = new Array<string>(indices.length);
+  for (let k = 0; k < indices.length; k++) {
+    parts[k] = kind === 'list' ? engine.cardJson(indices[k], q.locale, q) : engine.markerJson(indices[k], q.locale, q);
+  }
+  return {
+    json: envelopeJson(`[${parts.join(',')}]`, {
       pagination: pagination(page, pageSize, total),
       truncated: kind === 'map' ? total > pageSize : undefined,
       seed,
       citation: ctx.cite(q.locale, listPage(engine, q.locale, q)),
-    });
+    }),
   };
-  // A random order without a seed gets a new one each time: the only answer not to keep.
-  if (sort === 'random' && q.seed === undefined) return { json: render(randomInt(0, 2147483647)) };
-  return cachedBody(build, now, `${kind}|${JSON.stringify(q)}`, () => render(sort === 'random' ? q.seed : undefined));
 }
 
 export const propertyListRoute = defineRoute({
@@ -58,7 +59,7 @@ export const propertyListRoute = defineRoute({
   response: envelope(z.array(ListingCardSchema), PaginatedMetaSchema),
   statuses: STATUSES,
   cache: CACHE.listing,
-  citation: true,
+  cacheKey: listKey,
   rateLimit: 'read',
   handler: (ctx) => renderList(ctx, 'list', 20),
 });
@@ -73,19 +74,10 @@ export const propertyMapRoute = defineRoute({
   response: envelope(z.array(MapMarkerSchema), PaginatedMetaSchema),
   statuses: STATUSES,
   cache: CACHE.listing,
-  citation: true,
+  cacheKey: listKey,
   rateLimit: 'read',
   handler: (ctx) => renderList(ctx as RouteContext<PropertyListQuery, unknown, unknown>, 'map', MAP_MAX_PAGE_SIZE),
 });
-
-async function detailBody(build: LoadedBuild, locale: 'en' | 'de' | 'es', slug: string, ctx: RouteContext<unknown, unknown, unknown>) {
-  const engine = build.engine;
-  const i = engine.slugIndex.get(slug);
-  if (i === undefined) return undefined;
-  return cachedBodyAsync(build, ctx.now, `detail|${locale}|${slug}`, async () => {
-    return envelopeJson(await engine.detailJson(i, locale), { citation: ctx.cite(locale, { kind: 'space', slug, title: engine.title(i, locale) }) });
-  });
-}
 
 export const propertyDetailRoute = defineRoute({
   operationId: 'getProperty',
@@ -98,11 +90,11 @@ export const propertyDetailRoute = defineRoute({
   response: envelope(PropertyDetailSchema, MetaSchema),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.listing,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: async (ctx) => {
-    const body = await detailBody(ctx.build, ctx.query.locale, ctx.params.slug, ctx as RouteContext<unknown, unknown, unknown>);
-    if (!body) throw new ApiError('NOT_FOUND', `No space with slug "${ctx.params.slug}".`);
-    return body;
+  handler: async ({ query: { locale }, params: { slug }, build: { engine }, cite }) => {
+    const i = engine.slugIndex.get(slug);
+    if (i === undefined) throw new ApiError('NOT_FOUND', `No space with slug "${slug}".`);
+    return { json: envelopeJson(await engine.detailJson(i, locale), { citation: cite(locale, { kind: 'space', slug, title: engine.title(i, locale) }) }) };
   },
 });

@@ -5,9 +5,9 @@ import { MAX_RANKING_LIMIT, RankingsPayloadSchema } from '../../../contract/mark
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../../http/cached-body.ts';
+import { requestKey } from '../../http/response-cache.ts';
 
-export const RankingsQuerySchema = z.object({
+const RankingsQuerySchema = z.object({
   locale: LocaleSchema,
   city: SlugSchema,
   limit: queryInt(1, MAX_RANKING_LIMIT).optional(),
@@ -29,15 +29,15 @@ export const rankingsRoute = defineRoute({
   response: envelope(RankingsPayloadSchema, MetaSchema),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.market,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query: q, build, now, cite }) => {
+  handler: ({ query: q, build, cite }) => {
     const ranking = Object.hasOwn(build.rankings[q.locale], q.city) ? build.rankings[q.locale][q.city] : undefined;
     if (!ranking) throw new ApiError('NOT_FOUND', `No city with slug "${q.city}".`);
     const limit = q.limit ?? 10;
-    return cachedBody(build, now, `rankings|${q.locale}|${q.city}|${limit}`, () => ({
+    return {
       data: { ...ranking, ranked: ranking.ranked.slice(0, limit) },
       meta: { citation: cite(q.locale, { kind: 'best', city: ranking.city }) },
-    }));
+    };
   },
 });

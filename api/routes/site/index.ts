@@ -9,20 +9,20 @@ import { PriceIndexPayloadSchema, type PriceIndexPayload } from '../../../contra
 import { LICENSE_URL } from '../../http/citation.ts';
 import { CACHE, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
+import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute } from '../../http/route.ts';
 import {
   API_CATALOG_CONTENT_TYPE, ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
   apiCatalog, authGuide, authorizationServerMetadata, protectedResourceMetadata, AUTH_GUIDE_PATH,
 } from '../../site/discovery.ts';
-import { cachedBody } from '../../http/cached-body.ts';
 
 const STATUSES = [200, 400, 429, 500, 502];
 const DOCUMENT_CACHE: CacheHint = { maxAge: 3600, staleWhileRevalidate: 86400 };
 const JSON_TYPE = 'application/json; charset=utf-8';
 const LICENSE_LINK = `<${LICENSE_URL}>; rel="license"`;
-export const PRICE_REPORT_PATH = '/api/price-report';
+const PRICE_REPORT_PATH = '/api/price-report';
 
-export const priceIndexRoute = defineRoute({
+const priceIndexRoute = defineRoute({
   operationId: 'getPriceIndex',
   method: 'GET',
   url: '/api/price-index',
@@ -37,14 +37,11 @@ export const priceIndexRoute = defineRoute({
   response: envelope(PriceIndexPayloadSchema, MetaSchema),
   statuses: STATUSES,
   cache: CACHE.priceIndex,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query, build, now, cite }) => {
+  handler: ({ query, build, cite }) => {
     const locale = query.locale ?? 'en';
-    return cachedBody(build, now, `price-index|${locale}`, () => ({
-      data: build.priceIndex,
-      meta: { citation: cite(locale, { kind: 'price-index' }) },
-    }));
+    return { data: build.priceIndex, meta: { citation: cite(locale, { kind: 'price-index' }) } };
   },
 });
 
@@ -54,7 +51,7 @@ function rawFile(build: LoadedBuild, name: string): Buffer {
   return buf;
 }
 
-export const priceReportRoute = defineRoute({
+const priceReportRoute = defineRoute({
   operationId: 'getPriceReport',
   method: 'GET',
   url: PRICE_REPORT_PATH,
@@ -68,7 +65,6 @@ export const priceReportRoute = defineRoute({
   response: z.string(),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.priceIndex,
-  citation: false,
   rateLimit: 'read',
   handler: ({ build }) => {
     const csv = rawFile(build, 'price-report.csv');
@@ -81,26 +77,18 @@ export const priceReportRoute = defineRoute({
   },
 });
 
-/** The build's datapackage with its site paths made absolute, once per build. */
-const packages = new WeakMap<LoadedBuild, Map<string, string>>();
-export function resolvedDataPackage(build: LoadedBuild, siteUrl: string): string {
-  let bySite = packages.get(build);
-  if (!bySite) packages.set(build, (bySite = new Map()));
-  let text = bySite.get(siteUrl);
-  if (text === undefined) {
-    const pkg = JSON.parse(rawFile(build, 'price-report.datapackage.json').toString('utf8'));
-    const absolute = (p: unknown) => (typeof p === 'string' && p.startsWith('/') && !p.startsWith('//') ? siteUrl + p : p);
-    for (const s of pkg.sources ?? []) s.path = absolute(s.path);
-    // the CSV is served at /api/price-report, not beside the descriptor under its file name
-    for (const r of pkg.resources ?? []) if (r.path === 'price-report.csv') r.path = siteUrl + PRICE_REPORT_PATH;
-    if (typeof pkg.citation === 'string') pkg.citation = pkg.citation.replace(/(^|\s)(\/[^\s,]*)/g, (_: string, pre: string, p: string) => pre + siteUrl + p);
-    text = JSON.stringify(pkg);
-    bySite.set(siteUrl, text);
-  }
-  return text;
+/** The build's datapackage with its site paths made absolute. */
+function resolvedDataPackage(build: LoadedBuild, siteUrl: string): string {
+  const pkg = JSON.parse(rawFile(build, 'price-report.datapackage.json').toString('utf8'));
+  const absolute = (p: unknown) => (typeof p === 'string' && p.startsWith('/') && !p.startsWith('//') ? siteUrl + p : p);
+  for (const s of pkg.sources ?? []) s.path = absolute(s.path);
+  // the CSV is served at /api/price-report, not beside the descriptor under its file name
+  for (const r of pkg.resources ?? []) if (r.path === 'price-report.csv') r.path = siteUrl + PRICE_REPORT_PATH;
+  if (typeof pkg.citation === 'string') pkg.citation = pkg.citation.replace(/(^|\s)(\/[^\s,]*)/g, (_: string, pre: string, p: string) => pre + siteUrl + p);
+  return JSON.stringify(pkg);
 }
 
-export const priceReportPackageRoute = defineRoute({
+const priceReportPackageRoute = defineRoute({
   operationId: 'getPriceReportDataPackage',
   method: 'GET',
   url: `${PRICE_REPORT_PATH}.datapackage.json`,
@@ -111,7 +99,7 @@ export const priceReportPackageRoute = defineRoute({
   response: z.looseObject({ resources: z.array(z.looseObject({})) }),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.priceIndex,
-  citation: false,
+  cacheKey: requestKey,
   rateLimit: 'read',
   handler: ({ build, config }) => ({
     raw: resolvedDataPackage(build, config.siteUrl),
@@ -122,7 +110,7 @@ export const priceReportPackageRoute = defineRoute({
 
 const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
 
-export const protectedResourceRoute = defineRoute({
+const protectedResourceRoute = defineRoute({
   operationId: 'getProtectedResourceMetadata',
   method: 'GET',
   url: PROTECTED_RESOURCE,
@@ -133,12 +121,11 @@ export const protectedResourceRoute = defineRoute({
   response: ProtectedResourceMetadataSchema,
   statuses: STATUSES,
   cache: DOCUMENT_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ config }) => ({ raw: JSON.stringify(protectedResourceMetadata(config)), contentType: JSON_TYPE }),
 });
 
-export const protectedResourcePageRoute = defineRoute({
+const protectedResourcePageRoute = defineRoute({
   operationId: 'getPageProtectedResourceMetadata',
   method: 'GET',
   url: `${PROTECTED_RESOURCE}/*`,
@@ -149,7 +136,6 @@ export const protectedResourcePageRoute = defineRoute({
   response: ProtectedResourceMetadataSchema,
   statuses: [200, 400, 404, 429, 500, 502],
   cache: DOCUMENT_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ request, config }) => {
     // Fastify hands the wildcard over percent-decoded: re-encode each segment so `resource` stays a URI.
@@ -162,7 +148,7 @@ export const protectedResourcePageRoute = defineRoute({
   },
 });
 
-export const authorizationServerRoute = defineRoute({
+const authorizationServerRoute = defineRoute({
   operationId: 'getAuthorizationServerMetadata',
   method: 'GET',
   url: '/.well-known/oauth-authorization-server',
@@ -173,12 +159,11 @@ export const authorizationServerRoute = defineRoute({
   response: AuthorizationServerMetadataSchema,
   statuses: STATUSES,
   cache: DOCUMENT_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ config }) => ({ raw: JSON.stringify(authorizationServerMetadata(config)), contentType: JSON_TYPE }),
 });
 
-export const apiCatalogRoute = defineRoute({
+const apiCatalogRoute = defineRoute({
   operationId: 'getApiCatalog',
   method: 'GET',
   url: '/.well-known/api-catalog',
@@ -189,7 +174,6 @@ export const apiCatalogRoute = defineRoute({
   response: ApiCatalogSchema,
   statuses: STATUSES,
   cache: DOCUMENT_CACHE,
-  citation: false,
   rateLimit: 'read',
   handler: ({ config }) => ({
     raw: JSON.stringify(apiCatalog(config)),
@@ -198,8 +182,7 @@ export const apiCatalogRoute = defineRoute({
   }),
 });
 
-const guides = new WeakMap<object, string>();
-export const authGuideRoute = defineRoute({
+const authGuideRoute = defineRoute({
   operationId: 'getAuthGuide',
   method: 'GET',
   url: AUTH_GUIDE_PATH,
@@ -210,13 +193,9 @@ export const authGuideRoute = defineRoute({
   response: z.string(),
   statuses: STATUSES,
   cache: DOCUMENT_CACHE,
-  citation: false,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ config }) => {
-    let text = guides.get(config);
-    if (text === undefined) guides.set(config, (text = authGuide(config)));
-    return { raw: text, contentType: 'text/markdown; charset=utf-8' };
-  },
+  handler: ({ config }) => ({ raw: authGuide(config), contentType: 'text/markdown; charset=utf-8' }),
 });
 
 /** Every site route of this feature, in registration order. */

@@ -5,9 +5,9 @@ import { MAX_SUGGEST_LIMIT, SuggestionSchema } from '../../../contract/market.ts
 import { pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
-import { cachedBody } from '../../http/cached-body.ts';
+import { requestKey } from '../../http/response-cache.ts';
 
-export const SuggestQuerySchema = z.object({
+const SuggestQuerySchema = z.object({
   locale: LocaleSchema,
   q: z.string().min(1).max(100),
   limit: queryInt(1, MAX_SUGGEST_LIMIT).optional(),
@@ -28,13 +28,11 @@ export const suggestRoute = defineRoute({
   response: envelope(z.array(SuggestionSchema), PaginatedMetaSchema),
   statuses: [200, 400, 429, 500, 502],
   cache: CACHE.listing,
-  citation: true,
+  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query: q, build, now, cite }) => {
+  handler: ({ query: q, build, cite }) => {
     const limit = q.limit ?? 8;
-    return cachedBody(build, now, `suggest|${q.locale}|${limit}|${q.q}`, () => {
-      const { total, items } = build.suggestIndex.search(q.q, q.locale, limit);
-      return { data: items, meta: { pagination: pagination(1, limit, total), citation: cite(q.locale, { kind: 'home' }) } };
-    });
+    const { total, items } = build.suggestIndex.search(q.q, q.locale, limit);
+    return { data: items, meta: { pagination: pagination(1, limit, total), citation: cite(q.locale, { kind: 'home' }) } };
   },
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { ProblemSchema } from '../../contract/problem.ts';
 import { LeadReceiptResponseSchema } from '../../contract/leads.ts';
 import { IDEMPOTENCY_TTL_MS } from '../../api/leads/service.ts';
+import { testApp } from '../support/app.ts';
 import {
   PERSON, TestSmtp, TestVerifier, buildTestApp, contactBody, inquiryBody, openService, tempDir, waitFor, LogCapture,
 } from './support.ts';
@@ -280,6 +281,31 @@ describe('privacy', () => {
     assert.ok(/"reference":"DA-/.test(logs.text));
     for (const value of [PERSON.name, PERSON.email, PERSON.phone, PERSON.message, 'secret-marker-9137', 'Quarterfield', 'zelda', '5550199']) {
       assert.ok(!logs.text.toLowerCase().includes(value.toLowerCase()), `log must not contain ${value}`);
+    }
+  });
+});
+
+describe('the lead routes', () => {
+  it('are declared like every other route: in app.routeDefinitions, lead rate limit, no-store', async () => {
+    const app = await testApp();
+    try {
+      const leads = app.routeDefinitions.filter((def) => def.url.startsWith('/v1/leads/'));
+      assert.deepEqual(leads.map((def) => [def.operationId, def.method, def.url, def.rateLimit, def.cache, def.cacheKey]), [
+        ['createContactLead', 'POST', '/v1/leads/contact', 'lead', 'no-store', undefined],
+        ['createInquiryLead', 'POST', '/v1/leads/inquiry', 'lead', 'no-store', undefined],
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answer 500 in an app built without a leads service, after validating the body', async () => {
+    const app = await testApp();
+    try {
+      problem(await app.inject({ method: 'POST', url: '/v1/leads/contact', payload: { name: 'x' } }), 400, 'VALIDATION_FAILED');
+      problem(await app.inject({ method: 'POST', url: '/v1/leads/contact', payload: contactBody() }), 500, 'INTERNAL_ERROR');
+    } finally {
+      await app.close();
     }
   });
 });

@@ -1,0 +1,64 @@
+import { LRUCache } from 'lru-cache';
+import { etagOf } from './headers.ts';
+
+/** What a 200 sends besides the common headers. */
+export interface RouteResponse {
+  body: string | Buffer;
+  contentType: string;
+  headers?: Record<string, string>;
+}
+
+/** A 200 response, valid through the UTC day it was made on (meta.citation.accessed is a date). */
+interface KeptResponse extends RouteResponse {
+  body: Buffer;
+  etag: string;
+  day: number;
+}
+
+const DAY_MS = 86_400_000;
+const utcDay = (now: number) => Math.floor(now / DAY_MS);
+
+/**
+ * The 200 responses of one build, by route and canonical request. It is made with the build it
+ * answers for (api/build/store.ts), so a swap starts with an empty one.
+ */
+export class ResponseCache {
+  // A response is about its bytes in memory: the text is not kept.
+  private readonly responses = new LRUCache<string, KeptResponse>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (r) => r.body.length + 64 });
+
+  get size(): number {
+    return this.responses.size;
+  }
+
+  get(key: string, now: number): KeptResponse | undefined {
+    const hit = this.responses.get(key);
+    return hit && hit.day === utcDay(now) ? hit : undefined;
+  }
+
+  keep(key: string, now: number, response: RouteResponse): KeptResponse {
+    const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+    const kept = { ...response, body, etag: etagOf(body), day: utcDay(now) };
+    this.responses.set(key, kept);
+    return kept;
+  }
+}
+
+/** JSON with object keys sorted and undefined members left out; arrays of strings sorted. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    const items = value.every((v) => typeof v === 'string') ? [...value].sort() : value;
+    return `[${items.map(canonicalJson).join(',')}]`;
+  }
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The key of a parsed request (path parameters and query, as the route's schemas output them):
+ * requests that parse alike share it, whatever their parameter order, spelling of defaults or
+ * unknown parameters. Arrays in a query are sets (amenities), so their order does not count.
+ */
+export const requestKey = ({ params, query }: { params: unknown; query: unknown }): string => canonicalJson([params, query]);

@@ -1,0 +1,79 @@
+/**
+ * POST /v1/leads/contact and /v1/leads/inquiry. Order of checks: the body (400, unknown spaces
+ * included), the Idempotency-Key header (400), then the service: idempotency replay or conflict
+ * (422) before the challenge (403, 502).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import {
+  ContactBodySchema, IDEMPOTENCY_HEADER, IdempotencyKeySchema, InquiryBodySchema, LeadReceiptResponseSchema,
+  type LeadEndpoint,
+} from '../../../contract/leads.ts';
+import type { LeadRouting } from '../../../contract/build.ts';
+import { validationFailed, type FieldError } from '../../http/problems.ts';
+import { defineRoute, type RouteContext, type RouteResult } from '../../http/route.ts';
+
+const REPLAYED_HEADER = 'Idempotency-Replayed';
+
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const value = request.headers[IDEMPOTENCY_HEADER];
+  if (value === undefined) return undefined;
+  const parsed = IdempotencyKeySchema.safeParse(value);
+  if (!parsed.success) {
+    throw validationFailed([{ path: 'Idempotency-Key', message: Array.isArray(value) ? 'Send the header once' : parsed.error.issues[0].message }],
+      'The Idempotency-Key header is invalid.');
+  }
+  return parsed.data;
+}
+
+function checkSpaces(properties: string[], routing: LeadRouting) {
+  const unknown = properties
+    .map((slug, i) => (Object.hasOwn(routing, slug) ? undefined : { path: `properties.${i}`, message: 'Unknown space' }))
+    .filter((e): e is FieldError => e !== undefined);
+  if (unknown.length) throw validationFailed(unknown, 'The request body is invalid.');
+}
+
+async function submit(endpoint: LeadEndpoint, ctx: RouteContext<unknown, unknown, z.output<typeof ContactBodySchema | typeof InquiryBodySchema>>): Promise<RouteResult> {
+  const { request, reply, body, build } = ctx;
+  const service = request.server.leads;
+  if (!service) throw new Error('this app was built without a leads service');
+  const routing = build.leadRouting;
+  const properties = 'properties' in body ? body.properties : undefined;
+  if (properties) checkSpaces(properties, routing);
+  const result = await service.submit({ endpoint, body, idempotencyKey: idempotencyKey(request), remoteIp: request.ip, routing });
+  // Reference, endpoint and counts only: never name, email, phone or message.
+  request.log.info({
+    reference: result.body.data.reference, endpoint, replayed: result.replayed, properties: properties?.length,
+  }, result.replayed ? 'lead replayed' : 'lead received');
+  reply.code(result.statusCode);
+  if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
+  return { json: JSON.stringify(result.body) };
+}
+
+const common = {
+  method: 'POST' as const,
+  headers: { 'Idempotency-Key': IdempotencyKeySchema.optional() },
+  responseHeaders: [REPLAYED_HEADER],
+  response: LeadReceiptResponseSchema,
+  statuses: [200, 400, 403, 422, 429, 500, 502],
+  cache: 'no-store' as const,
+  rateLimit: 'lead' as const,
+};
+
+export const contactLeadRoute = defineRoute({
+  ...common,
+  operationId: 'createContactLead',
+  url: '/v1/leads/contact',
+  summary: 'General enquiry',
+  body: ContactBodySchema,
+  handler: (ctx) => submit('contact', ctx),
+});
+
+export const inquiryLeadRoute = defineRoute({
+  ...common,
+  operationId: 'createInquiryLead',
+  url: '/v1/leads/inquiry',
+  summary: 'Enquiry for one space or a shortlist',
+  body: InquiryBodySchema,
+  handler: (ctx) => submit('inquiry', ctx),
+});
