@@ -223,14 +223,14 @@ describe('hot reload', () => {
     await writeFile(join(bad.dir, 'manifest.json'), JSON.stringify(m));
     await publish(d, bad.dir);
     assert.equal(await store.reload(), 'failed');
-    assert.equal(store.current().id, 'a');
+    assert.equal(store.current().build.id, 'a');
     assert.match(errors.join('\n'), /build rejected; still serving the previous one: build .*bad: cards\.en\.ndjson checksum mismatch/);
     const detail = await app.inject({ url: '/v1/properties/tor-twelve?locale=de' });
     assert.equal(detail.statusCode, 200);
     assert.equal(JSON.parse(detail.body).data.slug, 'tor-twelve');
     assert.equal(JSON.parse((await app.inject({ url: '/v1/properties?locale=en' })).body).meta.pagination.total, 26);
     await app.close();
-    await store.current().close();
+    await store.current().build.close();
   });
 
   it('finishes an in-flight request on the build it started with', async () => {
