@@ -1,8 +1,9 @@
 /**
  * The published build: what the pipeline writes to dist/builds/<id>/ and the API loads.
  * The pipeline validates every file against these schemas before it publishes;
- * the API validates them again when it loads a build. Files named `<name>.<locale>.json`
- * exist once per locale (en, de, es); the others are locale-independent.
+ * the API checks the manifest and their structure when it loads a build. Files named
+ * `<name>.<locale>.json` and `<name>.<locale>.ndjson` exist once per locale (en, de, es); the
+ * others are locale-independent.
  * Absolute URLs are stored as site-relative paths (see SitePathSchema).
  */
 import { z } from 'zod';
