@@ -9,11 +9,11 @@ import { LOCALES } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { MAX_RANKING_LIMIT } from '../../contract/market.ts';
 import { runBuild } from '../../pipeline/run.ts';
+import { quietProgress } from '../support/pipeline-fixtures.ts';
 import { tempDir } from '../support/pipeline-fixtures.ts';
 
 const SAMPLE = path.resolve('data');
 const hasSample = existsSync(path.join(SAMPLE, 'spaces.csv'));
-const quiet = { startedAt: 0, stage: <T>(_n: string, work: () => Promise<T>) => work(), note: () => {} };
 
 describe('pipeline end to end on the committed sample', { skip: hasSample ? false : 'data/ has no sample snapshot yet' }, () => {
   const distDir = tempDir();
@@ -21,7 +21,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
   let second: Awaited<ReturnType<typeof runBuild>>;
 
   it('publishes a build that current points to', async () => {
-    first = await runBuild({ dataDir: SAMPLE, distDir, progress: quiet, now: () => new Date('2030-01-01T00:00:00Z') });
+    first = await runBuild({ dataDir: SAMPLE, distDir, progress: quietProgress, now: () => new Date('2030-01-01T00:00:00Z') });
     assert.equal(readlinkSync(path.join(distDir, 'current')), path.join('builds', first.buildId));
     assert.deepEqual(readdirSync(path.join(distDir, 'builds')), [first.buildId], 'no temporary directory left');
   });
@@ -127,7 +127,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
   });
 
   it('produces byte-identical shards from the same input', async () => {
-    second = await runBuild({ dataDir: SAMPLE, distDir, progress: quiet, now: () => new Date('2030-01-02T00:00:00Z') });
+    second = await runBuild({ dataDir: SAMPLE, distDir, progress: quietProgress, now: () => new Date('2030-01-02T00:00:00Z') });
     assert.notEqual(second.buildId, first.buildId);
     const a = path.join(distDir, 'builds', first.buildId);
     const b = path.join(distDir, 'builds', second.buildId);
@@ -139,7 +139,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
   });
 
   it('keeps the last N builds and never the one current points to', async () => {
-    await runBuild({ dataDir: SAMPLE, distDir, progress: quiet, keep: 2, now: () => new Date('2030-01-03T00:00:00Z') });
+    await runBuild({ dataDir: SAMPLE, distDir, progress: quietProgress, keep: 2, now: () => new Date('2030-01-03T00:00:00Z') });
     const builds = readdirSync(path.join(distDir, 'builds')).sort();
     assert.equal(builds.length, 2);
     assert.equal(path.basename(readlinkSync(path.join(distDir, 'current'))), builds[1]);

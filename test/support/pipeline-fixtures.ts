@@ -129,6 +129,9 @@ export interface FixtureBuild {
   rejects(): { file: string; row: number; rule: string; raw: string }[];
 }
 
+/** A pipeline progress reporter that prints nothing. */
+export const quietProgress = { startedAt: 0, stage: <T>(_name: string, work: () => Promise<T>) => work(), note: () => {} };
+
 /** Builds a fixture snapshot in-process (quiet) and gives access to the published files. */
 export async function buildFixture(tables: FixtureTables, options: { rejectLimit?: number; allowShrink?: boolean } = {}): Promise<FixtureBuild> {
   const { runBuild } = await import('../../pipeline/run.ts');
@@ -136,7 +139,7 @@ export async function buildFixture(tables: FixtureTables, options: { rejectLimit
   const distDir = tempDir();
   await runBuild({
     dataDir, distDir, rejectLimit: options.rejectLimit ?? 1, allowShrink: options.allowShrink,
-    progress: { startedAt: 0, stage: (_name, work) => work(), note: () => {} },
+    progress: quietProgress,
   });
   const current = path.join(distDir, 'current');
   const text = (file: string) => readFileSync(path.join(current, file), 'utf8');
