@@ -34,7 +34,7 @@ export interface LoadedBuild {
    * resolves once every file is validated against the contract and the listing packs are
    * verified against the listings and details files; rejects naming the first that is not.
    * With deferDetails this background verification starts when `validated` is first read, with
-   * the warm-up of the lazily parsed datasets (rankings, suggest, lead routing) and the sort orders.
+   * the warm-up of the lazily parsed datasets (rankings, suggest, lead routing).
    */
   readonly validated: Promise<void>;
   /** the other datasets, URLs resolved, for the endpoints of later issues */
@@ -65,7 +65,7 @@ export { resolveSitePaths };
 export interface LoadOptions {
   siteUrl: string;
   now?: () => number;
-  /** keep LRU caches of match sets, facet counts and response bodies (default true) */
+  /** keep LRU caches of response bodies (default true) */
   queryCache?: boolean;
   /**
    * Return as soon as the engine can answer, and validate the big files (facts, cards, details,
@@ -228,19 +228,14 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       };
       setImmediate(step);
     });
-    // After listening: the datasets first (requests may be waiting for them), then the sort
-    // orders and the verification.
+    // After listening: the datasets first (requests may be waiting for them), then the verification.
     let background: Promise<void> | undefined;
-    const startBackground = () => background ??= warmUp().then(() => {
-      engine.sealInBackground();
-      return verify();
-    });
+    const startBackground = () => background ??= warmUp().then(verify);
     if (!opts.deferDetails) {
       await verify();
       for (const l of LOCALES) void rankings[l];
       leadRouting();
       suggestIndexOf();
-      engine.seal();
     }
 
     return {

@@ -38,6 +38,7 @@ export class ColumnsBuilder {
   };
   private readonly amenities: Record<string, number[]> = {};
   private readonly optionTypes: Partial<Record<OptionType, number[]>> = {};
+  private readonly featured: number[] = [];
   private readonly fromPrice = ColumnsBuilder.prices();
   private readonly byType = Object.fromEntries(OPTION_TYPES.map((t) => [t, ColumnsBuilder.prices()])) as Record<OptionType, PriceColumns>;
   private readonly typeSeen = new Set<OptionType>();
@@ -68,6 +69,7 @@ export class ColumnsBuilder {
     c.houseNumber.push(d.houseNumber.id(f.houseNumber));
     for (const a of f.amenities) (this.amenities[a] ??= []).push(i);
     for (const t of f.optionTypes) (this.optionTypes[t] ??= []).push(i);
+    if (f.featured) this.featured.push(i);
     c.capacity.push(f.capacity);
     c.lat.push(f.coordinates?.lat ?? null);
     c.lng.push(f.coordinates?.lng ?? null);
@@ -94,6 +96,7 @@ export class ColumnsBuilder {
       country: c.country, countryCode: c.countryCode, city: c.city, zone: c.zone, operator: c.operator, street: c.street, houseNumber: c.houseNumber,
       amenities: Object.fromEntries(Object.keys(this.amenities).sort().map((a) => [a, this.amenities[a]])),
       optionTypes: Object.fromEntries(OPTION_TYPES.filter((t) => this.optionTypes[t]).map((t) => [t, this.optionTypes[t]!])),
+      featured: this.featured,
       capacity: c.capacity, lat: c.lat, lng: c.lng, updatedMs: c.updatedMs, ratingScore: c.ratingScore, ratingCount: c.ratingCount,
       fromPrice: this.fromPrice,
       fromPriceByType: Object.fromEntries(OPTION_TYPES.filter((t) => this.typeSeen.has(t)).map((t) => [t, this.byType[t]])),

@@ -1,0 +1,128 @@
+/**
+ * GET /v1/facets from the registry's facets and ranges. Facets are disjunctive: a facet counts
+ * under every filter but the ones it ignores (its own), so its count for a value is the list
+ * total with that value selected instead. Each distinct context is matched once per request into
+ * a reused buffer; the facets with one value per listing that share a context are counted in one
+ * pass over its members (or taken from the build's totals when the context is every listing).
+ */
+import type { FacetsPayload } from '../../contract/catalog.ts';
+import type { Bitset } from './bitset.ts';
+import type { FilterValues, ValueFacet } from './filters.ts';
+import type { IndexedFilter, Matcher } from './match.ts';
+
+type FacetValue = FacetsPayload['facets'][number]['values'][number];
+type Ranges = Omit<FacetsPayload, 'facets'>;
+
+export interface FacetLabeling {
+  key(facet: string): string;
+  value(facet: string, value: string): string;
+  collator: Intl.Collator;
+}
+
+const isValueFacet = (f: unknown): f is ValueFacet => (f as ValueFacet).valueIds !== undefined;
+
+/** The values a filter selects in f (a facet shows them even at count 0). */
+function selected(x: IndexedFilter, f: FilterValues): string[] {
+  const out: string[] = [];
+  for (const p of x.params) {
+    const v = f[p];
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) out.push(...(v as string[]));
+  }
+  return out;
+}
+
+export class FacetCounter {
+  private readonly scratch: Bitset[] = [];
+  /** the counters of each value facet, zero between requests */
+  private readonly counters = new Map<ValueFacet, Int32Array>();
+
+  constructor(private readonly matcher: Matcher, private readonly n: number, private readonly words: number) {
+    for (const x of matcher.declared) if (x.index.facet && isValueFacet(x.index.facet)) this.counters.set(x.index.facet, new Int32Array(x.index.facet.values.length));
+  }
+
+  facets(f: FilterValues, labeling: FacetLabeling): FacetsPayload {
+    const set = this.matcher.setIn(f);
+    const contexts = new Map<string, { bits: Bitset; count: number }>();
+    const context = (ignores: readonly string[]) => {
+      const ignored = ignores.filter((name) => set.has(name));
+      const key = ignored.join('|');
+      let c = contexts.get(key);
+      if (!c) {
+        const b = this.scratch[contexts.size] ??= new Uint32Array(this.words);
+        c = { bits: b, count: this.matcher.matchInto(b, f, new Set(ignored)) };
+        contexts.set(key, c);
+      }
+      return c;
+    };
+
+    const counted = new Map<IndexedFilter, FacetValue[]>();
+    // value facets grouped by context: one pass over the members for each group
+    const groups = new Map<{ bits: Bitset; count: number }, { x: IndexedFilter; facet: ValueFacet }[]>();
+    for (const x of this.matcher.declared) {
+      const facet = x.index.facet;
+      if (!facet) continue;
+      const ctx = context(facet.ignores);
+      const values: FacetValue[] = [];
+      counted.set(x, values);
+      if (isValueFacet(facet)) {
+        const g = groups.get(ctx);
+        if (g) g.push({ x, facet }); else groups.set(ctx, [{ x, facet }]);
+      } else {
+        facet.count(ctx.bits, f, (value, count) => { values.push({ value, label: '', count }); });
+      }
+    }
+    for (const [ctx, members] of groups) {
+      const tables = ctx.count === this.n ? members.map((m) => m.facet.totals) : this.countMembers(ctx.bits, members.map((m) => m.facet));
+      members.forEach((m, k) => {
+        const t = tables[k];
+        const values = counted.get(m.x)!;
+        for (let id = 0; id < t.length; id++) {
+          if (t[id] > 0) values.push({ value: m.facet.values[id], label: '', count: t[id] });
+          // the counters are zeroed as they are read: the next request starts from zero
+          if (t !== m.facet.totals) t[id] = 0;
+        }
+      });
+    }
+
+    const facets: FacetsPayload['facets'] = [];
+    for (const [x, values] of counted) {
+      const shown = values.filter((v) => v.count > 0);
+      for (const s of selected(x, f)) if (!shown.some((v) => v.value === s)) shown.push({ value: s, label: '', count: 0 });
+      for (const v of shown) v.label = labeling.value(x.name, v.value);
+      shown.sort((a, b) => b.count - a.count || labeling.collator.compare(a.label, b.label) || (a.value < b.value ? -1 : 1));
+      facets.push({ key: x.name as FacetsPayload['facets'][number]['key'], label: labeling.key(x.name), values: shown });
+    }
+
+    const ranges: Ranges = {};
+    for (const x of this.matcher.declared) {
+      const summary = x.index.summary;
+      if (!summary) continue;
+      const ctx = context(summary.ignores);
+      summary.describe(ctx.bits, ctx.count, f, ranges);
+    }
+    const payload: FacetsPayload = { facets };
+    if (ranges.priceRange) payload.priceRange = ranges.priceRange;
+    if (ranges.capacityRange) payload.capacityRange = ranges.capacityRange;
+    return payload;
+  }
+
+  private countMembers(ctx: Bitset, facets: ValueFacet[]): Int32Array[] {
+    const counters = facets.map((f) => this.counters.get(f)!);
+    const valueIds = facets.map((f) => f.valueIds);
+    const m = facets.length;
+    for (let w = 0; w < ctx.length; w++) {
+      let x = ctx[w];
+      while (x) {
+        const low = x & -x;
+        const i = (w << 5) + 31 - Math.clz32(low);
+        x ^= low;
+        for (let k = 0; k < m; k++) {
+          const v = valueIds[k][i];
+          if (v >= 0) counters[k][v]++;
+        }
+      }
+    }
+    return counters;
+  }
+}

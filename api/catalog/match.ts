@@ -1,0 +1,56 @@
+/** Match sets: the listings that pass every filter a query sets, from the indexes of a registry. */
+import * as bits from './bitset.ts';
+import type { Bitset } from './bitset.ts';
+import type { FilterIndex, FilterRegistry, FilterValues, IndexContext } from './filters.ts';
+
+export interface MatchSet { bits: Bitset; count: number }
+
+export interface IndexedFilter {
+  readonly name: string;
+  readonly params: readonly string[];
+  readonly index: FilterIndex;
+}
+
+export class Matcher {
+  /** in registry order */
+  readonly declared: readonly IndexedFilter[];
+  /** the filters that intersect bitsets before those that visit members */
+  private readonly filters: readonly IndexedFilter[];
+
+  constructor(registry: FilterRegistry, private readonly ctx: IndexContext) {
+    this.declared = Object.entries(registry).map(([name, e]) => ({ name, params: Object.keys(e.declaration.params), index: e.index(ctx) }));
+    this.filters = [...this.declared.filter((f) => !f.index.scans), ...this.declared.filter((f) => f.index.scans)];
+  }
+
+  /** The names of the filters f sets. */
+  setIn(f: FilterValues): Set<string> {
+    const out = new Set<string>();
+    for (const x of this.filters) if (x.params.some((p) => f[p] !== undefined)) out.add(x.name);
+    return out;
+  }
+
+  /** The listings matching every filter f sets except the ignored ones, into `out` (a bitset of the build's size). */
+  matchInto(out: Bitset, f: FilterValues, ignore?: ReadonlySet<string>): number {
+    out.set(this.ctx.listings.all);
+    for (const x of this.filters) {
+      if (ignore?.has(x.name) || !x.params.some((p) => f[p] !== undefined)) continue;
+      x.index.narrow(out, f);
+    }
+    return bits.count(out);
+  }
+
+  match(f: FilterValues): MatchSet {
+    const b = new Uint32Array(this.ctx.listings.all.length);
+    return { bits: b, count: this.matchInto(b, f) };
+  }
+
+  /** The groups the set is listed in, one after the other: one, unless a filter set in f splits it. */
+  groups(set: MatchSet, f: FilterValues): { bits: Bitset; count: number }[] {
+    for (const x of this.filters) {
+      if (x.index.groups && x.params.some((p) => f[p] !== undefined)) {
+        return x.index.groups(set.bits, f).map((g) => ({ bits: g, count: bits.count(g) }));
+      }
+    }
+    return [set];
+  }
+}
