@@ -12,7 +12,8 @@ import { installClientBuildCheck, installEncodingTags, installResponseHeaders } 
 import { installRateLimit } from './http/rate-limit.ts';
 import { registerRoute } from './http/route.ts';
 import './http/types.ts';
-import { CORE_ROUTES } from './routes/index.ts';
+import { FILTERS, type FilterRegistry } from './catalog/filters.ts';
+import { coreRoutes } from './routes/index.ts';
 
 export interface AppPlugin {
   plugin: FastifyPluginAsync<any>;
@@ -34,6 +35,8 @@ export interface AppOptions {
    * and can declare routes with `registerRoute(app, defineRoute({...}))`.
    */
   plugins?: AppPlugin[];
+  /** the filters the list, the map and the facets accept (default FILTERS); the catalog's engine must be built from the same */
+  filters?: FilterRegistry;
 }
 
 /** Header names a browser on an allowed origin may send and read. */
@@ -105,7 +108,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
-  for (const def of CORE_ROUTES) registerRoute(app, def);
+  for (const def of coreRoutes(opts.filters ?? FILTERS)) registerRoute(app, def);
   for (const { plugin, options } of opts.plugins ?? []) await app.register(plugin, options as never);
   return app;
 }

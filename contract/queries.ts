@@ -50,7 +50,8 @@ export function catalogQuerySchemas<D extends FilterDeclarations>(filters: D) {
     facets: z.object(shape).superRefine(checkGeo, GEO_ALWAYS),
   };
 }
-export type CatalogQuerySchemas<D extends FilterDeclarations> = ReturnType<typeof catalogQuerySchemas<D>>;
+/** The schemas of a registry that declares (at least) the production filters. */
+export type CatalogQuerySchemas = ReturnType<typeof catalogQuerySchemas<typeof FILTER_DECLARATIONS>>;
 
 export const MAP_MAX_PAGE_SIZE = 5000;
 const CATALOG_QUERIES = catalogQuerySchemas(FILTER_DECLARATIONS);

@@ -9,6 +9,7 @@ import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { MAX_RANKING_LIMIT, type PlaceHub, type RankingsPayload } from '../../contract/market.ts';
 import { Engine } from '../catalog/engine.ts';
+import type { FilterRegistry } from '../catalog/filters.ts';
 import { runTask, type PackResult, type VerifyResult } from './load-worker.ts';
 import { LoadPool } from './pool.ts';
 import { SuggestIndex } from '../catalog/suggest.ts';
@@ -74,6 +75,8 @@ export interface LoadOptions {
    * previous build to keep serving; reloads validate everything before the swap.
    */
   deferDetails?: boolean;
+  /** the filters the engine indexes (default FILTERS, api/catalog/filters.ts) */
+  filters?: FilterRegistry;
 }
 
 /** Reads a build directory: manifest, checksums, contract validation of every file, then indexes. */
@@ -154,7 +157,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
 
     let engine: Engine;
     try {
-      engine = opened = new Engine(columns!, await labels, await geo, { queryCache: opts.queryCache ?? true });
+      engine = opened = new Engine(columns!, await labels, await geo, { queryCache: opts.queryCache ?? true, filters: opts.filters });
     } catch (err) {
       return fail((err as Error).message);
     }

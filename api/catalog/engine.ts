@@ -97,7 +97,7 @@ export class Engine {
     this.slugIndex = this.listings.slugIndex;
     this.matcher = new Matcher(opts.filters ?? FILTERS, { listings: this.listings, geo });
     this.orders = new Orders(this.listings);
-    this.facetCounter = new FacetCounter(this.matcher, this.n, this.listings.all.length);
+    this.facetCounter = new FacetCounter(this.matcher, this.listings.all, this.n);
 
     this.places = {} as Engine['places'];
     for (const l of LOCALES) {

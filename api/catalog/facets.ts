@@ -1,11 +1,13 @@
 /**
  * GET /v1/facets from the registry's facets and ranges. Facets are disjunctive: a facet counts
  * under every filter but the ones it ignores (its own), so its count for a value is the list
- * total with that value selected instead. Each distinct context is matched once per request into
- * a reused buffer; the facets with one value per listing that share a context are counted in one
- * pass over its members (or taken from the build's totals when the context is every listing).
+ * total with that value selected instead. Each filter of the request is matched once on its own;
+ * each distinct context is the intersection of those it keeps, in a reused buffer. The facets
+ * with one value per listing that share a context are counted in one pass over its members (or
+ * taken from the build's totals when the context is every listing).
  */
 import type { FacetsPayload } from '../../contract/catalog.ts';
+import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import type { FilterValues, ValueFacet } from './filters.ts';
 import type { IndexedFilter, Matcher } from './match.ts';
@@ -33,24 +35,28 @@ function selected(x: IndexedFilter, f: FilterValues): string[] {
 }
 
 export class FacetCounter {
+  /** buffers reused by every request (the server answers one at a time) */
   private readonly scratch: Bitset[] = [];
+  private readonly own: Bitset[] = [];
   /** the counters of each value facet, zero between requests */
   private readonly counters = new Map<ValueFacet, Int32Array>();
 
-  constructor(private readonly matcher: Matcher, private readonly n: number, private readonly words: number) {
+  constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
     for (const x of matcher.declared) if (x.index.facet && isValueFacet(x.index.facet)) this.counters.set(x.index.facet, new Int32Array(x.index.facet.values.length));
   }
 
   facets(f: FilterValues, labeling: FacetLabeling): FacetsPayload {
-    const set = this.matcher.setIn(f);
+    const own = this.matcher.ownSets(f, this.own);
     const contexts = new Map<string, { bits: Bitset; count: number }>();
     const context = (ignores: readonly string[]) => {
-      const ignored = ignores.filter((name) => set.has(name));
+      const ignored = ignores.filter((name) => own.has(name));
       const key = ignored.join('|');
       let c = contexts.get(key);
       if (!c) {
-        const b = this.scratch[contexts.size] ??= new Uint32Array(this.words);
-        c = { bits: b, count: this.matcher.matchInto(b, f, new Set(ignored)) };
+        const b = this.scratch[contexts.size] ??= new Uint32Array(this.all.length);
+        b.set(this.all);
+        for (const [name, s] of own) if (!ignored.includes(name)) bits.andInto(b, s);
+        c = { bits: b, count: bits.count(b) };
         contexts.set(key, c);
       }
       return c;
@@ -69,7 +75,7 @@ export class FacetCounter {
         const g = groups.get(ctx);
         if (g) g.push({ x, facet }); else groups.set(ctx, [{ x, facet }]);
       } else {
-        facet.count(ctx.bits, f, (value, count) => { values.push({ value, label: '', count }); });
+        facet.count(ctx.bits, ctx.count, f, (value, count) => { values.push({ value, label: '', count }); });
       }
     }
     for (const [ctx, members] of groups) {

@@ -38,7 +38,7 @@ export interface ValueFacet {
 /** Any other facet: counts its values in a context. */
 export interface CountedFacet {
   readonly ignores: readonly string[];
-  count(ctx: Bitset, f: FilterValues, add: (value: string, count: number) => void): void;
+  count(ctx: Bitset, size: number, f: FilterValues, add: (value: string, count: number) => void): void;
 }
 
 /** A range GET /v1/facets reports (priceRange, capacityRange). */
@@ -110,14 +110,61 @@ function keyword(name: 'country' | 'city' | 'zone' | 'operator', nullable: boole
   };
 }
 
-/** A filter on a value listings may have several of (a set per value in listing-columns.json). */
-function setsOf(listings: ListingTable, sets: Partial<Record<string, number[]>>): Map<string, Posting> {
-  const out = new Map<string, Posting>();
-  for (const [value, list] of Object.entries(sets)) {
-    listings.checkAscending(value, list!);
-    if (list!.length) out.set(value, posting(listings.n, list!));
+/**
+ * A filter on values a listing may have several of (a set of listings per value in
+ * listing-columns.json): a posting per value, and each listing's values for counting.
+ */
+class MultiValues {
+  readonly postings = new Map<string, Posting>();
+  private readonly values: string[];
+  private readonly totals: Int32Array;
+  /** the value ids of listing i are ids[starts[i] .. starts[i + 1]) */
+  private readonly starts: Int32Array;
+  private readonly ids: Int32Array;
+  private readonly counts: Int32Array;
+
+  constructor(listings: ListingTable, sets: Partial<Record<string, number[]>>) {
+    const n = listings.n;
+    const entries = Object.entries(sets).filter(([, l]) => l!.length) as [string, number[]][];
+    for (const [value, list] of entries) {
+      listings.checkAscending(value, list);
+      this.postings.set(value, posting(n, list));
+    }
+    this.values = entries.map(([v]) => v);
+    this.totals = Int32Array.from(entries, ([, l]) => l.length);
+    this.counts = new Int32Array(entries.length);
+    this.starts = new Int32Array(n + 1);
+    for (const [, list] of entries) for (const i of list) this.starts[i + 1]++;
+    for (let i = 0; i < n; i++) this.starts[i + 1] += this.starts[i];
+    this.ids = new Int32Array(this.starts[n]);
+    const fill = this.starts.slice(0, n);
+    entries.forEach(([, list], id) => { for (const i of list) this.ids[fill[i]++] = id; });
   }
-  return out;
+
+  /** Counts of each value in ctx (of `size` members), where keep(i, value) holds for the listing. */
+  count(ctx: Bitset, size: number, add: (value: string, count: number) => void, keep?: (i: number, value: string) => boolean): void {
+    if (!keep && size === this.starts.length - 1) {
+      this.values.forEach((v, id) => add(v, this.totals[id]));
+      return;
+    }
+    // a pass over the members, unless intersecting each value's bitset costs less
+    const perMember = this.ids.length / (this.starts.length - 1);
+    if (!keep && size * perMember > this.values.length * ctx.length) {
+      for (const [v, p] of this.postings) add(v, countIn(ctx, p));
+      return;
+    }
+    const c = this.counts;
+    for (let w = 0; w < ctx.length; w++) {
+      let x = ctx[w];
+      while (x) {
+        const low = x & -x;
+        const i = (w << 5) + 31 - Math.clz32(low);
+        x ^= low;
+        for (let k = this.starts[i]; k < this.starts[i + 1]; k++) if (!keep || keep(i, this.values[this.ids[k]])) c[this.ids[k]]++;
+      }
+    }
+    this.values.forEach((v, id) => { add(v, c[id]); c[id] = 0; });
+  }
 }
 
 const priceBounds = (f: FilterValues) => [f.minPrice ?? -Infinity, f.maxPrice ?? Infinity] as const;
@@ -132,23 +179,16 @@ export const FILTERS = {
   pricingOptionType: {
     declaration: FILTER_DECLARATIONS.pricingOptionType,
     index({ listings }) {
-      const byType = setsOf(listings, listings.cols.optionTypes);
+      const types = new MultiValues(listings, listings.cols.optionTypes);
+      const amounts = new Map(OPTION_TYPES.map((t) => [t as string, listings.price(t).amount]));
       return {
-        narrow: (b, f) => narrowTo(b, byType.get(f.pricingOptionType!)),
+        narrow: (b, f) => narrowTo(b, types.postings.get(f.pricingOptionType!)),
         // counts each type with the price range applied to that type's prices
         facet: {
           ignores: ['pricingOptionType', 'price'],
-          count(ctx, f, add) {
+          count(ctx, size, f, add) {
             const [lo, hi] = priceBounds(f);
-            for (const t of OPTION_TYPES) {
-              const p = byType.get(t);
-              if (!p) continue;
-              if (!priced(f)) { add(t, countIn(ctx, p)); continue; }
-              const amount = listings.price(t).amount;
-              let c = 0;
-              for (const i of p.list) if (bits.has(ctx, i) && amount[i] >= lo && amount[i] <= hi) c++;
-              add(t, c);
-            }
+            types.count(ctx, size, add, priced(f) ? (i, t) => { const a = amounts.get(t)![i]; return a >= lo && a <= hi; } : undefined);
           },
         },
       };
@@ -174,14 +214,11 @@ export const FILTERS = {
   amenities: {
     declaration: FILTER_DECLARATIONS.amenities,
     index({ listings }) {
-      const byAmenity = setsOf(listings, listings.cols.amenities);
+      const amenities = new MultiValues(listings, listings.cols.amenities);
       return {
-        narrow(b, f) { for (const a of f.amenities!) narrowTo(b, byAmenity.get(a)); },
+        narrow(b, f) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a)); },
         // AND: each count is the list total with that amenity added
-        facet: {
-          ignores: [],
-          count(ctx, _f, add) { for (const [a, p] of byAmenity) add(a, countIn(ctx, p)); },
-        },
+        facet: { ignores: [], count: (ctx, size, _f, add) => amenities.count(ctx, size, add) },
       };
     },
   },

@@ -22,26 +22,28 @@ export class Matcher {
     this.filters = [...this.declared.filter((f) => !f.index.scans), ...this.declared.filter((f) => f.index.scans)];
   }
 
-  /** The names of the filters f sets. */
-  setIn(f: FilterValues): Set<string> {
-    const out = new Set<string>();
-    for (const x of this.filters) if (x.params.some((p) => f[p] !== undefined)) out.add(x.name);
+
+  /**
+   * The listings of each filter f sets, on its own, into `buffers` (reused; grown as needed): a
+   * match that ignores some filters is then the intersection of the others' sets.
+   */
+  ownSets(f: FilterValues, buffers: Bitset[]): Map<string, Bitset> {
+    const out = new Map<string, Bitset>();
+    for (const x of this.filters) {
+      if (!x.params.some((p) => f[p] !== undefined)) continue;
+      const b = buffers[out.size] ??= new Uint32Array(this.ctx.listings.all.length);
+      b.set(this.ctx.listings.all);
+      x.index.narrow(b, f);
+      out.set(x.name, b);
+    }
     return out;
   }
 
-  /** The listings matching every filter f sets except the ignored ones, into `out` (a bitset of the build's size). */
-  matchInto(out: Bitset, f: FilterValues, ignore?: ReadonlySet<string>): number {
-    out.set(this.ctx.listings.all);
-    for (const x of this.filters) {
-      if (ignore?.has(x.name) || !x.params.some((p) => f[p] !== undefined)) continue;
-      x.index.narrow(out, f);
-    }
-    return bits.count(out);
-  }
-
+  /** The listings matching every filter f sets. */
   match(f: FilterValues): MatchSet {
-    const b = new Uint32Array(this.ctx.listings.all.length);
-    return { bits: b, count: this.matchInto(b, f) };
+    const b = Uint32Array.from(this.ctx.listings.all);
+    for (const x of this.filters) if (x.params.some((p) => f[p] !== undefined)) x.index.narrow(b, f);
+    return { bits: b, count: bits.count(b) };
   }
 
   /** The groups the set is listed in, one after the other: one, unless a filter set in f splits it. */

@@ -7,7 +7,7 @@
  */
 import { mix32 } from './geo.ts';
 
-const ROUNDS = 6;
+const ROUNDS = 4;
 
 export class RandomOrder {
   private readonly lowBits: number;
