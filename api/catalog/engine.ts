@@ -76,6 +76,8 @@ export class Engine {
   private readonly detailFiles = {} as Record<Locale, DetailFile>;
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
   private readonly collators = new Map<Locale, Intl.Collator>();
+  /** each labelled facet value's place in the order of the labels, per facet and locale */
+  private readonly labelRanks = new Map<string, Map<string, number>>();
   /** Serialized response bodies of this build, by route and normalized query. */
   readonly bodies: QueryCache<CachedBody>;
   /** The same bodies by request URL, so a repeated URL skips parsing and handler (http/route.ts). */
@@ -98,6 +100,14 @@ export class Engine {
     this.matcher = new Matcher(opts.filters ?? FILTERS, { listings: this.listings, geo });
     this.orders = new Orders(this.listings);
     this.facetCounter = new FacetCounter(this.matcher, this.listings.all, this.n);
+    for (const [facet, table] of Object.entries(labels)) {
+      if (facet === 'keys') continue;
+      for (const l of LOCALES) {
+        const byLabel = this.compareLabels(l);
+        const sorted = Object.keys(table).map((value) => ({ value, label: this.label(facet as keyof FacetLabels, value, l) })).sort(byLabel);
+        this.labelRanks.set(`${facet}|${l}`, new Map(sorted.map((v, k) => [v.value, k])));
+      }
+    }
 
     this.places = {} as Engine['places'];
     for (const l of LOCALES) {
@@ -212,10 +222,15 @@ export class Engine {
     return { bits: b, count: bits.count(b) };
   }
 
-  collator(locale: Locale): Intl.Collator {
+  private collator(locale: Locale): Intl.Collator {
     let c = this.collators.get(locale);
     if (!c) this.collators.set(locale, (c = new Intl.Collator(locale, { sensitivity: 'base' })));
     return c;
+  }
+
+  private compareLabels(locale: Locale) {
+    const coll = this.collator(locale);
+    return (a: { value: string; label: string }, b: { value: string; label: string }) => coll.compare(a.label, b.label) || (a.value < b.value ? -1 : 1);
   }
 
   /** The facets of GET /v1/facets under the filters f sets, labelled in `locale`. */
@@ -223,7 +238,9 @@ export class Engine {
     return this.facetCounter.facets(f, {
       key: (facet) => (this.labels.keys as Record<string, Record<Locale, string>>)[facet][locale],
       value: (facet, value) => this.label(facet as keyof FacetLabels, value, locale),
-      collator: this.collator(locale),
+      byLabel: () => this.compareLabels(locale),
+      // the order of the labels, computed once; a value without a label (an unknown selected slug) is collated
+      rank: (facet, value) => this.labelRanks.get(`${facet}|${locale}`)?.get(value),
     });
   }
 

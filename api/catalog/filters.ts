@@ -5,7 +5,7 @@
  * is built from a registry: FILTERS in production.
  */
 import type { GeoPayload } from '../../contract/catalog.ts';
-import { CURRENCIES, OPTION_TYPES, type Currency, type Locale } from '../../contract/common.ts';
+import { CURRENCIES, type Currency, type Locale, type OptionType } from '../../contract/common.ts';
 import type { FacetsPayload } from '../../contract/catalog.ts';
 import { FILTER_DECLARATIONS, type FilterDeclaration, type FilterDeclarations, type Filters } from '../../contract/filters.ts';
 import { houseNumberMatches, parseAddress, parseHouseNumber, streetKey } from './address.ts';
@@ -13,6 +13,7 @@ import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters, METERS_PER_DEGREE_LAT } from './geo.ts';
 import type { ListingTable } from './listings.ts';
+import { sortedOrder } from './order.ts';
 import { countIn, keepOnly, narrowTo, posting, postingsOf, type Posting } from './postings.ts';
 
 /** Parsed filter values: the production ones, and whatever parameters an extended registry declares. */
@@ -79,18 +80,6 @@ function eachMember(b: Bitset, fn: (i: number) => void): void {
   }
 }
 
-/** Keeps the members of b for which keep(i) holds. */
-function keepWhere(b: Bitset, keep: (i: number) => boolean): void {
-  for (let w = 0; w < b.length; w++) {
-    let x = b[w];
-    while (x) {
-      const low = x & -x;
-      x ^= low;
-      if (!keep((w << 5) + 31 - Math.clz32(low))) b[w] &= ~low;
-    }
-  }
-}
-
 /** A slug filter over a dictionary-coded column, with a disjunctive facet. */
 function keyword(name: 'country' | 'city' | 'zone' | 'operator', nullable: boolean): FilterEntry {
   return {
@@ -141,29 +130,44 @@ class MultiValues {
     entries.forEach(([, list], id) => { for (const i of list) this.ids[fill[i]++] = id; });
   }
 
-  /** Counts of each value in ctx (of `size` members), where keep(i, value) holds for the listing. */
-  count(ctx: Bitset, size: number, add: (value: string, count: number) => void, keep?: (i: number, value: string) => boolean): void {
-    if (!keep && size === this.starts.length - 1) {
+  /**
+   * Counts of each value in ctx (of `size` members); with `within`, only listings whose amount
+   * of that value (by value id) lies in [lo, hi].
+   */
+  count(ctx: Bitset, size: number, add: (value: string, count: number) => void, within?: { amounts: Float64Array[]; lo: number; hi: number }): void {
+    const n = this.starts.length - 1;
+    if (!within && size === n) {
       this.values.forEach((v, id) => add(v, this.totals[id]));
       return;
     }
-    // a pass over the members, unless intersecting each value's bitset costs less
-    const perMember = this.ids.length / (this.starts.length - 1);
-    if (!keep && size * perMember > this.values.length * ctx.length) {
+    // a pass over the members, unless intersecting each value's postings costs less
+    if (!within && size * (this.ids.length / n) > this.values.length * ctx.length) {
       for (const [v, p] of this.postings) add(v, countIn(ctx, p));
       return;
     }
-    const c = this.counts;
+    const { starts, ids, counts } = this;
     for (let w = 0; w < ctx.length; w++) {
       let x = ctx[w];
       while (x) {
         const low = x & -x;
         const i = (w << 5) + 31 - Math.clz32(low);
         x ^= low;
-        for (let k = this.starts[i]; k < this.starts[i + 1]; k++) if (!keep || keep(i, this.values[this.ids[k]])) c[this.ids[k]]++;
+        const end = starts[i + 1];
+        if (!within) for (let k = starts[i]; k < end; k++) counts[ids[k]]++;
+        else {
+          for (let k = starts[i]; k < end; k++) {
+            const a = within.amounts[ids[k]][i];
+            if (a >= within.lo && a <= within.hi) counts[ids[k]]++;
+          }
+        }
       }
     }
-    this.values.forEach((v, id) => { add(v, c[id]); c[id] = 0; });
+    this.values.forEach((v, id) => { add(v, counts[id]); counts[id] = 0; });
+  }
+
+  /** A column per value, in value-id order. */
+  byValue<T>(column: (value: string) => T): T[] {
+    return this.values.map(column);
   }
 }
 
@@ -180,7 +184,7 @@ export const FILTERS = {
     declaration: FILTER_DECLARATIONS.pricingOptionType,
     index({ listings }) {
       const types = new MultiValues(listings, listings.cols.optionTypes);
-      const amounts = new Map(OPTION_TYPES.map((t) => [t as string, listings.price(t).amount]));
+      const amounts = types.byValue((t) => listings.price(t as OptionType).amount);
       return {
         narrow: (b, f) => narrowTo(b, types.postings.get(f.pricingOptionType!)),
         // counts each type with the price range applied to that type's prices
@@ -188,7 +192,7 @@ export const FILTERS = {
           ignores: ['pricingOptionType', 'price'],
           count(ctx, size, f, add) {
             const [lo, hi] = priceBounds(f);
-            types.count(ctx, size, add, priced(f) ? (i, t) => { const a = amounts.get(t)![i]; return a >= lo && a <= hi; } : undefined);
+            types.count(ctx, size, add, priced(f) ? { amounts, lo, hi } : undefined);
           },
         },
       };
@@ -226,18 +230,36 @@ export const FILTERS = {
     declaration: FILTER_DECLARATIONS.minCapacity,
     index({ listings }) {
       const cap = listings.capacity;
-      let allMin = Infinity, allMax = -Infinity;
-      for (const c of cap) if (c >= 1) { allMin = Math.min(allMin, c); allMax = Math.max(allMax, c); }
+      // the listings with a capacity, by capacity: the range of a large set is found from both ends
+      const byCapacity = Int32Array.from(sortedOrder([Float64Array.from(cap, (c) => (c >= 1 ? c : Number.NaN))]).order.filter((i) => cap[i] >= 1));
       return {
         scans: true,
-        narrow(b, f) { const min = f.minCapacity!; keepWhere(b, (i) => cap[i] >= min); },
+        narrow(b, f) {
+          const min = f.minCapacity!;
+          for (let w = 0; w < b.length; w++) {
+            let x = b[w];
+            while (x) {
+              const low = x & -x;
+              x ^= low;
+              if (cap[(w << 5) + 31 - Math.clz32(low)] < min) b[w] &= ~low;
+            }
+          }
+        },
         summary: {
           ignores: ['minCapacity'],
           describe(ctx, size, _f, into) {
-            let min = Infinity, max = -Infinity;
-            if (size === listings.n) { min = allMin; max = allMax; }
-            else eachMember(ctx, (i) => { const c = cap[i]; if (c >= 1) { if (c < min) min = c; if (c > max) max = c; } });
-            if (max >= 1) into.capacityRange = { min, max };
+            if (size === 0 || byCapacity.length === 0) return;
+            let lo = 0, hi = byCapacity.length - 1;
+            if (size * 64 < listings.n) {
+              let min = Infinity, max = -Infinity;
+              eachMember(ctx, (i) => { const c = cap[i]; if (c >= 1) { if (c < min) min = c; if (c > max) max = c; } });
+              if (max >= 1) into.capacityRange = { min, max };
+              return;
+            }
+            while (lo <= hi && !bits.has(ctx, byCapacity[lo])) lo++;
+            if (lo > hi) return;
+            while (!bits.has(ctx, byCapacity[hi])) hi--;
+            into.capacityRange = { min: cap[byCapacity[lo]], max: cap[byCapacity[hi]] };
           },
         },
       };
@@ -252,7 +274,15 @@ export const FILTERS = {
         narrow(b, f) {
           const [lo, hi] = priceBounds(f);
           const amount = listings.price(f.pricingOptionType).amount;
-          keepWhere(b, (i) => amount[i] >= lo && amount[i] <= hi);
+          for (let w = 0; w < b.length; w++) {
+            let x = b[w];
+            while (x) {
+              const low = x & -x;
+              x ^= low;
+              const a = amount[(w << 5) + 31 - Math.clz32(low)];
+              if (!(a >= lo && a <= hi)) b[w] &= ~low;
+            }
+          }
         },
         // only when the context has one currency
         summary: {
