@@ -238,7 +238,7 @@ export class Engine {
     return this.facetCounter.facets(f, {
       key: (facet) => (this.labels.keys as Record<string, Record<Locale, string>>)[facet][locale],
       value: (facet, value) => this.label(facet as keyof FacetLabels, value, locale),
-      byLabel: () => this.compareLabels(locale),
+      compare: this.compareLabels(locale),
       // the order of the labels, computed once; a value without a label (an unknown selected slug) is collated
       rank: (facet, value) => this.labelRanks.get(`${facet}|${locale}`)?.get(value),
     });

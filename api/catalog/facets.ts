@@ -18,8 +18,8 @@ type Ranges = Omit<FacetsPayload, 'facets'>;
 export interface FacetLabeling {
   key(facet: string): string;
   value(facet: string, value: string): string;
-  /** orders two values of a facet by their labels, then by value */
-  byLabel(facet: string): (a: { value: string; label: string }, b: { value: string; label: string }) => number;
+  /** orders two values by their labels, then by value */
+  compare(a: { value: string; label: string }, b: { value: string; label: string }): number;
   /** a labelled value's place in that order (precomputed), undefined for a value without a label */
   rank(facet: string, value: string): number | undefined;
 }
@@ -99,9 +99,8 @@ export class FacetCounter {
       const shown = values.filter((v) => v.count > 0);
       for (const s of selected(x, f)) if (!shown.some((v) => v.value === s)) shown.push({ value: s, label: '', count: 0 });
       for (const v of shown) v.label = labeling.value(x.name, v.value);
-      const ranks = shown.map((v, k) => ({ v, k, rank: labeling.rank(x.name, v.value) }));
-      const byLabel = labeling.byLabel(x.name);
-      ranks.sort((a, b) => b.v.count - a.v.count || (a.rank !== undefined && b.rank !== undefined ? a.rank - b.rank : byLabel(a.v, b.v)));
+      const ranks = shown.map((v) => ({ v, rank: labeling.rank(x.name, v.value) }));
+      ranks.sort((a, b) => b.v.count - a.v.count || (a.rank !== undefined && b.rank !== undefined ? a.rank - b.rank : labeling.compare(a.v, b.v)));
       shown.splice(0, shown.length, ...ranks.map((r) => r.v));
       facets.push({ key: x.name as FacetsPayload['facets'][number]['key'], label: labeling.key(x.name), values: shown });
     }
