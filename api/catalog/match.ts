@@ -3,6 +3,8 @@ import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import type { FilterIndex, FilterRegistry, FilterValues, IndexContext } from './filters.ts';
 
+const isSet = (x: IndexedFilter, f: FilterValues) => x.params.some((p) => f[p] !== undefined);
+
 export interface MatchSet { bits: Bitset; count: number }
 
 export interface IndexedFilter {
@@ -22,7 +24,6 @@ export class Matcher {
     this.filters = [...this.declared.filter((f) => !f.index.scans), ...this.declared.filter((f) => f.index.scans)];
   }
 
-
   /**
    * The listings of each filter f sets, on its own, into `buffers` (reused; grown as needed): a
    * match that ignores some filters is then the intersection of the others' sets.
@@ -30,7 +31,7 @@ export class Matcher {
   ownSets(f: FilterValues, buffers: Bitset[]): Map<string, Bitset> {
     const out = new Map<string, Bitset>();
     for (const x of this.filters) {
-      if (!x.params.some((p) => f[p] !== undefined)) continue;
+      if (!isSet(x, f)) continue;
       const b = buffers[out.size] ??= new Uint32Array(this.ctx.listings.all.length);
       b.set(this.ctx.listings.all);
       x.index.narrow(b, f);
@@ -42,14 +43,14 @@ export class Matcher {
   /** The listings matching every filter f sets. */
   match(f: FilterValues): MatchSet {
     const b = Uint32Array.from(this.ctx.listings.all);
-    for (const x of this.filters) if (x.params.some((p) => f[p] !== undefined)) x.index.narrow(b, f);
+    for (const x of this.filters) if (isSet(x, f)) x.index.narrow(b, f);
     return { bits: b, count: bits.count(b) };
   }
 
   /** The groups the set is listed in, one after the other: one, unless a filter set in f splits it. */
   groups(set: MatchSet, f: FilterValues): { bits: Bitset; count: number }[] {
     for (const x of this.filters) {
-      if (x.index.groups && x.params.some((p) => f[p] !== undefined)) {
+      if (x.index.groups && isSet(x, f)) {
         return x.index.groups(set.bits, f).map((g) => ({ bits: g, count: bits.count(g) }));
       }
     }

@@ -95,7 +95,7 @@ export class Orders {
       idx.sort((a, b) => o.rank[a] - o.rank[b]);
       return idx.subarray(offset, offset + limit);
     }
-    return walkOrder(set, (k) => o.order[k], this.listings.n, offset, limit);
+    return walkOrder(set, size, (k) => o.order[k], this.listings.n, offset, limit);
   }
 
   private randomSlice(set: Bitset, size: number, seed: number, offset: number, limit: number): ArrayLike<number> {
@@ -103,7 +103,7 @@ export class Orders {
     const perm = new RandomOrder(n, seed);
     // A walk tests about (offset + limit) × n / size positions; ranking the members costs one
     // inverse permutation each, then a selection.
-    if ((offset + limit) * n < size * size * 2) return walkOrder(set, (k) => perm.at(k), n, offset, limit);
+    if ((offset + limit) * n < size * size * 2) return walkOrder(set, size, (k) => perm.at(k), n, offset, limit);
     const idx = bits.toIndices(set, size);
     const ranks = new Float64Array(size);
     for (let k = 0; k < size; k++) ranks[k] = perm.rankOf(idx[k]);
@@ -112,8 +112,13 @@ export class Orders {
 }
 
 /** The members of `set` ranked offset..offset+limit in the order at(0), at(1), … at(n-1). */
-function walkOrder(set: Bitset, at: (k: number) => number, n: number, offset: number, limit: number): number[] {
+function walkOrder(set: Bitset, size: number, at: (k: number) => number, n: number, offset: number, limit: number): number[] {
   const out: number[] = [];
+  // every listing: the ranks themselves
+  if (size === n) {
+    for (let k = offset; k < Math.min(n, offset + limit); k++) out.push(at(k));
+    return out;
+  }
   let seen = 0;
   for (let k = 0; k < n && out.length < limit; k++) {
     const i = at(k);
