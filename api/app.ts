@@ -11,7 +11,8 @@ import { installClientBuildCheck, installEncodingTags, installResponseHeaders } 
 import { installRateLimit } from './http/rate-limit.ts';
 import { registerRoute } from './http/route.ts';
 import './http/types.ts';
-import { ROUTES } from './routes/index.ts';
+import { FILTERS, type FilterRegistry } from './catalog/filters.ts';
+import { routes } from './routes/index.ts';
 
 export interface AppOptions {
   config: AppConfig;
@@ -23,6 +24,8 @@ export interface AppOptions {
   logger?: FastifyBaseLogger | false;
   /** ms since the epoch; tests inject a fake clock for rate-limit windows and citation dates */
   clock?: () => number;
+  /** the filters the list, the map and the facets accept (default FILTERS); the catalog's engine must be built from the same */
+  filters?: FilterRegistry;
 }
 
 /** Header names a browser on an allowed origin may send and read. */
@@ -95,6 +98,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
-  for (const def of ROUTES) registerRoute(app, def);
+  for (const def of routes(opts.filters ?? FILTERS)) registerRoute(app, def);
   return app;
 }

@@ -87,6 +87,8 @@ export const ListingColumnsSchema = z.strictObject({
   houseNumber: Indices,
   amenities: z.record(AmenitySlugSchema, Indices),
   optionTypes: z.partialRecord(OptionTypeSchema, Indices),
+  /** the featured listings */
+  featured: Indices,
   capacity: z.array(z.int().min(1).nullable()),
   lat: z.array(z.number().nullable()),
   lng: z.array(z.number().nullable()),

@@ -4,6 +4,7 @@ import {
   FacetValueSchema, ImageSchema, LatLngSchema, MarketPositionSchema, MoneySchema, OptionTypeSchema,
   RatingSchema, SitePathSchema, SlugNameSchema, SlugSchema, UriSchema,
 } from './common.ts';
+import { facetKeys, FILTER_DECLARATIONS } from './filters.ts';
 
 const OperatorRefSchema = (image: z.ZodType) =>
   z.strictObject({ slug: SlugSchema, name: z.string(), logo: image.optional() });
@@ -101,7 +102,7 @@ export const MapMarkerSchema = z.strictObject(mapMarkerShape(ImageSchema));
 export const BuildMapMarkerSchema = z.strictObject(mapMarkerShape(BuildImageSchema));
 export type MapMarker = z.infer<typeof MapMarkerSchema>;
 
-export const FACET_KEYS = ['country', 'city', 'zone', 'operator', 'pricingOptionType', 'amenities'] as const;
+export const FACET_KEYS = facetKeys(FILTER_DECLARATIONS);
 export const FacetsPayloadSchema = z.strictObject({
   facets: z.array(z.strictObject({
     key: z.enum(FACET_KEYS),

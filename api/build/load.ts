@@ -11,6 +11,7 @@ import { LOCALES, type Locale } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import type { PlaceHub, RankingsPayload } from '../../contract/market.ts';
 import { Engine, type LocaleListings } from '../catalog/engine.ts';
+import type { FilterRegistry } from '../catalog/filters.ts';
 import { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths, resolveSitePathsInBytes } from '../catalog/text.ts';
 import { checkColumns } from './columns.ts';
@@ -50,8 +51,8 @@ export class BuildLoadError extends Error {}
 export interface LoadOptions {
   siteUrl: string;
   now?: () => number;
-  /** keep the engine's LRU caches of match sets and facet counts (default true) */
-  queryCache?: boolean;
+  /** the filters the engine indexes (default FILTERS, api/catalog/filters.ts) */
+  filters?: FilterRegistry;
 }
 
 /** Every file a build must list in its manifest. */
@@ -140,7 +141,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     const [labels, geo] = await Promise.all([json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo')]);
     let engine: Engine;
     try {
-      engine = new Engine(columns, labels, geo, { queryCache: opts.queryCache ?? true });
+      engine = new Engine(columns, labels, geo, { filters: opts.filters });
       for (const l of LOCALES) engine.addListings(l, listings[l]);
     } catch (err) {
       return fail((err as Error).message);

@@ -67,7 +67,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
   static async open(distDir: string, opts: CatalogStoreOptions): Promise<CatalogStore> {
     const target = await realpath(join(distDir, 'current'));
     const started = Date.now();
-    const build = await loadBuild(target, { siteUrl: opts.siteUrl, queryCache: opts.queryCache });
+    const build = await loadBuild(target, { siteUrl: opts.siteUrl });
     opts.log.info({ buildId: build.id, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build loaded');
     return new CatalogStore(distDir, opts, build);
   }
@@ -95,7 +95,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
     if (!force && target === this.served.build.dir) return 'unchanged';
     const started = Date.now();
     try {
-      const build = await loadBuild(target, { siteUrl: this.opts.siteUrl, queryCache: this.opts.queryCache });
+      const build = await loadBuild(target, { siteUrl: this.opts.siteUrl });
       const old = this.served.build;
       const previous = old.id;
       this.served = served(build);

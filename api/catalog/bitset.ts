@@ -18,7 +18,6 @@ export function fromIndices(n: number, indices: Iterable<number>): Bitset {
 }
 
 export const has = (b: Bitset, i: number) => (b[i >>> 5] & (1 << (i & 31))) !== 0;
-export const clear = (b: Bitset, i: number) => { b[i >>> 5] &= ~(1 << (i & 31)); };
 
 export function andInto(target: Bitset, other: Bitset): void {
   for (let w = 0; w < target.length; w++) target[w] &= other[w];
@@ -50,18 +49,6 @@ export function countAnd(a: Bitset, b: Bitset): number {
     if (x) c += pop32(x);
   }
   return c;
-}
-
-/** Calls fn for every set bit in ascending order. */
-export function forEach(b: Bitset, fn: (i: number) => void): void {
-  for (let w = 0; w < b.length; w++) {
-    let x = b[w];
-    while (x) {
-      const low = x & -x;
-      fn((w << 5) + 31 - Math.clz32(low));
-      x ^= low;
-    }
-  }
 }
 
 export function toIndices(b: Bitset, size?: number): Int32Array {

@@ -11,16 +11,6 @@ export function haversineMeters(lat1: number, lng1: number, lat2: number, lng2: 
 
 export const METERS_PER_DEGREE_LAT = EARTH_RADIUS_M * RAD;
 
-/** 32-bit FNV-1a of a string. */
-export function hash32(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 /** A bijective 32-bit mixer (murmur3 finalizer). */
 export function mix32(x: number): number {
   x ^= x >>> 16;
@@ -30,6 +20,3 @@ export function mix32(x: number): number {
   x ^= x >>> 16;
   return x >>> 0;
 }
-
-/** Position of a listing in the random order of a seed: hash of (seed, slug). */
-export const randomKey = (seed: number, slugHash: number) => mix32((slugHash ^ mix32(seed + 0x9e3779b9)) >>> 0);

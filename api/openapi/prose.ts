@@ -120,28 +120,13 @@ export const PROPERTY_NOTES: Record<string, string> = {
   reference: 'Reference of the enquiry; quote it when contacting us about it.',
 };
 
-/** Descriptions for parameters by name, when the schema has none. */
+/** Descriptions for parameters by name, when the schema has none (filters bring their own: contract/filters.ts). */
 export const PARAMETER_NOTES: Record<string, string> = {
   locale: 'Language of labels, copy and the citation text. Required; no default.',
   page: 'Page number, from 1.',
   pageSize: 'Items per page.',
   seed: 'Seed of the random order (sortBy=random). Omit on the first page and reuse the `meta.seed` of the response on every following page.',
-  country: 'Country slug (from /v1/geo/bootstrap).',
-  city: 'City slug (from /v1/geo/bootstrap).',
-  zone: 'Zone slug (from /v1/geo/bootstrap).',
-  operator: 'Operator slug.',
-  pricingOptionType: 'Only listings with an option of this type; fromPrice then is the cheapest of that type.',
-  amenities: 'Comma-separated amenity slugs, at most 20; a listing must have all of them.',
-  minCapacity: 'Minimum capacity (people).',
-  minPrice: 'Minimum fromPrice, compared with the raw amount in each listing\'s own currency.',
-  maxPrice: 'Maximum fromPrice, compared with the raw amount in each listing\'s own currency.',
-  currency: 'Only listings priced in this currency.',
   sortBy: 'Order of the list; `random` (default) is seeded, see `seed`. `distance` needs lat and lng.',
-  lat: 'Latitude (WGS84) of a point; give lng with it. Only listings with coordinates match, each card with its distanceMeters.',
-  lng: 'Longitude (WGS84) of a point; give lat with it.',
-  radiusMeters: 'Only listings within this distance of lat/lng (which it requires).',
-  bbox: 'Viewport as west,south,east,north in WGS84 degrees; west > east crosses the antimeridian, south > north is a 400.',
-  address: 'Street address: listings at that address come first, then the rest of the street. Not geocoded; to search around an address use lat, lng and radiusMeters.',
   q: 'What the user typed so far.',
   limit: 'Number of entries.',
   slug: 'Slug of the resource.',

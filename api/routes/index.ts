@@ -1,9 +1,11 @@
+import { catalogQuerySchemas, type CatalogQuerySchemas } from '../../contract/queries.ts';
+import { declarationsOf, type FilterRegistry } from '../catalog/filters.ts';
 import type { RouteDefinition } from '../http/route.ts';
 import { DOCS_ROUTES } from './docs/index.ts';
 import { facetsRoute } from './facets/index.ts';
 import { geoBootstrapRoute } from './geo/index.ts';
 import { configRoute, healthRoute } from './meta/index.ts';
-import { propertyDetailRoute, propertyListRoute, propertyMapRoute } from './properties/index.ts';
+import { propertyDetailRoute, propertyListRoutes } from './properties/index.ts';
 import { marketRatesRoute } from './market/index.ts';
 import { rankingsRoute } from './rankings/index.ts';
 import { placeHubRoute } from './places/index.ts';
@@ -13,23 +15,26 @@ import { SITE_ROUTES } from './site/index.ts';
 import { mediaRoute } from './media/index.ts';
 import { contactLeadRoute, inquiryLeadRoute } from './leads/index.ts';
 
-/** Every route of the app, in registration order. */
-export const ROUTES: RouteDefinition<any, any, any>[] = [
-  healthRoute,
-  configRoute,
-  geoBootstrapRoute,
-  facetsRoute,
-  propertyListRoute,
-  propertyMapRoute,
-  propertyDetailRoute,
-  marketRatesRoute,
-  rankingsRoute,
-  placeHubRoute,
-  operatorHubRoute,
-  suggestRoute,
-  ...SITE_ROUTES,
-  ...DOCS_ROUTES,
-  mediaRoute,
-  contactLeadRoute,
-  inquiryLeadRoute,
-];
+/** Every route of the app, in registration order; the list, map and facets take the filters of a registry. */
+export const routes = (filters: FilterRegistry): RouteDefinition<any, any, any>[] => {
+  // a registry extends the production filters: its schemas parse (at least) their parameters
+  const queries = catalogQuerySchemas(declarationsOf(filters)) as unknown as CatalogQuerySchemas;
+  return [
+    healthRoute,
+    configRoute,
+    geoBootstrapRoute,
+    facetsRoute(queries),
+    ...propertyListRoutes(queries),
+    propertyDetailRoute,
+    marketRatesRoute,
+    rankingsRoute,
+    placeHubRoute,
+    operatorHubRoute,
+    suggestRoute,
+    ...SITE_ROUTES,
+    ...DOCS_ROUTES,
+    mediaRoute,
+    contactLeadRoute,
+    inquiryLeadRoute,
+  ];
+};

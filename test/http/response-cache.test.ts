@@ -39,7 +39,7 @@ describe('the response cache', () => {
     const { fixture, build } = await sharedBuild();
     cachedSource = staticCatalog(build);
     cached = await testApp({ catalog: cachedSource });
-    const bare = await loadBuild(fixture.dir, { siteUrl: SITE, queryCache: false });
+    const bare = await loadBuild(fixture.dir, { siteUrl: SITE });
     uncachedSource = staticCatalog(bare);
     uncached = await testApp({ catalog: uncachedSource, env: { QUERY_CACHE: '0' } });
   });

@@ -372,6 +372,7 @@ function columnsOf(listings: FixtureListing[], facts: Facts[]): ListingColumns {
     houseNumber: listings.map((l) => d.houseNumber.id(l.houseNumber)),
     amenities: Object.fromEntries(amenities.map((a) => [a, indicesWith((i) => facts[i].amenities.includes(a))])),
     optionTypes: Object.fromEntries(types.map((t) => [t, indicesWith((i) => facts[i].optionTypes.includes(t))])),
+    featured: indicesWith((i) => listings[i].featured),
     capacity: listings.map((l) => l.capacity),
     lat: listings.map((l) => l.coordinates?.lat ?? null),
     lng: listings.map((l) => l.coordinates?.lng ?? null),

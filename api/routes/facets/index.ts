@@ -1,19 +1,20 @@
 import { FacetsPayloadSchema } from '../../../contract/catalog.ts';
 import { envelope, MetaSchema } from '../../../contract/common.ts';
-import { FacetsQuerySchema } from '../../../contract/queries.ts';
+import type { CatalogQuerySchemas } from '../../../contract/queries.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { listPage } from '../properties/citation.ts';
 
-export const facetsRoute = defineRoute({
+/** GET /v1/facets, with the query parameters of a filter registry. */
+export const facetsRoute = (queries: CatalogQuerySchemas) => defineRoute({
   operationId: 'getFacets',
   method: 'GET',
   url: '/v1/facets',
   summary: 'Filter options with contextual counts',
   description:
     'For each facet, its values with the number of listings the property list would return with that value selected (every other filter kept). Selected values are always present, even at 0. priceRange appears only when the matching listings share one currency. Besides the parameters of the spec, every filter of the property list is accepted.',
-  querystring: FacetsQuerySchema,
+  querystring: queries.facets,
   response: envelope(FacetsPayloadSchema, MetaSchema),
   statuses: [200, 400, 429, 500, 502],
   cache: CACHE.facets,

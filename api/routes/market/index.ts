@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MarketRatesFile } from '../../../contract/build.ts';
-import { CurrencySchema, envelope, LocaleSchema, MetaSchema, SlugSchema } from '../../../contract/common.ts';
+import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts';
+import { documented, FILTER_DECLARATIONS as F } from '../../../contract/filters.ts';
 import { MarketRatesPayloadSchema, type MarketRatesPayload } from '../../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
@@ -8,9 +9,9 @@ import { requestKey } from '../../http/response-cache.ts';
 
 const MarketRatesQuerySchema = z.object({
   locale: LocaleSchema,
-  country: SlugSchema.optional(),
-  city: SlugSchema.optional(),
-  currency: CurrencySchema.optional(),
+  country: documented(F.country.params.country),
+  city: documented(F.city.params.city),
+  currency: documented(F.currency.params.currency),
 });
 type MarketRatesQuery = z.infer<typeof MarketRatesQuerySchema>;
 

@@ -2,10 +2,7 @@ import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../../contract/catalog.ts';
 import { envelope, MetaSchema, PaginatedMetaSchema } from '../../../contract/common.ts';
-import {
-  MAP_MAX_PAGE_SIZE, PropertyListQuerySchema, PropertyMapQuerySchema, SlugParamsSchema, LocaleQuerySchema,
-  type PropertyListQuery,
-} from '../../../contract/queries.ts';
+import { MAP_MAX_PAGE_SIZE, SlugParamsSchema, LocaleQuerySchema, type CatalogQuerySchemas, type PropertyListQuery } from '../../../contract/queries.ts';
 import { envelopeJson, pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
@@ -48,36 +45,38 @@ function renderList(
   };
 }
 
-export const propertyListRoute = defineRoute({
-  operationId: 'listProperties',
-  method: 'GET',
-  url: '/v1/properties',
-  summary: 'Paginated listing cards',
-  description:
-    'Listing cards matching every filter given. sortBy=random (the default) is a seeded permutation: the response carries meta.seed; pass it back as `seed` on every following page, otherwise pages repeat and skip listings. With `address`, listings at that address come first, then the rest of the street, each group in sortBy order.',
-  querystring: PropertyListQuerySchema,
-  response: envelope(z.array(ListingCardSchema), PaginatedMetaSchema),
-  statuses: STATUSES,
-  cache: CACHE.listing,
-  cacheKey: listKey,
-  rateLimit: 'read',
-  handler: (ctx) => renderList(ctx, 'list', 20),
-});
-
-export const propertyMapRoute = defineRoute({
-  operationId: 'listPropertyMarkers',
-  method: 'GET',
-  url: '/v1/properties/map',
-  summary: 'Light projection of the whole matching set for plotting markers',
-  description: `The list's filters and order; only listings with coordinates. Up to ${MAP_MAX_PAGE_SIZE} markers a page; meta.truncated is true when more matched than one page holds.`,
-  querystring: PropertyMapQuerySchema,
-  response: envelope(z.array(MapMarkerSchema), PaginatedMetaSchema),
-  statuses: STATUSES,
-  cache: CACHE.listing,
-  cacheKey: listKey,
-  rateLimit: 'read',
-  handler: (ctx) => renderList(ctx as RouteContext<PropertyListQuery, unknown, unknown>, 'map', MAP_MAX_PAGE_SIZE),
-});
+/** The list and the map, with the query parameters of a filter registry. */
+export const propertyListRoutes = (queries: CatalogQuerySchemas) => [
+  defineRoute({
+    operationId: 'listProperties',
+    method: 'GET',
+    url: '/v1/properties',
+    summary: 'Paginated listing cards',
+    description:
+      'Listing cards matching every filter given. sortBy=random (the default) is a seeded permutation: the response carries meta.seed; pass it back as `seed` on every following page, otherwise pages repeat and skip listings. With `address`, listings at that address come first, then the rest of the street, each group in sortBy order.',
+    querystring: queries.list,
+    response: envelope(z.array(ListingCardSchema), PaginatedMetaSchema),
+    statuses: STATUSES,
+    cache: CACHE.listing,
+    cacheKey: listKey,
+    rateLimit: 'read',
+    handler: (ctx) => renderList(ctx as RouteContext<PropertyListQuery, unknown, unknown>, 'list', 20),
+  }),
+  defineRoute({
+    operationId: 'listPropertyMarkers',
+    method: 'GET',
+    url: '/v1/properties/map',
+    summary: 'Light projection of the whole matching set for plotting markers',
+    description: `The list's filters and order; only listings with coordinates. Up to ${MAP_MAX_PAGE_SIZE} markers a page; meta.truncated is true when more matched than one page holds.`,
+    querystring: queries.map,
+    response: envelope(z.array(MapMarkerSchema), PaginatedMetaSchema),
+    statuses: STATUSES,
+    cache: CACHE.listing,
+    cacheKey: listKey,
+    rateLimit: 'read',
+    handler: (ctx) => renderList(ctx as RouteContext<PropertyListQuery, unknown, unknown>, 'map', MAP_MAX_PAGE_SIZE),
+  }),
+];
 
 export const propertyDetailRoute = defineRoute({
   operationId: 'getProperty',

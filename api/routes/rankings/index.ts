@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelope, LocaleSchema, MetaSchema, SlugSchema } from '../../../contract/common.ts';
-import { queryInt } from '../../../contract/queries.ts';
+import { FILTER_DECLARATIONS } from '../../../contract/filters.ts';
+import { queryInt } from '../../../contract/query-params.ts';
 import { MAX_RANKING_LIMIT, RankingsPayloadSchema } from '../../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
@@ -9,7 +10,7 @@ import { requestKey } from '../../http/response-cache.ts';
 
 const RankingsQuerySchema = z.object({
   locale: LocaleSchema,
-  city: SlugSchema,
+  city: SlugSchema.describe(FILTER_DECLARATIONS.city.params.city.note),
   limit: queryInt(1, MAX_RANKING_LIMIT).optional(),
 });
 

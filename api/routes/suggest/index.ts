@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope, LocaleSchema, PaginatedMetaSchema } from '../../../contract/common.ts';
-import { queryInt } from '../../../contract/queries.ts';
+import { queryInt } from '../../../contract/query-params.ts';
 import { MAX_SUGGEST_LIMIT, SuggestionSchema } from '../../../contract/market.ts';
 import { pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';

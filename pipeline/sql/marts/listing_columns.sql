@@ -170,6 +170,7 @@ final as (
       from posting_lists where kind = 'amenity'), map()),
     'optionTypes': coalesce((select map_from_entries(list((value, indices) order by option_type_rank(value)))
       from posting_lists where kind = 'optionType'), map()),
+    'featured': coalesce(list(i order by i) filter (where is_featured), []),
     'capacity': coalesce(list(capacity order by i), []),
     'lat': coalesce(list(lat order by i), []),
     'lng': coalesce(list(lng order by i), []),

@@ -1,0 +1,139 @@
+/**
+ * GET /v1/facets from the registry's facets and ranges. Facets are disjunctive: a facet counts
+ * under every filter but the ones it ignores (its own), so its count for a value is the list
+ * total with that value selected instead. Each filter of the request is matched once on its own;
+ * each distinct context is the intersection of those it keeps, in a reused buffer. The facets
+ * with one value per listing that share a context are counted in one pass over its members (or
+ * taken from the build's totals when the context is every listing).
+ */
+import type { FacetsPayload } from '../../contract/catalog.ts';
+import * as bits from './bitset.ts';
+import type { Bitset } from './bitset.ts';
+import type { FilterValues, ValueFacet } from './filters.ts';
+import type { IndexedFilter, Matcher } from './match.ts';
+
+type FacetValue = FacetsPayload['facets'][number]['values'][number];
+type Ranges = Omit<FacetsPayload, 'facets'>;
+
+export interface FacetLabeling {
+  key(facet: string): string;
+  value(facet: string, value: string): string;
+  /** orders two values by their labels, then by value */
+  compare(a: { value: string; label: string }, b: { value: string; label: string }): number;
+  /** a labelled value's place in that order (precomputed), undefined for a value without a label */
+  rank(facet: string, value: string): number | undefined;
+}
+
+const isValueFacet = (f: unknown): f is ValueFacet => (f as ValueFacet).valueIds !== undefined;
+
+/** The values a filter selects in f (a facet shows them even at count 0). */
+function selected(x: IndexedFilter, f: FilterValues): string[] {
+  const out: string[] = [];
+  for (const p of x.params) {
+    const v = f[p];
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) out.push(...(v as string[]));
+  }
+  return out;
+}
+
+export class FacetCounter {
+  /** buffers reused by every request (the server answers one at a time) */
+  private readonly scratch: Bitset[] = [];
+  private readonly own: Bitset[] = [];
+  /** the counters of each value facet, zero between requests */
+  private readonly counters = new Map<ValueFacet, Int32Array>();
+
+  constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
+    for (const x of matcher.declared) if (x.index.facet && isValueFacet(x.index.facet)) this.counters.set(x.index.facet, new Int32Array(x.index.facet.values.length));
+  }
+
+  facets(f: FilterValues, labeling: FacetLabeling): FacetsPayload {
+    const own = this.matcher.ownSets(f, this.own);
+    const contexts = new Map<string, { bits: Bitset; count: number }>();
+    const context = (ignores: readonly string[]) => {
+      const ignored = ignores.filter((name) => own.has(name));
+      const key = ignored.join('|');
+      let c = contexts.get(key);
+      if (!c) {
+        const b = this.scratch[contexts.size] ??= new Uint32Array(this.all.length);
+        b.set(this.all);
+        for (const [name, s] of own) if (!ignored.includes(name)) bits.andInto(b, s);
+        c = { bits: b, count: bits.count(b) };
+        contexts.set(key, c);
+      }
+      return c;
+    };
+
+    const counted = new Map<IndexedFilter, FacetValue[]>();
+    // value facets grouped by context: one pass over the members for each group
+    const groups = new Map<{ bits: Bitset; count: number }, { x: IndexedFilter; facet: ValueFacet }[]>();
+    for (const x of this.matcher.declared) {
+      const facet = x.index.facet;
+      if (!facet) continue;
+      const ctx = context(facet.ignores);
+      const values: FacetValue[] = [];
+      counted.set(x, values);
+      if (isValueFacet(facet)) {
+        const g = groups.get(ctx);
+        if (g) g.push({ x, facet }); else groups.set(ctx, [{ x, facet }]);
+      } else {
+        facet.count(ctx.bits, ctx.count, f, (value, count) => { values.push({ value, label: '', count }); });
+      }
+    }
+    for (const [ctx, members] of groups) {
+      const tables = ctx.count === this.n ? members.map((m) => m.facet.totals) : this.countMembers(ctx.bits, members.map((m) => m.facet));
+      members.forEach((m, k) => {
+        const t = tables[k];
+        const values = counted.get(m.x)!;
+        for (let id = 0; id < t.length; id++) {
+          if (t[id] > 0) values.push({ value: m.facet.values[id], label: '', count: t[id] });
+          // the counters are zeroed as they are read: the next request starts from zero
+          if (t !== m.facet.totals) t[id] = 0;
+        }
+      });
+    }
+
+    const facets: FacetsPayload['facets'] = [];
+    for (const [x, values] of counted) {
+      const shown = values.filter((v) => v.count > 0);
+      for (const s of selected(x, f)) if (!shown.some((v) => v.value === s)) shown.push({ value: s, label: '', count: 0 });
+      for (const v of shown) v.label = labeling.value(x.name, v.value);
+      const ranks = shown.map((v) => ({ v, rank: labeling.rank(x.name, v.value) }));
+      ranks.sort((a, b) => b.v.count - a.v.count || (a.rank !== undefined && b.rank !== undefined ? a.rank - b.rank : labeling.compare(a.v, b.v)));
+      shown.splice(0, shown.length, ...ranks.map((r) => r.v));
+      facets.push({ key: x.name as FacetsPayload['facets'][number]['key'], label: labeling.key(x.name), values: shown });
+    }
+
+    const ranges: Ranges = {};
+    for (const x of this.matcher.declared) {
+      const summary = x.index.summary;
+      if (!summary) continue;
+      const ctx = context(summary.ignores);
+      summary.describe(ctx.bits, ctx.count, f, ranges);
+    }
+    const payload: FacetsPayload = { facets };
+    if (ranges.priceRange) payload.priceRange = ranges.priceRange;
+    if (ranges.capacityRange) payload.capacityRange = ranges.capacityRange;
+    return payload;
+  }
+
+  private countMembers(ctx: Bitset, facets: ValueFacet[]): Int32Array[] {
+    const counters = facets.map((f) => this.counters.get(f)!);
+    const valueIds = facets.map((f) => f.valueIds);
+    const m = facets.length;
+    for (let w = 0; w < ctx.length; w++) {
+      let x = ctx[w];
+      while (x) {
+        const low = x & -x;
+        const i = (w << 5) + 31 - Math.clz32(low);
+        x ^= low;
+        for (let k = 0; k < m; k++) {
+          const v = valueIds[k][i];
+          if (v >= 0) counters[k][v]++;
+        }
+      }
+    }
+    return counters;
+  }
+}

@@ -1,0 +1,397 @@
+/**
+ * The filter registry: for each filter of contract/filters.ts, how the engine matches it. An
+ * entry reads its columns once per build into an index (postings, sorted coordinates, …) that
+ * narrows a match set, and may count a facet or describe a range for GET /v1/facets. The engine
+ * is built from a registry: FILTERS in production.
+ */
+import type { GeoPayload } from '../../contract/catalog.ts';
+import { CURRENCIES, type Currency, type Locale, type OptionType } from '../../contract/common.ts';
+import type { FacetsPayload } from '../../contract/catalog.ts';
+import { FILTER_DECLARATIONS, type FilterDeclaration, type FilterDeclarations, type Filters } from '../../contract/filters.ts';
+import { houseNumberMatches, parseAddress, parseHouseNumber, streetKey } from './address.ts';
+import * as bits from './bitset.ts';
+import type { Bitset } from './bitset.ts';
+import { haversineMeters, METERS_PER_DEGREE_LAT } from './geo.ts';
+import type { ListingTable } from './listings.ts';
+import { sortedOrder } from './order.ts';
+import { countIn, keepOnly, narrowTo, posting, postingsOf, type Posting } from './postings.ts';
+
+/** Parsed filter values: the production ones, and whatever parameters an extended registry declares. */
+export type FilterValues = Filters & { readonly [param: string]: unknown };
+
+/** What an index is built from. */
+export interface IndexContext {
+  listings: ListingTable;
+  geo: Record<Locale, GeoPayload>;
+}
+
+/** A facet whose listings each have at most one value: counted for several facets in one pass. */
+export interface ValueFacet {
+  /** the filters whose values the counts ignore (its own: facets are disjunctive) */
+  readonly ignores: readonly string[];
+  readonly values: readonly string[];
+  /** value id of each listing, -1 for none */
+  readonly valueIds: Int32Array;
+  /** the counts over every listing */
+  readonly totals: Int32Array;
+}
+
+/** Any other facet: counts its values in a context. */
+export interface CountedFacet {
+  readonly ignores: readonly string[];
+  count(ctx: Bitset, size: number, f: FilterValues, add: (value: string, count: number) => void): void;
+}
+
+/** A range GET /v1/facets reports (priceRange, capacityRange). */
+export interface RangeSummary {
+  readonly ignores: readonly string[];
+  describe(ctx: Bitset, size: number, f: FilterValues, into: Omit<FacetsPayload, 'facets'>): void;
+}
+
+export interface FilterIndex {
+  /** Narrows b to the listings that match f; called when f sets one of the filter's parameters. */
+  narrow(b: Bitset, f: FilterValues): void;
+  /** narrow visits the members of b: run after the filters that intersect bitsets */
+  readonly scans?: boolean;
+  /** The groups a matching set is listed in, one after the other (the address rule). */
+  groups?(set: Bitset, f: FilterValues): Bitset[];
+  readonly facet?: ValueFacet | CountedFacet;
+  readonly summary?: RangeSummary;
+}
+
+export interface FilterEntry {
+  readonly declaration: FilterDeclaration;
+  index(ctx: IndexContext): FilterIndex;
+}
+export type FilterRegistry = Record<string, FilterEntry>;
+
+export const declarationsOf = (registry: FilterRegistry): FilterDeclarations =>
+  Object.fromEntries(Object.entries(registry).map(([name, e]) => [name, e.declaration]));
+
+/** Visits the members of b in ascending order. */
+function eachMember(b: Bitset, fn: (i: number) => void): void {
+  for (let w = 0; w < b.length; w++) {
+    let x = b[w];
+    while (x) {
+      const low = x & -x;
+      fn((w << 5) + 31 - Math.clz32(low));
+      x ^= low;
+    }
+  }
+}
+
+/** A slug filter over a dictionary-coded column, with a disjunctive facet. */
+function keyword(name: 'country' | 'city' | 'zone' | 'operator', nullable: boolean): FilterEntry {
+  return {
+    declaration: FILTER_DECLARATIONS[name],
+    index({ listings }) {
+      const { cols, n } = listings;
+      const values = cols.dict[name];
+      listings.checkIndices(name, cols[name], values.length, nullable);
+      const valueIds = Int32Array.from(cols[name]);
+      const postings = postingsOf(n, valueIds, values.length);
+      const byValue = new Map(values.map((v, id) => [v, postings[id]]));
+      return {
+        narrow: (b, f) => narrowTo(b, byValue.get(f[name]!)),
+        facet: { ignores: [name], values, valueIds, totals: Int32Array.from(postings, (p) => p.list.length) },
+      };
+    },
+  };
+}
+
+/**
+ * A filter on values a listing may have several of (a set of listings per value in
+ * listing-columns.json): a posting per value, and each listing's values for counting.
+ */
+class MultiValues {
+  readonly postings = new Map<string, Posting>();
+  private readonly values: string[];
+  private readonly totals: Int32Array;
+  /** the value ids of listing i are ids[starts[i] .. starts[i + 1]) */
+  private readonly starts: Int32Array;
+  private readonly ids: Int32Array;
+  private readonly counts: Int32Array;
+
+  constructor(listings: ListingTable, sets: Partial<Record<string, number[]>>) {
+    const n = listings.n;
+    const entries = Object.entries(sets).filter(([, l]) => l!.length) as [string, number[]][];
+    for (const [value, list] of entries) {
+      listings.checkAscending(value, list);
+      this.postings.set(value, posting(n, list));
+    }
+    this.values = entries.map(([v]) => v);
+    this.totals = Int32Array.from(entries, ([, l]) => l.length);
+    this.counts = new Int32Array(entries.length);
+    this.starts = new Int32Array(n + 1);
+    for (const [, list] of entries) for (const i of list) this.starts[i + 1]++;
+    for (let i = 0; i < n; i++) this.starts[i + 1] += this.starts[i];
+    this.ids = new Int32Array(this.starts[n]);
+    const fill = this.starts.slice(0, n);
+    entries.forEach(([, list], id) => { for (const i of list) this.ids[fill[i]++] = id; });
+  }
+
+  /**
+   * Counts of each value in ctx (of `size` members); with `within`, only listings whose amount
+   * of that value (by value id) lies in [lo, hi].
+   */
+  count(ctx: Bitset, size: number, add: (value: string, count: number) => void, within?: { amounts: Float64Array[]; lo: number; hi: number }): void {
+    const n = this.starts.length - 1;
+    if (!within && size === n) {
+      this.values.forEach((v, id) => add(v, this.totals[id]));
+      return;
+    }
+    // a pass over the members, unless intersecting each value's postings costs less
+    if (!within && size * (this.ids.length / n) > this.values.length * ctx.length) {
+      for (const [v, p] of this.postings) add(v, countIn(ctx, p));
+      return;
+    }
+    const { starts, ids, counts } = this;
+    for (let w = 0; w < ctx.length; w++) {
+      let x = ctx[w];
+      while (x) {
+        const low = x & -x;
+        const i = (w << 5) + 31 - Math.clz32(low);
+        x ^= low;
+        const end = starts[i + 1];
+        if (!within) for (let k = starts[i]; k < end; k++) counts[ids[k]]++;
+        else {
+          for (let k = starts[i]; k < end; k++) {
+            const a = within.amounts[ids[k]][i];
+            if (a >= within.lo && a <= within.hi) counts[ids[k]]++;
+          }
+        }
+      }
+    }
+    this.values.forEach((v, id) => { add(v, counts[id]); counts[id] = 0; });
+  }
+
+  /** A column per value, in value-id order. */
+  byValue<T>(column: (value: string) => T): T[] {
+    return this.values.map(column);
+  }
+}
+
+const priceBounds = (f: FilterValues) => [f.minPrice ?? -Infinity, f.maxPrice ?? Infinity] as const;
+const priced = (f: FilterValues) => f.minPrice !== undefined || f.maxPrice !== undefined;
+
+/** The production registry: exactly the filters of the contract. */
+export const FILTERS = {
+  country: keyword('country', false),
+  city: keyword('city', false),
+  zone: keyword('zone', true),
+  operator: keyword('operator', true),
+  pricingOptionType: {
+    declaration: FILTER_DECLARATIONS.pricingOptionType,
+    index({ listings }) {
+      const types = new MultiValues(listings, listings.cols.optionTypes);
+      const amounts = types.byValue((t) => listings.price(t as OptionType).amount);
+      return {
+        narrow: (b, f) => narrowTo(b, types.postings.get(f.pricingOptionType!)),
+        // counts each type with the price range applied to that type's prices
+        facet: {
+          ignores: ['pricingOptionType', 'price'],
+          count(ctx, size, f, add) {
+            const [lo, hi] = priceBounds(f);
+            types.count(ctx, size, add, priced(f) ? { amounts, lo, hi } : undefined);
+          },
+        },
+      };
+    },
+  },
+  currency: {
+    declaration: FILTER_DECLARATIONS.currency,
+    index({ listings, geo }) {
+      // the currency of the listing's country, else of its price
+      const { cols, n } = listings;
+      listings.checkIndices('countryCode', cols.countryCode, cols.dict.countryCode.length, false);
+      const byCountry = cols.dict.countryCode.map((code) => {
+        const c = geo.en.currencies[code] as Currency | undefined;
+        return c ? CURRENCIES.indexOf(c) + 1 : 0;
+      });
+      const priceCurrency = listings.price(undefined).currency;
+      const currencyOf = new Int32Array(n);
+      for (let i = 0; i < n; i++) currencyOf[i] = (byCountry[cols.countryCode[i]] || priceCurrency[i]) - 1;
+      const postings = postingsOf(n, currencyOf, CURRENCIES.length);
+      return { narrow: (b, f) => narrowTo(b, postings[CURRENCIES.indexOf(f.currency!)]) };
+    },
+  },
+  amenities: {
+    declaration: FILTER_DECLARATIONS.amenities,
+    index({ listings }) {
+      const amenities = new MultiValues(listings, listings.cols.amenities);
+      return {
+        narrow(b, f) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a)); },
+        // AND: each count is the list total with that amenity added
+        facet: { ignores: [], count: (ctx, size, _f, add) => amenities.count(ctx, size, add) },
+      };
+    },
+  },
+  minCapacity: {
+    declaration: FILTER_DECLARATIONS.minCapacity,
+    index({ listings }) {
+      const cap = listings.capacity;
+      // the listings with a capacity, by capacity: the range of a large set is found from both ends
+      const byCapacity = Int32Array.from(sortedOrder([Float64Array.from(cap, (c) => (c >= 1 ? c : Number.NaN))]).order.filter((i) => cap[i] >= 1));
+      return {
+        scans: true,
+        narrow(b, f) {
+          const min = f.minCapacity!;
+          for (let w = 0; w < b.length; w++) {
+            let x = b[w];
+            while (x) {
+              const low = x & -x;
+              x ^= low;
+              if (cap[(w << 5) + 31 - Math.clz32(low)] < min) b[w] &= ~low;
+            }
+          }
+        },
+        summary: {
+          ignores: ['minCapacity'],
+          describe(ctx, size, _f, into) {
+            if (size === 0 || byCapacity.length === 0) return;
+            let lo = 0, hi = byCapacity.length - 1;
+            if (size * 64 < listings.n) {
+              let min = Infinity, max = -Infinity;
+              eachMember(ctx, (i) => { const c = cap[i]; if (c >= 1) { if (c < min) min = c; if (c > max) max = c; } });
+              if (max >= 1) into.capacityRange = { min, max };
+              return;
+            }
+            while (lo <= hi && !bits.has(ctx, byCapacity[lo])) lo++;
+            if (lo > hi) return;
+            while (!bits.has(ctx, byCapacity[hi])) hi--;
+            into.capacityRange = { min: cap[byCapacity[lo]], max: cap[byCapacity[hi]] };
+          },
+        },
+      };
+    },
+  },
+  price: {
+    declaration: FILTER_DECLARATIONS.price,
+    index({ listings }) {
+      return {
+        scans: true,
+        // the raw amount of the listing's price (of the option type, if given): no price fails both bounds
+        narrow(b, f) {
+          const [lo, hi] = priceBounds(f);
+          const amount = listings.price(f.pricingOptionType).amount;
+          for (let w = 0; w < b.length; w++) {
+            let x = b[w];
+            while (x) {
+              const low = x & -x;
+              x ^= low;
+              const a = amount[(w << 5) + 31 - Math.clz32(low)];
+              if (!(a >= lo && a <= hi)) b[w] &= ~low;
+            }
+          }
+        },
+        // only when the context has one currency
+        summary: {
+          ignores: ['price'],
+          describe(ctx, _size, f, into) {
+            const { amount, currency } = listings.price(f.pricingOptionType);
+            let cur = 0, min = Infinity, max = -Infinity;
+            for (let w = 0; w < ctx.length; w++) {
+              let x = ctx[w];
+              while (x) {
+                const low = x & -x;
+                const i = (w << 5) + 31 - Math.clz32(low);
+                x ^= low;
+                const c = currency[i];
+                if (c === 0) continue;
+                if (cur === 0) cur = c;
+                else if (cur !== c) return;
+                if (amount[i] < min) min = amount[i];
+                if (amount[i] > max) max = amount[i];
+              }
+            }
+            if (cur) {
+              const code = CURRENCIES[cur - 1];
+              into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code } };
+            }
+          },
+        },
+      };
+    },
+  },
+  point: {
+    declaration: FILTER_DECLARATIONS.point,
+    index({ listings }) {
+      const { lat, lng, latOrder } = listings;
+      return {
+        // A point search is about where listings are: a listing without coordinates has no distance.
+        narrow(b, f) {
+          if (f.radiusMeters === undefined) { bits.andInto(b, listings.hasCoords); return; }
+          const [pLat, pLng, radius] = [f.lat!, f.lng!, f.radiusMeters];
+          const dLat = radius / METERS_PER_DEGREE_LAT + 1e-9;
+          const [s, e] = listings.latRange(pLat - dLat, pLat + dLat);
+          const within: number[] = [];
+          for (let k = s; k < e; k++) {
+            const i = latOrder[k];
+            if (bits.has(b, i) && haversineMeters(pLat, pLng, lat[i], lng[i]) <= radius) within.push(i);
+          }
+          b.fill(0);
+          for (const i of within) b[i >>> 5] |= 1 << (i & 31);
+        },
+      };
+    },
+  },
+  bbox: {
+    declaration: FILTER_DECLARATIONS.bbox,
+    index({ listings }) {
+      const { lng, latOrder } = listings;
+      return {
+        narrow(b, f) {
+          const box = f.bbox!;
+          const [s, e] = listings.latRange(box.south, box.north);
+          const wraps = box.west > box.east;
+          const inside: number[] = [];
+          for (let k = s; k < e; k++) {
+            const i = latOrder[k];
+            const x = lng[i];
+            if (bits.has(b, i) && (wraps ? x >= box.west || x <= box.east : x >= box.west && x <= box.east)) inside.push(i);
+          }
+          b.fill(0);
+          for (const i of inside) b[i >>> 5] |= 1 << (i & 31);
+        },
+      };
+    },
+  },
+  address: {
+    declaration: FILTER_DECLARATIONS.address,
+    index({ listings }) {
+      const { cols, n } = listings;
+      listings.checkIndices('street', cols.street, cols.dict.street.length, false);
+      listings.checkIndices('houseNumber', cols.houseNumber, cols.dict.houseNumber.length, false);
+      const keys = cols.dict.street.map((st) => streetKey(st));
+      const lists = new Map<string, number[]>();
+      for (let i = 0; i < n; i++) {
+        const k = keys[cols.street[i]];
+        if (!k) continue;
+        let l = lists.get(k);
+        if (!l) lists.set(k, (l = []));
+        l.push(i);
+      }
+      const streets = new Map([...lists].map(([k, l]) => [k, Int32Array.from(l)]));
+      const numbers = cols.dict.houseNumber.map((h) => parseHouseNumber(h));
+      const onStreet = (address: string) => {
+        const q = parseAddress(address);
+        return { q, list: (q && streets.get(q.street)) || new Int32Array(0) };
+      };
+      return {
+        narrow: (b, f) => keepOnly(b, onStreet(f.address!).list),
+        // listings at the address first, then the rest of the street
+        groups(set, f) {
+          const { q, list } = onStreet(f.address!);
+          const first = new Uint32Array(set.length);
+          if (q?.number) {
+            for (const i of list) {
+              const h = numbers[cols.houseNumber[i]];
+              if (h !== undefined && houseNumberMatches(h, q.number) && bits.has(set, i)) first[i >>> 5] |= 1 << (i & 31);
+            }
+          }
+          return [first, bits.andNot(set, first)];
+        },
+      };
+    },
+  },
+} satisfies Record<keyof typeof FILTER_DECLARATIONS, FilterEntry>;

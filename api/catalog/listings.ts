@@ -1,0 +1,153 @@
+/**
+ * The listings of one build as typed columns, checked once when the build is loaded: what the
+ * filters, orders, facets and the rendering of cards read.
+ */
+import type { ListingColumns } from '../../contract/build.ts';
+import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES, type OptionType } from '../../contract/common.ts';
+import * as bits from './bitset.ts';
+import type { Bitset } from './bitset.ts';
+import { haversineMeters } from './geo.ts';
+
+/** One price fact (overall or of one option type) of every listing; amount NaN and currency 0 when none. */
+export interface PriceColumn {
+  amount: Float64Array;
+  /** the EUR reference amount the price order compares */
+  eur: Float64Array;
+  /** index into CURRENCIES + 1 */
+  currency: Uint8Array;
+  /** index into BILLING_PERIODS + 1 */
+  period: Uint8Array;
+  /** `,"marketPosition":{…}` of the card, when the listing has one */
+  market: (string | undefined)[];
+}
+
+const PER_LISTING = [
+  'country', 'countryCode', 'city', 'zone', 'operator', 'street', 'houseNumber',
+  'capacity', 'lat', 'lng', 'updatedMs', 'ratingScore', 'ratingCount',
+] as const satisfies (keyof ListingColumns)[];
+
+export class ListingTable {
+  readonly n: number;
+  readonly slugs: string[];
+  readonly slugIndex = new Map<string, number>();
+  /** every listing */
+  readonly all: Bitset;
+  readonly capacity: Int32Array;
+  readonly updatedMs: Float64Array;
+  /** NaN when unrated */
+  readonly ratingScore: Float64Array;
+  readonly ratingCount: Int32Array;
+  /** NaN when the listing has no coordinates */
+  readonly lat: Float64Array;
+  readonly lng: Float64Array;
+  readonly hasCoords: Bitset;
+  /** the listings with coordinates by latitude, and their latitudes */
+  readonly latOrder: Int32Array;
+  readonly latSorted: Float64Array;
+  private readonly prices = new Map<OptionType | '', PriceColumn>();
+
+  constructor(readonly cols: ListingColumns) {
+    const n = this.n = cols.slugs.length;
+    this.slugs = cols.slugs;
+    const lengthOk = (name: string, a: ArrayLike<unknown>) => { if (a.length !== n) throw new Error(`listing-columns.json: ${name} has ${a.length} entries for ${n} listings`); };
+    for (const name of PER_LISTING) lengthOk(name, cols[name]);
+    for (const [name, c] of [['fromPrice', cols.fromPrice], ...Object.entries(cols.fromPriceByType)] as [string, ListingColumns['fromPrice']][]) {
+      for (const [k, a] of Object.entries(c)) lengthOk(`${name}.${k}`, a);
+    }
+    for (let i = 0; i < n; i++) {
+      if (i > 0 && this.slugs[i - 1] >= this.slugs[i]) throw new Error(`listing-facts.json not sorted by slug at ${this.slugs[i]}`);
+      this.slugIndex.set(this.slugs[i], i);
+    }
+    this.all = bits.full(n);
+    const dict = cols.dict;
+    const marketJson = dict.marketPositions.map((m) => `,"marketPosition":${JSON.stringify(m)}`);
+    const currencyCode = dict.currencies.map((c) => CURRENCIES.indexOf(c) + 1);
+    const periodCode = dict.billingPeriods.map((p) => BILLING_PERIODS.indexOf(p) + 1);
+    const none = (): PriceColumn => ({
+      amount: new Float64Array(n).fill(Number.NaN), eur: new Float64Array(n).fill(Number.NaN),
+      currency: new Uint8Array(n), period: new Uint8Array(n), market: new Array(n),
+    });
+    const fill = (key: string, c: ListingColumns['fromPrice']): PriceColumn => {
+      checkIndices(`${key}.currency`, c.currency, currencyCode.length, true);
+      checkIndices(`${key}.billingPeriod`, c.billingPeriod, periodCode.length, true);
+      checkIndices(`${key}.marketPosition`, c.marketPosition, marketJson.length, true);
+      const col = none();
+      for (let i = 0; i < n; i++) {
+        const amount = c.amount[i];
+        if (amount !== null) {
+          col.amount[i] = amount;
+          col.eur[i] = c.sortAmountEur[i] ?? Number.NaN;
+          col.currency[i] = c.currency[i] >= 0 ? currencyCode[c.currency[i]] : 0;
+          col.period[i] = c.billingPeriod[i] >= 0 ? periodCode[c.billingPeriod[i]] : 0;
+        }
+        if (c.marketPosition[i] >= 0) col.market[i] = marketJson[c.marketPosition[i]];
+      }
+      return col;
+    };
+    this.prices.set('', fill('fromPrice', cols.fromPrice));
+    for (const t of OPTION_TYPES) {
+      const c = cols.fromPriceByType[t];
+      this.prices.set(t, c ? fill(t, c) : none());
+    }
+
+    this.capacity = new Int32Array(n);
+    this.updatedMs = new Float64Array(n);
+    this.ratingScore = new Float64Array(n).fill(Number.NaN);
+    this.ratingCount = new Int32Array(n);
+    this.lat = new Float64Array(n).fill(Number.NaN);
+    this.lng = new Float64Array(n).fill(Number.NaN);
+    const coords: number[] = [];
+    for (let i = 0; i < n; i++) {
+      this.capacity[i] = cols.capacity[i] ?? 0;
+      this.updatedMs[i] = cols.updatedMs[i] ?? Number.NaN;
+      const score = cols.ratingScore[i];
+      if (score !== null) { this.ratingScore[i] = score; this.ratingCount[i] = cols.ratingCount[i] ?? 0; }
+      const lat = cols.lat[i], lng = cols.lng[i];
+      if (lat !== null && lng !== null) {
+        this.lat[i] = lat;
+        this.lng[i] = lng;
+        coords.push(i);
+      }
+    }
+    this.hasCoords = bits.fromIndices(n, coords);
+    coords.sort((a, b) => this.lat[a] - this.lat[b] || a - b);
+    this.latOrder = Int32Array.from(coords);
+    this.latSorted = Float64Array.from(coords, (i) => this.lat[i]);
+  }
+
+  /** The price fact cards show and filters compare: of the option type, or overall. */
+  price(type: OptionType | undefined): PriceColumn {
+    return this.prices.get(type ?? '')!;
+  }
+
+  distance(i: number, lat: number, lng: number): number | undefined {
+    return Number.isNaN(this.lat[i]) ? undefined : haversineMeters(lat, lng, this.lat[i], this.lng[i]);
+  }
+
+  /** Positions [start, end) in latOrder of the listings with lo ≤ latitude ≤ hi. */
+  latRange(lo: number, hi: number): [number, number] {
+    const a = this.latSorted;
+    let l = 0, r = a.length;
+    while (l < r) { const m = (l + r) >>> 1; if (a[m] < lo) l = m + 1; else r = m; }
+    const start = l;
+    r = a.length;
+    while (l < r) { const m = (l + r) >>> 1; if (a[m] <= hi) l = m + 1; else r = m; }
+    return [start, l];
+  }
+
+  /** Checks a dictionary-coded column of listing-columns.json (-1: none, where allowed). */
+  checkIndices(name: string, idx: number[], size: number, nullable: boolean): void {
+    checkIndices(name, idx, size, nullable, this.n);
+  }
+
+  /** Checks a list of listing indices of listing-columns.json (a set: ascending). */
+  checkAscending(name: string, list: number[]): void {
+    for (let k = 0; k < list.length; k++) {
+      if (list[k] >= this.n || (k > 0 && list[k] <= list[k - 1])) throw new Error(`listing-columns.json: ${name} not ascending listing indices`);
+    }
+  }
+}
+
+function checkIndices(name: string, idx: number[], size: number, nullable: boolean, n = idx.length): void {
+  for (let i = 0; i < n; i++) if (idx[i] >= size || (idx[i] < 0 && !(nullable && idx[i] === -1))) throw new Error(`listing-columns.json: ${name}[${i}] out of range`);
+}

@@ -1,0 +1,54 @@
+/**
+ * The listings with one filter value. A value held by many listings is a bitset; a rare one (a
+ * city among thousands) is its list of listing indices, so a build with thousands of values per
+ * filter stays small: a bitset costs n/32 words whatever its count.
+ */
+import * as bits from './bitset.ts';
+import type { Bitset } from './bitset.ts';
+
+export interface Posting {
+  /** ascending listing indices */
+  readonly list: Int32Array;
+  /** the same listings as a bitset, when there are more than n/32 */
+  readonly bits?: Bitset;
+}
+
+const wrap = (n: number, l: Int32Array): Posting => (l.length > n >>> 5 ? { list: l, bits: bits.fromIndices(n, l) } : { list: l });
+
+export const posting = (n: number, list: ArrayLike<number>): Posting => wrap(n, Int32Array.from(list));
+
+/** Postings of a dictionary-coded column: one per value id (value ids < size, -1 for none). */
+export function postingsOf(n: number, valueOf: ArrayLike<number>, size: number): Posting[] {
+  const counts = new Int32Array(size);
+  for (let i = 0; i < n; i++) if (valueOf[i] >= 0) counts[valueOf[i]]++;
+  const lists = Array.from(counts, (c) => new Int32Array(c));
+  counts.fill(0);
+  for (let i = 0; i < n; i++) {
+    const v = valueOf[i];
+    if (v >= 0) lists[v][counts[v]++] = i;
+  }
+  return lists.map((l) => wrap(n, l));
+}
+
+/** b := b ∩ p; an unknown value (no posting) matches nothing. */
+export function narrowTo(b: Bitset, p: Posting | undefined): void {
+  if (!p) b.fill(0);
+  else if (p.bits) bits.andInto(b, p.bits);
+  else keepOnly(b, p.list);
+}
+
+/** b := b ∩ list, in O(words + list) */
+export function keepOnly(b: Bitset, list: ArrayLike<number>): void {
+  const kept: number[] = [];
+  for (let k = 0; k < list.length; k++) if (bits.has(b, list[k])) kept.push(list[k]);
+  b.fill(0);
+  for (const i of kept) b[i >>> 5] |= 1 << (i & 31);
+}
+
+/** |b ∩ p| */
+export function countIn(b: Bitset, p: Posting): number {
+  if (p.bits) return bits.countAnd(b, p.bits);
+  let c = 0;
+  for (let k = 0; k < p.list.length; k++) if (bits.has(b, p.list[k])) c++;
+  return c;
+}

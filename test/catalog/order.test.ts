@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import type { ListingColumns } from '../../contract/build.ts';
+import * as bits from '../../api/catalog/bitset.ts';
+import { ListingTable } from '../../api/catalog/listings.ts';
+import { Orders, sortedOrder } from '../../api/catalog/order.ts';
+import { RandomOrder } from '../../api/catalog/random-order.ts';
+import { prng, writeBuildFixture } from '../support/build-fixture.ts';
+
+describe('RandomOrder', () => {
+  it('is a permutation of 0..n-1 and rankOf inverts at', () => {
+    for (const n of [1, 2, 3, 5, 64, 100, 1000, 4097]) {
+      for (const seed of [0, 1, 2147483647]) {
+        const order = new RandomOrder(n, seed);
+        const seen = new Uint8Array(n);
+        for (let r = 0; r < n; r++) {
+          const i = order.at(r);
+          assert.ok(i >= 0 && i < n && !seen[i], `n=${n} seed=${seed} rank ${r}`);
+          seen[i] = 1;
+          assert.equal(order.rankOf(i), r);
+        }
+      }
+    }
+  });
+
+  it('differs between seeds and is the same for the same seed', () => {
+    const first = (seed: number) => Array.from({ length: 50 }, (_, r) => new RandomOrder(10_000, seed).at(r));
+    assert.deepEqual(first(7), first(7));
+    assert.notDeepEqual(first(7), first(8));
+  });
+});
+
+describe('Orders', () => {
+  let listings: ListingTable;
+  let orders: Orders;
+  before(async () => {
+    const f = await writeBuildFixture(undefined, { extra: 3000 });
+    listings = new ListingTable(JSON.parse(await readFile(join(f.dir, 'listing-columns.json'), 'utf8')) as ListingColumns);
+    orders = new Orders(listings);
+  });
+
+  /** Random sets from every listing down to a few, so pages are walked (dense) and selected (sparse). */
+  function sets() {
+    const rnd = prng(3);
+    return [1, 0.7, 0.3, 0.1, 0.02, 0.005].map((density) => {
+      const members: number[] = [];
+      for (let i = 0; i < listings.n; i++) if (density === 1 || rnd() < density) members.push(i);
+      return { members, set: bits.fromIndices(listings.n, members) };
+    });
+  }
+
+  it('pages a random order by rank, whichever way a page is computed', () => {
+    for (const seed of [0, 99, 123456789]) {
+      const perm = new RandomOrder(listings.n, seed);
+      for (const { members, set } of sets()) {
+        const expected = [...members].sort((a, b) => perm.rankOf(a) - perm.rankOf(b));
+        for (const [offset, limit] of [[0, 20], [20, 20], [40, 50], [Math.max(0, members.length - 30), 50], [Math.floor(members.length / 2), 50]]) {
+          const page = Array.from(orders.slice(set, members.length, 'random', { seed }, offset, limit));
+          assert.deepEqual(page, expected.slice(offset, offset + limit), `seed ${seed}, ${members.length} members, offset ${offset}`);
+        }
+        const walked: number[] = [];
+        for (let offset = 0; offset < members.length; offset += 50) walked.push(...Array.from(orders.slice(set, members.length, 'random', { seed }, offset, 50)));
+        assert.deepEqual(walked, expected, 'every page in turn: no repeats, no skips');
+      }
+    }
+  });
+
+  it('pages a sorted order like a full sort of the set', () => {
+    const { updatedMs } = listings;
+    const byDate = (a: number, b: number) => {
+      const na = Number.isNaN(updatedMs[a]), nb = Number.isNaN(updatedMs[b]);
+      if (na || nb) return na === nb ? a - b : na ? 1 : -1;
+      return updatedMs[b] - updatedMs[a] || a - b;
+    };
+    for (const { members, set } of sets()) {
+      const expected = [...members].sort(byDate);
+      for (const [offset, limit] of [[0, 20], [20, 20], [80, 20], [Math.floor(members.length / 2), 50]]) {
+        assert.deepEqual(Array.from(orders.slice(set, members.length, 'date-desc', { seed: 0 }, offset, limit)), expected.slice(offset, offset + limit));
+      }
+    }
+  });
+
+  it('sorts by several keys, NaN in the first last, ties on the index', () => {
+    const o = sortedOrder([Float64Array.from([2, Number.NaN, 1, 2, 1, Number.NaN]), Float64Array.from([0, 0, 5, -1, 5, 1])]);
+    assert.deepEqual(Array.from(o.order), [2, 4, 3, 0, 1, 5]);
+    assert.deepEqual(Array.from(o.rank), [3, 4, 0, 2, 1, 5]);
+  });
+});
