@@ -103,6 +103,8 @@ export const BuildMapMarkerSchema = z.strictObject(mapMarkerShape(BuildImageSche
 export type MapMarker = z.infer<typeof MapMarkerSchema>;
 
 export const FACET_KEYS = facetKeys(FILTER_DECLARATIONS);
+/** A facet lists at most this many values (highest counts first; selected values always); meta.truncated says one was cut. */
+export const MAX_FACET_VALUES = 200;
 export const FacetsPayloadSchema = z.strictObject({
   facets: z.array(z.strictObject({
     key: z.enum(FACET_KEYS),

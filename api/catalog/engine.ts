@@ -200,7 +200,7 @@ export class Engine {
   }
 
   /** The facets of GET /v1/facets under the filters f sets, labelled in `locale`. */
-  facets(f: FilterValues, locale: Locale): FacetsPayload {
+  facets(f: FilterValues, locale: Locale): { payload: FacetsPayload; truncated: boolean } {
     return this.facetCounter.facets(f, {
       key: (facet) => (this.labels.keys as Record<string, Record<Locale, string>>)[facet][locale],
       value: (facet, value) => this.label(facet as keyof FacetLabels, value, locale),

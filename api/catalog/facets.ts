@@ -6,7 +6,7 @@
  * with one value per listing that share a context are counted in one pass over its members (or
  * taken from the build's totals when the context is every listing).
  */
-import type { FacetsPayload } from '../../contract/catalog.ts';
+import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import type { FilterValues, ValueFacet } from './filters.ts';
@@ -48,7 +48,11 @@ export class FacetCounter {
     for (const x of matcher.declared) if (x.index.facet && isValueFacet(x.index.facet)) this.counters.set(x.index.facet, new Int32Array(x.index.facet.values.length));
   }
 
-  facets(f: FilterValues, labeling: FacetLabeling): FacetsPayload {
+  /**
+   * The facets under the filters f sets; `truncated` when a facet had more than MAX_FACET_VALUES
+   * values and was cut to its highest counts (its selected values kept beyond the cap).
+   */
+  facets(f: FilterValues, labeling: FacetLabeling): { payload: FacetsPayload; truncated: boolean } {
     const own = this.matcher.ownSets(f, this.own);
     const contexts = new Map<string, { bits: Bitset; count: number }>();
     const context = (ignores: readonly string[]) => {
@@ -95,6 +99,7 @@ export class FacetCounter {
     }
 
     const facets: FacetsPayload['facets'] = [];
+    let truncated = false;
     for (const [x, values] of counted) {
       const shown = values.filter((v) => v.count > 0);
       for (const s of selected(x, f)) if (!shown.some((v) => v.value === s)) shown.push({ value: s, label: '', count: 0 });
@@ -102,6 +107,11 @@ export class FacetCounter {
       const ranks = shown.map((v) => ({ v, rank: labeling.rank(x.name, v.value) }));
       ranks.sort((a, b) => b.v.count - a.v.count || (a.rank !== undefined && b.rank !== undefined ? a.rank - b.rank : labeling.compare(a.v, b.v)));
       shown.splice(0, shown.length, ...ranks.map((r) => r.v));
+      if (shown.length > MAX_FACET_VALUES) {
+        truncated = true;
+        const chosen = new Set(selected(x, f));
+        shown.splice(0, shown.length, ...shown.filter((v, k) => k < MAX_FACET_VALUES || chosen.has(v.value)));
+      }
       facets.push({ key: x.name as FacetsPayload['facets'][number]['key'], label: labeling.key(x.name), values: shown });
     }
 
@@ -115,7 +125,7 @@ export class FacetCounter {
     const payload: FacetsPayload = { facets };
     if (ranges.priceRange) payload.priceRange = ranges.priceRange;
     if (ranges.capacityRange) payload.capacityRange = ranges.capacityRange;
-    return payload;
+    return { payload, truncated };
   }
 
   private countMembers(ctx: Bitset, facets: ValueFacet[]): Int32Array[] {

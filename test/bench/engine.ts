@@ -29,7 +29,7 @@ console.log(`loaded ${engine.n} listings in ${Math.round(performance.now() - sta
 
 const rnd = prng(Number(values.seed));
 const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)];
-const all = engine.facets({}, 'en');
+const all = engine.facets({}, 'en').payload;
 const facetValues = Object.fromEntries(all.facets.map((f) => [f.key, f.values.map((v) => v.value)]));
 
 /** The filters of a random listing's card (city, zone, operator as apps pick them), plus random others. */
