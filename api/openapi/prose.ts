@@ -4,6 +4,7 @@
  * stay with their routes; this file adds the cross-cutting parts.
  */
 import type { AppConfig } from '../config.ts';
+import { MIN_SAMPLE_SIZE, MARKET_BANDS } from '../../contract/rules.ts';
 
 export const API_TITLE = 'Desk Atlas API';
 
@@ -33,7 +34,7 @@ export function apiDescription(config: Pick<AppConfig, 'serviceName' | 'siteUrl'
     '',
     '## Sample sizes',
     '',
-    'Every aggregate (medians, ranges, market position, price index) states `sampleSize`: the number of distinct spaces behind the figure. A space with several offers of one product counts once, at its cheapest monthly price per desk. Only current, monthly (or yearly/weekly, normalised to a month) desk prices count; price-on-request offers, day and hour prices and offices without a desk count are left out. Below 5 spaces a figure is not statistically meaningful: the price index then publishes no figures (`published: false`, `flag: "insufficient_sample"`), market rates flag it with `thinSample: true`, and market positions are omitted. Show the sample size next to any figure you display.',
+    `Every aggregate (medians, ranges, market position, price index) states \`sampleSize\`: the number of distinct spaces behind the figure. A space with several offers of one product counts once, at its cheapest monthly price per desk. Only current, monthly (or yearly/weekly, normalised to a month) desk prices count; price-on-request offers, day and hour prices and offices without a desk count are left out. Below ${MIN_SAMPLE_SIZE} spaces a figure is not statistically meaningful: the price index then publishes no figures (\`published: false\`, \`flag: "insufficient_sample"\`), market rates flag it with \`thinSample: true\`, and market positions are omitted. Show the sample size next to any figure you display.`,
     '',
     '## Caching',
     '',
@@ -75,7 +76,7 @@ export const OPERATION_NOTES: Record<string, string> = {
   listProperties:
     'Paging a random list: call once without `seed`, read `meta.seed`, then request page 2, 3, … with `seed` set to that value (and the same filters). Prices filter on the raw amount in each listing\'s own currency; add `currency` to compare like with like.',
   getMarketRates:
-    '`sampleSize` counts distinct spaces; treat figures flagged `thinSample` (fewer than 5 spaces) as indicative only.',
+    `\`sampleSize\` counts distinct spaces; treat figures flagged \`thinSample\` (fewer than ${MIN_SAMPLE_SIZE} spaces) as indicative only.`,
 };
 
 /** The two enquiry operations, in our own words (their route declarations carry only their summaries). */
@@ -106,12 +107,12 @@ export const PROPERTY_NOTES: Record<string, string> = {
   citation: 'Attribution for the data (CC BY 4.0): reproduce `text` wherever you reuse it.',
   contractVersion: 'Version of the API contract this response follows.',
   truncated: 'True when more items matched than one page holds.',
-  thinSample: 'Present (true) when the figure rests on fewer than 5 spaces: indicative only.',
-  published: 'Whether the figures are published: only with a sample of 5 or more spaces.',
-  flag: '`insufficient_sample` when the sample is under 5 spaces and no figures are given.',
+  thinSample: `Present (true) when the figure rests on fewer than ${MIN_SAMPLE_SIZE} spaces: indicative only.`,
+  published: `Whether the figures are published: only with a sample of ${MIN_SAMPLE_SIZE} or more spaces.`,
+  flag: `\`insufficient_sample\` when the sample is under ${MIN_SAMPLE_SIZE} spaces and no figures are given.`,
   asOf: 'Time of the build the figures were computed in.',
   fromPrice: 'Cheapest published price of the listing (of the requested pricingOptionType, if given), in its own currency.',
-  marketPosition: 'The listing\'s monthly price per desk against the city median of the same product (below < 0.9 × median ≤ around ≤ 1.1 × median < above). Omitted when the city sample is under 5.',
+  marketPosition: `The listing's monthly price per desk against the city median of the same product (below < ${MARKET_BANDS.below} × median ≤ around ≤ ${MARKET_BANDS.above} × median < above). Omitted when the city sample is under 5.`,
   updatedAt: 'Last update of the underlying record: a price-freshness signal.',
   distanceMeters: 'Distance from lat/lng, present whenever they are given.',
   priceOnRequest: 'True when the operator publishes no price for the option; `price` is then absent.',

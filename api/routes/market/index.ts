@@ -6,6 +6,7 @@ import { MarketRatesPayloadSchema, type MarketRatesPayload } from '../../../cont
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
+import { MIN_SAMPLE_SIZE } from '../../../contract/rules.ts';
 
 const MarketRatesQuerySchema = z.object({
   locale: LocaleSchema,
@@ -37,8 +38,8 @@ export const marketRatesRoute = defineRoute({
   description:
     'Per city and desk product: median, minimum and maximum monthly price per desk in the city\'s currency, with the sample '
     + '(distinct spaces). Monthly normalisation: month ×1, year ÷12, week ×52/12; private offices and exclusive areas are '
-    + 'divided by their desks. A product with fewer than 5 spaces keeps its figures and carries thinSample: true. dayPass '
-    + '(per day) and meetingRoom (per hour) appear from 5 spaces. Filters match slugs exactly (an unknown slug gives an empty '
+    + `divided by their desks. A product with fewer than ${MIN_SAMPLE_SIZE} spaces keeps its figures and carries thinSample: true. dayPass `
+    + `(per day) and meetingRoom (per hour) appear from ${MIN_SAMPLE_SIZE} spaces. Filters match slugs exactly (an unknown slug gives an empty `
     + 'list); totalProperties and totalPricePoints are summed over the selected cities. Methodology: pipeline/README.md, '
     + '"Methodology".',
   tags: ['market'],

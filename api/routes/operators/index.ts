@@ -6,6 +6,7 @@ import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
+import { MIN_SAMPLE_SIZE } from '../../../contract/rules.ts';
 
 export const operatorHubRoute = defineRoute({
   operationId: 'getOperatorHub',
@@ -14,7 +15,7 @@ export const operatorHubRoute = defineRoute({
   summary: 'Operator hub',
   description:
     'Editorial copy, FAQs and statistics of one operator: listings, cities, and its price position (the median of its spaces\' '
-    + 'monthly per-desk price ÷ city median, banded below/around/above, from 5 spaces). 404 NOT_FOUND for an unknown slug.',
+    + `monthly per-desk price ÷ city median, banded below/around/above, from ${MIN_SAMPLE_SIZE} spaces). 404 NOT_FOUND for an unknown slug.`,
   tags: ['hubs'],
   querystring: z.object({ locale: LocaleSchema }),
   params: SlugParamsSchema,

@@ -7,6 +7,7 @@ import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
+import { MIN_SAMPLE_SIZE } from '../../../contract/rules.ts';
 
 const PlaceParamsSchema = z.object({ kind: PlaceKindSchema, slug: SlugSchema });
 
@@ -29,7 +30,7 @@ export const placeHubRoute = defineRoute({
   summary: 'Country, city or zone hub',
   description:
     'Editorial copy, FAQs and statistics of a country, city or zone: listings, operators, children, the median monthly price '
-    + 'per desk with its sample and the price range (both left out under 5 spaces). FAQs and the intro are computed from the '
+    + `per desk with its sample and the price range (both left out under ${MIN_SAMPLE_SIZE} spaces). FAQs and the intro are computed from the `
     + 'statistics in the request locale where no editorial text exists. kind outside country, city, zone → 400; an unknown '
     + 'slug of that kind → 404.',
   tags: ['hubs'],

@@ -11,6 +11,7 @@ import { CACHE, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute } from '../../http/route.ts';
+import { MIN_SAMPLE_SIZE } from '../../../contract/rules.ts';
 import {
   API_CATALOG_CONTENT_TYPE, ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
   apiCatalog, authGuide, authorizationServerMetadata, protectedResourceMetadata, AUTH_GUIDE_PATH,
@@ -29,7 +30,7 @@ const priceIndexRoute = defineRoute({
   summary: 'Price index for all cities (JSON, CC BY 4.0)',
   description:
     'Per city: median, average, minimum and maximum monthly price per desk, sample size (distinct spaces) and the breakdown by '
-    + 'desk product. A city or product is published at a sample of 5 or more; thinner ones carry published: false, flag '
+    + `desk product. A city or product is published at a sample of ${MIN_SAMPLE_SIZE} or more; thinner ones carry published: false, flag `
     + '"insufficient_sample" and no figures. methodologyUrl links the methodology (in the repository: pipeline/README.md, '
     + '"Methodology"). locale (optional, default en) only chooses the language of meta.citation.',
   tags: ['site'],
@@ -59,7 +60,7 @@ const priceReportRoute = defineRoute({
   description:
     'RFC 4180 CSV in UTF-8 with a header row, one row per city and product (product_type "all" for the city): country_code, '
     + 'city_slug, city_name, currency, product_type, sample_size, published, median, average, min, max, as_of. Unpublished '
-    + `rows (sample under 5) leave the figures empty. Described by ${PRICE_REPORT_PATH}.datapackage.json.`,
+    + `rows (sample under ${MIN_SAMPLE_SIZE}) leave the figures empty. Described by ${PRICE_REPORT_PATH}.datapackage.json.`,
   tags: ['site'],
   querystring: z.object({}),
   response: z.string(),
