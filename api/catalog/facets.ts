@@ -37,6 +37,21 @@ function selected(x: IndexedFilter, f: FilterValues): string[] {
   return out;
 }
 
+/**
+ * The MAX_FACET_VALUES values a facet lists, by count and then label order, and the selected
+ * values beyond them: only the values tied at the cap's count are ranked, none is labelled.
+ */
+function highestCounts(values: FacetValue[], chosen: string[], rank: (v: FacetValue) => number | undefined): FacetValue[] {
+  const counts = Int32Array.from(values, (v) => v.count).sort().reverse();
+  const atCap = counts[MAX_FACET_VALUES - 1];
+  const above = values.filter((v) => v.count > atCap);
+  const tied = values.filter((v) => v.count === atCap).map((v) => ({ v, rank: rank(v) ?? Infinity })).sort((a, b) => a.rank - b.rank);
+  const top = [...above, ...tied.slice(0, MAX_FACET_VALUES - above.length).map((t) => t.v)];
+  const listed = new Set(top.map((v) => v.value));
+  for (const v of values) if (chosen.includes(v.value) && !listed.has(v.value)) top.push(v);
+  return top;
+}
+
 export class FacetCounter {
   /** buffers reused by every request (the server answers one at a time) */
   private readonly scratch: Bitset[] = [];
@@ -101,18 +116,17 @@ export class FacetCounter {
     const facets: FacetsPayload['facets'] = [];
     let truncated = false;
     for (const [x, values] of counted) {
-      const shown = values.filter((v) => v.count > 0);
-      for (const s of selected(x, f)) if (!shown.some((v) => v.value === s)) shown.push({ value: s, label: '', count: 0 });
+      const chosen = selected(x, f);
+      let shown = values.filter((v) => v.count > 0);
+      for (const s of chosen) if (!shown.some((v) => v.value === s)) shown.push({ value: s, label: '', count: 0 });
+      if (shown.length > MAX_FACET_VALUES) {
+        truncated = true;
+        shown = highestCounts(shown, chosen, (v) => labeling.rank(x.name, v.value));
+      }
       for (const v of shown) v.label = labeling.value(x.name, v.value);
       const ranks = shown.map((v) => ({ v, rank: labeling.rank(x.name, v.value) }));
       ranks.sort((a, b) => b.v.count - a.v.count || (a.rank !== undefined && b.rank !== undefined ? a.rank - b.rank : labeling.compare(a.v, b.v)));
-      shown.splice(0, shown.length, ...ranks.map((r) => r.v));
-      if (shown.length > MAX_FACET_VALUES) {
-        truncated = true;
-        const chosen = new Set(selected(x, f));
-        shown.splice(0, shown.length, ...shown.filter((v, k) => k < MAX_FACET_VALUES || chosen.has(v.value)));
-      }
-      facets.push({ key: x.name as FacetsPayload['facets'][number]['key'], label: labeling.key(x.name), values: shown });
+      facets.push({ key: x.name as FacetsPayload['facets'][number]['key'], label: labeling.key(x.name), values: ranks.map((r) => r.v) });
     }
 
     const ranges: Ranges = {};
