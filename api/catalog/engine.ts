@@ -73,6 +73,7 @@ export class Engine {
         this.labelRanks.set(`${facet}|${l}`, new Map(sorted.map((v, k) => [v.value, k])));
       }
     }
+    for (const l of LOCALES) this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(`${facet}|${l}`));
 
     this.places = {} as Engine['places'];
     for (const l of LOCALES) {
@@ -202,6 +203,7 @@ export class Engine {
   /** The facets of GET /v1/facets under the filters f sets, labelled in `locale`. */
   facets(f: FilterValues, locale: Locale): { payload: FacetsPayload; truncated: boolean } {
     return this.facetCounter.facets(f, {
+      locale,
       key: (facet) => (this.labels.keys as Record<string, Record<Locale, string>>)[facet][locale],
       value: (facet, value) => this.label(facet as keyof FacetLabels, value, locale),
       compare: this.compareLabels(locale),

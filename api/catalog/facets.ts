@@ -16,6 +16,8 @@ type FacetValue = FacetsPayload['facets'][number]['values'][number];
 type Ranges = Omit<FacetsPayload, 'facets'>;
 
 export interface FacetLabeling {
+  /** the locale of the labels (a facet's values are listed in its label order) */
+  locale: string;
   key(facet: string): string;
   value(facet: string, value: string): string;
   /** orders two values by their labels, then by value */
@@ -37,30 +39,66 @@ function selected(x: IndexedFilter, f: FilterValues): string[] {
   return out;
 }
 
-/**
- * The MAX_FACET_VALUES values a facet lists, by count and then label order, and the selected
- * values beyond them: only the values tied at the cap's count are ranked, none is labelled.
- */
-function highestCounts(values: FacetValue[], chosen: string[], rank: (v: FacetValue) => number | undefined): FacetValue[] {
-  const counts = Int32Array.from(values, (v) => v.count).sort().reverse();
-  const atCap = counts[MAX_FACET_VALUES - 1];
-  const above = values.filter((v) => v.count > atCap);
-  const tied = values.filter((v) => v.count === atCap).map((v) => ({ v, rank: rank(v) ?? Infinity })).sort((a, b) => a.rank - b.rank);
-  const top = [...above, ...tied.slice(0, MAX_FACET_VALUES - above.length).map((t) => t.v)];
-  const listed = new Set(top.map((v) => v.value));
-  for (const v of values) if (chosen.includes(v.value) && !listed.has(v.value)) top.push(v);
-  return top;
-}
-
 export class FacetCounter {
   /** buffers reused by every request (the server answers one at a time) */
   private readonly scratch: Bitset[] = [];
   private readonly own: Bitset[] = [];
   /** the counters of each value facet, zero between requests */
   private readonly counters = new Map<ValueFacet, Int32Array>();
+  /** each value facet's value ids in the order of their labels, by `<facet>|<locale>` (built with the engine) */
+  private readonly labelOrder = new Map<string, Int32Array>();
+  /** the non-zero counts of one facet, to find the count at the cap */
+  private nonZero = new Int32Array(0);
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
     for (const x of matcher.declared) if (x.index.facet && isValueFacet(x.index.facet)) this.counters.set(x.index.facet, new Int32Array(x.index.facet.values.length));
+  }
+
+  /** Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the labels). */
+  orderByLabels(locale: string, rank: (facet: string) => ReadonlyMap<string, number> | undefined): void {
+    for (const x of this.matcher.declared) {
+      const facet = x.index.facet;
+      if (!facet || !isValueFacet(facet)) continue;
+      const ranks = rank(x.name);
+      const r = (id: number) => ranks?.get(facet.values[id]) ?? Number.MAX_SAFE_INTEGER;
+      const ids = Int32Array.from(facet.values.keys()).sort((a, b) => r(a) - r(b) || (facet.values[a] < facet.values[b] ? -1 : 1));
+      this.labelOrder.set(`${x.name}|${locale}`, ids);
+    }
+  }
+
+  /**
+   * The values a value facet lists from its counts t: by count, then label; at most
+   * MAX_FACET_VALUES (the first in label order among those tied at the cap's count), then the
+   * selected values beyond them. Only the listed values are made and labelled.
+   */
+  private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, chosen: string[], labeling: FacetLabeling): { values: FacetValue[]; cut: boolean } {
+    let nonZero = 0;
+    if (this.nonZero.length < t.length) this.nonZero = new Int32Array(t.length);
+    for (let id = 0; id < t.length; id++) if (t[id] > 0) this.nonZero[nonZero++] = t[id];
+    const cut = nonZero > MAX_FACET_VALUES;
+    // listed: every count above `atCap`, and the first `ties` in label order of those equal to it
+    let atCap = 0, ties = 0;
+    if (cut) {
+      const counts = this.nonZero.subarray(0, nonZero).sort();
+      atCap = counts[nonZero - MAX_FACET_VALUES];
+      let above = 0;
+      for (let k = nonZero - 1; k >= 0 && counts[k] > atCap; k--) above++;
+      ties = MAX_FACET_VALUES - above;
+    }
+    const values: FacetValue[] = [];
+    const beyond: FacetValue[] = [];
+    const make = (id: number) => ({ value: facet.values[id], label: labeling.value(x.name, facet.values[id]), count: t[id] });
+    for (const id of this.labelOrder.get(`${x.name}|${labeling.locale}`)!) {
+      const c = t[id];
+      if (c === 0) continue;
+      if (c > atCap || (c === atCap && ties-- > 0)) values.push(make(id));
+      else if (chosen.includes(facet.values[id])) beyond.push(make(id));
+    }
+    values.sort((a, b) => b.count - a.count);
+    beyond.sort((a, b) => b.count - a.count);
+    values.push(...beyond);
+    for (const s of chosen) if (!values.some((v) => v.value === s)) values.push({ value: s, label: labeling.value(x.name, s), count: 0 });
+    return { values, cut };
   }
 
   /**
@@ -85,6 +123,8 @@ export class FacetCounter {
     };
 
     const counted = new Map<IndexedFilter, FacetValue[]>();
+    const listed = new Map<IndexedFilter, FacetValue[]>();
+    let truncated = false;
     // value facets grouped by context: one pass over the members for each group
     const groups = new Map<{ bits: Bitset; count: number }, { x: IndexedFilter; facet: ValueFacet }[]>();
     for (const x of this.matcher.declared) {
@@ -104,29 +144,34 @@ export class FacetCounter {
       const tables = ctx.count === this.n ? members.map((m) => m.facet.totals) : this.countMembers(ctx.bits, members.map((m) => m.facet));
       members.forEach((m, k) => {
         const t = tables[k];
-        const values = counted.get(m.x)!;
-        for (let id = 0; id < t.length; id++) {
-          if (t[id] > 0) values.push({ value: m.facet.values[id], label: '', count: t[id] });
-          // the counters are zeroed as they are read: the next request starts from zero
-          if (t !== m.facet.totals) t[id] = 0;
-        }
+        const { values, cut } = this.listValues(m.x, m.facet, t, selected(m.x, f), labeling);
+        listed.set(m.x, values);
+        truncated ||= cut;
+        // the next request starts from zero
+        if (t !== m.facet.totals) t.fill(0);
       });
     }
 
     const facets: FacetsPayload['facets'] = [];
-    let truncated = false;
     for (const [x, values] of counted) {
+      const key = x.name as FacetsPayload['facets'][number]['key'];
+      const ready = listed.get(x);
+      if (ready) {
+        facets.push({ key, label: labeling.key(x.name), values: ready });
+        continue;
+      }
       const chosen = selected(x, f);
       let shown = values.filter((v) => v.count > 0);
       for (const s of chosen) if (!shown.some((v) => v.value === s)) shown.push({ value: s, label: '', count: 0 });
-      if (shown.length > MAX_FACET_VALUES) {
-        truncated = true;
-        shown = highestCounts(shown, chosen, (v) => labeling.rank(x.name, v.value));
-      }
       for (const v of shown) v.label = labeling.value(x.name, v.value);
       const ranks = shown.map((v) => ({ v, rank: labeling.rank(x.name, v.value) }));
       ranks.sort((a, b) => b.v.count - a.v.count || (a.rank !== undefined && b.rank !== undefined ? a.rank - b.rank : labeling.compare(a.v, b.v)));
-      facets.push({ key: x.name as FacetsPayload['facets'][number]['key'], label: labeling.key(x.name), values: ranks.map((r) => r.v) });
+      if (ranks.length > MAX_FACET_VALUES) {
+        truncated = true;
+        const kept = new Set(chosen);
+        ranks.splice(0, ranks.length, ...ranks.filter((r, k) => k < MAX_FACET_VALUES || kept.has(r.v.value)));
+      }
+      facets.push({ key, label: labeling.key(x.name), values: ranks.map((r) => r.v) });
     }
 
     const ranges: Ranges = {};
