@@ -47,8 +47,8 @@ export class FacetCounter {
   private readonly counters = new Map<ValueFacet, Int32Array>();
   /** each value facet's value ids in the order of their labels, by `<facet>|<locale>` (built with the engine) */
   private readonly labelOrder = new Map<string, Int32Array>();
-  /** the non-zero counts of one facet, to find the count at the cap */
-  private nonZero = new Int32Array(0);
+  /** how many values of one facet have each count, to find the count at the cap */
+  private histogram = new Int32Array(0);
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
     for (const x of matcher.declared) if (x.index.facet && isValueFacet(x.index.facet)) this.counters.set(x.index.facet, new Int32Array(x.index.facet.values.length));
@@ -72,18 +72,23 @@ export class FacetCounter {
    * selected values beyond them. Only the listed values are made and labelled.
    */
   private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, chosen: string[], labeling: FacetLabeling): { values: FacetValue[]; cut: boolean } {
-    let nonZero = 0;
-    if (this.nonZero.length < t.length) this.nonZero = new Int32Array(t.length);
-    for (let id = 0; id < t.length; id++) if (t[id] > 0) this.nonZero[nonZero++] = t[id];
+    let nonZero = 0, max = 0;
+    for (let id = 0; id < t.length; id++) {
+      if (t[id] > 0) nonZero++;
+      if (t[id] > max) max = t[id];
+    }
     const cut = nonZero > MAX_FACET_VALUES;
     // listed: every count above `atCap`, and the first `ties` in label order of those equal to it
     let atCap = 0, ties = 0;
     if (cut) {
-      const counts = this.nonZero.subarray(0, nonZero).sort();
-      atCap = counts[nonZero - MAX_FACET_VALUES];
+      // how many values have each count, from the highest down to the cap (counts are at most n)
+      if (this.histogram.length <= max) this.histogram = new Int32Array(max + 1);
+      const h = this.histogram;
+      for (let id = 0; id < t.length; id++) h[t[id]]++;
       let above = 0;
-      for (let k = nonZero - 1; k >= 0 && counts[k] > atCap; k--) above++;
+      for (atCap = max; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
       ties = MAX_FACET_VALUES - above;
+      h.fill(0, 0, max + 1);
     }
     const values: FacetValue[] = [];
     const beyond: FacetValue[] = [];
