@@ -25,7 +25,8 @@ import { load } from './load.ts';
 import { ensureDataset, runPipeline, sizeLabel, type PipelineRun } from './pipeline.ts';
 import { ROOT, startApi, startBaseline, type Process } from './server.ts';
 import { render, type ModeResult, type RowResult } from './table.ts';
-import { discover, prng, ROWS, traffic, type Catalogue, type Row } from './traffic.ts';
+import { prng } from '../support/build-fixture.ts';
+import { discover, ROWS, traffic, type Catalogue, type Row } from './traffic.ts';
 
 const { values } = parseArgs({
   options: {

@@ -5,6 +5,7 @@
  * slugs and titles from list pages. Nothing here reads the build's files.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { prng } from '../support/build-fixture.ts';
 
 /** The spec's locales. */
 const LOCALES = ['en', 'de', 'es'] as const;
@@ -53,18 +54,6 @@ async function get<T>(base: string, path: string): Promise<T> {
     if (attempt === 3) throw new Error(`GET ${path}: ${res.status} ${text.slice(0, 200)}`);
     await sleep(100 * attempt);
   }
-}
-
-/** mulberry32 */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function shuffle<T>(items: T[], rnd: () => number): T[] {
