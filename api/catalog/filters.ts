@@ -316,21 +316,14 @@ export const FILTERS = {
   point: {
     declaration: FILTER_DECLARATIONS.point,
     index({ listings }) {
-      const { lat, lng, latOrder } = listings;
+      const { lat, lng } = listings;
       return {
         // A point search is about where listings are: a listing without coordinates has no distance.
         narrow(b, f) {
           if (f.radiusMeters === undefined) { bits.andInto(b, listings.hasCoords); return; }
           const [pLat, pLng, radius] = [f.lat!, f.lng!, f.radiusMeters];
           const dLat = radius / METERS_PER_DEGREE_LAT + 1e-9;
-          const [s, e] = listings.latRange(pLat - dLat, pLat + dLat);
-          const within: number[] = [];
-          for (let k = s; k < e; k++) {
-            const i = latOrder[k];
-            if (bits.has(b, i) && haversineMeters(pLat, pLng, lat[i], lng[i]) <= radius) within.push(i);
-          }
-          b.fill(0);
-          for (const i of within) b[i >>> 5] |= 1 << (i & 31);
+          listings.keepInLatitudes(b, pLat - dLat, pLat + dLat, (i) => haversineMeters(pLat, pLng, lat[i], lng[i]) <= radius);
         },
       };
     },
@@ -338,20 +331,12 @@ export const FILTERS = {
   bbox: {
     declaration: FILTER_DECLARATIONS.bbox,
     index({ listings }) {
-      const { lng, latOrder } = listings;
+      const { lng } = listings;
       return {
         narrow(b, f) {
           const box = f.bbox!;
-          const [s, e] = listings.latRange(box.south, box.north);
           const wraps = box.west > box.east;
-          const inside: number[] = [];
-          for (let k = s; k < e; k++) {
-            const i = latOrder[k];
-            const x = lng[i];
-            if (bits.has(b, i) && (wraps ? x >= box.west || x <= box.east : x >= box.west && x <= box.east)) inside.push(i);
-          }
-          b.fill(0);
-          for (const i of inside) b[i >>> 5] |= 1 << (i & 31);
+          listings.keepInLatitudes(b, box.south, box.north, (i) => (wraps ? lng[i] >= box.west || lng[i] <= box.east : lng[i] >= box.west && lng[i] <= box.east));
         },
       };
     },

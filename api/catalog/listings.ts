@@ -135,6 +135,21 @@ export class ListingTable {
     return [start, l];
   }
 
+  /**
+   * Narrows b to its listings with lo ≤ latitude ≤ hi that pass `keep` (radius and bounding-box
+   * searches): only that band of the latitude order is visited.
+   */
+  keepInLatitudes(b: Bitset, lo: number, hi: number, keep: (i: number) => boolean): void {
+    const [s, e] = this.latRange(lo, hi);
+    const kept: number[] = [];
+    for (let k = s; k < e; k++) {
+      const i = this.latOrder[k];
+      if (bits.has(b, i) && keep(i)) kept.push(i);
+    }
+    b.fill(0);
+    for (const i of kept) b[i >>> 5] |= 1 << (i & 31);
+  }
+
   /** Checks a dictionary-coded column of listing-columns.json (-1: none, where allowed). */
   checkIndices(name: string, idx: number[], size: number, nullable: boolean): void {
     checkIndices(name, idx, size, nullable, this.n);
