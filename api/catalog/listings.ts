@@ -1,6 +1,7 @@
 /**
- * The listings of one build as typed columns, checked once when the build is loaded: what the
- * filters, orders, facets and the rendering of cards read.
+ * The listings of one build as typed columns: what the filters, orders, facets and the rendering
+ * of cards read. The loader has checked the columns' lengths (api/build/columns.ts); this checks
+ * the order of the slugs and the dictionary indices as it reads them.
  */
 import type { ListingColumns } from '../../contract/build.ts';
 import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES, type OptionType } from '../../contract/common.ts';
@@ -20,11 +21,6 @@ export interface PriceColumn {
   /** `,"marketPosition":{…}` of the card, when the listing has one */
   market: (string | undefined)[];
 }
-
-const PER_LISTING = [
-  'country', 'countryCode', 'city', 'zone', 'operator', 'street', 'houseNumber',
-  'capacity', 'lat', 'lng', 'updatedMs', 'ratingScore', 'ratingCount',
-] as const satisfies (keyof ListingColumns)[];
 
 export class ListingTable {
   readonly n: number;
@@ -49,13 +45,8 @@ export class ListingTable {
   constructor(readonly cols: ListingColumns) {
     const n = this.n = cols.slugs.length;
     this.slugs = cols.slugs;
-    const lengthOk = (name: string, a: ArrayLike<unknown>) => { if (a.length !== n) throw new Error(`listing-columns.json: ${name} has ${a.length} entries for ${n} listings`); };
-    for (const name of PER_LISTING) lengthOk(name, cols[name]);
-    for (const [name, c] of [['fromPrice', cols.fromPrice], ...Object.entries(cols.fromPriceByType)] as [string, ListingColumns['fromPrice']][]) {
-      for (const [k, a] of Object.entries(c)) lengthOk(`${name}.${k}`, a);
-    }
     for (let i = 0; i < n; i++) {
-      if (i > 0 && this.slugs[i - 1] >= this.slugs[i]) throw new Error(`listing-facts.json not sorted by slug at ${this.slugs[i]}`);
+      if (i > 0 && this.slugs[i - 1] >= this.slugs[i]) throw new Error(`listing-columns.json: slugs not sorted at ${this.slugs[i]}`);
       this.slugIndex.set(this.slugs[i], i);
     }
     this.all = bits.full(n);
