@@ -10,6 +10,15 @@ node_modules/.install-stamp: package.json package-lock.json
 	@touch $@
 install: node_modules/.install-stamp
 
+## system-deps: Debian packages the tests use (redis-server for the shared rate limit, chromium for the page tests); apt-get as root, only what is missing
+SYSTEM_DEPS := /usr/bin/redis-server:redis-server /usr/bin/chromium:chromium
+system-deps:
+	@missing="$(foreach d,$(SYSTEM_DEPS),$(if $(wildcard $(word 1,$(subst :, ,$(d)))),,$(word 2,$(subst :, ,$(d)))))"; \
+	if [ -n "$${missing// /}" ]; then \
+	  if [ "$$(id -u)" != 0 ]; then echo "make system-deps: need root to apt-get install$$missing" >&2; exit 1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
 ## build: compile the API server to JavaScript in dist/app (what make serve runs: it starts faster than tsx)
 dist/app/api/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find contract api -name '*.ts' -o -name '*.md')
 	$(NPM) run --silent build
@@ -31,7 +40,7 @@ serve: install build
 	DIST_DIR=$(DIST) $(NPM) run --silent serve
 
 ## test: install, type-check, lint the OpenAPI description, build the server, run every test
-test: install typecheck lint-openapi build
+test: install system-deps typecheck lint-openapi build
 	$(NODE_TEST) $$(find test -name '*.test.ts' -not -path 'test/bench/*' | sort)
 
 ## typecheck: strict TypeScript check of the whole tree
@@ -66,4 +75,4 @@ leads: install
 help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
 
-.PHONY: install build start data serve test typecheck lint-openapi openapi generate bench bench-1m leads help
+.PHONY: system-deps install build start data serve test typecheck lint-openapi openapi generate bench bench-1m leads help
