@@ -26,8 +26,9 @@ export const DEFAULT_DIST_DIR = 'dist';
  * 3: files made for loading: the listings' cards, map markers and details as NDJSON, one line per
  * listing in the order of listing-columns.json (no byte offsets in any file); the manifest carries
  * the hash of the contract the build was checked against.
+ * 4: a record index per details file (DETAILS_INDEX): the API checks every detail line it reads.
  */
-export const BUILD_FORMAT_VERSION = 3;
+export const BUILD_FORMAT_VERSION = 4;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
@@ -213,6 +214,18 @@ export const NDJSON_BUILD_FILES = {
   cards: BuildStaticCardSchema,
   markers: BuildStaticMarkerSchema.nullable(),
   details: BuildPropertyDetailSchema,
+} as const;
+
+/**
+ * `details.<locale>.index`, the record index of `details.<locale>.ndjson` (a file the API leaves on
+ * disk and reads a line at a time): for every line, in line order, its length in bytes (newline
+ * included) and its CRC-32 (zlib's), each a little-endian uint32. The pipeline writes it with the
+ * lines it validated; the API checks each line it reads against it, so it serves only the bytes the
+ * pipeline checked, even when the file is damaged after the build was loaded.
+ */
+export const DETAILS_INDEX = {
+  name: (locale: string) => `details.${locale}.index`,
+  bytesPerRecord: 8,
 } as const;
 
 /** The other files of a build: manifest.json, rejects.csv, price-report.csv, price-report.datapackage.json. */

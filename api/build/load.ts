@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES,
   type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile, type SuggestEntry,
 } from '../../contract/build.ts';
 import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
@@ -15,7 +15,8 @@ import type { FilterRegistry } from '../catalog/filters.ts';
 import { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths, resolveSitePathsInBytes } from '../catalog/text.ts';
 import { checkColumns } from './columns.ts';
-import { checkLineCount, ndjsonLines, openNdjson, readWhole, type NdjsonFile } from './ndjson.ts';
+import { checkLineCount, ndjsonLines, readWhole } from './ndjson.ts';
+import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
 
@@ -53,6 +54,8 @@ export interface LoadOptions {
   now?: () => number;
   /** the filters the engine indexes (default FILTERS, api/catalog/filters.ts) */
   filters?: FilterRegistry;
+  /** read every detail line and check it against its record index (once a damaged one was found) */
+  checkAllDetails?: boolean;
 }
 
 /** Every file a build must list in its manifest. */
@@ -60,6 +63,7 @@ const REQUIRED_FILES = [
   ...Object.keys(BUILD_FILES),
   ...Object.keys(LOCALIZED_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.json`)),
   ...Object.keys(NDJSON_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.ndjson`)),
+  ...LOCALES.map(DETAILS_INDEX.name),
 ];
 
 /** Web Crypto hashes on the thread pool: this thread goes on with other files meanwhile. */
@@ -72,9 +76,11 @@ const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BU
 
 /**
  * Checks a build directory and loads it, the same at start-up and on reload: the manifest (format
- * version, contract hash, every required file listed), the sha256 of every file, the structure
- * of the listing files (listing-columns.json and one NDJSON line per listing); then the engine
- * and indexes. Every file is parsed here: a build that loads has nothing left to fail later.
+ * version, contract hash, every required file listed), the sha256 of every file it holds in
+ * memory, the structure of the listing files (listing-columns.json and one NDJSON line per
+ * listing); then the engine and indexes. The details files stay on disk: each line is checked
+ * against its record index when it is read (api/build/records.ts), which the whole file's
+ * sha256 at load could not prove for bytes read later. Every file is parsed here: a build that loads has nothing left to fail later.
  * Elements are not validated against the contract again: the pipeline did before it published,
  * and the manifest with its checksums and contract hash is the proof.
  */
@@ -107,7 +113,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     return Object.fromEntries(LOCALES.map((l, k) => [l, values[k]])) as PerLocale<T>;
   };
 
-  const details: NdjsonFile[] = [];
+  const details: RecordFile[] = [];
   try {
     // The NDJSON files first: their big buffers are allocated while the JS heap is still small,
     // which keeps the collections they trigger cheap.
@@ -127,8 +133,9 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       const markers = read(`markers.${l}.ndjson`);
       for (const p of [cards, markers]) p.catch(() => undefined);
       const detailsName = `details.${l}.ndjson`;
-      const detailFile = await openNdjson(join(dir, detailsName), detailsName, manifest.files[detailsName]).catch((err: Error) => fail(err.message));
+      const detailFile = await openRecords(join(dir, detailsName), detailsName, await read(DETAILS_INDEX.name(l))).catch((err: Error) => fail(err.message));
       details.push(detailFile);
+      if (opts.checkAllDetails) await checkAllRecords(detailFile).catch((err: Error) => fail(err.message));
       listings[l] = { cards: await lines('cards', cards), markers: await lines('markers', markers), details: detailFile, siteUrl: opts.siteUrl };
     }
     const columns = await json<ListingColumns>('listing-columns.json');

@@ -1,18 +1,14 @@
 /**
- * The NDJSON files of a build (`cards|markers|details.<locale>.ndjson`): line i belongs to
- * listing i of listing-columns.json. Loading checks their structure, not each element against
+ * The NDJSON files a build holds in memory (`cards|markers.<locale>.ndjson`; details stay on disk,
+ * api/build/records.ts): line i belongs to listing i of listing-columns.json. Loading checks their structure, not each element against
  * the contract (the pipeline did; the manifest's checksums prove the bytes are the ones it checked):
  * exactly one line per listing, every line a JSON object (or `null` where allowed), the file
  * ending with its last line's newline.
  */
-import { createHash } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 
 /** An NDJSON file's bytes and line starts: line i is bytes [starts[i], starts[i + 1] - 1) (its newline excluded). */
 export interface NdjsonLines { bytes: Buffer; starts: Float64Array }
-
-/** An NDJSON file left on disk, with its line starts: line i is read when served. */
-export interface NdjsonFile { fh: FileHandle; starts: Float64Array }
 
 const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, NEWLINE = 0x0a;
 
@@ -59,41 +55,6 @@ export function ndjsonLines(bytes: Buffer, name: string, nullable = false): Ndjs
   return { bytes, starts: scanner.finish() };
 }
 
-/**
- * An NDJSON file checksummed and scanned in chunks (little memory whatever its size), then kept
- * open: the handle survives the build directory's removal.
- */
-export async function openNdjson(path: string, name: string, sha256: string, chunkBytes = 8 << 20): Promise<NdjsonFile> {
-  const fh = await open(path, 'r');
-  try {
-    const hash = createHash('sha256');
-    const scanner = new NdjsonScanner(name);
-    // two buffers: the next chunk is read while this one is hashed and scanned
-    const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
-    // a checksum mismatch is the first thing to report: the structure of other bytes says little
-    let malformed: Error | undefined;
-    let pos = 0;
-    let next = fh.read(buffers[0], 0, chunkBytes, pos);
-    for (let k = 1; ; k++) {
-      const { bytesRead, buffer } = await next;
-      if (bytesRead === 0) break;
-      pos += bytesRead;
-      next = fh.read(buffers[k % 2], 0, chunkBytes, pos);
-      const part = buffer.subarray(0, bytesRead);
-      hash.update(part);
-      if (!malformed) {
-        try { scanner.push(part); } catch (err) { malformed = err as Error; }
-      }
-    }
-    if (hash.digest('hex') !== sha256) throw new Error(`${name} checksum mismatch`);
-    if (malformed) throw malformed;
-    return { fh, starts: scanner.finish() };
-  } catch (err) {
-    await fh.close();
-    throw err;
-  }
-}
-
 /** Every file has one line per listing. */
 export function checkLineCount(name: string, lines: { starts: Float64Array }, listings: number): void {
   const count = lines.starts.length - 1;
@@ -116,13 +77,4 @@ export async function readWhole(path: string): Promise<Buffer> {
   } finally {
     await fh.close();
   }
-}
-
-/** Line i of a file left on disk, as text. */
-export async function readLine(file: NdjsonFile, i: number, name: string): Promise<string> {
-  const start = file.starts[i], length = file.starts[i + 1] - 1 - start;
-  const buf = Buffer.allocUnsafe(length);
-  const { bytesRead } = await file.fh.read(buf, 0, length, start);
-  if (bytesRead !== length) throw new Error(`short read in ${name}`);
-  return buf.toString('utf8');
 }

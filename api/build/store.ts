@@ -14,6 +14,8 @@ export interface Served {
 /** Where the request handlers get the build to answer with. */
 export interface CatalogSource {
   current(): Served;
+  /** A line of this build was found damaged on disk (DamagedRecordError): the request got a 500. */
+  damaged(build: LoadedBuild, err: Error): void;
 }
 
 const served = (build: LoadedBuild): Served => ({ build, responses: new ResponseCache() });
@@ -21,7 +23,7 @@ const served = (build: LoadedBuild): Served => ({ build, responses: new Response
 /** A fixed build (tests, benchmarks). */
 export function staticCatalog(build: LoadedBuild): CatalogSource {
   const fixed = served(build);
-  return { current: () => fixed };
+  return { current: () => fixed, damaged: () => undefined };
 }
 
 export interface StoreLogger {
@@ -49,6 +51,8 @@ export type ReloadOutcome = 'swapped' | 'unchanged' | 'failed';
  */
 export class CatalogStore extends EventEmitter implements CatalogSource {
   private served: Served;
+  /** builds whose damage was reported: one recovery attempt each */
+  private readonly recovering = new WeakSet<LoadedBuild>();
   private queue: Promise<unknown> = Promise.resolve();
   private watcher?: FSWatcher;
   private timer?: NodeJS.Timeout;
@@ -78,12 +82,28 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
 
   /** Loads `current` if it points somewhere new (or always, with force). Reloads never overlap. */
   reload(force = false): Promise<ReloadOutcome> {
-    const run = this.queue.then(() => this.doReload(force));
+    return this.enqueue(force, false);
+  }
+
+  /**
+   * A detail line of the served build is damaged on disk: logged, and `current` is loaded again
+   * (once per build), every detail line checked this time, so a repaired or newer build replaces
+   * it while a still damaged one is refused. Meanwhile the other lines keep being served.
+   */
+  damaged(build: LoadedBuild, err: Error): void {
+    if (build !== this.served.build || this.recovering.has(build)) return;
+    this.recovering.add(build);
+    this.opts.log.error({ err, buildId: build.id, dir: build.dir }, 'damaged build file; reloading the build');
+    void this.enqueue(true, true);
+  }
+
+  private enqueue(force: boolean, checkAllDetails: boolean): Promise<ReloadOutcome> {
+    const run = this.queue.then(() => this.doReload(force, checkAllDetails));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async doReload(force: boolean): Promise<ReloadOutcome> {
+  private async doReload(force: boolean, checkAllDetails: boolean): Promise<ReloadOutcome> {
     let target: string;
     try {
       target = await realpath(this.link);
@@ -95,7 +115,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
     if (!force && target === this.served.build.dir) return 'unchanged';
     const started = Date.now();
     try {
-      const build = await loadBuild(target, { siteUrl: this.opts.siteUrl });
+      const build = await loadBuild(target, { siteUrl: this.opts.siteUrl, checkAllDetails });
       const old = this.served.build;
       const previous = old.id;
       this.served = served(build);

@@ -9,7 +9,8 @@ import { FILTERS, type FilterRegistry, type FilterValues } from './filters.ts';
 import { ListingTable } from './listings.ts';
 import { Matcher, type MatchSet } from './match.ts';
 import { Orders } from './order.ts';
-import { readLine, type NdjsonFile, type NdjsonLines } from '../build/ndjson.ts';
+import type { NdjsonLines } from '../build/ndjson.ts';
+import { readRecord, type RecordFile } from '../build/records.ts';
 import { resolveSitePathsInJson } from './text.ts';
 
 export type { MatchSet } from './match.ts';
@@ -25,10 +26,10 @@ export interface PlaceRef { country: SlugName; city?: SlugName; zone?: SlugName 
 
 /**
  * The listings of a locale as the build's NDJSON files give them, line i for listing i: cards
- * and markers in memory with site paths resolved, details on disk (read when served, the page
- * cache holds them; their site paths are resolved then).
+ * and markers in memory with site paths resolved, details on disk (read and checked against their
+ * record index when served, the page cache holds them; their site paths are resolved then).
  */
-export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; details: NdjsonFile; siteUrl: string }
+export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; details: RecordFile; siteUrl: string }
 
 /** Line i as JSON text without its closing brace, ready for the request-dependent fields. */
 const openLine = (l: NdjsonLines, i: number) => l.bytes.toString('utf8', l.starts[i], l.starts[i + 1] - 2);
@@ -102,10 +103,10 @@ export class Engine {
     this.lines[locale] = l;
   }
 
-  /** The detail JSON of listing i, URLs resolved. */
+  /** The detail JSON of listing i, URLs resolved; DamagedRecordError when its line is not the one the pipeline wrote. */
   async detailJson(i: number, locale: Locale): Promise<string> {
     const l = this.lines[locale];
-    return resolveSitePathsInJson(await readLine(l.details, i, `details.${locale}.ndjson`), l.siteUrl);
+    return resolveSitePathsInJson(await readRecord(l.details, i), l.siteUrl);
   }
 
   /** The card's title (for citations): its `"title"` string read from the card's bytes, not the whole card parsed. */

@@ -2,10 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
 import type { LoadedBuild } from '../build/load.ts';
+import { DamagedRecordError } from '../build/records.ts';
 import type { Locale } from '../../contract/common.ts';
 import { citation, type CitationPage } from './citation.ts';
 import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
+import { ApiError } from './problems.ts';
 import type { CacheHint } from './headers.ts';
 import type { RouteResponse } from './response-cache.ts';
 
@@ -113,9 +115,14 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       let kept = key === undefined ? undefined : responses.get(key, now);
       if (!kept) {
         const cfg = app.config;
-        const response = responseOf(await def.handler({
+        const response = responseOf(await Promise.resolve(def.handler({
           request, reply, query, params, body, build, config: cfg, now,
           cite: (locale, page) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now }),
+        })).catch((err: unknown) => {
+          if (!(err instanceof DamagedRecordError)) throw err;
+          request.log.error({ err, buildId: build.id }, 'damaged record refused');
+          app.catalog.damaged(build, err);
+          throw new ApiError('INTERNAL_ERROR', 'The stored record behind this response is damaged; it is not served until the build is repaired or replaced.');
         }));
         if (key === undefined) return send(reply, response);
         kept = responses.keep(key, now, response);

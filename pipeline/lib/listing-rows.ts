@@ -5,7 +5,8 @@
  * sql/macros.sql); the request-dependent fields of a card are not in it.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import { crc32 } from 'node:zlib';
+import { DETAILS_INDEX, NDJSON_BUILD_FILES } from '../../contract/build.ts';
 import type { Locale } from '../../contract/common.ts';
 import type { BuildWriter } from './publish.ts';
 import { lineValidator } from './validate.ts';
@@ -121,6 +122,8 @@ export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWri
   const out = { cards: writer.openText(names.cards), markers: writer.openText(names.markers), details: writer.openText(names.details) };
   const cardSlugs: string[] = [];
   const detailSlugs: string[] = [];
+  /** DETAILS_INDEX: the length and CRC-32 of every detail line as written */
+  const detailIndex: number[] = [];
   let i = 0;
   for await (const chunk of await conn.stream(listingRowsSql(locale))) {
     const [cards, markers, details] = [0, 1, 2].map((c) => chunk.getColumnValues(c) as string[]);
@@ -134,11 +137,21 @@ export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWri
       detailSlugs.push(detail.slug);
       out.cards.write(`${cards[row]}\n`);
       out.markers.write(`${markers[row]}\n`);
-      out.details.write(`${details[row]}\n`);
+      const detailLine = `${details[row]}\n`;
+      out.details.write(detailLine);
+      detailIndex.push(Buffer.byteLength(detailLine), crc32(detailLine));
     }
   }
   out.cards.close();
   out.markers.close();
   out.details.close();
+  writer.writeBytes(DETAILS_INDEX.name(locale), recordIndex(detailIndex));
   return { cardSlugs, detailSlugs };
+}
+
+/** DETAILS_INDEX's bytes: pairs of (length, CRC-32) as little-endian uint32s. */
+function recordIndex(pairs: number[]): Buffer {
+  const buf = Buffer.alloc(pairs.length * 4);
+  pairs.forEach((v, k) => buf.writeUInt32LE(v, k * 4));
+  return buf;
 }

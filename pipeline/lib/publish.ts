@@ -83,6 +83,15 @@ export class BuildWriter {
     out.write(text);
     out.close();
   }
+
+  writeBytes(name: string, bytes: Uint8Array): void {
+    const fd = openSync(path.join(this.dir, name), 'w');
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+    fsyncSync(fd);
+    closeSync(fd);
+    this.files[name] = createHash('sha256').update(bytes).digest('hex');
+  }
 }
 
 export function fsyncDir(dir: string): void {

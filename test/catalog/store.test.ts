@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../api/app.ts';
 import { BuildLoadError, loadBuild } from '../../api/build/load.ts';
+import { DamagedRecordError } from '../../api/build/records.ts';
 import { CatalogStore } from '../../api/build/store.ts';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { SITE, testConfig } from '../support/app.ts';
@@ -52,19 +53,38 @@ describe('loadBuild', () => {
     await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/config\.json checksum mismatch/));
   });
 
-  it('rejects an NDJSON file whose checksum does not match, in memory or left on disk', async () => {
-    for (const name of ['cards.de.ndjson', 'details.es.ndjson']) {
-      const f = await writeBuildFixture();
-      dirs.push(f.dir);
-      const text = await readFile(join(f.dir, name), 'utf8');
-      await writeFile(join(f.dir, name), text.replace('"featured":false', '"featured":true '));
-      await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(new RegExp(`${name.replace(/\./g, '\\.')} checksum mismatch`)));
-    }
+  it('rejects an NDJSON file held in memory whose checksum does not match', async () => {
+    const f = await writeBuildFixture();
+    dirs.push(f.dir);
+    const text = await readFile(join(f.dir, 'cards.de.ndjson'), 'utf8');
+    await writeFile(join(f.dir, 'cards.de.ndjson'), text.replace('"featured":false', '"featured":true '));
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/cards\.de\.ndjson checksum mismatch/));
+  });
+
+  it('checks a detail line against its record index when it reads it, and every line when asked', async () => {
+    const f = await writeBuildFixture();
+    dirs.push(f.dir);
+    const text = await readFile(join(f.dir, 'details.es.ndjson'), 'utf8');
+    const damagedLine = text.split('\n').findIndex((l) => l.includes('"featured":false'));
+    await writeFile(join(f.dir, 'details.es.ndjson'), text.replace('"featured":false', '"featured":true '));
+    const b = await loadBuild(f.dir, { siteUrl: SITE });
+    await assert.rejects(b.engine.detailJson(damagedLine, 'es'), (e: Error) => e instanceof DamagedRecordError && e.message === `details.es.ndjson: line ${damagedLine + 1} is damaged (its bytes differ from the record index)`);
+    JSON.parse(await b.engine.detailJson(damagedLine + 1, 'es'));
+    JSON.parse(await b.engine.detailJson(damagedLine, 'en'));
+    await b.close();
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE, checkAllDetails: true }), refused(new RegExp(`details\\.es\\.ndjson: line ${damagedLine + 1} is damaged`)));
+  });
+
+  it('rejects a record index that does not match its file or the manifest', async () => {
+    const f = await writeBuildFixture();
+    dirs.push(f.dir);
+    await writeFile(join(f.dir, 'details.en.index'), Buffer.alloc(26 * 8));
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/details\.en\.index checksum mismatch/));
   });
 
   it('rejects a build of another format version or contract', async () => {
-    const old = await withManifest((m) => { m.formatVersion = 2; });
-    await assert.rejects(loadBuild(old.dir, { siteUrl: SITE }), refused(/build format 2, this server loads format 3/));
+    const old = await withManifest((m) => { m.formatVersion = 3; });
+    await assert.rejects(loadBuild(old.dir, { siteUrl: SITE }), refused(/build format 3, this server loads format 4/));
     const other = await withManifest((m) => { m.contractHash = 'f'.repeat(64); });
     await assert.rejects(loadBuild(other.dir, { siteUrl: SITE }), refused(/built against another contract/));
     const none = await withManifest((m) => { delete m.contractHash; });
@@ -80,7 +100,7 @@ describe('loadBuild', () => {
     const missing = await withLines('cards.en.ndjson', (lines) => lines.slice(1));
     await assert.rejects(loadBuild(missing.dir, { siteUrl: SITE }), refused(/cards\.en\.ndjson has 25 lines for 26 listings/));
     const extra = await withLines('details.de.ndjson', (lines) => [...lines, lines[0]]);
-    await assert.rejects(loadBuild(extra.dir, { siteUrl: SITE }), refused(/details\.de\.ndjson has 27 lines for 26 listings/));
+    await assert.rejects(loadBuild(extra.dir, { siteUrl: SITE }), refused(/details\.de\.ndjson is \d+ bytes, its index says \d+/));
     const extraMarker = await withLines('markers.es.ndjson', (lines) => [...lines, 'null']);
     await assert.rejects(loadBuild(extraMarker.dir, { siteUrl: SITE }), refused(/markers\.es\.ndjson has 27 lines for 26 listings/));
   });
@@ -88,8 +108,8 @@ describe('loadBuild', () => {
   it('rejects NDJSON lines that are not JSON objects where they should be', async () => {
     const blank = await withLines('cards.es.ndjson', (lines) => [...lines.slice(0, 3), '', ...lines.slice(4)]);
     await assert.rejects(loadBuild(blank.dir, { siteUrl: SITE }), refused(/cards\.es\.ndjson: line 4 is not a JSON object/));
-    const cut = await withLines('details.en.ndjson', (lines) => lines.map((l, i) => (i === 7 ? l.slice(0, -1) : l)));
-    await assert.rejects(loadBuild(cut.dir, { siteUrl: SITE }), refused(/details\.en\.ndjson: line 8 is not a JSON object/));
+    const cut = await withLines('cards.en.ndjson', (lines) => lines.map((l, i) => (i === 7 ? l.slice(0, -1) : l)));
+    await assert.rejects(loadBuild(cut.dir, { siteUrl: SITE }), refused(/cards\.en\.ndjson: line 8 is not a JSON object/));
     const nullCard = await withLines('cards.de.ndjson', (lines) => lines.map((l, i) => (i === 2 ? 'null' : l)));
     await assert.rejects(loadBuild(nullCard.dir, { siteUrl: SITE }), refused(/cards\.de\.ndjson: line 3 is not a JSON object$/));
     const unterminated = await writeBuildFixture(undefined, { mutate: (files) => files.set('markers.en.ndjson', files.get('markers.en.ndjson')!.slice(0, -1)) });
@@ -230,6 +250,81 @@ describe('hot reload', () => {
     assert.equal(JSON.parse(detail.body).data.slug, 'tor-twelve');
     assert.equal(JSON.parse((await app.inject({ url: '/v1/properties?locale=en' })).body).meta.pagination.total, 26);
     await app.close();
+    await store.current().build.close();
+  });
+
+  it('never serves a detail damaged in the live build: 500 for that record, a log line, one reload that refuses the damaged file', async () => {
+    const d = await dist();
+    const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a' });
+    await publish(d, a.dir);
+    const errors: string[] = [];
+    const store = await CatalogStore.open(d, { siteUrl: SITE, log: { info: () => undefined, error: (obj: object, msg: string) => { errors.push(`${msg}: ${(obj as { err: Error }).err.message}`); } } });
+    const app = await buildApp({ config: testConfig({ RATE_LIMIT_READS: '1000000' }), catalog: store, logger: false });
+    const file = join(a.dir, 'details.en.ndjson');
+    const original = await readFile(file);
+    const lines = original.toString('utf8').split('\n');
+    const i = store.current().build.engine.slugIndex.get('tor-twelve')!;
+    // one byte changed in place: same length, so nothing but the record index can tell
+    const at = lines.slice(0, i).reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0) + lines[i].indexOf('"slug"') + 2;
+    const damaged = Buffer.from(original);
+    damaged[at] = 0x7b; // '{': the line is no longer JSON
+    await writeFile(file, damaged);
+
+    const failed = once(store, 'failed');
+    const res = await app.inject({ url: '/v1/properties/tor-twelve?locale=en' });
+    assert.equal(res.statusCode, 500);
+    assert.match(res.headers['content-type'] as string, /^application\/problem\+json/);
+    assert.equal(JSON.parse(res.body).code, 'INTERNAL_ERROR');
+    await failed;
+    assert.match(errors.join('\n'), /damaged build file; reloading the build: details\.en\.ndjson: line \d+ is damaged/);
+    assert.match(errors.join('\n'), /build rejected; still serving the previous one: build .*: details\.en\.ndjson: line \d+ is damaged/);
+    assert.equal(store.current().build.id, 'a');
+    assert.equal((await app.inject({ url: '/v1/properties/tor-twelve?locale=de' })).statusCode, 200, 'the same space in another locale');
+    for (const slug of ['kreuzberg-nook', 'tor-twelve']) {
+      const other = await app.inject({ url: `/v1/properties/${slug}?locale=${slug === 'tor-twelve' ? 'es' : 'en'}` });
+      assert.equal(other.statusCode, 200);
+      assert.equal(JSON.parse(other.body).data.slug, slug);
+    }
+    assert.equal((await app.inject({ url: '/v1/properties/tor-twelve?locale=en' })).statusCode, 500, 'still refused, with no second reload');
+    assert.equal(errors.filter((e) => e.startsWith('damaged build file')).length, 1);
+
+    // repaired in place: served again, checked line by line as before
+    await writeFile(file, original);
+    const repaired = await app.inject({ url: '/v1/properties/tor-twelve?locale=en' });
+    assert.equal(repaired.statusCode, 200);
+    assert.equal(JSON.parse(repaired.body).data.slug, 'tor-twelve');
+    await app.close();
+    store.close();
+    await store.current().build.close();
+  });
+
+  it('refuses the lines a truncation cut from the live build, and a reload reads the file that replaced it', async () => {
+    const d = await dist();
+    const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a' });
+    await publish(d, a.dir);
+    const store = await CatalogStore.open(d, { siteUrl: SITE, log: quiet });
+    const app = await buildApp({ config: testConfig({ RATE_LIMIT_READS: '1000000' }), catalog: store, logger: false });
+    const file = join(a.dir, 'details.de.ndjson');
+    const original = await readFile(file);
+    await truncate(file, Math.floor(original.length / 2));
+    const { slugs } = store.current().build.engine;
+    const failed = once(store, 'failed');
+    const statuses = await Promise.all(slugs.map(async (slug) => (await app.inject({ url: `/v1/properties/${slug}?locale=de` })).statusCode));
+    const [failedErr] = await failed;
+    assert.match((failedErr as Error).message, /details\.de\.ndjson is \d+ bytes, its index says \d+/);
+    const firstRefused = statuses.indexOf(500);
+    assert.ok(firstRefused > 0, 'the lines before the cut are served');
+    assert.deepEqual(statuses, slugs.map((_, k) => (k < firstRefused ? 200 : 500)), 'every line from the cut on is refused');
+
+    // the file is replaced whole (a new file renamed over it): the open handle still reads the cut one
+    await writeFile(`${file}.new`, original);
+    await rename(`${file}.new`, file);
+    assert.equal((await app.inject({ url: `/v1/properties/${slugs[slugs.length - 1]}?locale=de` })).statusCode, 500);
+    assert.equal(await store.reload(true), 'swapped');
+    const statusesAfter = await Promise.all(slugs.map(async (slug) => (await app.inject({ url: `/v1/properties/${slug}?locale=de` })).statusCode));
+    assert.deepEqual(new Set(statusesAfter), new Set([200]));
+    await app.close();
+    store.close();
     await store.current().build.close();
   });
 

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import { BUILD_FILES, DETAILS_INDEX, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { MAX_RANKING_LIMIT } from '../../contract/market.ts';
@@ -33,6 +34,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       ...Object.keys(BUILD_FILES),
       ...Object.keys(LOCALIZED_BUILD_FILES).flatMap((n) => LOCALES.map((l) => `${n}.${l}.json`)),
       ...Object.keys(NDJSON_BUILD_FILES).flatMap((n) => LOCALES.map((l) => `${n}.${l}.ndjson`)),
+      ...LOCALES.map(DETAILS_INDEX.name),
       'price-report.csv', 'price-report.datapackage.json', 'rejects.csv',
     ].sort();
     assert.deepEqual(Object.keys(manifest.files).sort(), expected);
@@ -65,6 +67,15 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
           if (value !== null) assert.equal(value.slug, slugs[i], `${name}.${locale}.ndjson line ${i + 1}`);
         });
       }
+    }
+    for (const locale of LOCALES) {
+      const index = readFileSync(path.join(dir, DETAILS_INDEX.name(locale)));
+      const lines = readFileSync(path.join(dir, `details.${locale}.ndjson`), 'utf8').slice(0, -1).split('\n');
+      assert.equal(index.length, lines.length * DETAILS_INDEX.bytesPerRecord);
+      lines.forEach((line, i) => {
+        assert.equal(index.readUInt32LE(i * 8), Buffer.byteLength(line) + 1, `${DETAILS_INDEX.name(locale)}: length of line ${i + 1}`);
+        assert.equal(index.readUInt32LE(i * 8 + 4), crc32(`${line}\n`), `${DETAILS_INDEX.name(locale)}: CRC-32 of line ${i + 1}`);
+      });
     }
     assert.equal(manifest.contractHash, CONTRACT_HASH);
     assert.ok(manifest.rowCounts.listings >= 1000);

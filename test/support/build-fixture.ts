@@ -5,12 +5,13 @@
  * that many synthetic listings (the benchmark's 100k build).
  */
 import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { mkdir, mkdtemp, readFile, rename, symlink, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, type ListingColumns,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, type ListingColumns,
 } from '../../contract/build.ts';
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
 import { OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
@@ -267,6 +268,17 @@ export function syntheticListings(count: number, seed = 7, prefix = 'space'): Fi
 
 const sha256 = (buf: Buffer | string) => createHash('sha256').update(buf).digest('hex');
 
+/** DETAILS_INDEX of a details file: (length, CRC-32) of every line. */
+function detailsIndex(text: string): Buffer {
+  const lines = text.split('\n').slice(0, -1).map((l) => `${l}\n`);
+  const buf = Buffer.alloc(lines.length * DETAILS_INDEX.bytesPerRecord);
+  lines.forEach((l, i) => {
+    buf.writeUInt32LE(Buffer.byteLength(l), i * 8);
+    buf.writeUInt32LE(crc32(l), i * 8 + 4);
+  });
+  return buf;
+}
+
 export interface FixtureOptions {
   /** synthetic listings added to the hand-written ones */
   extra?: number;
@@ -516,10 +528,13 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     enquiryEmail: l.operator ? `${l.operator}@example.com` : null,
   }]))));
   files.set('price-report.csv', 'country_code,city_slug\n');
+  // the record indexes are made from the details as validated, as the pipeline does: a mutation
+  // of a details file is damage they reveal
+  const binary = new Map<string, Buffer>(locales.map((l) => [DETAILS_INDEX.name(l), detailsIndex(files.get(`details.${l}.ndjson`)!)]));
   opts.mutate?.(files);
 
   const checksums: Record<string, string> = {};
-  for (const [name, text] of files) {
+  for (const [name, text] of [...files, ...binary]) {
     await writeFile(join(target, name), text);
     checksums[name] = sha256(text);
   }

@@ -1,0 +1,93 @@
+/**
+ * details.<locale>.ndjson stays on disk and is read a line at a time when served: too big to hold
+ * in memory, and bytes read later are not the bytes hashed at load. So every line is checked when
+ * it is read, against the record index the pipeline wrote with it (DETAILS_INDEX in
+ * contract/build.ts; the index itself is checked against the manifest at load): a line changed or
+ * cut after loading is refused, never served.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import { DETAILS_INDEX } from '../../contract/build.ts';
+
+/** A details file left open, with the line starts and CRC-32s of its record index. */
+export interface RecordFile {
+  name: string;
+  fh: FileHandle;
+  /** line i is bytes [starts[i], starts[i + 1]), its newline included */
+  starts: Float64Array;
+  crcs: Uint32Array;
+}
+
+/** A line whose bytes on disk are not those of the record index. */
+export class DamagedRecordError extends Error {
+  constructor(readonly file: string, readonly line: number, why: string) {
+    super(`${file}: line ${line + 1} is damaged (${why})`);
+  }
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Opens a details file by its record index: the file must be as long as the index says (a file
+ * cut or grown is refused here; a byte changed in place, when its line is read).
+ * The handle survives the build directory's removal.
+ */
+export async function openRecords(path: string, name: string, index: Buffer): Promise<RecordFile> {
+  const size = DETAILS_INDEX.bytesPerRecord;
+  if (index.length % size !== 0) throw new Error(`${name}: its index is ${index.length} bytes, not a whole number of records`);
+  const count = index.length / size;
+  const starts = new Float64Array(count + 1);
+  const crcs = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    const length = index.readUInt32LE(i * size);
+    if (length < 3) throw new Error(`${name}: line ${i + 1} is ${length} bytes in its index, too short for a JSON object`);
+    starts[i + 1] = starts[i] + length;
+    crcs[i] = index.readUInt32LE(i * size + 4);
+  }
+  const fh = await open(path, 'r');
+  try {
+    const { size: bytes } = await fh.stat();
+    if (bytes !== starts[count]) throw new Error(`${name} is ${bytes} bytes, its index says ${starts[count]}`);
+    return { name, fh, starts, crcs };
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
+}
+
+/** Line i, checked against the record index, as text without its newline. */
+export async function readRecord(file: RecordFile, i: number): Promise<string> {
+  const start = file.starts[i], length = file.starts[i + 1] - start;
+  const buf = Buffer.allocUnsafe(length);
+  const { bytesRead } = await file.fh.read(buf, 0, length, start);
+  checkRecord(file, i, buf, bytesRead);
+  return buf.toString('utf8', 0, length - 1);
+}
+
+function checkRecord(file: RecordFile, i: number, bytes: Buffer, bytesRead = bytes.length): void {
+  const length = file.starts[i + 1] - file.starts[i];
+  if (bytesRead !== length) throw new DamagedRecordError(file.name, i, `${bytesRead} of its ${length} bytes are left`);
+  if (bytes[length - 1] !== NEWLINE || crc32(bytes.subarray(0, length)) !== file.crcs[i]) throw new DamagedRecordError(file.name, i, 'its bytes differ from the record index');
+}
+
+/** Reads the whole file and checks every line (after a damaged line was found, before trusting the file again). */
+export async function checkAllRecords(file: RecordFile, chunkBytes = 8 << 20): Promise<void> {
+  const n = file.crcs.length;
+  for (let first = 0; first < n;) {
+    let last = first + 1;
+    while (last < n && file.starts[last + 1] - file.starts[first] <= chunkBytes) last++;
+    const from = file.starts[first], length = file.starts[last] - from;
+    const buf = Buffer.allocUnsafe(length);
+    let filled = 0;
+    while (filled < length) {
+      const { bytesRead } = await file.fh.read(buf, filled, length - filled, from + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    for (let i = first; i < last; i++) {
+      const s = file.starts[i] - from, e = Math.min(file.starts[i + 1] - from, filled);
+      checkRecord(file, i, buf.subarray(s, Math.max(s, e)), Math.max(0, e - s));
+    }
+    first = last;
+  }
+}
