@@ -26,7 +26,8 @@ export const DEFAULT_DIST_DIR = 'dist';
  * 3: files made for loading: the listings' cards, map markers and details as NDJSON, one line per
  * listing in the order of listing-columns.json (no byte offsets in any file); the manifest carries
  * the hash of the contract the build was checked against.
- * 4: a record index per details file (DETAILS_INDEX): the API checks every detail line it reads.
+ * 4: a record index per details file (DETAILS_INDEX): the API checks every detail line it reads;
+ * suggest.json carries its names folded (`foldedNames`), so the API does not fold them at load.
  */
 export const BUILD_FORMAT_VERSION = 4;
 
@@ -154,8 +155,8 @@ export const SuggestEntrySchema = z.strictObject({
   sublabel: Localized.nullable(),
   center: LatLngSchema.nullable(),
   propertyCount: z.int().min(0).nullable(),
-  /** every name of the entry in every locale, as written (the API folds case and accents) */
-  names: z.array(z.string().min(1)),
+  /** every name of the entry in every locale, its labels included, folded (contract/fold.ts) and distinct */
+  foldedNames: z.array(z.string().min(1)),
   /** larger places rank first: listings for places and operators, 1 for spaces */
   weight: z.number().min(0),
 });

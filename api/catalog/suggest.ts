@@ -1,35 +1,23 @@
 /**
  * The autocomplete index (DESIGN.md §5, GET /v1/search/suggest), built once when a build loads.
  *
- * Every name of every entry, in every locale, is folded (case, accents, ß → ss, and the German
- * transliterations ue/ae/oe → u/a/o, so `münchen` and `muenchen` fold alike) and split into words.
+ * Every name of every entry, in every locale, is folded (contract/fold.ts: case, accents, ß → ss,
+ * and the German transliterations ue/ae/oe → u/a/o, so `münchen` and `muenchen` fold alike) by the
+ * pipeline; the index splits the folded names into words.
  * A query token matches a word it is a prefix of (exact), or, from 4 characters, a word with a
  * prefix at Damerau-Levenshtein distance 1 (typo; one per query). Every token of the query must
  * match a word of the same name. Exact matches rank above typo matches, then larger places first
  * (weight), then kind (country, city, zone, operator, property) and slug.
  */
 import type { SuggestEntry } from '../../contract/build.ts';
+import { fold } from '../../contract/fold.ts';
 import type { Locale } from '../../contract/common.ts';
 import { MAX_SUGGEST_LIMIT, type Suggestion } from '../../contract/market.ts';
 
 export const MIN_TYPO_LENGTH = 4;
 const KIND_ORDER: Record<SuggestEntry['kind'], number> = { country: 0, city: 1, zone: 2, operator: 3, property: 4 };
-const SPECIAL: Record<string, string> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', þ: 'th', ł: 'l', ı: 'i', ħ: 'h',
-};
 
-/** Lower case, accents stripped, ß → ss, ue/ae/oe → u/a/o; every other run of non-alphanumerics one space. */
-export function fold(text: string): string {
-  const lower = text.toLowerCase().replace(/[ßæœøđðþłıħ]/g, (c) => SPECIAL[c]);
-  return lower
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    // German transliteration: a prefix of a word still folds to a prefix of its folded form
-    .replace(/([aou])e/g, '$1')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
+/** The words of a text as the index compares them. */
 export const tokens = (text: string): string[] => {
   const f = fold(text);
   return f ? f.split(' ') : [];
@@ -120,12 +108,7 @@ export class SuggestIndex {
     const nameWordLists: string[][] = [];
     const byWord = new Map<string, number[]>();
     this.entries.forEach((e, rank) => {
-      const names = new Set<string>();
-      for (const n of [...e.names, e.label.en, e.label.de, e.label.es]) {
-        const f = fold(n);
-        if (f) names.add(f);
-      }
-      for (const name of names) {
+      for (const name of e.foldedNames) {
         const id = nameEntry.length;
         nameEntry.push(rank);
         const words = [...new Set(name.split(' '))];

@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FacetLabels, LeadRouting, LocalizedText, MarketRatesFile, SuggestEntry } from '../../contract/build.ts';
 import type { GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, OPTION_TYPES, type Locale, type Money, type OptionType } from '../../contract/common.ts';
+import { foldedNames } from '../../contract/fold.ts';
 import { MAX_RANKING_LIMIT, type PlaceHub, type PriceIndexCity, type RankingsPayload } from '../../contract/market.ts';
 import { LOGO_SIZE_PX } from './listing-rows.ts';
 import { queryJsonRows, queryRows } from './models.ts';
@@ -293,17 +294,13 @@ export function facetLabels(m: Marts): FacetLabels {
   };
 }
 
-function distinctNames(...names: (string | null | undefined)[]): string[] {
-  return [...new Set(names.filter((n): n is string => !!n))];
-}
-
 export function suggestIndex(m: Marts): SuggestEntry[] {
   const entries: SuggestEntry[] = [];
   const countryNames = new Map(m.countries.map((c) => [str(c.country_code), localized(c, 'name')]));
   for (const c of m.countries) {
     entries.push({
       kind: 'country', slug: str(c.country_slug), label: localized(c, 'name'), sublabel: null, center: null,
-      propertyCount: num(c.property_count), names: distinctNames(str(c.name_en), str(c.name_de), str(c.name_es)),
+      propertyCount: num(c.property_count), foldedNames: foldedNames(str(c.name_en), str(c.name_de), str(c.name_es)),
       weight: num(c.property_count),
     });
   }
@@ -311,7 +308,7 @@ export function suggestIndex(m: Marts): SuggestEntry[] {
     entries.push({
       kind: 'city', slug: str(c.city_slug), label: localized(c, 'name'), sublabel: countryNames.get(str(c.country_code)) ?? null,
       center: { lat: num(c.lat), lng: num(c.lng) }, propertyCount: num(c.property_count),
-      names: distinctNames(str(c.name_en), str(c.name_de), str(c.name_es)), weight: num(c.property_count),
+      foldedNames: foldedNames(str(c.name_en), str(c.name_de), str(c.name_es)), weight: num(c.property_count),
     });
   }
   for (const z of m.zones) {
@@ -320,14 +317,14 @@ export function suggestIndex(m: Marts): SuggestEntry[] {
       kind: 'zone', slug: str(z.zone_slug), label: localized(z, 'name'),
       sublabel: Object.fromEntries(LOCALES.map((l) => [l, `${str(byLocale(z, 'city_name', l))}, ${country[l]}`])) as LocalizedText,
       center: coordinatesOf(z) ?? null, propertyCount: num(z.property_count),
-      names: distinctNames(str(z.name_en), str(z.name_de), str(z.name_es)), weight: num(z.property_count),
+      foldedNames: foldedNames(str(z.name_en), str(z.name_de), str(z.name_es)), weight: num(z.property_count),
     });
   }
   for (const o of m.operators) {
     const name = str(o.operator_name);
     entries.push({
       kind: 'operator', slug: str(o.operator_slug), label: { en: name, de: name, es: name }, sublabel: null, center: null,
-      propertyCount: num(o.property_count), names: [name], weight: num(o.property_count),
+      propertyCount: num(o.property_count), foldedNames: foldedNames(name), weight: num(o.property_count),
     });
   }
   for (const s of m.listings) {
@@ -339,7 +336,7 @@ export function suggestIndex(m: Marts): SuggestEntry[] {
           ? `${str(byLocale(s, 'city_name', l))}, ${str(byLocale(s, 'country_name', l))}`
           : `${str(byLocale(s, 'zone_name', l))}, ${str(byLocale(s, 'city_name', l))}`,
       ])) as LocalizedText,
-      center: coordinatesOf(s) ?? null, propertyCount: null, names: [title], weight: 1,
+      center: coordinatesOf(s) ?? null, propertyCount: null, foldedNames: foldedNames(title), weight: 1,
     });
   }
   return entries;

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SuggestEntry } from '../../contract/build.ts';
 import fc from 'fast-check';
-import { fold, MIN_TYPO_LENGTH, prefixDistance, SuggestIndex, tokens } from '../../api/catalog/suggest.ts';
+import { MIN_TYPO_LENGTH, prefixDistance, SuggestIndex, tokens } from '../../api/catalog/suggest.ts';
+import { fold, foldedNames } from '../../contract/fold.ts';
 
 const L = (en: string, de = en, es = en) => ({ en, de, es });
 function entry(kind: SuggestEntry['kind'], slug: string, label: ReturnType<typeof L>, weight: number, extra: Partial<SuggestEntry> = {}): SuggestEntry {
   return {
     kind, slug, label, sublabel: null, center: null, propertyCount: kind === 'property' ? null : weight,
-    names: [...new Set([label.en, label.de, label.es])], weight, ...extra,
+    foldedNames: foldedNames(label.en, label.de, label.es), weight, ...extra,
   };
 }
 
