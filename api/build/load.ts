@@ -13,7 +13,7 @@ import type { PlaceHub, RankingsPayload } from '../../contract/market.ts';
 import { Engine, type LocaleListings } from '../catalog/engine.ts';
 import type { FilterRegistry } from '../catalog/filters.ts';
 import { SuggestIndex } from '../catalog/suggest.ts';
-import { resolveSitePaths, resolveSitePathsInBytes } from '../catalog/text.ts';
+import { resolveSitePaths } from '../catalog/text.ts';
 import { checkColumns } from './columns.ts';
 import { checkLineCount, ndjsonLines, readWhole } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
@@ -122,7 +122,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       // read ahead: the files come from the thread pool while this thread hashes and scans
       const lines = async (name: 'cards' | 'markers', reading: Promise<Buffer>) => {
         const file = `${name}.${l}.ndjson`;
-        const bytes = resolveSitePathsInBytes(await reading, opts.siteUrl);
+        const bytes = await reading;
         try {
           return ndjsonLines(bytes, file, name === 'markers');
         } catch (err) {

@@ -6,9 +6,13 @@
  * ending with its last line's newline.
  */
 import { open } from 'node:fs/promises';
+import { sitePathOffsets } from '../catalog/text.ts';
 
-/** An NDJSON file's bytes and line starts: line i is bytes [starts[i], starts[i + 1] - 1) (its newline excluded). */
-export interface NdjsonLines { bytes: Buffer; starts: Float64Array }
+/**
+ * An NDJSON file's bytes and line starts: line i is bytes [starts[i], starts[i + 1] - 1) (its
+ * newline excluded); its site paths (sitePathOffsets) are sitePaths[firstSitePath[i]] onwards.
+ */
+export interface NdjsonLines { bytes: Buffer; starts: Float64Array; sitePaths: Float64Array; firstSitePath: Uint32Array }
 
 const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, NEWLINE = 0x0a;
 
@@ -48,11 +52,18 @@ export class NdjsonScanner {
   }
 }
 
-/** The line starts of NDJSON bytes held in memory. */
+/** The line starts and site paths of NDJSON bytes held in memory. */
 export function ndjsonLines(bytes: Buffer, name: string, nullable = false): NdjsonLines {
   const scanner = new NdjsonScanner(name, nullable);
   scanner.push(bytes);
-  return { bytes, starts: scanner.finish() };
+  const starts = scanner.finish();
+  const sitePaths = sitePathOffsets(bytes);
+  const firstSitePath = new Uint32Array(starts.length);
+  for (let i = 0, k = 0; i < starts.length; i++) {
+    while (k < sitePaths.length && sitePaths[k] < starts[i]) k++;
+    firstSitePath[i] = k;
+  }
+  return { bytes, starts, sitePaths, firstSitePath };
 }
 
 /** Every file has one line per listing. */

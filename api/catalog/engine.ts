@@ -11,7 +11,7 @@ import { Matcher, type MatchSet } from './match.ts';
 import { Orders } from './order.ts';
 import type { NdjsonLines } from '../build/ndjson.ts';
 import { readRecord, type RecordFile } from '../build/records.ts';
-import { resolveSitePathsInJson } from './text.ts';
+import { resolveSitePathsInJson, textWithSitePaths } from './text.ts';
 
 export type { MatchSet } from './match.ts';
 export type { Filters } from '../../contract/filters.ts';
@@ -26,13 +26,13 @@ export interface PlaceRef { country: SlugName; city?: SlugName; zone?: SlugName 
 
 /**
  * The listings of a locale as the build's NDJSON files give them, line i for listing i: cards
- * and markers in memory with site paths resolved, details on disk (read and checked against their
+ * and markers in memory (their site paths resolved against siteUrl when rendered), details on disk (read and checked against their
  * record index when served, the page cache holds them; their site paths are resolved then).
  */
 export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; details: RecordFile; siteUrl: string }
 
-/** Line i as JSON text without its closing brace, ready for the request-dependent fields. */
-const openLine = (l: NdjsonLines, i: number) => l.bytes.toString('utf8', l.starts[i], l.starts[i + 1] - 2);
+/** Line i as JSON text without its closing brace, site paths resolved, ready for the request-dependent fields. */
+const openLine = (l: NdjsonLines, i: number, siteUrl: string) => textWithSitePaths(l.bytes, l.starts[i], l.starts[i + 1] - 2, l.sitePaths, l.firstSitePath[i], siteUrl);
 const isNullLine = (l: NdjsonLines, i: number) => l.starts[i + 1] - l.starts[i] === 5 && l.bytes[l.starts[i]] === 0x6e;
 
 /**
@@ -222,7 +222,7 @@ export class Engine {
   }
 
   cardJson(i: number, locale: Locale, f: Filters): string {
-    let s = openLine(this.lines[locale].cards, i) + this.priceFields(i, f.pricingOptionType);
+    let s = openLine(this.lines[locale].cards, i, this.lines[locale].siteUrl) + this.priceFields(i, f.pricingOptionType);
     const mp = this.listings.price(f.pricingOptionType).market[i];
     if (mp) s += mp;
     if (f.lat !== undefined && f.lng !== undefined) {
@@ -233,6 +233,6 @@ export class Engine {
   }
 
   markerJson(i: number, locale: Locale, f: Filters): string {
-    return `${openLine(this.lines[locale].markers, i)}${this.priceFields(i, f.pricingOptionType)}}`;
+    return `${openLine(this.lines[locale].markers, i, this.lines[locale].siteUrl)}${this.priceFields(i, f.pricingOptionType)}}`;
   }
 }

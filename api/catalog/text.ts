@@ -1,6 +1,7 @@
 /**
  * Site paths in build files. Builds store site-relative paths (`"url":"/media/…"`); SITE_URL is
- * known only at start (DESIGN.md §3), so the API resolves them when it loads a build.
+ * known only at start (DESIGN.md §3), so the API resolves them: in JSON files when it loads a
+ * build, in NDJSON lines when it renders one.
  */
 
 const URL_KEYS = new Set(['url', 'webUrl', 'methodologyUrl']);
@@ -40,9 +41,12 @@ const endsWith = (bytes: Buffer, end: number, ascii: string) => {
   return true;
 };
 
-/** The same resolution on UTF-8 JSON bytes (a whole NDJSON file), without decoding them to a string. */
-export function resolveSitePathsInBytes(bytes: Buffer, siteUrl: string): Buffer {
-  if (!siteUrl) return bytes;
+/**
+ * Where the site paths are in UTF-8 JSON bytes (a whole NDJSON file), found without decoding
+ * them: the offset of the `/` each one starts with, ascending. The paths are resolved when a line
+ * is rendered (textWithSitePaths), so the bytes are kept as the build wrote them.
+ */
+export function sitePathOffsets(bytes: Buffer): Float64Array {
   // every key ends in `rl":"/`: find those, then check the key before and the byte after
   const at: number[] = [];
   for (let k = bytes.indexOf(URL_KEY_TAIL); k >= 0; k = bytes.indexOf(URL_KEY_TAIL, k + URL_KEY_TAIL.length)) {
@@ -50,17 +54,16 @@ export function resolveSitePathsInBytes(bytes: Buffer, siteUrl: string): Buffer 
     if (bytes[slash + 1] === 0x2f) continue; // `//host`: not a site path
     if (endsWith(bytes, k, '"u') || endsWith(bytes, k, '"webU') || endsWith(bytes, k, '"methodologyU')) at.push(slash);
   }
-  if (!at.length) return bytes;
-  const site = Buffer.from(siteUrl);
-  const out = Buffer.allocUnsafe(bytes.length + at.length * site.length);
-  let from = 0, to = 0;
-  for (const slash of at) {
-    out.set(bytes.subarray(from, slash), to);
-    to += slash - from;
-    out.set(site, to);
-    to += site.length;
-    from = slash;
+  return Float64Array.from(at);
+}
+
+/** Bytes [start, end) as text, siteUrl put before the site paths at offsets[from], offsets[from + 1], … below end. */
+export function textWithSitePaths(bytes: Buffer, start: number, end: number, offsets: Float64Array, from: number, siteUrl: string): string {
+  let text = '';
+  let pos = start;
+  for (let k = from; k < offsets.length && offsets[k] < end; k++) {
+    text += bytes.toString('utf8', pos, offsets[k]) + siteUrl;
+    pos = offsets[k];
   }
-  out.set(bytes.subarray(from), to);
-  return out;
+  return text + bytes.toString('utf8', pos, end);
 }
