@@ -51,7 +51,9 @@ export type BuildStaticCard = z.infer<typeof BuildStaticCardSchema>;
 
 export const PricingOptionSchema = z.strictObject({
   optionType: OptionTypeSchema,
+  /** the operator's own text, as published */
   title: z.string(),
+  typeLabel: z.string().optional().describe('The option type\'s label in the requested locale (an addition to the reference); `title` is the operator\'s own text.'),
   priceOnRequest: z.boolean(),
   billingPeriod: BillingPeriodSchema,
   price: MoneySchema.optional(),

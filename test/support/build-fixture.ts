@@ -505,6 +505,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
         pricingOptions: l.options.map((o) => ({
           optionType: o.type,
           title: OPTION_LABELS[o.type][locale],
+          typeLabel: OPTION_LABELS[o.type][locale],
           priceOnRequest: o.amount === null,
           billingPeriod: o.period,
           ...(o.amount !== null ? { price: { amount: o.amount, currency: countryOf(city).currency } } : {}),
