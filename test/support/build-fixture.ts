@@ -1,5 +1,5 @@
 /**
- * Writes a small but complete published build (build format 3, contract/build.ts) into a
+ * Writes a small but complete published build (build format 4, contract/build.ts) into a
  * directory: the API tests run on it, independent of the pipeline's sample. Every file is
  * checked against the contract before it is written, as the pipeline does. With `extra`, adds
  * that many synthetic listings (the benchmark's 100k build).
