@@ -74,6 +74,7 @@ export class ListingTable {
       checkIndices(`${product}.billingPeriod`, c.billingPeriod, periodCode.length, true);
       checkIndices(`${product}.marketPosition`, c.marketPosition, marketJson.length, true);
       checkIndices(`${product}.comparableCurrency`, c.comparableCurrency, currencyCode.length, true);
+      checkIndices(`${product}.comparableBasis`, c.comparableBasis, PRICE_BASES.length, true);
       const rankOfBasis = PRICE_BASES.map((b) => priceBasisOrder(product).indexOf(b));
       const ownBasis = PRICE_BASES.indexOf(PRODUCT_PRICE_BASIS[product]);
       const col = none();

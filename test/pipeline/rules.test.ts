@@ -242,7 +242,7 @@ describe('pipeline rules', () => {
     assert.equal(fact.fromPriceByType.private_office, undefined, 'price on request has no price');
     assert.deepEqual(fact.optionTypes, ['private_office', 'flex_desk', 'meeting_room']);
     const [detail] = b.lines('details.en.ndjson');
-    assert.deepEqual(detail.pricingOptions[0], { optionType: 'private_office', title: 'private_office offer', priceOnRequest: true, billingPeriod: 'month' });
+    assert.deepEqual(detail.pricingOptions[0], { optionType: 'private_office', title: 'private_office offer', typeLabel: 'Private office', priceOnRequest: true, billingPeriod: 'month' });
   });
 
   it('converts to EUR with the reference table only for sorting', async () => {
