@@ -14,6 +14,7 @@ import {
 import {
   BuildMapMarkerSchema, BuildPropertyDetailSchema, BuildStaticCardSchema, ConfigPayloadSchema, GeoPayloadSchema,
 } from './catalog.ts';
+import { PRICE_BASES } from './prices.ts';
 import {
   MarketRatesPayloadSchema, PlaceHubSchema, PriceIndexCitySchema, RankingsPayloadSchema,
   SUGGEST_KINDS, operatorHubShape,
@@ -28,8 +29,10 @@ export const DEFAULT_DIST_DIR = 'dist';
  * the hash of the contract the build was checked against.
  * 4: a record index per details file (DETAILS_INDEX): the API checks every detail line it reads;
  * suggest.json carries its names folded (`foldedNames`), so the API does not fold them at load.
+ * 5: listing-columns.json's prices carry the comparable price (comparableAmount, comparableEur,
+ * comparableCurrency, comparableBasis) in place of sortAmountEur.
  */
-export const BUILD_FORMAT_VERSION = 4;
+export const BUILD_FORMAT_VERSION = 5;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
@@ -51,13 +54,24 @@ export type LocalizedText = z.infer<typeof Localized>;
 
 const Indices = z.array(z.int().min(0));
 const NullableIndices = z.array(z.int().min(-1));
+/**
+ * One product's prices (overall or of an option type): the fromPrice (amount, currency,
+ * billingPeriod) cards show, the market position, and the comparable price the price order and
+ * the price filter read (contract/prices.ts): on the first basis of the product's order, the
+ * cheapest; its amount in its currency (monthly equivalent on the monthly basis), and in EUR.
+ */
 const PriceColumnsSchema = z.strictObject({
   amount: z.array(z.number().min(0).nullable()),
-  sortAmountEur: z.array(z.number().min(0).nullable()),
   /** into currencies / billingPeriods / marketPositions; -1 when none */
   currency: NullableIndices,
   billingPeriod: NullableIndices,
   marketPosition: NullableIndices,
+  comparableAmount: z.array(z.number().min(0).nullable()),
+  comparableEur: z.array(z.number().min(0).nullable()),
+  /** into currencies; -1 when none */
+  comparableCurrency: NullableIndices,
+  /** into PRICE_BASES (contract/prices.ts); -1 when none */
+  comparableBasis: z.array(z.int().min(-1).max(PRICE_BASES.length - 1)),
 });
 /**
  * listing-columns.json: what the query engine filters and sorts on, by column, made for loading.

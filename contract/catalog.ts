@@ -5,6 +5,7 @@ import {
   RatingSchema, SitePathSchema, SlugNameSchema, SlugSchema, UriSchema,
 } from './common.ts';
 import { facetKeys, FILTER_DECLARATIONS } from './filters.ts';
+import { PriceBasisSchema } from './prices.ts';
 
 const OperatorRefSchema = (image: z.ZodType) =>
   z.strictObject({ slug: SlugSchema, name: z.string(), logo: image.optional() });
@@ -50,7 +51,9 @@ export type BuildStaticCard = z.infer<typeof BuildStaticCardSchema>;
 
 export const PricingOptionSchema = z.strictObject({
   optionType: OptionTypeSchema,
+  /** the operator's own text, as published */
   title: z.string(),
+  typeLabel: z.string().optional().describe('The option type\'s label in the requested locale (an addition to the reference); `title` is the operator\'s own text.'),
   priceOnRequest: z.boolean(),
   billingPeriod: BillingPeriodSchema,
   price: MoneySchema.optional(),
@@ -111,7 +114,17 @@ export const FacetsPayloadSchema = z.strictObject({
     label: z.string(),
     values: z.array(z.strictObject({ value: FacetValueSchema, label: z.string(), count: z.int().min(0) })),
   })),
-  priceRange: z.strictObject({ min: MoneySchema, max: MoneySchema }).optional(),
+  /**
+   * The range minPrice/maxPrice select from: comparable amounts on `basis` (our addition), the
+   * monthly equivalent without pricingOptionType, else that type's basis (contract/prices.ts).
+   */
+  priceRange: z.strictObject({
+    min: MoneySchema,
+    max: MoneySchema,
+    basis: PriceBasisSchema.optional().describe(
+      'What min and max are prices of (an addition to the reference): `monthly` (month, week and year prices as their monthly equivalent), or per `day`, `hour` or use (`once`).',
+    ),
+  }).optional(),
   capacityRange: z.strictObject({ min: z.int().min(1), max: z.int().min(1) }).optional(),
 });
 export type FacetsPayload = z.infer<typeof FacetsPayloadSchema>;

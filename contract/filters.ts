@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { AmenitySlugSchema, CurrencySchema, OptionTypeSchema, SlugSchema } from './common.ts';
+import { PRODUCT_PRICE_BASIS } from './prices.ts';
 import { NUMERIC, queryInt, queryNumber } from './query-params.ts';
 
 export const MAX_AMENITIES = 20;
@@ -66,6 +67,12 @@ export type FilterDeclarations = Record<string, FilterDeclaration>;
 
 const param = <S extends z.ZodType>(schema: S, note: string): FilterParam<S> => ({ schema, note });
 
+const otherBases = Object.entries(PRODUCT_PRICE_BASIS).filter(([, b]) => b !== 'monthly').map(([t, b]) => `per ${b} for ${t}`).join(', ');
+const PRICE_BOUND_NOTE = (bound: string) =>
+  `${bound} comparable price, in each listing's own currency: without pricingOptionType the monthly equivalent of its `
+  + `cheapest month, week or year price (week ×52/12, year ÷12); with one, the cheapest of that type on that type's basis (monthly; ${otherBases}). `
+  + 'Listings without a price on that basis do not match. GET /v1/facets gives the range and its basis as priceRange.';
+
 /** The filters of the production API, in the order of their parameters in the OpenAPI document. */
 export const FILTER_DECLARATIONS = {
   country: { params: { country: param(SlugSchema, 'Country slug (from /v1/geo/bootstrap).') }, facet: true },
@@ -84,8 +91,8 @@ export const FILTER_DECLARATIONS = {
   minCapacity: { params: { minCapacity: param(queryInt(1), 'Minimum capacity (people).') } },
   price: {
     params: {
-      minPrice: param(queryNumber(z.number().min(0)), 'Minimum fromPrice, compared with the raw amount in each listing\'s own currency.'),
-      maxPrice: param(queryNumber(z.number().min(0)), 'Maximum fromPrice, compared with the raw amount in each listing\'s own currency.'),
+      minPrice: param(queryNumber(z.number().min(0)), PRICE_BOUND_NOTE('Minimum')),
+      maxPrice: param(queryNumber(z.number().min(0)), PRICE_BOUND_NOTE('Maximum')),
     },
   },
   point: {

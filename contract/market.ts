@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  CurrencySchema, DateTimeSchema, FaqSchema, ImageSchema, LatLngSchema, MoneySchema,
+  BillingPeriodSchema, CurrencySchema, DateTimeSchema, FaqSchema, ImageSchema, LatLngSchema, MoneySchema,
   OptionTypeSchema, PriceRangeSchema, RatingSchema, SlugNameSchema, SlugSchema, UriSchema, VerdictSchema,
 } from './common.ts';
 
@@ -46,6 +46,9 @@ export const RankingsPayloadSchema = z.strictObject({
     score: z.number(),
     amenityCount: z.int().min(0),
     entryPrice: MoneySchema.optional(),
+    entryBillingPeriod: BillingPeriodSchema.optional().describe(
+      'Billing period of entryPrice (an addition to the reference): the listing\'s fromPrice is its cheapest published figure of any period.',
+    ),
     rating: RatingSchema.optional(),
   })),
   asOf: DateTimeSchema,

@@ -4,7 +4,8 @@ import { LocaleSchema, SlugSchema } from './common.ts';
 import { FILTER_DECLARATIONS, filterShape, type FilterDeclarations } from './filters.ts';
 import { queryInt } from './query-params.ts';
 
-export const SORT_ORDERS = ['random', 'date-desc', 'date-asc', 'distance', 'price-asc', 'rating-desc'] as const;
+/** The spec's orders, then our addition `price-desc` (an extra enum value: every response still satisfies the reference). */
+export const SORT_ORDERS = ['random', 'date-desc', 'date-asc', 'distance', 'price-asc', 'rating-desc', 'price-desc'] as const;
 export const SortBySchema = z.enum(SORT_ORDERS);
 export type SortBy = z.infer<typeof SortBySchema>;
 

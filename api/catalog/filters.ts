@@ -8,6 +8,7 @@ import type { GeoPayload } from '../../contract/catalog.ts';
 import { CURRENCIES, type Currency, type Locale, type OptionType } from '../../contract/common.ts';
 import type { FacetsPayload } from '../../contract/catalog.ts';
 import { FILTER_DECLARATIONS, type FilterDeclaration, type FilterDeclarations, type Filters } from '../../contract/filters.ts';
+import { PRODUCT_PRICE_BASIS } from '../../contract/prices.ts';
 import { houseNumberMatches, parseAddress, parseHouseNumber, streetKey } from './address.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
@@ -184,10 +185,10 @@ export const FILTERS = {
     declaration: FILTER_DECLARATIONS.pricingOptionType,
     index({ listings }) {
       const types = new MultiValues(listings, listings.cols.optionTypes);
-      const amounts = types.byValue((t) => listings.price(t as OptionType).amount);
+      const amounts = types.byValue((t) => listings.price(t as OptionType).onBasis);
       return {
         narrow: (b, f) => narrowTo(b, types.postings.get(f.pricingOptionType!)),
-        // counts each type with the price range applied to that type's prices
+        // counts each type with the price range applied to that type's comparable prices
         facet: {
           ignores: ['pricingOptionType', 'price'],
           count(ctx, size, f, add) {
@@ -270,10 +271,11 @@ export const FILTERS = {
     index({ listings }) {
       return {
         scans: true,
-        // the raw amount of the listing's price (of the option type, if given): no price fails both bounds
+        // the comparable amount on the product's own basis (monthly, or the option type's), in the
+        // listing's currency: a listing priced only on another basis, or not at all, fails both bounds
         narrow(b, f) {
           const [lo, hi] = priceBounds(f);
-          const amount = listings.price(f.pricingOptionType).amount;
+          const amount = listings.price(f.pricingOptionType).onBasis;
           for (let w = 0; w < b.length; w++) {
             let x = b[w];
             while (x) {
@@ -284,11 +286,11 @@ export const FILTERS = {
             }
           }
         },
-        // only when the context has one currency
+        // the range of what the filter compares, with its basis; only when those prices have one currency
         summary: {
           ignores: ['price'],
           describe(ctx, _size, f, into) {
-            const { amount, currency } = listings.price(f.pricingOptionType);
+            const { onBasis: amount, onBasisCurrency: currency } = listings.price(f.pricingOptionType);
             let cur = 0, min = Infinity, max = -Infinity;
             for (let w = 0; w < ctx.length; w++) {
               let x = ctx[w];
@@ -306,7 +308,10 @@ export const FILTERS = {
             }
             if (cur) {
               const code = CURRENCIES[cur - 1];
-              into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code } };
+              into.priceRange = {
+                min: { amount: min, currency: code }, max: { amount: max, currency: code },
+                basis: PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'],
+              };
             }
           },
         },

@@ -5,21 +5,31 @@
  */
 import type { ListingColumns } from '../../contract/build.ts';
 import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES, type OptionType } from '../../contract/common.ts';
+import { PRICE_BASES, PRODUCT_PRICE_BASIS, priceBasisOrder } from '../../contract/prices.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters } from './geo.ts';
 
-/** One price fact (overall or of one option type) of every listing; amount NaN and currency 0 when none. */
+/**
+ * One product's price facts (overall or of one option type) of every listing: the fromPrice the
+ * card shows (amount NaN and currency 0 when none) and the comparable price (contract/prices.ts).
+ */
 export interface PriceColumn {
   amount: Float64Array;
-  /** the EUR reference amount the price order compares */
-  eur: Float64Array;
   /** index into CURRENCIES + 1 */
   currency: Uint8Array;
   /** index into BILLING_PERIODS + 1 */
   period: Uint8Array;
   /** `,"marketPosition":{…}` of the card, when the listing has one */
   market: (string | undefined)[];
+  /** position of the comparable price's basis in the product's order (0: the product's own basis); NaN when none */
+  basisRank: Float64Array;
+  /** the comparable price in EUR (through the FX table), which orders the listings of one basis */
+  comparableEur: Float64Array;
+  /** the comparable amount in the listing's currency when it is on the product's own basis (what minPrice/maxPrice and priceRange read); NaN otherwise */
+  onBasis: Float64Array;
+  /** currency of onBasis: index into CURRENCIES + 1, 0 when none */
+  onBasisCurrency: Uint8Array;
 }
 
 export class ListingTable {
@@ -55,27 +65,40 @@ export class ListingTable {
     const currencyCode = dict.currencies.map((c) => CURRENCIES.indexOf(c) + 1);
     const periodCode = dict.billingPeriods.map((p) => BILLING_PERIODS.indexOf(p) + 1);
     const none = (): PriceColumn => ({
-      amount: new Float64Array(n).fill(Number.NaN), eur: new Float64Array(n).fill(Number.NaN),
-      currency: new Uint8Array(n), period: new Uint8Array(n), market: new Array(n),
+      amount: new Float64Array(n).fill(Number.NaN), currency: new Uint8Array(n), period: new Uint8Array(n), market: new Array(n),
+      basisRank: new Float64Array(n).fill(Number.NaN), comparableEur: new Float64Array(n).fill(Number.NaN),
+      onBasis: new Float64Array(n).fill(Number.NaN), onBasisCurrency: new Uint8Array(n),
     });
-    const fill = (key: string, c: ListingColumns['fromPrice']): PriceColumn => {
-      checkIndices(`${key}.currency`, c.currency, currencyCode.length, true);
-      checkIndices(`${key}.billingPeriod`, c.billingPeriod, periodCode.length, true);
-      checkIndices(`${key}.marketPosition`, c.marketPosition, marketJson.length, true);
+    const fill = (product: OptionType | 'all', c: ListingColumns['fromPrice']): PriceColumn => {
+      checkIndices(`${product}.currency`, c.currency, currencyCode.length, true);
+      checkIndices(`${product}.billingPeriod`, c.billingPeriod, periodCode.length, true);
+      checkIndices(`${product}.marketPosition`, c.marketPosition, marketJson.length, true);
+      checkIndices(`${product}.comparableCurrency`, c.comparableCurrency, currencyCode.length, true);
+      checkIndices(`${product}.comparableBasis`, c.comparableBasis, PRICE_BASES.length, true);
+      const rankOfBasis = PRICE_BASES.map((b) => priceBasisOrder(product).indexOf(b));
+      const ownBasis = PRICE_BASES.indexOf(PRODUCT_PRICE_BASIS[product]);
       const col = none();
       for (let i = 0; i < n; i++) {
         const amount = c.amount[i];
         if (amount !== null) {
           col.amount[i] = amount;
-          col.eur[i] = c.sortAmountEur[i] ?? Number.NaN;
           col.currency[i] = c.currency[i] >= 0 ? currencyCode[c.currency[i]] : 0;
           col.period[i] = c.billingPeriod[i] >= 0 ? periodCode[c.billingPeriod[i]] : 0;
         }
         if (c.marketPosition[i] >= 0) col.market[i] = marketJson[c.marketPosition[i]];
+        const comparable = c.comparableAmount[i], basis = c.comparableBasis[i];
+        if (comparable !== null && basis >= 0 && c.comparableEur[i] !== null) {
+          col.basisRank[i] = rankOfBasis[basis];
+          col.comparableEur[i] = c.comparableEur[i]!;
+          if (basis === ownBasis && c.comparableCurrency[i] >= 0) {
+            col.onBasis[i] = comparable;
+            col.onBasisCurrency[i] = currencyCode[c.comparableCurrency[i]];
+          }
+        }
       }
       return col;
     };
-    this.prices.set('', fill('fromPrice', cols.fromPrice));
+    this.prices.set('', fill('all', cols.fromPrice));
     for (const t of OPTION_TYPES) {
       const c = cols.fromPriceByType[t];
       this.prices.set(t, c ? fill(t, c) : none());
@@ -106,7 +129,7 @@ export class ListingTable {
     this.latSorted = Float64Array.from(coords, (i) => this.lat[i]);
   }
 
-  /** The price fact cards show and filters compare: of the option type, or overall. */
+  /** The price facts of the option type, or overall: the fromPrice cards show, the comparable price filters and orders read. */
   price(type: OptionType | undefined): PriceColumn {
     return this.prices.get(type ?? '')!;
   }

@@ -1,5 +1,5 @@
 /**
- * The orders of a list. The sorted ones (date, rating, price overall and per option type) are
+ * The orders of a list. The sorted ones (date, rating, price both ways overall and per option type) are
  * computed once per build; a page of a set walks the order testing membership, or sorts a small
  * set by rank. `random` is the keyed permutation of random-order.ts, `distance` is selected from
  * the set. Ties always break on the listing index (= slug order).
@@ -73,7 +73,12 @@ export class Orders {
     this.sorted.set('date-desc:', sortedOrder([neg(listings.updatedMs)]));
     this.sorted.set('date-asc:', sortedOrder([listings.updatedMs]));
     this.sorted.set('rating-desc:', sortedOrder([neg(listings.ratingScore), neg(Float64Array.from(listings.ratingCount))]));
-    for (const t of [undefined, ...OPTION_TYPES]) this.sorted.set(`price-asc:${t ?? ''}`, sortedOrder([listings.price(t).eur]));
+    // prices on the product's own basis first, then each other basis (contract/prices.ts); within one, by EUR amount
+    for (const t of [undefined, ...OPTION_TYPES]) {
+      const { basisRank, comparableEur } = listings.price(t);
+      this.sorted.set(`price-asc:${t ?? ''}`, sortedOrder([basisRank, comparableEur]));
+      this.sorted.set(`price-desc:${t ?? ''}`, sortedOrder([basisRank, neg(comparableEur)]));
+    }
   }
 
   /** Listings ranked offset..offset+limit of a set of `size` members, in `sort` order. */
@@ -86,7 +91,7 @@ export class Orders {
       for (let k = 0; k < size; k++) keys[k] = this.listings.distance(idx[k], c.lat!, c.lng!) ?? Infinity;
       return selectRange(idx, keys, offset, limit);
     }
-    const o = this.sorted.get(`${sort}:${sort === 'price-asc' ? c.pricingOptionType ?? '' : ''}`)!;
+    const o = this.sorted.get(`${sort}:${sort === 'price-asc' || sort === 'price-desc' ? c.pricingOptionType ?? '' : ''}`)!;
     // Walking the order costs about (offset + limit) × n / size steps; sorting the set by rank
     // about size × log(size) comparisons. Take the cheaper.
     const walk = ((offset + limit) * this.listings.n) / size;

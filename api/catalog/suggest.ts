@@ -7,7 +7,9 @@
  * A query token matches a word it is a prefix of (exact), or, from 4 characters, a word with a
  * prefix at Damerau-Levenshtein distance 1 (typo; one per query). Every token of the query must
  * match a word of the same name. Exact matches rank above typo matches, then larger places first
- * (weight), then kind (country, city, zone, operator, property) and slug.
+ * (weight); among typo matches of one weight, the longer exact prefix before the edit first
+ * (`munc`: Munich, a typo on its fourth letter, before Fuencarral, folded funcarral, a typo on its
+ * first); then kind (country, city, zone, operator, property) and slug.
  */
 import type { SuggestEntry } from '../../contract/build.ts';
 import { fold } from '../../contract/fold.ts';
@@ -73,6 +75,8 @@ function render(e: SuggestEntry, l: Locale): Suggestion {
 export class SuggestIndex {
   /** entries in rank order (weight desc, kind, slug): an entry's position is its rank */
   private readonly entries: SuggestEntry[];
+  /** the first rank of each entry's weight: typo matches order on it before their exact prefix length */
+  private readonly weightStart: Int32Array;
   /** the entry of every distinct folded name */
   private readonly nameEntry: Int32Array;
   /** distinct folded words, sorted, and the names each occurs in (ascending: names are numbered in rank order) */
@@ -87,12 +91,17 @@ export class SuggestIndex {
   /** per query token, for every word: `stamp` when the word matches the token; its tier (0 exact, 1 typo) */
   private readonly wordStamp: Int32Array[];
   private readonly wordTier: Uint8Array[];
+  /** per query token, for a typo word: how many characters of the token match before the edit */
+  private readonly wordAgree: Uint8Array[];
+  /** the longest exact prefix before the edit of the typo the last nameTypos counted */
+  private typoAgree = 0;
   /** per query token, the words it matches: slotWords[k][0 .. slotCount[k]) */
   private readonly slotWords: Int32Array[];
   private readonly slotCount = new Int32Array(MAX_TOKENS);
   private readonly nameStamp: Int32Array;
   private readonly entryStamp: Int32Array;
   private readonly entryTier: Uint8Array;
+  private readonly entryAgree: Uint8Array;
   /**
    * Every prefix of fewer than SHORT_PREFIX characters of some word: how many entries match it
    * and the best MAX_SUGGEST_LIMIT of them (ranks, ascending). One- and two-letter queries match
@@ -104,6 +113,10 @@ export class SuggestIndex {
   constructor(source: SuggestEntry[]) {
     this.entries = [...source].sort((a, b) => b.weight - a.weight || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]
       || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+    this.weightStart = new Int32Array(this.entries.length);
+    for (let r = 1; r < this.entries.length; r++) {
+      this.weightStart[r] = this.entries[r].weight === this.entries[r - 1].weight ? this.weightStart[r - 1] : r;
+    }
     const nameEntry: number[] = [];
     const nameWordLists: string[][] = [];
     const byWord = new Map<string, number[]>();
@@ -142,10 +155,12 @@ export class SuggestIndex {
     for (const [c, list] of second) this.bySecondChar.set(c, Int32Array.from(list));
     this.wordStamp = Array.from({ length: MAX_TOKENS }, () => new Int32Array(this.words.length));
     this.wordTier = Array.from({ length: MAX_TOKENS }, () => new Uint8Array(this.words.length));
+    this.wordAgree = Array.from({ length: MAX_TOKENS }, () => new Uint8Array(this.words.length));
     this.slotWords = Array.from({ length: MAX_TOKENS }, () => new Int32Array(this.words.length));
     this.nameStamp = new Int32Array(nameEntry.length);
     this.entryStamp = new Int32Array(this.entries.length);
     this.entryTier = new Uint8Array(this.entries.length);
+    this.entryAgree = new Uint8Array(this.entries.length);
     this.tabulateShortPrefixes();
   }
 
@@ -248,10 +263,12 @@ export class SuggestIndex {
       tier[w] = 0;
       list[count++] = w;
     }
+    const agree = this.wordAgree[k];
     for (let i = 0; i < typo.length; i++) {
       const w = typo[i];
       mark[w] = stamp;
       tier[w] = 1;
+      agree[w] = Math.min(commonPrefix(t, this.words[w]), 255);
       list[count++] = w;
     }
     this.slotCount[k] = count;
@@ -260,7 +277,7 @@ export class SuggestIndex {
 
   /**
    * The typos a name needs to match every token (each token matching one of its words, at its
-   * best tier), or NO_MATCH.
+   * best tier), or NO_MATCH; with one typo, typoAgree is the longest exact prefix before its edit.
    */
   private nameTypos(id: number, tokenCount: number, stamp: number): number {
     let typos = 0;
@@ -270,10 +287,14 @@ export class SuggestIndex {
       const mark = this.wordStamp[k];
       const tier = this.wordTier[k];
       let best = NO_MATCH;
+      let agree = 0;
       for (let j = from; j < to && best > 0; j++) {
         const w = this.nameWords[j];
-        if (mark[w] === stamp && tier[w] < best) best = tier[w];
+        if (mark[w] !== stamp) continue;
+        if (tier[w] < best) best = tier[w];
+        if (tier[w] === 1 && this.wordAgree[k][w] > agree) agree = this.wordAgree[k][w];
       }
+      if (best === 1) this.typoAgree = agree;
       typos += best;
       if (typos > 1) return NO_MATCH;
     }
@@ -325,20 +346,36 @@ export class SuggestIndex {
         if (this.entryStamp[rank] !== stamp) {
           this.entryStamp[rank] = stamp;
           this.entryTier[rank] = tier;
+          this.entryAgree[rank] = tier === 1 ? this.typoAgree : 0;
           total += 1;
           (tier === 0 ? exact : typo).push(rank);
         } else if (tier < this.entryTier[rank]) {
           this.entryTier[rank] = tier;
           exact.push(rank);
+        } else if (tier === 1 && this.typoAgree > this.entryAgree[rank]) {
+          this.entryAgree[rank] = this.typoAgree;
         }
       }
     }
     const pick = smallest(exact, limit);
     if (pick.length < limit) {
-      pick.push(...smallest(typo.filter((rank) => this.entryTier[rank] === 1), limit - pick.length));
+      // typo matches by weight, then the longer exact prefix, then rank: one number each
+      const n = this.entries.length;
+      const keys: number[] = [];
+      for (const rank of typo) {
+        if (this.entryTier[rank] === 1) keys.push((this.weightStart[rank] * 256 + 255 - this.entryAgree[rank]) * n + rank);
+      }
+      for (const key of smallest(keys, limit - pick.length)) pick.push(key % n);
     }
     return { total, items: pick.map((rank) => render(this.entries[rank], locale)) };
   }
+}
+
+/** How many characters `a` and `b` share at their start. */
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }
 
 /** The `k` smallest numbers of `xs`, ascending (k is small; xs may be large). */

@@ -127,7 +127,7 @@ export const PARAMETER_NOTES: Record<string, string> = {
   page: 'Page number, from 1.',
   pageSize: 'Items per page.',
   seed: 'Seed of the random order (sortBy=random). Omit on the first page and reuse the `meta.seed` of the response on every following page.',
-  sortBy: 'Order of the list; `random` (default) is seeded, see `seed`. `distance` needs lat and lng.',
+  sortBy: 'Order of the list; `random` (default) is seeded, see `seed`. `distance` needs lat and lng. `price-asc` and `price-desc` (an addition to the reference) compare like with like: month, week and year prices as their monthly equivalent, first; then listings priced only per day, per hour or per use, each among its own period; across currencies through a dated reference FX table. With pricingOptionType, that type\'s prices, on its own basis first (per day for day passes, per hour for meeting rooms).',
   q: 'What the user typed so far.',
   limit: 'Number of entries.',
   slug: 'Slug of the resource.',

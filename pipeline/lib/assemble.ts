@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FacetLabels, LeadRouting, LocalizedText, MarketRatesFile, SuggestEntry } from '../../contract/build.ts';
 import type { GeoPayload } from '../../contract/catalog.ts';
-import { LOCALES, OPTION_TYPES, type Locale, type Money, type OptionType } from '../../contract/common.ts';
+import { LOCALES, OPTION_TYPES, type BillingPeriod, type Locale, type Money, type OptionType } from '../../contract/common.ts';
 import { foldedNames } from '../../contract/fold.ts';
 import { MAX_RANKING_LIMIT, type PlaceHub, type PriceIndexCity, type RankingsPayload } from '../../contract/market.ts';
 import { LOGO_SIZE_PX } from './listing-rows.ts';
@@ -165,6 +165,7 @@ export function rankings(m: Marts, locale: Locale): Record<string, RankingsPaylo
       score: num(r.score),
       amenityCount: num(r.amenity_count),
       entryPrice: r.entry_amount === null ? undefined : money(num(r.entry_amount), str(r.entry_currency)),
+      entryBillingPeriod: r.entry_amount === null ? undefined : str(r.entry_billing_period) as BillingPeriod,
       rating: r.has_review_data && r.rating_score !== null && r.rating_count !== null
         ? { score: num(r.rating_score), count: num(r.rating_count) } : undefined,
     });

@@ -7,7 +7,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX, NDJSON_BUILD_FILES } from '../../contract/build.ts';
-import type { Locale } from '../../contract/common.ts';
+import { LOCALES, type Locale } from '../../contract/common.ts';
 import type { BuildWriter } from './publish.ts';
 import { lineValidator } from './validate.ts';
 
@@ -15,7 +15,7 @@ import { lineValidator } from './validate.ts';
 export const LOGO_SIZE_PX = 256;
 
 /** What listing_row_parts is made of. */
-export const LISTING_PART_SOURCES = ['listings', 'listing_prices', 'pricing_options'] as const;
+export const LISTING_PART_SOURCES = ['listings', 'listing_prices', 'pricing_options', 'stg_option_types', 'raw_option_types', 'raw_option_types_load'] as const;
 
 /** What the listing rows are made of once listing_row_parts exists: the parts and the texts view over the raw spaces. */
 export const LISTING_ROW_SOURCES = ['listing_row_parts', 'stg_space_texts', 'raw_spaces', 'raw_spaces_load'] as const;
@@ -41,9 +41,11 @@ export function listingPartsSql(): string {
   )} end)`;
   const rating = `json_member_text('rating', case when l.rating_score is not null and l.rating_count is not null
     then '{"score":' || json_number(l.rating_score) || ',"count":' || json_number(l.rating_count) || '}' end)`;
-  const option = object(
+  // typeLabel: the option type's label in the locale (the facets' label), beside the operator's own title
+  const option = (locale: Locale) => object(
     `json_member('optionType', o.option_type)`,
     `json_member('title', o.offer_title)`,
+    `json_member('typeLabel', t.label_${locale})`,
     `json_member('priceOnRequest', o.is_price_on_request)`,
     `json_member('billingPeriod', o.billing_period)`,
     `json_member_text('price', case when not o.is_price_on_request then json_money(o.amount, o.currency) end)`,
@@ -53,9 +55,11 @@ export function listingPartsSql(): string {
   return `
 create or replace table listing_row_parts as
 with options as (
-  select o.slug, '[' || string_agg(${option}, ',' order by
-    option_type_rank(o.option_type), o.amount nulls last, billing_period_rank(o.billing_period), o.offer_id) || ']' as json,
+  select o.slug,
+    ${LOCALES.map((locale) => `'[' || string_agg(${option(locale)}, ',' order by
+      option_type_rank(o.option_type), o.amount nulls last, billing_period_rank(o.billing_period), o.offer_id) || ']' as json_${locale}`).join(',\n    ')},
   from pricing_options o
+  left join stg_option_types t on t.option_type = o.option_type
   group by o.slug
 ),
 
@@ -73,8 +77,8 @@ select
   case when l.lat is not null and l.lng is not null then ${object(`json_member('slug', l.slug)`, `json_member('title', l.title)`,
     coordinates, `json_member('featured', l.is_featured)`, `json_member('image', l.images[1])`)} else 'null' end as marker,
   ${members(`json_member('slug', l.slug)`, `json_member('title', l.title)`, `json_member('featured', l.is_featured)`)} as detail_head,
-  ${members(`json_member('images', l.images)`, `json_member('amenities', l.amenity_slugs)`,
-    `json_member_text('pricingOptions', coalesce(options.json, '[]'))`)} as detail_middle,
+  ${members(`json_member('images', l.images)`, `json_member('amenities', l.amenity_slugs)`)} as detail_middle,
+  ${LOCALES.map((locale) => `coalesce(options.json_${locale}, '[]') as pricing_options_${locale}`).join(', ')},
   json_member('countryCode', l.country_code) as detail_country,
   ${members(operator, coordinates,
     `json_member_text('fromPrice', case when p.from_amount is not null then json_money(p.from_amount, p.from_currency) end)`,
@@ -102,7 +106,7 @@ select
     `json_member('address', concat_ws(', ',
       nullif(concat_ws(' ', nullif(p.street, ''), nullif(p.house_number, '')), ''),
       nullif(concat_ws(' ', nullif(p.postal_code, ''), nullif(p.city_name_${locale}, '')), '')))`,
-    'p.detail_middle', `json_member('webUrl', '/${locale}/space/' || p.slug)`, 'p.detail_country', city, zone, 'p.detail_tail')} as detail,
+    'p.detail_middle', `json_member_text('pricingOptions', p.pricing_options_${locale})`, `json_member('webUrl', '/${locale}/space/' || p.slug)`, 'p.detail_country', city, zone, 'p.detail_tail')} as detail,
 from listing_row_parts p
 left join stg_space_texts t on t.space_id = p.space_id
 order by p.slug`;

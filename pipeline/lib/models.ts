@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { OPTION_TYPES } from '../../contract/common.ts';
+import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder } from '../../contract/prices.ts';
 import { PUBLISH_RULES, type PublishRules } from '../../contract/rules.ts';
 import { BuildError } from './errors.ts';
 
@@ -81,12 +83,34 @@ create or replace macro market_verdict(price, median) as case
   else 'around' end;`;
 }
 
+const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
 /**
- * Creates the macros (the rules', then macros.sql), then one view or table per model, in
+ * How prices compare (contract/prices.ts) as SQL macros: monthly_factor(period) (null for a period
+ * without a monthly equivalent), price_basis(period), and price_basis_rank(product, basis), the
+ * position of a basis in the order a product's listings sort (1: the product's own basis), and
+ * price_basis_id(basis), its index in PRICE_BASES (listing-columns.json's comparableBasis).
+ */
+export function priceMacros(): string {
+  const factors = Object.entries(MONTHLY_FACTORS).map(([period, f]) => `when ${sqlText(period)} then ${f}::double`).join(' ');
+  const bases = Object.entries(PERIOD_PRICE_BASIS).map(([period, b]) => `when ${sqlText(period)} then ${sqlText(b)}`).join(' ');
+  const orders = (['all', ...OPTION_TYPES] as const)
+    .map((p) => `when ${sqlText(p)} then [${priceBasisOrder(p).map(sqlText).join(', ')}]`).join('\n    ');
+  return `
+create or replace macro monthly_factor(period) as case period ${factors} end;
+create or replace macro price_basis(period) as case period ${bases} end;
+create or replace macro price_basis_rank(product_type, basis) as list_position(case product_type
+    ${orders} end, basis);
+create or replace macro price_basis_id(basis) as list_position([${PRICE_BASES.map(sqlText).join(', ')}], basis) - 1;`;
+}
+
+/**
+ * Creates the macros (the rules', the prices', then macros.sql), then one view or table per model, in
  * dependency order. Returns row counts by model.
  */
 export async function runModels(conn: DuckDBConnection, models: Model[], rules: PublishRules = PUBLISH_RULES, sqlDir = SQL_DIR): Promise<Record<string, number>> {
   await conn.run(ruleMacros(rules));
+  await conn.run(priceMacros());
   await conn.run(readFileSync(path.join(sqlDir, 'macros.sql'), 'utf8'));
   const counts: Record<string, number> = {};
   for (const model of models) {

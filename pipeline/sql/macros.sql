@@ -6,10 +6,6 @@ create or replace macro slugify(s) as
     replace(replace(replace(replace(replace(coalesce(s, ''), 'ß', 'ss'), 'ẞ', 'ss'), 'æ', 'ae'), 'ø', 'o'), 'ł', 'l')
   )), '[^a-z0-9]+', '-', 'g'), '-'), 180);
 
--- month ×1, year ÷12, week ×52/12; day, hour and once are not monthly products (null)
-create or replace macro monthly_factor(period) as
-  case period when 'month' then 1.0 when 'year' then 1.0 / 12 when 'week' then 52.0 / 12 end;
-
 create or replace macro is_desk_product(option_type) as
   option_type in ('private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership');
 

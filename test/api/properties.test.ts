@@ -130,10 +130,17 @@ describe('GET /v1/properties', () => {
     assert.equal(unknown.body.meta.pagination.total, 0);
   });
 
-  it('compares minPrice/maxPrice in the listing currency; currency excludes the others', async () => {
+  it('compares minPrice/maxPrice with monthly equivalents in the listing currency; currency excludes the others', async () => {
     const r = await walk('locale=en&minPrice=100&maxPrice=300');
-    const cheapest = (l: FixtureListing) => Math.min(...l.options.filter((o) => o.amount !== null).map((o) => o.amount!));
-    assert.deepEqual(r.slugs.sort(), listings.filter((l) => { const c = cheapest(l); return c >= 100 && c <= 300; }).map((l) => l.slug).sort());
+    const perMonth: Record<string, number> = { month: 1, year: 1 / 12, week: 52 / 12 };
+    const cheapestMonthly = (l: FixtureListing) =>
+      Math.min(...l.options.filter((o) => o.amount !== null && perMonth[o.period]).map((o) => o.amount! * perMonth[o.period]));
+    assert.deepEqual(r.slugs.sort(), listings.filter((l) => { const c = cheapestMonthly(l); return c >= 100 && c <= 300; }).map((l) => l.slug).sort());
+    // a €25 day pass is not a price per month: tor-twelve matches on its €250 desk, kreuzberg-nook (day passes only) not at all
+    assert.ok(r.slugs.includes('tor-twelve') && !r.slugs.includes('kreuzberg-nook'));
+    // gran-via-hub: a €120 membership, and €2,400 a year = €200 a month
+    assert.deepEqual((await walk('locale=en&pricingOptionType=flex_desk&minPrice=150&maxPrice=250&city=madrid')).slugs.sort(), ['alcala-21', 'gran-via-hub']);
+    assert.deepEqual((await walk('locale=en&pricingOptionType=day_pass&maxPrice=20')).slugs.sort(), ['alcala-21', 'kreuzberg-nook', 'valencia-port']);
     const eur = await walk('locale=en&currency=EUR&minPrice=100&maxPrice=300');
     assert.ok(eur.slugs.length > 0 && eur.slugs.length < r.slugs.length);
     assert.ok(!eur.slugs.includes('old-street-works'));
@@ -202,6 +209,22 @@ describe('GET /v1/properties', () => {
     assert.deepEqual(mixed.slugs, ['valencia-centro-ve', 'valencia-carabobo']);
     const unpriced = (await walk('locale=en&sortBy=price-asc')).slugs;
     assert.equal(unpriced.at(-1), 'berlin-on-request');
+  });
+
+  it('sorts by price like with like: monthly equivalents first, then day, hour and one-off prices; price-desc within each', async () => {
+    // tor-range: €2,400 a month and €40 an hour; kreuzberg-nook: day passes only; gran-via-hub: €2,400 a year (€200 a month)
+    assert.deepEqual((await walk('locale=en&sortBy=price-asc&city=berlin')).slugs,
+      ['tor-three', 'tor-twelve-a', 'tor-twenty', 'tor-twelve', 'oranien-loft', 'tor-range', 'kreuzberg-nook', 'berlin-on-request']);
+    assert.deepEqual((await walk('locale=en&sortBy=price-desc&city=berlin')).slugs,
+      ['tor-range', 'oranien-loft', 'tor-twelve', 'tor-twenty', 'tor-twelve-a', 'tor-three', 'kreuzberg-nook', 'berlin-on-request']);
+    assert.deepEqual((await walk('locale=en&sortBy=price-asc&city=madrid&pricingOptionType=flex_desk')).slugs, ['alcala-21', 'gran-via-hub', 'castellana-tower']);
+    // a meeting room compares per hour
+    assert.deepEqual((await walk('locale=en&sortBy=price-desc&pricingOptionType=meeting_room')).slugs, ['castellana-tower', 'tor-range']);
+    // fromPrice stays the operator's own cheapest figure and period
+    const madrid = (await list('locale=en&sortBy=price-asc&city=madrid&pageSize=50')).body.data as { slug: string; fromPrice: unknown; fromBillingPeriod: string }[];
+    const granVia = madrid.find((c) => c.slug === 'gran-via-hub')!;
+    assert.deepEqual([granVia.fromPrice, granVia.fromBillingPeriod], [{ amount: 120, currency: 'EUR' }, 'month']);
+    assert.equal(madrid.find((c) => c.slug === 'alcala-21')!.fromBillingPeriod, 'day');
   });
 
   it('filters by radius and sorts by distance like an independent haversine', async () => {

@@ -8,6 +8,7 @@ import { buildApp } from '../../api/app.ts';
 import { BuildLoadError, loadBuild } from '../../api/build/load.ts';
 import { DamagedRecordError } from '../../api/build/records.ts';
 import { CatalogStore } from '../../api/build/store.ts';
+import { BUILD_FORMAT_VERSION } from '../../contract/build.ts';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { SITE, testConfig } from '../support/app.ts';
 
@@ -83,8 +84,8 @@ describe('loadBuild', () => {
   });
 
   it('rejects a build of another format version or contract', async () => {
-    const old = await withManifest((m) => { m.formatVersion = 3; });
-    await assert.rejects(loadBuild(old.dir, { siteUrl: SITE }), refused(/build format 3, this server loads format 4/));
+    const old = await withManifest((m) => { m.formatVersion = 2; });
+    await assert.rejects(loadBuild(old.dir, { siteUrl: SITE }), refused(new RegExp(`build format 2, this server loads format ${BUILD_FORMAT_VERSION}:`)));
     const other = await withManifest((m) => { m.contractHash = 'f'.repeat(64); });
     await assert.rejects(loadBuild(other.dir, { siteUrl: SITE }), refused(/built against another contract/));
     const none = await withManifest((m) => { delete m.contractHash; });

@@ -76,6 +76,19 @@ describe('SuggestIndex', () => {
     assert.deepEqual(slugs('ber'), ['berlin', 'berlin-prenzlauer-berg']);
   });
 
+  it('ranks a typo late in the word above one on its first letter, at the same weight', () => {
+    // munc: Munich is a typo on its 4th letter (muni…); Fuencarral folds to funcarral, a typo on its 1st
+    const spaces = new SuggestIndex([
+      entry('property', 'almendra-calle-de-fuencarral', L('Almendra Calle de Fuencarral'), 1),
+      entry('property', 'quillhaven-munich', L('Quillhaven Munich'), 1),
+      entry('property', 'anker-munchen', L('Anker München'), 1),
+      entry('city', 'manchester', L('Manchester'), 29),
+    ]);
+    assert.deepEqual(spaces.search('munc', 'en', 8).items.map((i) => i.slug),
+      ['anker-munchen', 'manchester', 'quillhaven-munich', 'almendra-calle-de-fuencarral'],
+      'the exact prefix first; then typos by weight, then by the exact prefix before the edit');
+  });
+
   it('matches the start of any word, in every locale, and every query word', () => {
     assert.deepEqual(slugs('york'), ['new-york', 'mueller-works'], 'york is one typo from work');
     assert.deepEqual(slugs('nueva y'), ['new-york']);

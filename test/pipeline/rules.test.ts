@@ -65,7 +65,7 @@ describe('pipeline rules', () => {
     assert.equal(berlin.median.amount, 600);
     const meeting = facts.find((f: any) => f.slug === 'space-sp-meeting');
     assert.equal(meeting.marketPosition, null, 'a meeting room is not a desk');
-    assert.deepEqual(meeting.fromPrice, { amount: 40, currency: 'EUR', billingPeriod: 'month', sortAmountEur: 40 });
+    assert.deepEqual(meeting.fromPrice, { amount: 40, currency: 'EUR', billingPeriod: 'month' });
   });
 
   it('takes the latest observation of each offer', async () => {
@@ -237,12 +237,12 @@ describe('pipeline rules', () => {
     );
     const b = await buildFixture(t);
     const [fact] = b.listings();
-    assert.deepEqual(fact.fromPrice, { amount: 35, currency: 'EUR', billingPeriod: 'hour', sortAmountEur: 35 });
+    assert.deepEqual(fact.fromPrice, { amount: 35, currency: 'EUR', billingPeriod: 'hour' });
     assert.equal(fact.fromPriceByType.flex_desk.amount, 250);
     assert.equal(fact.fromPriceByType.private_office, undefined, 'price on request has no price');
     assert.deepEqual(fact.optionTypes, ['private_office', 'flex_desk', 'meeting_room']);
     const [detail] = b.lines('details.en.ndjson');
-    assert.deepEqual(detail.pricingOptions[0], { optionType: 'private_office', title: 'private_office offer', priceOnRequest: true, billingPeriod: 'month' });
+    assert.deepEqual(detail.pricingOptions[0], { optionType: 'private_office', title: 'private_office offer', typeLabel: 'Private office', priceOnRequest: true, billingPeriod: 'month' });
   });
 
   it('converts to EUR with the reference table only for sorting', async () => {
@@ -251,7 +251,35 @@ describe('pipeline rules', () => {
     t.price_observations.push(observation('sp-1', 'flex_desk', '340', 'month', { currency: 'GBP' }));
     const b = await buildFixture(t);
     const [fact] = b.listings();
-    assert.deepEqual(fact.fromPrice, { amount: 340, currency: 'GBP', billingPeriod: 'month', sortAmountEur: 400 });
+    assert.deepEqual(fact.fromPrice, { amount: 340, currency: 'GBP', billingPeriod: 'month' });
+    assert.deepEqual(fact.comparable, { amount: 340, eur: 400, currency: 'GBP', basis: 'monthly' });
+  });
+
+  it('compares prices like with like: the cheapest monthly equivalent first, another basis only without one', async () => {
+    const t = baseTables();
+    t.spaces.push(space('sp-mixed'), space('sp-day'), space('sp-rooms'));
+    t.price_observations.push(
+      // €64 a week is €277.33 a month: dearer than €165 a month, though its raw amount is lower
+      observation('sp-mixed', 'flex_desk', '64', 'week', { offer_id: 'o-week' }),
+      observation('sp-mixed', 'flex_desk', '165', 'month', { offer_id: 'o-month' }),
+      observation('sp-mixed', 'day_pass', '17', 'day', { offer_id: 'o-day' }),
+      observation('sp-mixed', 'private_office', '3000', 'year', { offer_id: 'o-year', max_capacity: '2' }),
+      observation('sp-day', 'day_pass', '20', 'day'),
+      observation('sp-rooms', 'meeting_room', '90', 'day', { offer_id: 'o-room-day' }),
+      observation('sp-rooms', 'meeting_room', '30', 'hour', { offer_id: 'o-room-hour' }),
+    );
+    const b = await buildFixture(t);
+    const fact = (slug: string) => b.listings().find((f: any) => f.slug === slug)!;
+    const mixed = fact('space-sp-mixed');
+    assert.deepEqual(mixed.fromPrice, { amount: 17, currency: 'EUR', billingPeriod: 'day' }, 'fromPrice stays the cheapest figure of any period');
+    assert.deepEqual(mixed.comparable, { amount: 165, eur: 165, currency: 'EUR', basis: 'monthly' });
+    assert.deepEqual(mixed.comparableByType.flex_desk, { amount: 165, eur: 165, currency: 'EUR', basis: 'monthly' });
+    assert.deepEqual(mixed.comparableByType.private_office, { amount: 250, eur: 250, currency: 'EUR', basis: 'monthly' }, 'year ÷ 12, not per desk');
+    assert.deepEqual(mixed.comparableByType.day_pass, { amount: 17, eur: 17, currency: 'EUR', basis: 'day' });
+    assert.deepEqual(fact('space-sp-day').comparable, { amount: 20, eur: 20, currency: 'EUR', basis: 'day' });
+    // a meeting room compares per hour, though the day price would come first overall
+    assert.deepEqual(fact('space-sp-rooms').comparableByType.meeting_room, { amount: 30, eur: 30, currency: 'EUR', basis: 'hour' });
+    assert.deepEqual(fact('space-sp-rooms').comparable, { amount: 90, eur: 90, currency: 'EUR', basis: 'day' });
   });
 });
 

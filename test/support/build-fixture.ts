@@ -1,5 +1,5 @@
 /**
- * Writes a small but complete published build (build format 3, contract/build.ts) into a
+ * Writes a small but complete published build (build format 5, contract/build.ts) into a
  * directory: the API tests run on it, independent of the pipeline's sample. Every file is
  * checked against the contract before it is written, as the pipeline does. With `extra`, adds
  * that many synthetic listings (the benchmark's 100k build).
@@ -16,6 +16,7 @@ import {
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
 import { OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
+import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder, type PriceBasis } from '../../contract/prices.ts';
 import { checkerFor } from '../../contract/validate.ts';
 
 type L10n = Record<Locale, string>;
@@ -302,11 +303,15 @@ const countryOf = (city: FixtureCity) => COUNTRIES.find((c) => c.slug === city.c
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The cheapest published price of a listing, overall or of one option type. */
-interface Price { amount: number; currency: Currency; billingPeriod: BillingPeriod; sortAmountEur: number }
+interface Price { amount: number; currency: Currency; billingPeriod: BillingPeriod }
+/** The price a listing compares on (contract/prices.ts), overall or of one option type. */
+interface Comparable { amount: number; eur: number; currency: Currency; basis: PriceBasis }
 /** What listing-columns.json holds of a listing. */
 interface Facts {
   fromPrice: Price | null;
   fromPriceByType: Partial<Record<OptionType, Price>>;
+  comparable: Comparable | null;
+  comparableByType: Partial<Record<OptionType, Comparable>>;
   marketPosition: MarketPosition | null;
   marketPositionByType: Partial<Record<OptionType, MarketPosition>>;
   amenities: string[];
@@ -314,7 +319,19 @@ interface Facts {
 }
 
 function priceOf(o: FixtureOption, currency: Currency): Price {
-  return { amount: o.amount!, currency, billingPeriod: o.period, sortAmountEur: round2(o.amount! / FX_PER_EUR[currency]) };
+  return { amount: o.amount!, currency, billingPeriod: o.period };
+}
+
+/** Of the priced options of a product, those on the first basis of the product's order, the cheapest in EUR. */
+function comparableOf(options: FixtureOption[], product: OptionType | 'all', currency: Currency): Comparable | null {
+  const order = priceBasisOrder(product);
+  const factors: Partial<Record<BillingPeriod, number>> = MONTHLY_FACTORS;
+  const candidates = options.filter((o) => o.amount !== null && (product === 'all' || o.type === product)).map((o) => {
+    const monthly = o.amount! * (factors[o.period] ?? 1);
+    return { amount: round2(monthly), eur: Math.round((monthly / FX_PER_EUR[currency]) * 1e4) / 1e4, currency, basis: PERIOD_PRICE_BASIS[o.period] };
+  });
+  candidates.sort((a, b) => order.indexOf(a.basis) - order.indexOf(b.basis) || a.eur - b.eur);
+  return candidates[0] ?? null;
 }
 
 function factsOf(l: FixtureListing): Facts {
@@ -332,8 +349,11 @@ function factsOf(l: FixtureListing): Facts {
       marketPositionByType[t] = { ...marketPosition, median: { amount: round2(fromPriceByType[t]!.amount * 0.95), currency } };
     }
   }
+  const comparableByType: Facts['comparableByType'] = {};
+  for (const t of Object.keys(fromPriceByType) as OptionType[]) comparableByType[t] = comparableOf(l.options, t, currency)!;
   return {
     fromPrice, fromPriceByType, marketPosition, marketPositionByType,
+    comparable: comparableOf(l.options, 'all', currency), comparableByType,
     amenities: [...l.amenities].sort(),
     optionTypes: [...new Set(l.options.map((o) => o.type))].sort(),
   };
@@ -362,12 +382,15 @@ function columnsOf(listings: FixtureListing[], facts: Facts[]): ListingColumns {
     operator: new Dict<string>(), street: new Dict<string>(), houseNumber: new Dict<string>(),
     currencies: new Dict<Currency>(), billingPeriods: new Dict<BillingPeriod>(), marketPositions: new Dict<MarketPosition>(),
   };
-  const prices = (p: (Price | null | undefined)[], m: (MarketPosition | null | undefined)[]): ListingColumns['fromPrice'] => ({
+  const prices = (p: (Price | null | undefined)[], m: (MarketPosition | null | undefined)[], c: (Comparable | null | undefined)[]): ListingColumns['fromPrice'] => ({
     amount: p.map((x) => x?.amount ?? null),
-    sortAmountEur: p.map((x) => x?.sortAmountEur ?? null),
     currency: p.map((x) => d.currencies.id(x?.currency)),
     billingPeriod: p.map((x) => d.billingPeriods.id(x?.billingPeriod)),
     marketPosition: m.map((x) => d.marketPositions.id(x)),
+    comparableAmount: c.map((x) => x?.amount ?? null),
+    comparableEur: c.map((x) => x?.eur ?? null),
+    comparableCurrency: c.map((x) => d.currencies.id(x?.currency)),
+    comparableBasis: c.map((x) => (x ? PRICE_BASES.indexOf(x.basis) : -1)),
   });
   const indicesWith = (has: (i: number) => boolean) => listings.flatMap((_, i) => (has(i) ? [i] : []));
   const amenities = [...new Set(facts.flatMap((f) => f.amenities))].sort();
@@ -391,8 +414,10 @@ function columnsOf(listings: FixtureListing[], facts: Facts[]): ListingColumns {
     updatedMs: listings.map((l) => (l.updatedAt ? Date.parse(l.updatedAt) : null)),
     ratingScore: listings.map((l) => l.rating?.score ?? null),
     ratingCount: listings.map((l) => l.rating?.count ?? null),
-    fromPrice: prices(facts.map((f) => f.fromPrice), facts.map((f) => f.marketPosition)),
-    fromPriceByType: Object.fromEntries(pricedTypes.map((t) => [t, prices(facts.map((f) => f.fromPriceByType[t]), facts.map((f) => f.marketPositionByType[t]))])),
+    fromPrice: prices(facts.map((f) => f.fromPrice), facts.map((f) => f.marketPosition), facts.map((f) => f.comparable)),
+    fromPriceByType: Object.fromEntries(pricedTypes.map((t) => [t, prices(
+      facts.map((f) => f.fromPriceByType[t]), facts.map((f) => f.marketPositionByType[t]), facts.map((f) => f.comparableByType[t]),
+    )])),
   };
   return { ...columns, dict: Object.fromEntries(Object.entries(d).map(([k, v]) => [k, v.values])) as ListingColumns['dict'] };
 }
@@ -492,6 +517,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
         pricingOptions: l.options.map((o) => ({
           optionType: o.type,
           title: OPTION_LABELS[o.type][locale],
+          typeLabel: OPTION_LABELS[o.type][locale],
           priceOnRequest: o.amount === null,
           billingPeriod: o.period,
           ...(o.amount !== null ? { price: { amount: o.amount, currency: countryOf(city).currency } } : {}),

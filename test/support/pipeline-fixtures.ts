@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { ListingColumns } from '../../contract/build.ts';
+import { PRICE_BASES } from '../../contract/prices.ts';
 import { INPUT_TABLES, type InputTableName } from '../../pipeline/lib/inputs.ts';
 
 export type FixtureRow = Record<string, string>;
@@ -160,7 +161,10 @@ export async function buildFixture(tables: FixtureTables, options: { rejectLimit
 function decodeColumns(c: ListingColumns) {
   const price = (p: ListingColumns['fromPrice'], i: number) => (p.amount[i] === null ? null : {
     amount: p.amount[i]!, currency: c.dict.currencies[p.currency[i]], billingPeriod: c.dict.billingPeriods[p.billingPeriod[i]],
-    sortAmountEur: p.sortAmountEur[i]!,
+  });
+  const comparable = (p: ListingColumns['fromPrice'], i: number) => (p.comparableAmount[i] === null ? null : {
+    amount: p.comparableAmount[i]!, eur: p.comparableEur[i]!, currency: c.dict.currencies[p.comparableCurrency[i]],
+    basis: PRICE_BASES[p.comparableBasis[i]],
   });
   const position = (p: ListingColumns['fromPrice'], i: number) => (p.marketPosition[i] === -1 ? null : c.dict.marketPositions[p.marketPosition[i]]);
   const byType = Object.entries(c.fromPriceByType);
@@ -169,6 +173,8 @@ function decodeColumns(c: ListingColumns) {
     optionTypes: Object.entries(c.optionTypes).filter(([, at]) => at!.includes(i)).map(([t]) => t),
     fromPrice: price(c.fromPrice, i),
     fromPriceByType: Object.fromEntries(byType.filter(([, p]) => p!.amount[i] !== null).map(([t, p]) => [t, price(p!, i)])),
+    comparable: comparable(c.fromPrice, i),
+    comparableByType: Object.fromEntries(byType.filter(([, p]) => p!.comparableAmount[i] !== null).map(([t, p]) => [t, comparable(p!, i)])),
     marketPosition: position(c.fromPrice, i),
     marketPositionByType: Object.fromEntries(byType.filter(([, p]) => p!.marketPosition[i] !== -1).map(([t, p]) => [t, position(p!, i)])),
   }));

@@ -1,4 +1,4 @@
--- Current offers with their monthly and per-desk figures (DESIGN.md §3).
+-- Current offers with their monthly, per-desk and comparable figures (DESIGN.md §3).
 with offers as (
   select * from int_offers__latest
 ),
@@ -19,7 +19,11 @@ final as (
           then offers.amount * monthly_factor(offers.billing_period) / offers.max_capacity end
       when is_desk_product(offers.option_type) then offers.amount * monthly_factor(offers.billing_period)
     end as monthly_price_per_desk,
-    round(offers.amount / fx.units_per_eur, 4) as sort_amount_eur,
+    -- the comparable price (contract/prices.ts): month, week and year as their monthly equivalent,
+    -- day, hour and once as they are; in the offer's currency, and in EUR through the FX table
+    price_basis(offers.billing_period) as price_basis,
+    round(offers.amount * coalesce(monthly_factor(offers.billing_period), 1), 2) as comparable_amount,
+    round(offers.amount * coalesce(monthly_factor(offers.billing_period), 1) / fx.units_per_eur, 4) as comparable_eur,
   from offers
   left join fx on fx.currency = offers.currency
 )

@@ -5,7 +5,7 @@ with offers as (
 
 ranked_overall as (
   select
-    space_id, 'all' as product_type, amount, currency, billing_period, sort_amount_eur,
+    space_id, 'all' as product_type, amount, currency, billing_period,
     row_number() over (
       partition by space_id
       order by amount, billing_period_rank(billing_period), option_type_rank(option_type), offer_id
@@ -15,7 +15,7 @@ ranked_overall as (
 
 ranked_by_type as (
   select
-    space_id, option_type as product_type, amount, currency, billing_period, sort_amount_eur,
+    space_id, option_type as product_type, amount, currency, billing_period,
     row_number() over (
       partition by space_id, option_type
       order by amount, billing_period_rank(billing_period), offer_id

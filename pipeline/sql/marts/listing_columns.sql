@@ -28,13 +28,16 @@ dict_lists as (
   select dict, list(value order by id) as values, from dicts group by dict
 ),
 
--- fromPrice (`all`) and fromPriceByType, in the order the columns are read: listing, then product
+-- fromPrice (`all`) and fromPriceByType with the comparable price, in the order the columns are read: listing, then product
 prices as (
   select
     numbered.i,
     listing_prices.product_type,
     listing_prices.from_amount,
-    listing_prices.from_sort_amount_eur,
+    listing_prices.comparable_basis,
+    listing_prices.comparable_amount,
+    listing_prices.comparable_currency,
+    listing_prices.comparable_eur,
     listing_prices.from_currency,
     listing_prices.from_billing_period,
     case when listing_prices.verdict is not null then {
@@ -48,7 +51,12 @@ prices as (
 ),
 
 price_dicts as (
-  select 'currencies' as dict, from_currency::varchar as value, min(used_at) as first_use from prices where from_currency is not null group by from_currency
+  select 'currencies' as dict, currency::varchar as value, min(used_at) as first_use
+  from (
+    select from_currency as currency, used_at from prices
+    union all select comparable_currency, used_at from prices
+  )
+  where currency is not null group by currency
   union all
   select 'billingPeriods', from_billing_period, min(used_at) from prices where from_billing_period is not null group by from_billing_period
 ),
@@ -66,10 +74,12 @@ priced as (
   select
     prices.*,
     currencies.id as currency_id,
+    comparable_currencies.id as comparable_currency_id,
     billing_periods.id as billing_period_id,
     positions.id as position_id,
   from prices
   left join price_dict_ids currencies on currencies.dict = 'currencies' and currencies.value = prices.from_currency
+  left join price_dict_ids comparable_currencies on comparable_currencies.dict = 'currencies' and comparable_currencies.value = prices.comparable_currency
   left join price_dict_ids billing_periods on billing_periods.dict = 'billingPeriods' and billing_periods.value = prices.from_billing_period
   left join positions on positions.market_position = prices.market_position
 ),
@@ -87,10 +97,13 @@ price_grid as (
     products.product_type,
     numbered.i,
     priced.from_amount as amount,
-    priced.from_sort_amount_eur as sort_amount_eur,
     coalesce(priced.currency_id, -1) as currency,
     coalesce(priced.billing_period_id, -1) as billing_period,
     coalesce(priced.position_id, -1) as market_position,
+    priced.comparable_amount,
+    priced.comparable_eur,
+    coalesce(priced.comparable_currency_id, -1) as comparable_currency,
+    coalesce(price_basis_id(priced.comparable_basis), -1) as comparable_basis,
   from products
   cross join numbered
   left join priced on priced.i = numbered.i and priced.product_type = products.product_type
@@ -101,10 +114,13 @@ price_columns as (
     product_type,
     {
       'amount': coalesce(list(amount order by i), []),
-      'sortAmountEur': coalesce(list(sort_amount_eur order by i), []),
       'currency': coalesce(list(currency order by i), []),
       'billingPeriod': coalesce(list(billing_period order by i), []),
       'marketPosition': coalesce(list(market_position order by i), []),
+      'comparableAmount': coalesce(list(comparable_amount order by i), []),
+      'comparableEur': coalesce(list(comparable_eur order by i), []),
+      'comparableCurrency': coalesce(list(comparable_currency order by i), []),
+      'comparableBasis': coalesce(list(comparable_basis order by i), []),
     } as columns,
   from price_grid
   group by product_type
@@ -179,8 +195,9 @@ final as (
     'ratingCount': coalesce(list(case when rating_score is not null then rating_count end order by i), []),
     -- (no listings: no price grid)
     'fromPrice': coalesce((select columns from price_columns where product_type = 'all'), {
-      'amount': []::double[], 'sortAmountEur': []::double[], 'currency': []::integer[],
-      'billingPeriod': []::integer[], 'marketPosition': []::integer[],
+      'amount': []::double[], 'currency': []::integer[], 'billingPeriod': []::integer[], 'marketPosition': []::integer[],
+      'comparableAmount': []::double[], 'comparableEur': []::double[], 'comparableCurrency': []::integer[],
+      'comparableBasis': []::integer[],
     }),
     'fromPriceByType': coalesce((select map_from_entries(list((product_type, columns) order by option_type_rank(product_type)))
       from price_columns where product_type <> 'all'), map()),

@@ -1,6 +1,10 @@
--- Per listing and product (`all` or an option type): fromPrice and marketPosition.
+-- Per listing and product (`all` or an option type): fromPrice, the comparable price and marketPosition.
 with from_prices as (
   select * from int_space_prices__from
+),
+
+comparable_prices as (
+  select * from int_space_prices__comparable
 ),
 
 positions as (
@@ -28,7 +32,6 @@ joined as (
     from_prices.amount as from_amount,
     from_prices.currency as from_currency,
     from_prices.billing_period as from_billing_period,
-    from_prices.sort_amount_eur as from_sort_amount_eur,
     positions.verdict,
     round(positions.city_median, 2) as city_median,
     positions.city_sample_size,
@@ -44,13 +47,18 @@ final as (
     round(joined.from_amount, 2) as from_amount,
     joined.from_currency,
     joined.from_billing_period,
-    joined.from_sort_amount_eur,
+    comparable_prices.comparable_basis,
+    comparable_prices.comparable_amount,
+    comparable_prices.comparable_currency,
+    comparable_prices.comparable_eur,
     joined.verdict,
     joined.city_median,
     located_spaces.currency as city_currency,
     joined.city_sample_size,
   from joined
   join located_spaces on located_spaces.space_id = joined.space_id
+  left join comparable_prices
+    on comparable_prices.space_id = joined.space_id and comparable_prices.product_type = joined.product_type
   order by slug, option_type_rank(joined.product_type) nulls first
 )
 

@@ -3,7 +3,10 @@
 --   rating    = Bayesian average (prior: the city's mean rating, weight 10 reviews) ÷ 5;
 --               0.5 for everyone when the city has no review data
 --   value     = min(city median ÷ own monthly per-desk price, 2) ÷ 2; 0.5 without a price
---               or without a published city median
+--               or without a published city median. Both sides on the same comparable basis: month,
+--               week and year prices as their monthly equivalent, per desk; day, hour and one-off
+--               prices and non-desk products left out (int_space_prices__cheapest)
+-- entry price: the listing's fromPrice with its billing period
 --   amenities = own amenity count ÷ the city's largest amenity count (0 when none)
 with spaces as (
   select * from int_spaces__slugged
@@ -61,6 +64,7 @@ terms as (
     coalesce(len(spaces.amenity_slugs) / nullif(city_reviews.max_amenity_count, 0), 0) as amenity_term,
     from_prices.amount as entry_amount,
     from_prices.currency as entry_currency,
+    from_prices.billing_period as entry_billing_period,
   from spaces
   join cities on cities.city_id = spaces.city_id
   left join city_reviews on city_reviews.city_id = spaces.city_id
@@ -78,6 +82,7 @@ final as (
     amenity_count,
     round(entry_amount, 2) as entry_amount,
     entry_currency,
+    entry_billing_period,
     has_review_data,
     rating_score,
     rating_count,
