@@ -95,6 +95,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   // After CORS, so a 429 carries its headers too.
   limits.enforce();
+  // Draining before shutdown: keep-alive clients reconnect, through the balancer, to a replica that stays.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (app.lifecycle.draining) reply.header('connection', 'close');
+    done();
+  });
   installClientBuildCheck(app, () => opts.catalog.current().build.config.minSupportedBuild);
   installResponseHeaders(app);
   // After the ETag hook: tags and 304s are computed on the identity body.
