@@ -55,8 +55,11 @@ export function clientErrorHandler(opts: ClientErrorOptions) {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const { status, detail } = describe(err);
     const forwarded = forwardedFor(err.rawPacket);
+    // as Node does without a handler: never write into a response already under way (a request
+    // whose body timed out after its handler answered)
+    const underWay = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
     const answer = (limit?: BucketState) => {
-      if (!socket.writable) {
+      if (!socket.writable || underWay) {
         socket.destroy();
         return;
       }
