@@ -16,6 +16,9 @@ const EnvSchema = z.object({
   SERVICE_NAME: z.string().min(1).default('Desk Atlas'),
   DIST_DIR: z.string().min(1).default(DEFAULT_DIST_DIR),
   CORS_ORIGINS: z.string().optional(),
+  // A replica without the pipeline's volume: the base URL of a served dist directory to download builds from.
+  BUILD_URL: z.url().optional(),
+  BUILD_POLL_MS: positiveInt.default(30_000),
   TRUST_PROXY: z.string().optional(),
   // Shared rate limits across replicas; unset: each process counts on its own.
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(),
@@ -60,6 +63,9 @@ export interface AppConfig {
   siteUrl: string;
   serviceName: string;
   distDir: string;
+  /** download builds from here into distDir (api/build/download.ts); unset: the pipeline writes distDir */
+  buildUrl?: string;
+  buildPollMs: number;
   corsOrigins: string[];
   /** which peers may set X-Forwarded-For (api/http/client-address.ts) */
   trustProxy: TrustProxy;
@@ -131,6 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     siteUrl,
     serviceName: e.SERVICE_NAME,
     distDir: e.DIST_DIR,
+    buildUrl: e.BUILD_URL,
+    buildPollMs: e.BUILD_POLL_MS,
     corsOrigins,
     trustProxy,
     redisUrl: e.REDIS_URL,

@@ -6,6 +6,7 @@
  */
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
+import { BuildDownloader } from './build/download.ts';
 import { CatalogStore } from './build/store.ts';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { RedisCounters } from './http/rate-limit-redis.ts';
@@ -24,6 +25,15 @@ async function main() {
   }
   const log = pino({ level: config.logLevel });
   const started = Date.now();
+  // With BUILD_URL, builds arrive by download into DIST_DIR, checked file by file; the store then
+  // loads them from there with every check of a local build.
+  let downloads: NodeJS.Timeout | undefined;
+  if (config.buildUrl) {
+    const downloader = new BuildDownloader({ baseUrl: config.buildUrl, distDir: config.distDir, log: log.child({ module: 'build-download' }) });
+    await downloader.sync();
+    downloads = setInterval(() => void downloader.sync(), config.buildPollMs);
+    downloads.unref();
+  }
   // The build is checked and loaded before anything listens: a server that listens serves it.
   let catalog: CatalogStore;
   try {
@@ -59,6 +69,7 @@ async function main() {
     }, config.shutdownDrainMs + 10_000);
     force.unref();
     catalog.close();
+    clearInterval(downloads);
     try {
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await app.close();
