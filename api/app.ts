@@ -8,7 +8,9 @@ import type { LeadsService } from './leads/service.ts';
 import { installErrorHandling, sendProblem } from './http/errors.ts';
 import { ApiError } from './http/problems.ts';
 import { installClientBuildCheck, installEncodingTags, installResponseHeaders } from './http/headers.ts';
-import { installRateLimit } from './http/rate-limit.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
+import { trustFunction } from './http/client-address.ts';
+import { installRateLimit, LocalCounters, type RateCounters } from './http/rate-limit.ts';
 import { registerRoute } from './http/route.ts';
 import './http/types.ts';
 import { FILTERS, type FilterRegistry } from './catalog/filters.ts';
@@ -26,6 +28,8 @@ export interface AppOptions {
   clock?: () => number;
   /** the filters the list, the map and the facets accept (default FILTERS); the catalog's engine must be built from the same */
   filters?: FilterRegistry;
+  /** where rate limits are counted (server.ts passes RedisCounters with REDIS_URL); default this process */
+  rateCounters?: RateCounters;
 }
 
 /** Header names a browser on an allowed origin may send and read. */
@@ -39,11 +43,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts;
   // Set below, once the app exists: requests the router rejects (bad URL encoding) never reach
   // the hooks, so they are counted and answered here.
-  let limitRequest: ((req: FastifyRequest, reply: FastifyReply) => void) | undefined;
+  let limitRequest: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
+  const counters = opts.rateCounters ?? new LocalCounters(config.rateLimit);
+  const clock = opts.clock ?? Date.now;
+  // Only behind a proxy we trust is X-Forwarded-For the client address.
+  const trustProxy = trustFunction(config.trustProxy);
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
-    // Only behind a proxy we trust is X-Forwarded-For the client address.
-    trustProxy: config.trustProxy,
+    trustProxy,
+    requestTimeout: config.requestTimeoutMs,
+    // how often idle and slow connections are checked against the request timeout
+    http: { connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs) },
+    // malformed requests, oversized heads and timed-out clients never become requests
+    clientErrorHandler: clientErrorHandler({ siteUrl: config.siteUrl, counters, clock, trustProxy }),
     bodyLimit: 64 * 1024,
     genReqId: () => randomUUID(),
     // One log line per request, written by the onResponse hook below.
@@ -52,26 +64,27 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Slugs may be 200 characters; longer path segments reach the handlers and fail validation.
     routerOptions: { maxParamLength: 2048 },
     frameworkErrors: (error, request, reply) => {
-      let apiError = new ApiError('VALIDATION_FAILED', 'The request URL is not valid.', [{ path: '(url)', message: error.message }]);
-      try {
-        limitRequest?.(request, reply);
-      } catch (err) {
-        if (err instanceof ApiError) apiError = err;
-      }
-      reply.header('cache-control', 'no-store');
-      void sendProblem(reply, config.siteUrl, apiError);
+      const invalid = new ApiError('VALIDATION_FAILED', 'The request URL is not valid.', [{ path: '(url)', message: error.message }]);
+      void (limitRequest?.(request, reply) ?? Promise.resolve())
+        .then(() => invalid, (err) => (err instanceof ApiError ? err : invalid))
+        .then((apiError) => {
+          reply.header('cache-control', 'no-store');
+          return sendProblem(reply, config.siteUrl, apiError);
+        });
     },
   }) as unknown as FastifyInstance;
 
   app.decorate('config', config);
   app.decorate('catalog', opts.catalog);
   app.decorate('leads', opts.leads);
-  app.decorate('clock', opts.clock ?? Date.now);
+  app.decorate('clock', clock);
   app.decorate('routeDefinitions', []);
+  app.decorate('rateCounters', counters);
+  app.decorate('lifecycle', { draining: false });
 
   installErrorHandling(app, config.siteUrl);
   // First hook of all: rate limits must see every request, preflights and 404s included.
-  const limits = installRateLimit(app, config.rateLimit, app.clock);
+  const limits = installRateLimit(app, counters, clock);
   limitRequest = limits.limitNow;
   await app.register(cors, {
     origin: (origin, cb) => cb(null, origin !== undefined && config.corsOrigins.includes(origin)),
@@ -82,6 +95,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   // After CORS, so a 429 carries its headers too.
   limits.enforce();
+  // Draining before shutdown: keep-alive clients reconnect, through the balancer, to a replica that stays.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (app.lifecycle.draining) reply.header('connection', 'close');
+    done();
+  });
   installClientBuildCheck(app, () => opts.catalog.current().build.config.minSupportedBuild);
   installResponseHeaders(app);
   // After the ETag hook: tags and 304s are computed on the identity body.

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { z } from 'zod';
 import { DEFAULT_DIST_DIR } from '../contract/build.ts';
+import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
 
 const flag = z.enum(['0', '1', 'true', 'false', 'on', 'off', '']).transform((v) => v === '1' || v === 'true' || v === 'on');
 const positiveInt = z.coerce.number().int().min(1);
@@ -15,7 +16,16 @@ const EnvSchema = z.object({
   SERVICE_NAME: z.string().min(1).default('Desk Atlas'),
   DIST_DIR: z.string().min(1).default(DEFAULT_DIST_DIR),
   CORS_ORIGINS: z.string().optional(),
-  TRUST_PROXY: flag.default(false),
+  // A replica without the pipeline's volume: the base URL of a served dist directory to download builds from.
+  BUILD_URL: z.url().optional(),
+  BUILD_POLL_MS: positiveInt.default(30_000),
+  TRUST_PROXY: z.string().optional(),
+  // Shared rate limits across replicas; unset: each process counts on its own.
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(),
+  // A request (head and body) not received within this is answered 408 and its connection closed.
+  REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
+  // After SIGTERM: how long /readyz answers 503 while requests are still served, before closing.
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(0),
   LEADS_DB: z.string().min(1).default('var/leads.db'),
   LEADS_MAIL_SPOOL: z.string().min(1).default('var/mail'),
   SMTP_URL: z.string().optional(),
@@ -53,8 +63,16 @@ export interface AppConfig {
   siteUrl: string;
   serviceName: string;
   distDir: string;
+  /** download builds from here into distDir (api/build/download.ts); unset: the pipeline writes distDir */
+  buildUrl?: string;
+  buildPollMs: number;
   corsOrigins: string[];
-  trustProxy: boolean;
+  /** which peers may set X-Forwarded-For (api/http/client-address.ts) */
+  trustProxy: TrustProxy;
+  /** shared rate-limit counters; unset: in-process counters */
+  redisUrl?: string;
+  shutdownDrainMs: number;
+  requestTimeoutMs: number;
   buildSha: string;
   logLevel: string;
   reloadPollMs: number;
@@ -92,9 +110,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`invalid environment: ${lines.join('; ')}`);
   }
   const e = parsed.data;
-  const production = e.NODE_ENV === 'production';
+  const production = e.NODE_ENV.toLowerCase() === 'production';
+  if (e.CHALLENGE_SECRET !== undefined && e.CHALLENGE_SECRET.trim() === '') {
+    throw new ConfigError('CHALLENGE_SECRET is blank: set the Turnstile secret, or leave it unset outside production');
+  }
   if (production && !e.CHALLENGE_SECRET) {
-    throw new ConfigError('CHALLENGE_SECRET is required when NODE_ENV=production');
+    throw new ConfigError(`CHALLENGE_SECRET is required when NODE_ENV=production (NODE_ENV=${e.NODE_ENV})`);
+  }
+  let trustProxy: TrustProxy;
+  try {
+    trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  } catch (err) {
+    throw new ConfigError(`invalid environment: TRUST_PROXY: ${(err as Error).message}`);
   }
   const baseUrl = trimSlash(e.BASE_URL ?? `http://localhost:${e.PORT}`);
   const siteUrl = trimSlash(e.SITE_URL ?? baseUrl);
@@ -110,8 +137,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     siteUrl,
     serviceName: e.SERVICE_NAME,
     distDir: e.DIST_DIR,
+    buildUrl: e.BUILD_URL,
+    buildPollMs: e.BUILD_POLL_MS,
     corsOrigins,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy,
+    redisUrl: e.REDIS_URL,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     buildSha: e.BUILD_SHA ?? gitSha(),
     logLevel: e.LOG_LEVEL,
     reloadPollMs: e.RELOAD_POLL_MS,

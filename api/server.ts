@@ -6,8 +6,10 @@
  */
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
+import { BuildDownloader } from './build/download.ts';
 import { CatalogStore } from './build/store.ts';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
+import { RedisCounters } from './http/rate-limit-redis.ts';
 import { openLeads } from './leads/index.ts';
 
 async function main() {
@@ -23,6 +25,15 @@ async function main() {
   }
   const log = pino({ level: config.logLevel });
   const started = Date.now();
+  // With BUILD_URL, builds arrive by download into DIST_DIR, checked file by file; the store then
+  // loads them from there with every check of a local build.
+  let downloads: NodeJS.Timeout | undefined;
+  if (config.buildUrl) {
+    const downloader = new BuildDownloader({ baseUrl: config.buildUrl, distDir: config.distDir, log: log.child({ module: 'build-download' }) });
+    await downloader.sync();
+    downloads = setInterval(() => void downloader.sync(), config.buildPollMs);
+    downloads.unref();
+  }
   // The build is checked and loaded before anything listens: a server that listens serves it.
   let catalog: CatalogStore;
   try {
@@ -33,26 +44,37 @@ async function main() {
     process.exit(1);
   }
   const leads = openLeads(config, log.child({ module: 'leads' }));
-  const app = await buildApp({ config, catalog, logger: log, leads });
+  let rateCounters: RedisCounters | undefined;
+  if (config.redisUrl) {
+    rateCounters = new RedisCounters(config.redisUrl, config.rateLimit, log.child({ module: 'rate-limit' }));
+    // Without Redis the server still starts: each replica counts on its own until it connects.
+    if (!await rateCounters.connected(2_000)) log.warn('rate limits: Redis not reachable at start; counting per replica until it is');
+  }
+  const app = await buildApp({ config, catalog, logger: log, leads, rateCounters });
   catalog.watch();
   // Keep-alive sockets must not hold a graceful close open forever.
   app.server.keepAliveTimeout = 5_000;
-  app.server.requestTimeout = 30_000;
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // Not ready from now on, so load balancers stop sending traffic; requests are still served
+    // for SHUTDOWN_DRAIN_MS (long enough for them to notice), then the listener closes.
+    app.lifecycle.draining = true;
+    log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: not ready, finishing in-flight requests');
     const force = setTimeout(() => {
-      log.error('in-flight requests did not finish within 10 s; exiting');
+      log.error('in-flight requests did not finish within 10 s of closing; exiting');
       process.exit(1);
-    }, 10_000);
+    }, config.shutdownDrainMs + 10_000);
     force.unref();
     catalog.close();
+    clearInterval(downloads);
     try {
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await app.close();
       await leads.close();
+      await rateCounters?.close();
     } catch (err) {
       log.error({ err }, 'error while closing');
     }

@@ -40,14 +40,21 @@ export interface CatalogStoreOptions {
   queryCache?: boolean;
 }
 
-export type ReloadOutcome = 'swapped' | 'unchanged' | 'failed';
+/** `backing-off`: `current` still points at a build that failed to load, not tried again yet. */
+export type ReloadOutcome = 'swapped' | 'unchanged' | 'failed' | 'backing-off';
+
+/** A build that failed is tried again after this, doubling per failure up to the maximum, in case the cause was passing. */
+const RETRY_FIRST_MS = 60_000;
+const RETRY_MAX_MS = 3_600_000;
 
 /**
  * Serves `<distDir>/current` and follows it. A new target (the pipeline renames a new symlink
  * over `current`) or SIGHUP loads the build in the background, checked as at start-up
  * (loadBuild); only a build that loads replaces the reference that requests read. Requests already running keep the
- * build they started with. A build that fails to load is logged and the old one keeps serving.
- * Emits `swap` (build) and `failed` (error).
+ * build they started with. A build that fails to load is logged and the old one keeps serving;
+ * its target is remembered, and the watcher does not load it again until `current` points
+ * elsewhere, SIGHUP asks, or its back-off has passed (1 minute, doubling per failure, at most an
+ * hour): a broken build costs one load, not one per poll. Emits `swap` (build) and `failed` (error).
  */
 export class CatalogStore extends EventEmitter implements CatalogSource {
   private served: Served;
@@ -57,6 +64,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
   private watcher?: FSWatcher;
   private timer?: NodeJS.Timeout;
   private debounce?: NodeJS.Timeout;
+  private failedTarget?: { dir: string; failures: number; retryAt: number };
 
   private constructor(readonly distDir: string, private readonly opts: CatalogStoreOptions, build: LoadedBuild) {
     super();
@@ -114,18 +122,24 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
     }
     if (!force && target === this.served.build.dir) return 'unchanged';
     const started = Date.now();
+    const failed = this.failedTarget?.dir === target ? this.failedTarget : undefined;
+    if (!force && failed && started < failed.retryAt) return 'backing-off';
     try {
       const build = await loadBuild(target, { siteUrl: this.opts.siteUrl, checkAllDetails });
       const old = this.served.build;
       const previous = old.id;
       this.served = served(build);
+      this.failedTarget = undefined;
       // Requests that started on the old build may still read its detail files for a moment.
       setTimeout(() => void old.close(), 60_000).unref();
       this.opts.log.info({ buildId: build.id, previous, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build swapped in');
       this.emit('swap', build);
       return 'swapped';
     } catch (err) {
-      this.opts.log.error({ err, dir: target }, 'build rejected; still serving the previous one');
+      const failures = (failed?.failures ?? 0) + 1;
+      const retryInMs = Math.min(RETRY_FIRST_MS * 2 ** (failures - 1), RETRY_MAX_MS);
+      this.failedTarget = { dir: target, failures, retryAt: Date.now() + retryInMs };
+      this.opts.log.error({ err, dir: target, failures, retryInMs }, 'build rejected; still serving the previous one');
       this.emit('failed', err);
       return 'failed';
     }

@@ -19,10 +19,11 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly errors?: FieldError[];
-  constructor(code: ErrorCode, detail?: string, errors?: FieldError[]) {
+  /** `status`: only where HTTP needs another than the code's own (408, 431, readiness's 503) */
+  constructor(code: ErrorCode, detail?: string, errors?: FieldError[], status?: number) {
     super(detail ?? PROBLEM_KINDS[code].title);
     this.code = code;
-    this.status = PROBLEM_KINDS[code].status;
+    this.status = status ?? PROBLEM_KINDS[code].status;
     this.errors = errors;
   }
 }

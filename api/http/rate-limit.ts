@@ -12,7 +12,7 @@ interface Window { count: number; resetAt: number }
  */
 class RateBucket {
   private readonly windows: LRUCache<string, Window>;
-  constructor(readonly name: string, readonly max: number, readonly windowMs: number, maxClients: number) {
+  constructor(readonly max: number, readonly windowMs: number, maxClients: number) {
     this.windows = new LRUCache({ max: maxClients, ttl: windowMs, ttlAutopurge: false });
   }
 
@@ -28,24 +28,26 @@ class RateBucket {
       this.windows.set(key, w);
     }
     w.count += 1;
-    return this.state(w, now);
+    return bucketState(this.max, w.count, w.resetAt - now);
   }
 
   peek(key: string, now: number): BucketState {
-    return this.state(this.current(key, now) ?? { count: 0, resetAt: now + this.windowMs }, now);
-  }
-
-  private state(w: Window, now: number): BucketState {
-    return {
-      limit: this.max,
-      remaining: Math.max(0, this.max - w.count),
-      resetSeconds: Math.max(1, Math.ceil((w.resetAt - now) / 1000)),
-      exceeded: w.count > this.max,
-    };
+    const w = this.current(key, now);
+    return bucketState(this.max, w?.count ?? 0, w ? w.resetAt - now : this.windowMs);
   }
 }
 
-interface BucketState { limit: number; remaining: number; resetSeconds: number; exceeded: boolean }
+export interface BucketState { limit: number; remaining: number; resetSeconds: number; exceeded: boolean }
+
+/** A bucket's state from its count and the time left in its window. */
+export function bucketState(limit: number, count: number, msLeft: number): BucketState {
+  return {
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil(msLeft / 1000)),
+    exceeded: count > limit,
+  };
+}
 
 function setHeaders(reply: FastifyReply, s: BucketState) {
   reply.header('ratelimit-limit', String(s.limit));
@@ -54,10 +56,49 @@ function setHeaders(reply: FastifyReply, s: BucketState) {
 }
 
 /** The bucket to report: an exceeded one, else the one with fewer requests left. */
-function tighter(a: BucketState, b: BucketState): BucketState {
+export function tighter(a: BucketState, b: BucketState): BucketState {
   if (a.exceeded !== b.exceeded) return a.exceeded ? a : b;
   if (a.remaining !== b.remaining) return a.remaining < b.remaining ? a : b;
   return a.resetSeconds >= b.resetSeconds ? a : b;
+}
+
+/**
+ * What a request counts against: `peek` reports the read bucket without counting (health,
+ * preflights), `read` counts a read, `lead` counts a read and, unless the read limit refuses
+ * it, an enquiry.
+ */
+export type Counting = 'peek' | 'read' | 'lead';
+
+/** `local`: this process's counters; `shared`: Redis; `fallback`: Redis unreachable, this process's counters meanwhile. */
+export type RateLimitMode = 'local' | 'shared' | 'fallback';
+
+/** Where the counters live: in this process, or shared by every replica (rate-limit-redis.ts). */
+export interface RateCounters {
+  /** Counts a request of client `key` (or only reads its state) and returns the state to report. */
+  count(key: string, counting: Counting, now: number): BucketState | Promise<BucketState>;
+  readonly mode: RateLimitMode;
+  close(): Promise<void>;
+}
+
+/** The counters of one process: a single replica, or every replica's own while Redis is away. */
+export class LocalCounters implements RateCounters {
+  readonly mode = 'local';
+  private readonly reads: RateBucket;
+  private readonly leads: RateBucket;
+  constructor(cfg: RateLimitConfig) {
+    this.reads = new RateBucket(cfg.readMax, cfg.readWindowMs, cfg.maxClients);
+    this.leads = new RateBucket(cfg.leadMax, cfg.leadWindowMs, cfg.maxClients);
+  }
+
+  count(key: string, counting: Counting, now: number): BucketState {
+    if (counting === 'peek') return this.reads.peek(key, now);
+    const read = this.reads.hit(key, now);
+    if (counting === 'read') return read;
+    // a request refused by the read limit does not use up an enquiry
+    return tighter(read, read.exceeded ? this.leads.peek(key, now) : this.leads.hit(key, now));
+  }
+
+  async close() {}
 }
 
 /**
@@ -69,23 +110,16 @@ function tighter(a: BucketState, b: BucketState): BucketState {
  * not reads. A request over its limit is refused by the hook `enforce()` adds, after CORS, so
  * a browser on an allowed origin can read the 429 and its Retry-After.
  */
-export function installRateLimit(app: FastifyInstance, cfg: RateLimitConfig, clock: () => number) {
-  const reads = new RateBucket('read', cfg.readMax, cfg.readWindowMs, cfg.maxClients);
-  const leads = new RateBucket('lead', cfg.leadMax, cfg.leadWindowMs, cfg.maxClients);
-  /** Counts the request and sets the headers; returns the state when the request is over a limit. */
-  const count = (request: FastifyRequest, reply: FastifyReply): BucketState | undefined => {
-    const now = clock();
-    const key = request.ip;
+export function installRateLimit(app: FastifyInstance, counters: RateCounters, clock: () => number) {
+  const countingOf = (request: FastifyRequest): Counting => {
     const config = request.routeOptions?.config ?? {};
-    if (config.rateLimitExempt || request.method === 'OPTIONS') {
-      setHeaders(reply, reads.peek(key, now));
-      return undefined;
-    }
-    let state = reads.hit(key, now);
-    // a request refused by the read limit does not use up an enquiry
-    if (config.leadRateLimit) state = tighter(state, state.exceeded ? leads.peek(key, now) : leads.hit(key, now));
+    if (config.rateLimitExempt || request.method === 'OPTIONS') return 'peek';
+    return config.leadRateLimit ? 'lead' : 'read';
+  };
+  /** Sets the headers; returns the state when the request is over a limit (one that is not counted never is). */
+  const settle = (reply: FastifyReply, state: BucketState, counting: Counting): BucketState | undefined => {
     setHeaders(reply, state);
-    return state.exceeded ? state : undefined;
+    return state.exceeded && counting !== 'peek' ? state : undefined;
   };
   const refuse = (reply: FastifyReply, state: BucketState): never => {
     reply.header('retry-after', String(state.resetSeconds));
@@ -93,10 +127,20 @@ export function installRateLimit(app: FastifyInstance, cfg: RateLimitConfig, clo
   };
   const over = new WeakMap<FastifyRequest, BucketState>();
   // hooks in callback style here and in headers.ts: they run on every request, and an async hook
-  // costs a promise and a microtask each
+  // costs a promise and a microtask each (the local counters answer synchronously)
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const state = count(request, reply);
-    if (state) over.set(request, state);
+    const counting = countingOf(request);
+    const counted = counters.count(request.ip, counting, clock());
+    if (counted instanceof Promise) {
+      counted.then((state) => {
+        const exceeded = settle(reply, state, counting);
+        if (exceeded) over.set(request, exceeded);
+        done();
+      }, done);
+      return;
+    }
+    const exceeded = settle(reply, counted, counting);
+    if (exceeded) over.set(request, exceeded);
     done();
   });
   return {
@@ -110,10 +154,11 @@ export function installRateLimit(app: FastifyInstance, cfg: RateLimitConfig, clo
         done(err as Error);
       }
     }),
-    /** Counts and, over the limit, refuses at once: for requests the router rejects before any hook. */
-    limitNow: (request: FastifyRequest, reply: FastifyReply) => {
-      const state = count(request, reply);
-      if (state) refuse(reply, state);
+    /** Counts and, over the limit, rejects with the 429: for requests the router rejects before any hook. */
+    limitNow: async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const counting = countingOf(request);
+      const exceeded = settle(reply, await counters.count(request.ip, counting, clock()), counting);
+      if (exceeded) refuse(reply, exceeded);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { AppConfig } from '../config.ts';
 import type { CatalogSource } from '../build/store.ts';
 import type { LeadsService } from '../leads/service.ts';
 import type { CacheHint } from './headers.ts';
+import type { RateCounters } from './rate-limit.ts';
 import type { RouteDefinition } from './route.ts';
 
 declare module 'fastify' {
@@ -15,6 +16,10 @@ declare module 'fastify' {
     clock: () => number;
     /** every route declared through registerRoute (OpenAPI is generated from these) */
     routeDefinitions: RouteDefinition<any, any, any>[];
+    /** where this app counts rate limits (readiness reports their mode) */
+    rateCounters: RateCounters;
+    /** `draining`: SIGTERM received; readiness answers 503 while requests are still served (server.ts) */
+    lifecycle: { draining: boolean };
   }
   interface FastifyContextConfig {
     cache?: CacheHint | 'no-store';

@@ -29,7 +29,7 @@ class ChallengeMisconfiguredError extends Error {
 
 /** Refuse to start in production without a Turnstile secret. */
 function assertChallengeConfig(config: ChallengeConfig): void {
-  if (config.nodeEnv === 'production' && !config.secret) {
+  if (config.nodeEnv?.toLowerCase() === 'production' && !config.secret?.trim()) {
     throw new Error('CHALLENGE_SECRET is required when NODE_ENV=production');
   }
 }

@@ -90,6 +90,7 @@ const ERROR_RESPONSES: Record<number, { name: string; codes: ErrorCode[]; descri
   422: { name: 'IdempotencyKeyConflict', codes: ['IDEMPOTENCY_KEY_CONFLICT'], description: 'The `Idempotency-Key` was used before with a different body (`IDEMPOTENCY_KEY_CONFLICT`). Use a new key for a new enquiry.' },
   429: { name: 'RateLimited', codes: ['RATE_LIMITED'], description: 'Rate limit exceeded (`RATE_LIMITED`); wait `Retry-After` seconds.' },
   500: { name: 'InternalError', codes: ['INTERNAL_ERROR'], description: 'Internal failure (`INTERNAL_ERROR`); never carries internals.' },
+  503: { name: 'NotReady', codes: ['UPSTREAM_UNAVAILABLE'], description: 'This replica is not ready to take traffic (`UPSTREAM_UNAVAILABLE` with status 503): it is draining before it stops; send requests to another one.' },
   502: { name: 'UpstreamUnavailable', codes: ['UPSTREAM_UNAVAILABLE'], description: 'A dependency is unavailable (`UPSTREAM_UNAVAILABLE`); retry later. A failed enquiry may be retried under the same `Idempotency-Key`.' },
 };
 
@@ -115,7 +116,7 @@ export function openApiPath(fastifyUrl: string): string {
 
 function tagOf(url: string, tags?: string[]): string {
   if (tags?.length) return tags[0];
-  if (url === '/v1/health' || url === '/v1/config') return 'service';
+  if (url === '/v1/health' || url === '/v1/config' || url === '/readyz') return 'service';
   if (url.startsWith('/v1/leads/')) return 'leads';
   if (url === '/openapi.json' || url.startsWith('/docs')) return 'docs';
   if (url.startsWith('/v1/market') || url.startsWith('/v1/rankings')) return 'market';

@@ -4,7 +4,7 @@ import type { RouteDefinition } from '../http/route.ts';
 import { DOCS_ROUTES } from './docs/index.ts';
 import { facetsRoute } from './facets/index.ts';
 import { geoBootstrapRoute } from './geo/index.ts';
-import { configRoute, healthRoute } from './meta/index.ts';
+import { configRoute, healthRoute, readinessRoute } from './meta/index.ts';
 import { propertyDetailRoute, propertyListRoutes } from './properties/index.ts';
 import { marketRatesRoute } from './market/index.ts';
 import { rankingsRoute } from './rankings/index.ts';
@@ -21,6 +21,7 @@ export const routes = (filters: FilterRegistry): RouteDefinition<any, any, any>[
   const queries = catalogQuerySchemas(declarationsOf(filters)) as unknown as CatalogQuerySchemas;
   return [
     healthRoute,
+    readinessRoute,
     configRoute,
     geoBootstrapRoute,
     facetsRoute(queries),

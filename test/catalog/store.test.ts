@@ -343,4 +343,48 @@ describe('hot reload', () => {
     assert.equal(await store.reload(), 'unchanged');
     assert.equal(await store.reload(true), 'swapped', 'SIGHUP forces a reload of the same target');
   });
+
+  it('loads a broken build once while current points at it, not on every poll; SIGHUP or a new target tries again', async () => {
+    const d = await dist();
+    const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a' });
+    await publish(d, a.dir);
+    const rejected: string[] = [];
+    const store = await CatalogStore.open(d, {
+      siteUrl: SITE, pollMs: 10,
+      log: { info: () => undefined, error: (obj: object) => { if ('dir' in obj) rejected.push(String((obj as { dir: string }).dir)); } },
+    });
+    const bad = await writeBuildFixture(join(d, 'builds', 'bad'), {
+      buildId: 'bad', mutate: (files) => files.set('cards.en.ndjson', files.get('cards.en.ndjson')!.split('\n').slice(1).join('\n')),
+    });
+    store.watch();
+    const failed = once(store, 'failed');
+    await publish(d, bad.dir);
+    await failed;
+    // a hundred polls of the same target: no second load
+    let polls = 0;
+    while (polls < 100) {
+      assert.equal(await store.reload(), 'backing-off');
+      polls += 1;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(rejected.length, 1, `loaded ${rejected.length} times: ${rejected.join(', ')}`);
+    assert.equal(store.current().build.id, 'a');
+    // SIGHUP tries it again, once
+    assert.equal(await store.reload(true), 'failed');
+    assert.equal(await store.reload(), 'backing-off');
+    assert.equal(rejected.length, 2);
+    // another broken target is tried at once; a good one is swapped in and forgets the failure
+    const bad2 = await writeBuildFixture(join(d, 'builds', 'bad2'), {
+      buildId: 'bad2', mutate: (files) => files.set('cards.de.ndjson', ''),
+    });
+    await publish(d, bad2.dir);
+    assert.equal(await store.reload(), 'failed');
+    assert.equal(rejected.length, 3);
+    const b = await writeBuildFixture(join(d, 'builds', 'b'), { buildId: 'b', extra: 2 });
+    await publish(d, b.dir);
+    assert.equal(await store.reload(), 'swapped');
+    assert.equal(store.current().build.id, 'b');
+    store.close();
+    await store.current().build.close();
+  });
 });

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ConfigPayloadSchema, HealthPayloadSchema } from '../../../contract/catalog.ts';
 import { envelope, MetaSchema } from '../../../contract/common.ts';
+import { ReadinessPayloadSchema } from '../../../contract/readiness.ts';
 import { CACHE } from '../../http/headers.ts';
+import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
 
 export const healthRoute = defineRoute({
@@ -17,6 +19,25 @@ export const healthRoute = defineRoute({
   rateLimit: 'exempt',
   clientBuildCheck: false,
   handler: ({ config }) => ({ data: { status: 'ok', sha: config.buildSha } }),
+});
+
+export const readinessRoute = defineRoute({
+  operationId: 'getReadiness',
+  method: 'GET',
+  url: '/readyz',
+  summary: 'Readiness probe (our addition, for orchestrators and load balancers)',
+  description: 'Ready (200) while this replica takes traffic: it listens only once a build is loaded, and answers 503 from SIGTERM on while it finishes the requests in flight (`SHUTDOWN_DRAIN_MS`). `rateLimits` says where rate limits are counted (`fallback`: Redis is unreachable and each replica counts its own). Not counted by the rate limit.',
+  querystring: z.object({}),
+  response: envelope(ReadinessPayloadSchema, MetaSchema),
+  statuses: [200, 400, 429, 500, 503],
+  cache: 'no-store',
+  rateLimit: 'exempt',
+  clientBuildCheck: false,
+  handler: ({ request, build }) => {
+    const { lifecycle, rateCounters } = request.server;
+    if (lifecycle.draining) throw new ApiError('UPSTREAM_UNAVAILABLE', 'Not ready: this replica is draining before it stops.', undefined, 503);
+    return { data: { status: 'ready', buildId: build.id, rateLimits: rateCounters.mode } };
+  },
 });
 
 export const configRoute = defineRoute({

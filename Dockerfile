@@ -1,0 +1,49 @@
+# syntax=docker/dockerfile:1
+# Desk Atlas: the API server (compiled) and the pipeline (run as a job) in one image.
+# `docker build -t desk-atlas .`; compose.yaml builds and runs it with two replicas.
+# npm ci works here: the image installs from the public registry for linux-x64 only, where every
+# optional DuckDB binary npm ci asks for exists (the README explains why `make install` uses npm install).
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# Compilers for native modules (better-sqlite3) in case no prebuilt binary matches; build stages only.
+FROM ${NODE_IMAGE} AS toolchain
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+
+# The server compiled to JavaScript (dist/app), with the dev dependencies (TypeScript).
+FROM toolchain AS build
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY contract ./contract
+COPY api ./api
+RUN npm run --silent build
+
+# Runtime dependencies only.
+FROM toolchain AS deps
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DIST_DIR=/srv/dist \
+    LEADS_DB=/srv/var/leads.db \
+    LEADS_MAIL_SPOOL=/srv/var/mail
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist/app ./dist/app
+# the pipeline job runs from source (tsx is a runtime dependency); data/ is the sample snapshot
+COPY package.json ./
+COPY contract ./contract
+COPY pipeline ./pipeline
+COPY data ./data
+# named volumes mounted here start with this ownership
+RUN mkdir -p /srv/dist /srv/var && chown node:node /srv/dist /srv/var
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/app/api/server.js"]

@@ -1,0 +1,118 @@
+import { Redis } from 'ioredis';
+import type { RateLimitConfig } from '../config.ts';
+import { bucketState, LocalCounters, tighter, type BucketState, type Counting, type RateCounters, type RateLimitMode } from './rate-limit.ts';
+
+/**
+ * One round trip per request: the same fixed windows as LocalCounters, counted atomically in
+ * Redis. KEYS: the client's read and lead counters; ARGV: counting (peek, read, lead), the read
+ * window (ms), the lead window (ms), the read limit. Returns the read count and the ms left in
+ * its window, then the same for the lead counter (0 and 0 unless counting a lead). An enquiry is
+ * counted only when the read limit lets the request through, as in LocalCounters.
+ */
+const COUNT_SCRIPT = `
+local function hit(key, window)
+  local n = redis.call('INCR', key)
+  if n == 1 then redis.call('PEXPIRE', key, window) end
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 then
+    redis.call('PEXPIRE', key, window)
+    ttl = tonumber(window)
+  end
+  return n, ttl
+end
+local function peek(key, window)
+  local n = tonumber(redis.call('GET', key) or '0')
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 then ttl = tonumber(window) end
+  return n, ttl
+end
+local counting = ARGV[1]
+local reads, readTtl
+if counting == 'peek' then reads, readTtl = peek(KEYS[1], ARGV[2]) else reads, readTtl = hit(KEYS[1], ARGV[2]) end
+if counting ~= 'lead' then return {reads, readTtl, 0, 0} end
+local leads, leadTtl
+if reads > tonumber(ARGV[4]) then leads, leadTtl = peek(KEYS[2], ARGV[3]) else leads, leadTtl = hit(KEYS[2], ARGV[3]) end
+return {reads, readTtl, leads, leadTtl}
+`;
+
+interface RedisWithScript extends Redis {
+  countRequest(readKey: string, leadKey: string, counting: Counting, readWindowMs: number, leadWindowMs: number, readMax: number): Promise<[number, number, number, number]>;
+}
+
+export interface CounterLogger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+/** A command slower than this counts as Redis being unavailable for that request. */
+const COMMAND_TIMEOUT_MS = 500;
+
+/**
+ * Rate-limit counters every replica shares (`REDIS_URL`). While Redis cannot answer, each
+ * request is counted by this replica's own counters instead, so no request waits on or fails
+ * for Redis: reads go on being served under the per-replica limit (the shared limit fails
+ * open), and enquiries keep a per-replica limit (they never go unlimited). The first failure
+ * and the recovery are logged; `mode` says which counters answer (readiness reports it).
+ */
+export class RedisCounters implements RateCounters {
+  private readonly redis: RedisWithScript;
+  private readonly local: LocalCounters;
+  private lastMode: 'shared' | 'fallback' = 'shared';
+
+  constructor(url: string, private readonly cfg: RateLimitConfig, private readonly log: CounterLogger, private readonly prefix = 'desk-atlas:rate') {
+    this.local = new LocalCounters(cfg);
+    this.redis = new Redis(url, {
+      // fail at once while disconnected instead of queueing: the local counters answer meanwhile
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: 2_000,
+      // reconnect for ever, at most every 2 s
+      retryStrategy: (times) => Math.min(times * 100, 2_000),
+    }) as RedisWithScript;
+    this.redis.defineCommand('countRequest', { numberOfKeys: 2, lua: COUNT_SCRIPT });
+    // connection errors surface as failed commands; without a listener ioredis would print each one
+    this.redis.on('error', () => undefined);
+  }
+
+  /** Waits for the first connection, at most `ms`; true when connected (otherwise requests count locally until it is). */
+  async connected(ms: number): Promise<boolean> {
+    if (this.redis.status === 'ready') return true;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { this.redis.off('ready', onReady); resolve(false); }, ms);
+      const onReady = () => { clearTimeout(timer); resolve(true); };
+      this.redis.once('ready', onReady);
+    });
+  }
+
+  get mode(): RateLimitMode {
+    return this.lastMode;
+  }
+
+  async count(key: string, counting: Counting, now: number): Promise<BucketState> {
+    // a hash tag keeps both counters of a client in one slot (Redis Cluster runs the script on one node)
+    const tag = `${this.prefix}:{${key}}`;
+    try {
+      const [reads, readMs, leads, leadMs] = await this.redis.countRequest(
+        `${tag}:read`, `${tag}:lead`, counting, this.cfg.readWindowMs, this.cfg.leadWindowMs, this.cfg.readMax,
+      );
+      this.switchTo('shared');
+      const read = bucketState(this.cfg.readMax, reads, readMs);
+      return counting === 'lead' ? tighter(read, bucketState(this.cfg.leadMax, leads, leadMs)) : read;
+    } catch (err) {
+      this.switchTo('fallback', err as Error);
+      return this.local.count(key, counting, now);
+    }
+  }
+
+  private switchTo(mode: 'shared' | 'fallback', err?: Error) {
+    if (mode === this.lastMode) return;
+    this.lastMode = mode;
+    if (mode === 'fallback') this.log.warn({ err: err?.message }, 'rate limits: Redis unavailable, counting per replica until it is back');
+    else this.log.info({}, 'rate limits: Redis is back, counting shared again');
+  }
+
+  async close() {
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../api/config.ts';
+import { clientAddress, trustFunction } from '../../api/http/client-address.ts';
+import { ChallengeVerifier } from '../../api/leads/challenge.ts';
+
+describe('configuration', () => {
+  it('counts NODE_ENV=production in any case as production, and then requires CHALLENGE_SECRET', () => {
+    for (const value of ['production', 'Production', 'PRODUCTION', 'pRoDuCtIoN']) {
+      assert.throws(() => loadConfig({ NODE_ENV: value }), (e: Error) => e instanceof ConfigError && /CHALLENGE_SECRET is required when NODE_ENV=production/.test(e.message), value);
+      const config = loadConfig({ NODE_ENV: value, CHALLENGE_SECRET: 'turnstile-secret' });
+      assert.equal(config.production, true, value);
+    }
+    assert.equal(loadConfig({ NODE_ENV: 'development' }).production, false);
+    // the verifier refuses too, whoever builds it
+    assert.throws(() => new ChallengeVerifier({ nodeEnv: 'Production' }), /CHALLENGE_SECRET is required/);
+    assert.throws(() => new ChallengeVerifier({ nodeEnv: 'production', secret: '  ' }), /CHALLENGE_SECRET is required/);
+  });
+
+  it('refuses a blank CHALLENGE_SECRET in every environment', () => {
+    for (const env of ['production', 'development']) {
+      for (const secret of [' ', '\t', '   \n']) {
+        assert.throws(() => loadConfig({ NODE_ENV: env, CHALLENGE_SECRET: secret }), (e: Error) => e instanceof ConfigError && /CHALLENGE_SECRET is blank/.test(e.message));
+      }
+    }
+    assert.equal(loadConfig({}).leads.challengeSecret, undefined, 'unset stays allowed outside production');
+  });
+
+  it('reads TRUST_PROXY as none, a hop count or the proxies, and refuses "true"', () => {
+    assert.deepEqual(loadConfig({}).trustProxy, { kind: 'none' });
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '0' }).trustProxy, { kind: 'none' });
+    assert.deepEqual(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, { kind: 'none' });
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '1' }).trustProxy, { kind: 'hops', hops: 1 });
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '172.28.0.10, 10.0.0.0/8,fd00::/8' }).trustProxy,
+      { kind: 'addresses', addresses: ['172.28.0.10', '10.0.0.0/8', 'fd00::/8'] });
+    for (const value of ['true', 'TRUE', 'on']) {
+      assert.throws(() => loadConfig({ TRUST_PROXY: value }), (e: Error) => e instanceof ConfigError && /TRUST_PROXY: .*would trust every hop.*name the proxies/.test(e.message), value);
+    }
+    for (const value of ['proxy.internal', '10.0.0.0/33', '10.0.0.1/8/2', '300.1.1.1']) {
+      assert.throws(() => loadConfig({ TRUST_PROXY: value }), (e: Error) => e instanceof ConfigError && e.message.includes(`TRUST_PROXY: "${value.split(',')[0]}" is not an IP address or CIDR`), value);
+    }
+  });
+
+  it('takes the client address behind the trusted proxies, never the entry a client wrote', () => {
+    const forwarded = '10.9.9.7, 198.51.100.4';
+    // behind one proxy at 172.28.0.10 that appends the address it saw
+    const byAddress = trustFunction(loadConfig({ TRUST_PROXY: '172.28.0.10' }).trustProxy);
+    assert.equal(clientAddress(byAddress, '172.28.0.10', forwarded), '198.51.100.4');
+    assert.equal(clientAddress(byAddress, '::ffff:172.28.0.10', forwarded), '198.51.100.4');
+    // a client reaching the replica directly cannot claim an address
+    assert.equal(clientAddress(byAddress, '198.51.100.9', forwarded), '198.51.100.9');
+    const byHops = trustFunction(loadConfig({ TRUST_PROXY: '1' }).trustProxy);
+    assert.equal(clientAddress(byHops, '172.28.0.10', forwarded), '198.51.100.4');
+    const twoHops = trustFunction(loadConfig({ TRUST_PROXY: '2' }).trustProxy);
+    assert.equal(clientAddress(twoHops, '172.28.0.10', forwarded), '10.9.9.7');
+    const subnet = trustFunction(loadConfig({ TRUST_PROXY: '172.28.0.0/24' }).trustProxy);
+    assert.equal(clientAddress(subnet, '172.28.0.10', '10.9.9.7, 198.51.100.4, 172.28.0.11'), '198.51.100.4');
+    assert.equal(clientAddress(trustFunction({ kind: 'none' }), '172.28.0.10', forwarded), '172.28.0.10');
+  });
+});
