@@ -291,8 +291,8 @@ describe('the lead routes', () => {
     try {
       const leads = app.routeDefinitions.filter((def) => def.url.startsWith('/v1/leads/'));
       assert.deepEqual(leads.map((def) => [def.operationId, def.method, def.url, def.rateLimit, def.cache, def.cacheKey]), [
-        ['createContactLead', 'POST', '/v1/leads/contact', 'lead', 'no-store', undefined],
-        ['createInquiryLead', 'POST', '/v1/leads/inquiry', 'lead', 'no-store', undefined],
+        ['contact', 'POST', '/v1/leads/contact', 'lead', 'no-store', undefined],
+        ['inquiry', 'POST', '/v1/leads/inquiry', 'lead', 'no-store', undefined],
       ]);
     } finally {
       await app.close();

@@ -5,7 +5,7 @@ import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 
 export const healthRoute = defineRoute({
-  operationId: 'getHealth',
+  operationId: 'health',
   method: 'GET',
   url: '/v1/health',
   summary: 'Liveness probe',
@@ -20,7 +20,7 @@ export const healthRoute = defineRoute({
 });
 
 export const configRoute = defineRoute({
-  operationId: 'getConfig',
+  operationId: 'config',
   method: 'GET',
   url: '/v1/config',
   summary: 'Remote configuration for official clients',

@@ -63,7 +63,7 @@ export const propertyListRoutes = (queries: CatalogQuerySchemas) => [
     handler: (ctx) => renderList(ctx as RouteContext<PropertyListQuery, unknown, unknown>, 'list', 20),
   }),
   defineRoute({
-    operationId: 'listPropertyMarkers',
+    operationId: 'mapProperties',
     method: 'GET',
     url: '/v1/properties/map',
     summary: 'Light projection of the whole matching set for plotting markers',
@@ -79,7 +79,7 @@ export const propertyListRoutes = (queries: CatalogQuerySchemas) => [
 ];
 
 export const propertyDetailRoute = defineRoute({
-  operationId: 'getProperty',
+  operationId: 'propertyDetail',
   method: 'GET',
   url: '/v1/properties/:slug',
   summary: 'Full detail of one space',

@@ -15,7 +15,7 @@ const RankingsQuerySchema = z.object({
 });
 
 export const rankingsRoute = defineRoute({
-  operationId: 'getRankings',
+  operationId: 'rankings',
   method: 'GET',
   url: '/v1/rankings',
   summary: 'Best-of ranking within one city',
@@ -25,7 +25,6 @@ export const rankingsRoute = defineRoute({
     + 'A breadth of amenities against the city\'s best equipped space (pipeline/README.md, "Ranking score"). The score is '
     + 'relative to this city only and never comparable across cities. rating is absent on every entry when hasReviewData is '
     + `false. limit 1..${MAX_RANKING_LIMIT}, default 10. 404 NOT_FOUND for an unknown city.`,
-  tags: ['market'],
   querystring: RankingsQuerySchema,
   response: envelope(RankingsPayloadSchema, MetaSchema),
   statuses: [200, 400, 404, 429, 500, 502],

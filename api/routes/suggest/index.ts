@@ -14,7 +14,7 @@ const SuggestQuerySchema = z.object({
 });
 
 export const suggestRoute = defineRoute({
-  operationId: 'suggest',
+  operationId: 'searchSuggest',
   method: 'GET',
   url: '/v1/search/suggest',
   summary: 'Autocomplete across countries, cities, zones, operators and spaces',
@@ -23,7 +23,6 @@ export const suggestRoute = defineRoute({
     + 'muenchen and munc all find Munich; from 4 characters one typo is tolerated. Exact prefix matches rank above typo '
     + `matches, then larger places first. limit 1..${MAX_SUGGEST_LIMIT}, default 8; meta.pagination is always page 1 and `
     + 'its total counts every match.',
-  tags: ['search'],
   querystring: SuggestQuerySchema,
   response: envelope(z.array(SuggestionSchema), PaginatedMetaSchema),
   statuses: [200, 400, 429, 500, 502],
