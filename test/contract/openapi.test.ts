@@ -127,6 +127,25 @@ describe('the OpenAPI document', () => {
     assert.equal(inquiry.properties.subject, undefined);
   });
 
+  it('declares as `default` what the server does when a parameter is absent', async () => {
+    const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: any) => p.name === name).schema.default;
+    const declared = {
+      list: [param('/v1/properties', 'page'), param('/v1/properties', 'pageSize'), param('/v1/properties', 'sortBy')],
+      map: [param('/v1/properties/map', 'page'), param('/v1/properties/map', 'pageSize'), param('/v1/properties/map', 'sortBy')],
+      rankings: param('/v1/rankings', 'limit'),
+      suggest: param('/v1/search/suggest', 'limit'),
+    };
+    assert.deepEqual(declared, { list: [1, 20, 'random'], map: [1, 5000, 'random'], rankings: 10, suggest: 8 });
+    for (const [path, [page, pageSize]] of [['/v1/properties', declared.list], ['/v1/properties/map', declared.map]] as const) {
+      const r = (await app.inject({ url: `${path}?locale=en` })).json();
+      assert.deepEqual([r.meta.pagination.page, r.meta.pagination.pageSize], [page, pageSize], path);
+      assert.equal(typeof r.meta.seed, 'number', `${path}: the default order is random`);
+    }
+    const suggest = (await app.inject({ url: '/v1/search/suggest?locale=en&q=b' })).json();
+    assert.equal(suggest.meta.pagination.pageSize, declared.suggest);
+    // the rankings' default is checked on the sample build (test/contract/reference.test.ts): the fixture's cities are small
+  });
+
   it('tells an integrator what a sample size is and how to page a random list', () => {
     assert.match(doc.info.description, /## Sample sizes/);
     assert.match(doc.info.description, /send it back as `seed`/);
