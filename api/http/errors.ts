@@ -6,7 +6,8 @@ const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
 /**
  * One FieldError per offending path (query parameter name or dotted body path, e.g.
- * `attribution.viewedProperties.3`; `root` for the value itself), and one per unknown field.
+ * `attribution.viewedProperties.3`; `root` for the value itself), and one per unknown field
+ * of a closed object.
  */
 export function fieldErrors(error: z.ZodError, root = '(root)'): FieldError[] {
   const byPath = new Map<string, FieldError>();

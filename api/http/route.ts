@@ -8,6 +8,7 @@ import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
 import type { CacheHint } from './headers.ts';
 import type { RouteResponse } from './response-cache.ts';
+import { unknownMembers } from './unknown-members.ts';
 
 /** What a handler may return: an envelope to serialize, its JSON text already made, or other bytes. */
 export type RouteResult =
@@ -108,6 +109,11 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
         { schema: def.querystring ?? ANY, input: request.query ?? {}, what: 'query parameters' },
         { schema: def.body ?? NONE, input: request.body, what: 'body' },
       ] as const);
+      // Bodies are open: members the schema does not declare are dropped; their names (never their values) are logged.
+      if (def.body) {
+        const ignored = unknownMembers(def.body, request.body);
+        if (ignored.length) request.log.info({ route: def.url, ignored }, 'unknown body members ignored');
+      }
       const requestKey = app.config.queryCache ? def.cacheKey?.({ query, params }) : undefined;
       const key = requestKey === undefined ? undefined : `${def.operationId}|${requestKey}`;
       let kept = key === undefined ? undefined : responses.get(key, now);

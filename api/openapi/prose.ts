@@ -98,6 +98,8 @@ export const LEAD_NOTES: Record<string, string> = {
     'Send an `Idempotency-Key` (any string up to 200 characters you choose per enquiry) so a retry after a timeout cannot create a second enquiry: the same key with the same body replays the first answer with `Idempotency-Replayed: true`; the same key with a different body is a 422. 5xx answers are not stored and may be retried under the same key.',
     '',
     'Order of checks: body validation (400), idempotency replay or conflict (422), challenge token (403 `CHALLENGE_FAILED`, or 502 when the verifier is unreachable). `website` is a honeypot and must be absent or empty.',
+    '',
+    'The body is open: a member this version does not declare (at the top level or inside `attribution`) is accepted and dropped, and only its name is logged; every declared member keeps its limits. It plays no part in the idempotency comparison.',
   ].join('\n'),
   inquiry: [
     'Sends an enquiry about one space or a shortlist of up to 20 to our team, which forwards it to each space\'s operator. We pass the enquiry on; we do not broker a contract or confirm availability.',

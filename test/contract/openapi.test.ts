@@ -120,7 +120,8 @@ describe('the OpenAPI document', () => {
     assert.deepEqual([contact.properties.name.minLength, contact.properties.name.maxLength], [1, 120]);
     assert.equal(contact.properties.message.maxLength, 4000);
     assert.equal(contact.properties.website.maxLength, 0);
-    assert.equal(contact.additionalProperties, false);
+    assert.equal(contact.additionalProperties, undefined, 'open, as in the reference: unknown members are accepted and dropped');
+    assert.equal(doc.components.schemas.Attribution.additionalProperties, undefined);
     const inquiry = doc.components.schemas.InquiryLeadBody;
     assert.deepEqual([inquiry.properties.properties.minItems, inquiry.properties.properties.maxItems], [1, 20]);
     assert.deepEqual([inquiry.properties.desks.minimum, inquiry.properties.desks.maximum], [1, 1000]);
