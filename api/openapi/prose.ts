@@ -46,7 +46,7 @@ export function apiDescription(config: Pick<AppConfig, 'serviceName' | 'siteUrl'
     '',
     '## Errors',
     '',
-    'Every error is `application/problem+json` (RFC 9457) with a stable `code`; `status` always equals the HTTP status, and a 400 lists each offending parameter or body field in `errors[]` (query parameter name, or body path in dots such as `attribution.viewedProperties.3`). Official clients that send `X-Client-Build` below the supported minimum receive 400 `CLIENT_TOO_OLD` (not on `/v1/config` or `/v1/health`).',
+    'Every error is `application/problem+json` (RFC 9457) with a stable `code`; `status` always equals the HTTP status, and a 400 lists each offending parameter or body field in `errors[]` (query parameter name, or body path in dots such as `attribution.viewedProperties.3`). A missing required parameter or member says so (`locale is required: one of en, de, es`); a name where a slug goes (`city=Berlin`) is a 400 whose message gives the slug form (`berlin`) and where the slugs are listed, while a well-formed slug nobody uses gives an empty page. Official clients that send `X-Client-Build` below the supported minimum receive 400 `CLIENT_TOO_OLD` (not on `/v1/config` or `/v1/health`).',
     '',
     '## Enquiries',
     '',
@@ -99,7 +99,7 @@ export const LEAD_NOTES: Record<string, string> = {
     '',
     'Order of checks: body validation (400), idempotency replay or conflict (422), challenge token (403 `CHALLENGE_FAILED`, or 502 when the verifier is unreachable). `website` is a honeypot and must be absent or empty.',
     '',
-    'The body is open: a member this version does not declare (at the top level or inside `attribution`) is accepted and dropped, and only its name is logged; every declared member keeps its limits. It plays no part in the idempotency comparison.',
+    'The body is open: a member this version does not declare (at the top level or inside `attribution`) is accepted and dropped, and only its name is logged; every declared member keeps its limits. It plays no part in the idempotency comparison. A member named `__proto__` is refused as malformed JSON (prototype poisoning).',
   ].join('\n'),
   inquiry: [
     'Sends an enquiry about one space or a shortlist of up to 20 to our team, which forwards it to each space\'s operator. We pass the enquiry on; we do not broker a contract or confirm availability.',
