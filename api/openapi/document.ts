@@ -23,6 +23,7 @@ import {
 import { ProblemSchema, type ErrorCode } from '../../contract/problem.ts';
 import { cacheControl, type CacheHint } from '../http/headers.ts';
 import type { RouteDefinition } from '../http/route.ts';
+import { applyExamples, publishedExamples, type Examples } from './examples.ts';
 import { API_TITLE, apiDescription, LEAD_NOTES, OPERATION_NOTES, PARAMETER_NOTES, PROPERTY_NOTES, TAGS } from './prose.ts';
 
 type Json = Record<string, any>;
@@ -32,6 +33,8 @@ type Route = RouteDefinition<any, any, any>;
 interface DocumentInput {
   routes: readonly Route[];
   config: Pick<AppConfig, 'baseUrl' | 'siteUrl' | 'serviceName' | 'rateLimit'>;
+  /** default: the committed examples of the sample build (api/openapi/examples.json) */
+  examples?: Examples;
 }
 
 /** Shared shapes published as components; routes built from these constants reference them. */
@@ -446,6 +449,7 @@ export function buildOpenApiDocument(input: DocumentInput): Json {
   };
   polish(doc.components.schemas);
   polish(doc.paths);
+  applyExamples(doc, input.examples ?? publishedExamples());
   pruneSchemas(doc);
   if (!Object.keys(doc.components.parameters).length) delete doc.components.parameters;
   return doc;

@@ -5,6 +5,7 @@
  */
 import type { AppConfig } from '../config.ts';
 import { MIN_SAMPLE_SIZE, MARKET_BANDS } from '../../contract/rules.ts';
+import { additionsText } from './additions.ts';
 
 export const API_TITLE = 'Desk Atlas API';
 
@@ -55,6 +56,12 @@ export function apiDescription(config: Pick<AppConfig, 'serviceName' | 'siteUrl'
     '## Versioning',
     '',
     'The major version is in the path (`/v1`). Within it the contract only grows: fields and endpoints are added, nothing published is removed, renamed or retyped, so ignore fields you do not know. Every success response states `meta.contractVersion`.',
+    '',
+    '## Additions to the reference',
+    '',
+    'Official apps are generated from the published reference description of this API; its operations keep their `operationId`s, tags and shapes here. What this service adds to them, beyond 304 answers to `If-None-Match` (every other operation of this document is ours):',
+    '',
+    additionsText(),
   ].join('\n');
 }
 
