@@ -147,6 +147,17 @@ describe('the OpenAPI document', () => {
     // the rankings' default is checked on the sample build (test/contract/reference.test.ts): the fixture's cities are small
   });
 
+  it('lists the catalogue, market and search before the discovery documents, in /docs and in the paths', () => {
+    const tags = doc.tags.map((t: { name: string }) => t.name);
+    assert.deepEqual(tags.slice(0, 8), ['properties', 'facets', 'geo', 'market', 'rankings', 'places', 'operators', 'search']);
+    assert.deepEqual(tags.slice(-2), ['docs', 'discovery']);
+    const tagOfPath = Object.values(doc.paths as Record<string, any>).map((item) => (item.get ?? item.post).tags[0] as string);
+    const ranks = tagOfPath.map((t) => tags.indexOf(t));
+    assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b), 'paths follow the order of the tags');
+    assert.equal(Object.keys(doc.paths)[0], '/v1/properties');
+    assert.equal(tagOfPath.at(-1), 'discovery');
+  });
+
   it('tells an integrator what a sample size is and how to page a random list', () => {
     assert.match(doc.info.description, /## Sample sizes/);
     assert.match(doc.info.description, /send it back as `seed`/);
