@@ -47,7 +47,7 @@ export function apiDescription(config: Pick<AppConfig, 'serviceName' | 'siteUrl'
     '',
     '## Errors',
     '',
-    'Every error is `application/problem+json` (RFC 9457) with a stable `code`; `status` always equals the HTTP status, and a 400 lists each offending parameter or body field in `errors[]` (query parameter name, or body path in dots such as `attribution.viewedProperties.3`). A missing required parameter or member says so (`locale is required: one of en, de, es`); a name where a slug goes (`city=Berlin`) is a 400 whose message gives the slug form (`berlin`) and where the slugs are listed, while a well-formed slug nobody uses gives an empty page. Official clients that send `X-Client-Build` below the supported minimum receive 400 `CLIENT_TOO_OLD` (not on `/v1/config` or `/v1/health`).',
+    'Every error is `application/problem+json` (RFC 9457) with a stable `code`; `status` always equals the HTTP status, and a 400 lists each offending parameter or body field in `errors[]` (query parameter name, or body path in dots such as `attribution.viewedProperties.3`). A missing required parameter or member says so (`locale is required: one of en, de, es`); a name where a slug goes (`city=Berlin`, `city=München`) is a 400 whose message names the slug (`berlin`, `munich`) or, for a name the catalogue does not know, its slug form and where the slugs are listed, while a well-formed slug nobody uses gives an empty page. Official clients that send `X-Client-Build` below the supported minimum receive 400 `CLIENT_TOO_OLD` (not on `/v1/config` or `/v1/health`).',
     '',
     '## Enquiries',
     '',

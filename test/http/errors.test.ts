@@ -82,11 +82,20 @@ describe('error handling', () => {
 
   it('hints at the slug form when a name is given where a slug goes (an unknown slug stays an empty page)', async () => {
     const errors = async (url: string) => assertProblem((await get(app, url)).raw, 400, 'VALIDATION_FAILED').errors!;
-    const [city] = await errors('/v1/properties?locale=en&city=Berlin');
+    assert.deepEqual(await errors('/v1/properties?locale=en&city=Berlin'), [{ path: 'city', message: 'Not a slug: use the slug of the city "Berlin", "berlin"' }]);
+    // a name the build does not know gets the slug form of the value and where the slugs are listed
+    const [city] = await errors('/v1/market/rates?locale=en&city=Bad%20Homburg');
     assert.equal(city.path, 'city');
-    assert.match(city.message, /use the slug .*e\.g\. "berlin".*GET \/v1\/geo\/bootstrap/);
-    assert.match((await errors('/v1/market/rates?locale=en&city=Bad%20Homburg'))[0].message, /e\.g\. "bad-homburg"/);
-    assert.match((await errors('/v1/places/city/M%C3%BCnchen?locale=en'))[0].message, /e\.g\. "munchen"/);
+    assert.match(city.message, /use the slug .*e\.g\. "bad-homburg".*GET \/v1\/geo\/bootstrap/);
+    assert.match((await errors('/v1/places/zone/Atlantis%20Bay?locale=en'))[0].message, /e\.g\. "atlantis-bay"/);
+    // a name the build knows, in any locale, gets its own slug
+    assert.deepEqual(await errors('/v1/properties?locale=en&country=Deutschland&city=M%C3%BCnchen&zone=Mitte'), [
+      { path: 'country', message: 'Not a slug: use the slug of the country "Deutschland", "germany"' },
+      { path: 'city', message: 'Not a slug: use the slug of the city "München", "munich"' },
+      { path: 'zone', message: 'Not a slug: use the slug of the zone "Mitte", "berlin-mitte"' },
+    ]);
+    assert.match((await errors('/v1/rankings?locale=es&city=Valencia'))[0].message, /"valencia" or "valencia-ve"$/);
+    assert.match((await errors('/v1/places/city/M%C3%BAnich?locale=es'))[0].message, /"munich"$/);
     const unknown = await get(app, '/v1/properties?locale=en&city=atlantis');
     assert.equal(unknown.status, 200);
     assert.equal(unknown.body.meta.pagination.total, 0);
