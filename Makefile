@@ -20,7 +20,7 @@ system-deps:
 	fi
 
 ## build: compile the API server to JavaScript in dist/app (what make serve runs: it starts faster than tsx)
-dist/app/api/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find contract api -name '*.ts' -o -name '*.md')
+dist/app/api/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find contract api -name '*.ts' -o -name '*.md' -o -name examples.json)
 	$(NPM) run --silent build
 build: dist/app/api/server.js
 
@@ -51,7 +51,7 @@ typecheck: install
 lint-openapi: install
 	npx --no-install spectral lint -q --fail-severity=error --ruleset .spectral.yaml api/openapi/openapi.json
 
-## openapi: regenerate api/openapi/openapi.json from the routes and zod schemas (commit the result)
+## openapi: regenerate api/openapi/examples.json (from a build of data/) and api/openapi/openapi.json (from the routes and zod schemas); commit both
 openapi: install
 	$(NPM) run --silent openapi
 

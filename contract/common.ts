@@ -22,7 +22,21 @@ export const BillingPeriodSchema = z.enum(BILLING_PERIODS);
 export type BillingPeriod = z.infer<typeof BillingPeriodSchema>;
 
 export const SLUG_PATTERN = /^[a-z0-9-]+$/;
-export const SlugSchema = z.string().min(1).max(200).regex(SLUG_PATTERN);
+/** Lower case, accents folded, every other run of characters one hyphen: how the pipeline makes a slug of a name. */
+export function slugForm(name: string): string {
+  return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'ss').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+}
+
+/**
+ * The error for a value that is not in slug form (`city=Berlin`): slugs, not names, with the
+ * slug form of the value as a hint (lower case, accents folded, other runs a hyphen, as the
+ * pipeline makes slugs); the lists name the exact slugs.
+ */
+function notASlug(input: unknown): string {
+  const form = typeof input === 'string' ? slugForm(input).slice(0, 60) : '';
+  return `Not a slug: use the slug (lower-case letters, digits and hyphens${form ? `, e.g. "${form}"` : ''}), not the name; GET /v1/geo/bootstrap and GET /v1/facets list the slugs`;
+}
+export const SlugSchema = z.string().min(1).max(200).regex(SLUG_PATTERN, { error: (issue) => notASlug(issue.input) });
 export const AmenitySlugSchema = z.string().min(1).max(200).regex(/^[a-z0-9_-]+$/);
 export const FacetValueSchema = AmenitySlugSchema;
 

@@ -12,7 +12,12 @@ export const LeadEmailSchema = z.email({ pattern: z.regexes.email }).max(200);
 export const DURATIONS = ['hours', 'days', 'weeks', 'months', 'years'] as const;
 export const DurationSchema = z.enum(DURATIONS);
 
-export const AttributionSchema = z.strictObject({
+/**
+ * Request bodies are open objects, as in the published reference: a member they do not declare
+ * is accepted and dropped (the route logs its name), so a client that sends more than this
+ * version knows about never loses an enquiry. Every declared member keeps its limits.
+ */
+export const AttributionSchema = z.object({
   source: z.enum(['web', 'app']),
   firstTouch: z.string().max(200).optional(),
   lastTouch: z.string().max(200).optional(),
@@ -35,13 +40,13 @@ const commonFields = {
   website: z.string().max(0).optional(),
 };
 
-export const ContactBodySchema = z.strictObject({
+export const ContactBodySchema = z.object({
   ...commonFields,
   subject: z.string().max(200).optional(),
 });
 export type ContactBody = z.infer<typeof ContactBodySchema>;
 
-export const InquiryBodySchema = z.strictObject({
+export const InquiryBodySchema = z.object({
   ...commonFields,
   properties: z.array(SlugSchema).min(1).max(20),
   desks: z.int().min(1).max(1000).optional(),

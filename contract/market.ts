@@ -31,9 +31,11 @@ export type MarketRatesPayload = z.infer<typeof MarketRatesPayloadSchema>;
 
 /** The most suggestions GET /v1/search/suggest returns (`limit` 1..20). */
 export const MAX_SUGGEST_LIMIT = 20;
+export const DEFAULT_SUGGEST_LIMIT = 8;
 
 /** The longest ranking GET /v1/rankings returns (`limit` 1..25). */
 export const MAX_RANKING_LIMIT = 25;
+export const DEFAULT_RANKING_LIMIT = 10;
 
 export const RankingsPayloadSchema = z.strictObject({
   city: SlugNameSchema,

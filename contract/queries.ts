@@ -2,12 +2,22 @@
 import { z } from 'zod';
 import { LocaleSchema, SlugSchema } from './common.ts';
 import { FILTER_DECLARATIONS, filterShape, type FilterDeclarations } from './filters.ts';
-import { queryInt } from './query-params.ts';
+import { queryInt, queryIntDefault } from './query-params.ts';
 
 /** The spec's orders, then our addition `price-desc` (an extra enum value: every response still satisfies the reference). */
 export const SORT_ORDERS = ['random', 'date-desc', 'date-asc', 'distance', 'price-asc', 'rating-desc', 'price-desc'] as const;
 export const SortBySchema = z.enum(SORT_ORDERS);
 export type SortBy = z.infer<typeof SortBySchema>;
+
+/** What the list and the map use when a parameter is absent (declared as `default` in the OpenAPI document). */
+export const DEFAULT_PAGE = 1;
+export const MAX_PAGE = 500;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 50;
+export const DEFAULT_SORT: SortBy = 'random';
+export const MAP_MAX_PAGE_SIZE = 5000;
+/** The map answers the whole matching set in one page unless asked for less. */
+export const MAP_DEFAULT_PAGE_SIZE = MAP_MAX_PAGE_SIZE;
 
 export const LocaleQuerySchema = z.object({ locale: LocaleSchema });
 
@@ -36,13 +46,13 @@ export function catalogQuerySchemas<D extends FilterDeclarations>(filters: D) {
   const shape = { locale: LocaleSchema, ...filterShape(filters) };
   const listShape = {
     ...shape,
-    page: queryInt(1, 500).optional(),
+    page: queryIntDefault(DEFAULT_PAGE, 1, MAX_PAGE),
     seed: queryInt(0, 2147483647).optional(),
-    sortBy: SortBySchema.optional(),
+    sortBy: SortBySchema.default(DEFAULT_SORT),
   };
   return {
-    list: z.object({ ...listShape, pageSize: queryInt(1, 50).optional() }).superRefine(checkGeo, GEO_ALWAYS),
-    map: z.object({ ...listShape, pageSize: queryInt(1, MAP_MAX_PAGE_SIZE).optional() }).superRefine(checkGeo, GEO_ALWAYS),
+    list: z.object({ ...listShape, pageSize: queryIntDefault(DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE) }).superRefine(checkGeo, GEO_ALWAYS),
+    map: z.object({ ...listShape, pageSize: queryIntDefault(MAP_DEFAULT_PAGE_SIZE, 1, MAP_MAX_PAGE_SIZE) }).superRefine(checkGeo, GEO_ALWAYS),
     /**
      * GET /v1/facets: the spec's parameters (locale, country, city, zone, operator,
      * pricingOptionType, currency) plus, appended, every other filter of the list, so the counts
@@ -54,7 +64,6 @@ export function catalogQuerySchemas<D extends FilterDeclarations>(filters: D) {
 /** The schemas of a registry that declares (at least) the production filters. */
 export type CatalogQuerySchemas = ReturnType<typeof catalogQuerySchemas<typeof FILTER_DECLARATIONS>>;
 
-export const MAP_MAX_PAGE_SIZE = 5000;
 const CATALOG_QUERIES = catalogQuerySchemas(FILTER_DECLARATIONS);
 
 /** GET /v1/properties */

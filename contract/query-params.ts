@@ -13,3 +13,6 @@ export const queryInt = (min: number, max?: number) => {
   const base = z.int().min(min);
   return z.preprocess(parsed(INTEGER), max === undefined ? base : base.max(max));
 };
+/** An optional integer parameter that takes `value` when absent (declared as its `default` in the OpenAPI document). */
+export const queryIntDefault = (value: number, min: number, max: number) =>
+  z.preprocess(parsed(INTEGER), z.int().min(min).max(max).default(value));

@@ -1,24 +1,38 @@
 /**
- * `npm run openapi`: writes the committed copy of the OpenAPI description
- * (api/openapi/openapi.json). `npm run openapi -- --check` exits 1 when the copy is stale.
+ * `npm run openapi`: collects the examples from a fresh build of the committed sample
+ * (api/openapi/examples.json, scripts/openapi-examples.ts), then writes the committed copy of
+ * the OpenAPI description (api/openapi/openapi.json). `npm run openapi -- --check` exits 1 when
+ * either copy is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { EXAMPLES_PATH, type Examples } from '../api/openapi/examples.ts';
 import { COMMITTED_PATH, generateDocument } from '../api/openapi/generate.ts';
+import { collectExamples, sampleApp, stableExamples } from './openapi-examples.ts';
 
-const text = await generateDocument();
-const path = fileURLToPath(COMMITTED_PATH);
-let current = '';
-try { current = readFileSync(path, 'utf8'); } catch { /* first run */ }
-if (process.argv.includes('--check')) {
-  if (current !== text) {
-    console.error(`${path} is stale: run \`npm run openapi\``);
-    process.exit(1);
-  }
-  console.log(`${path} is up to date`);
-} else if (current === text) {
-  console.log(`${path} unchanged`);
-} else {
-  writeFileSync(path, text);
-  console.log(`wrote ${path} (${text.length} bytes)`);
+const check = process.argv.includes('--check');
+let stale = false;
+
+function update(url: URL, text: string) {
+  const path = fileURLToPath(url);
+  let current = '';
+  try { current = readFileSync(path, 'utf8'); } catch { /* first run */ }
+  if (current === text) console.log(`${path} ${check ? 'is up to date' : 'unchanged'}`);
+  else if (check) { console.error(`${path} is stale: run \`npm run openapi\``); stale = true; }
+  else { writeFileSync(path, text); console.log(`wrote ${path} (${text.length} bytes)`); }
 }
+
+const sample = await sampleApp();
+try {
+  const examples = await collectExamples(sample);
+  let committed: Examples | undefined;
+  try { committed = JSON.parse(readFileSync(EXAMPLES_PATH, 'utf8')) as Examples; } catch { /* first run */ }
+  // a request id or an enquiry reference alone is no change: keep the committed copy then
+  const same = committed && JSON.stringify(stableExamples(committed)) === JSON.stringify(stableExamples(examples));
+  update(EXAMPLES_PATH, `${JSON.stringify(same ? committed : examples, null, 2)}\n`);
+} finally {
+  await sample.close();
+}
+// the document reads the examples as committed: generate it once they are written
+if (!stale) update(COMMITTED_PATH, await generateDocument());
+if (stale) process.exit(1);

@@ -4,17 +4,32 @@ import { ApiError, toProblem, validationFailed, type FieldError } from './proble
 
 const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
+/** The value at a zod issue path inside the input, undefined when any step is missing. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
 /**
  * One FieldError per offending path (query parameter name or dotted body path, e.g.
- * `attribution.viewedProperties.3`; `root` for the value itself), and one per unknown field.
+ * `attribution.viewedProperties.3`; `root` for the value itself), and one per unknown field
+ * of a closed object. A required member that is absent says so (`locale is required`) rather
+ * than zod's "expected string, received undefined" (`parsed.input`: what was parsed).
  */
-export function fieldErrors(error: z.ZodError, root = '(root)'): FieldError[] {
+export function fieldErrors(error: z.ZodError, root = '(root)', parsed?: { input: unknown }): FieldError[] {
   const byPath = new Map<string, FieldError>();
   const add = (path: string, message: string) => { if (!byPath.has(path)) byPath.set(path, { path, message }); };
   for (const issue of error.issues) {
     const base = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) add(base ? `${base}.${key}` : key, 'Unknown field');
+    } else if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && parsed && valueAt(parsed.input, issue.path) === undefined) {
+      const required = base ? `${base} is required` : 'Required';
+      add(base || root, issue.code === 'invalid_value' ? `${required}: one of ${issue.values.map(String).join(', ')}` : required);
     } else {
       add(base || root, issue.message);
     }
@@ -34,7 +49,7 @@ export function parseOrThrow<T extends readonly { schema: z.ZodType; input: unkn
   const values = parts.map(({ schema, input, what }) => {
     const result = schema.safeParse(input);
     if (result.success) return result.data;
-    errors.push(...fieldErrors(result.error, what === 'body' ? '(body)' : undefined));
+    errors.push(...fieldErrors(result.error, what === 'body' ? '(body)' : undefined, { input }));
     failed.push(what);
     return undefined;
   });

@@ -10,6 +10,8 @@ import { parseOrThrow } from './errors.ts';
 import { ApiError } from './problems.ts';
 import type { CacheHint } from './headers.ts';
 import type { RouteResponse } from './response-cache.ts';
+import { unknownMembers } from './unknown-members.ts';
+import { withPlaceSlugs } from '../catalog/slug-hint.ts';
 
 /** What a handler may return: an envelope to serialize, its JSON text already made, or other bytes. */
 export type RouteResult =
@@ -105,11 +107,22 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
     handler: async (request, reply) => {
       const { build, responses } = app.catalog.current();
       const now = app.clock();
-      const [params, query, body] = parseOrThrow([
-        { schema: def.params ?? ANY, input: request.params ?? {}, what: 'path parameters' },
-        { schema: def.querystring ?? ANY, input: request.query ?? {}, what: 'query parameters' },
-        { schema: def.body ?? NONE, input: request.body, what: 'body' },
-      ] as const);
+      let parsed;
+      try {
+        parsed = parseOrThrow([
+          { schema: def.params ?? ANY, input: request.params ?? {}, what: 'path parameters' },
+          { schema: def.querystring ?? ANY, input: request.query ?? {}, what: 'query parameters' },
+          { schema: def.body ?? NONE, input: request.body, what: 'body' },
+        ] as const);
+      } catch (err) {
+        throw err instanceof ApiError ? withPlaceSlugs(err, request, build) : err;
+      }
+      const [params, query, body] = parsed;
+      // Bodies are open: members the schema does not declare are dropped; their names (never their values) are logged.
+      if (def.body) {
+        const ignored = unknownMembers(def.body, request.body);
+        if (ignored.length) request.log.info({ route: def.url, ignored }, 'unknown body members ignored');
+      }
       const requestKey = app.config.queryCache ? def.cacheKey?.({ query, params }) : undefined;
       const key = requestKey === undefined ? undefined : `${def.operationId}|${requestKey}`;
       let kept = key === undefined ? undefined : responses.get(key, now);

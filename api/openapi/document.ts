@@ -2,8 +2,8 @@
  * The published OpenAPI 3.1 description, generated from the route declarations
  * (`app.routeDefinitions`) and the zod contract schemas.
  * Never edited by hand: `npm run openapi` writes the committed copy (api/openapi/openapi.json)
- * and a test fails when the two drift. Output is deterministic: paths, components and tags are
- * sorted, everything else follows declaration order.
+ * and a test fails when the two drift. Output is deterministic: tags in the order of TAGS (prose.ts), paths by
+ * tag then path, components sorted, everything else in declaration order.
  */
 import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
@@ -23,6 +23,7 @@ import {
 import { ProblemSchema, type ErrorCode } from '../../contract/problem.ts';
 import { cacheControl, type CacheHint } from '../http/headers.ts';
 import type { RouteDefinition } from '../http/route.ts';
+import { applyExamples, publishedExamples, type Examples } from './examples.ts';
 import { API_TITLE, apiDescription, LEAD_NOTES, OPERATION_NOTES, PARAMETER_NOTES, PROPERTY_NOTES, TAGS } from './prose.ts';
 
 type Json = Record<string, any>;
@@ -32,6 +33,8 @@ type Route = RouteDefinition<any, any, any>;
 interface DocumentInput {
   routes: readonly Route[];
   config: Pick<AppConfig, 'baseUrl' | 'siteUrl' | 'serviceName' | 'rateLimit'>;
+  /** default: the committed examples of the sample build (api/openapi/examples.json) */
+  examples?: Examples;
 }
 
 /** Shared shapes published as components; routes built from these constants reference them. */
@@ -71,6 +74,9 @@ const RESPONSE_COMPONENTS: [string, z.ZodType][] = [
 const REQUEST_COMPONENTS: [string, z.ZodType][] = [
   ['Attribution', AttributionSchema],
 ];
+
+/** Names of the request bodies, by operationId (kept from before the reference's operation ids). */
+const BODY_COMPONENTS: Record<string, string> = { contact: 'ContactLeadBody', inquiry: 'InquiryLeadBody' };
 
 /** Media types of bodies that are not JSON, by operationId (a string response schema says only "text"). */
 const MEDIA_TYPES: Record<string, string | string[]> = {
@@ -114,15 +120,16 @@ export function openApiPath(fastifyUrl: string): string {
   return fastifyUrl.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{path}');
 }
 
+/**
+ * The tag of an operation: the reference's tags for the /v1 operations (the first path segment:
+ * `properties`, `geo`, `search` …); our additions name their own.
+ */
 function tagOf(url: string, tags?: string[]): string {
   if (tags?.length) return tags[0];
-  if (url === '/v1/health' || url === '/v1/config' || url === '/readyz') return 'service';
-  if (url.startsWith('/v1/leads/')) return 'leads';
+  if (url === '/readyz') return 'health';
+  const v1 = /^\/v1\/([^/]+)/.exec(url);
+  if (v1) return v1[1];
   if (url === '/openapi.json' || url.startsWith('/docs')) return 'docs';
-  if (url.startsWith('/v1/market') || url.startsWith('/v1/rankings')) return 'market';
-  if (url.startsWith('/v1/places') || url.startsWith('/v1/operators')) return 'hubs';
-  if (url.startsWith('/v1/search')) return 'search';
-  if (url.startsWith('/v1/')) return 'catalogue';
   if (url.startsWith('/.well-known/') || url === '/auth.md') return 'discovery';
   return 'site';
 }
@@ -302,7 +309,7 @@ export function buildOpenApiDocument(input: DocumentInput): Json {
   const requestNamed: [string, z.ZodType][] = [...REQUEST_COMPONENTS];
   const bodyRef = new Map<z.ZodType, string>();
   for (const op of writes) {
-    const id = op.operationId === 'createContactLead' ? 'ContactLeadBody' : op.operationId === 'createInquiryLead' ? 'InquiryLeadBody' : `${refName(op.operationId).replace(/Response$/, 'Body')}`;
+    const id = BODY_COMPONENTS[op.operationId] ?? refName(op.operationId).replace(/Response$/, 'Body');
     requestNamed.push([id, op.body]);
     bodyRef.set(op.body, id);
   }
@@ -405,7 +412,17 @@ export function buildOpenApiDocument(input: DocumentInput): Json {
     Object.assign(item, ordered);
   }
 
-  const tagNames = [...new Set(ops.map((o) => o.operation.tags[0] as string))].sort();
+  // Tags, and the paths with them, in the order of TAGS: what a client reads first comes first.
+  const tagRank = (name: string) => {
+    const rank = Object.keys(TAGS).indexOf(name);
+    if (rank < 0) throw new Error(`tag ${name} has no description in TAGS (api/openapi/prose.ts)`);
+    return rank;
+  };
+  const tagNames = [...new Set(ops.map((o) => o.operation.tags[0] as string))].sort((a, b) => tagRank(a) - tagRank(b));
+  const pathRank = new Map(ops.map((o) => [o.path, tagRank(o.operation.tags[0])]));
+  const orderedPaths = Object.fromEntries(Object.keys(paths)
+    .sort((a, b) => pathRank.get(a)! - pathRank.get(b)! || (a < b ? -1 : a > b ? 1 : 0))
+    .map((p) => [p, paths[p]]));
   const doc: Json = {
     openapi: '3.1.0',
     info: {
@@ -417,8 +434,8 @@ export function buildOpenApiDocument(input: DocumentInput): Json {
       license: { name: 'CC BY 4.0 (catalogue and market data)', url: 'https://creativecommons.org/licenses/by/4.0/' },
     },
     servers: [{ url: config.baseUrl, description: 'The API' }],
-    tags: tagNames.map((name) => ({ name, description: TAGS[name] ?? name })),
-    paths: sortKeys(paths),
+    tags: tagNames.map((name) => ({ name, description: TAGS[name] })),
+    paths: orderedPaths,
     components: {
       schemas: sortKeys(schemas),
       responses: sortKeys({
@@ -434,6 +451,7 @@ export function buildOpenApiDocument(input: DocumentInput): Json {
   };
   polish(doc.components.schemas);
   polish(doc.paths);
+  applyExamples(doc, input.examples ?? publishedExamples());
   pruneSchemas(doc);
   if (!Object.keys(doc.components.parameters).length) delete doc.components.parameters;
   return doc;

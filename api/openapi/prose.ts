@@ -5,6 +5,7 @@
  */
 import type { AppConfig } from '../config.ts';
 import { MIN_SAMPLE_SIZE, MARKET_BANDS } from '../../contract/rules.ts';
+import { additionsText } from './additions.ts';
 
 export const API_TITLE = 'Desk Atlas API';
 
@@ -46,7 +47,7 @@ export function apiDescription(config: Pick<AppConfig, 'serviceName' | 'siteUrl'
     '',
     '## Errors',
     '',
-    'Every error is `application/problem+json` (RFC 9457) with a stable `code`; `status` always equals the HTTP status, and a 400 lists each offending parameter or body field in `errors[]` (query parameter name, or body path in dots such as `attribution.viewedProperties.3`). Official clients that send `X-Client-Build` below the supported minimum receive 400 `CLIENT_TOO_OLD` (not on `/v1/config` or `/v1/health`).',
+    'Every error is `application/problem+json` (RFC 9457) with a stable `code`; `status` always equals the HTTP status, and a 400 lists each offending parameter or body field in `errors[]` (query parameter name, or body path in dots such as `attribution.viewedProperties.3`). A missing required parameter or member says so (`locale is required: one of en, de, es`); a name where a slug goes (`city=Berlin`, `city=München`) is a 400 whose message names the slug (`berlin`, `munich`) or, for a name the catalogue does not know, its slug form and where the slugs are listed, while a well-formed slug nobody uses gives an empty page. Official clients that send `X-Client-Build` below the supported minimum receive 400 `CLIENT_TOO_OLD` (not on `/v1/config` or `/v1/health`).',
     '',
     '## Enquiries',
     '',
@@ -55,33 +56,48 @@ export function apiDescription(config: Pick<AppConfig, 'serviceName' | 'siteUrl'
     '## Versioning',
     '',
     'The major version is in the path (`/v1`). Within it the contract only grows: fields and endpoints are added, nothing published is removed, renamed or retyped, so ignore fields you do not know. Every success response states `meta.contractVersion`.',
+    '',
+    '## Additions to the reference',
+    '',
+    'Official apps are generated from the published reference description of this API; its operations keep their `operationId`s, tags and shapes here. What this service adds to them, beyond 304 answers to `If-None-Match` (every other operation of this document is ours):',
+    '',
+    additionsText(),
   ].join('\n');
 }
 
-/** Tag descriptions, by the tag names the routes use. */
+/**
+ * Tag descriptions, in the order the reference page (/docs) and the document list them: the
+ * catalogue, market and search first, the discovery documents last. The /v1 tags are the
+ * reference's (the first path segment); the others are ours.
+ */
 export const TAGS: Record<string, string> = {
-  catalogue: 'Listings, space details, map markers, filter facets and the geography index.',
-  market: 'Market rates per city and best-of rankings within one city.',
-  hubs: 'Country, city, zone and operator hubs: editorial copy, FAQs and computed statistics.',
+  properties: 'Listing cards, space details and map markers.',
+  facets: 'Filter values with contextual counts, driving a filter sheet.',
+  geo: 'The geography index: countries, cities and zones with their slugs.',
+  market: 'Market rates per city: medians and ranges per product, with sample sizes.',
+  rankings: 'Best-of rankings within one city.',
+  places: 'Country, city and zone hubs: editorial copy, FAQs and computed statistics.',
+  operators: 'Operator hubs: profile, spaces and computed statistics.',
   search: 'Autocomplete across places, operators and spaces.',
+  site: 'Open data on the site origin under CC BY 4.0: the price index (JSON) and the price report (CSV with a Data Package); placeholder media.',
   leads: 'Enquiries. Each call creates a real enquiry: only on an end user\'s explicit request, with their own details.',
-  site: 'Open data on the site origin under CC BY 4.0: the price index (JSON) and the price report (CSV with a Data Package).',
-  discovery: 'Discovery documents on the site origin: they declare that nothing requires authorization.',
+  config: 'Remote configuration for official clients.',
+  health: 'Liveness probe.',
   docs: 'This description and its reference page.',
-  service: 'Remote configuration for official clients and a liveness probe.',
+  discovery: 'Discovery documents on the site origin: they declare that nothing requires authorization.',
 };
 
 /** Integrator notes appended to a route's own description, by operationId. */
 export const OPERATION_NOTES: Record<string, string> = {
   listProperties:
     'Paging a random list: call once without `seed`, read `meta.seed`, then request page 2, 3, … with `seed` set to that value (and the same filters). Prices filter on the raw amount in each listing\'s own currency; add `currency` to compare like with like.',
-  getMarketRates:
+  marketRates:
     `\`sampleSize\` counts distinct spaces; treat figures flagged \`thinSample\` (fewer than ${MIN_SAMPLE_SIZE} spaces) as indicative only.`,
 };
 
 /** The two enquiry operations, in our own words (their route declarations carry only their summaries). */
 export const LEAD_NOTES: Record<string, string> = {
-  createContactLead: [
+  contact: [
     'Sends a general enquiry, not tied to a space, to our team. It is not a read and not a test endpoint: every call reaches people.',
     '',
     'Call it only when an end user has explicitly asked to contact us and has typed in their own name and email. Never call it to probe the API, to check availability or prices, in automated retries of a successful call, or with invented details.',
@@ -89,8 +105,10 @@ export const LEAD_NOTES: Record<string, string> = {
     'Send an `Idempotency-Key` (any string up to 200 characters you choose per enquiry) so a retry after a timeout cannot create a second enquiry: the same key with the same body replays the first answer with `Idempotency-Replayed: true`; the same key with a different body is a 422. 5xx answers are not stored and may be retried under the same key.',
     '',
     'Order of checks: body validation (400), idempotency replay or conflict (422), challenge token (403 `CHALLENGE_FAILED`, or 502 when the verifier is unreachable). `website` is a honeypot and must be absent or empty.',
+    '',
+    'The body is open: a member this version does not declare (at the top level or inside `attribution`) is accepted and dropped, and only its name is logged; every declared member keeps its limits. It plays no part in the idempotency comparison. A member named `__proto__` is refused as malformed JSON (prototype poisoning).',
   ].join('\n'),
-  createInquiryLead: [
+  inquiry: [
     'Sends an enquiry about one space or a shortlist of up to 20 to our team, which forwards it to each space\'s operator. We pass the enquiry on; we do not broker a contract or confirm availability.',
     '',
     'Call it only when an end user has explicitly asked to enquire about these spaces and has supplied their own name and email. Never call it to check availability or prices, to test the API, or with details the person did not give you.',

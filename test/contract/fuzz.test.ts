@@ -302,7 +302,9 @@ describe('fuzzing', { timeout: TIME_BUDGET_MS * 2 }, () => {
         if (keyValid) headers['idempotency-key'] = `${key}-${++keyCounter}`.slice(-200);
       }
       const res = await send({ method: 'POST', url: `/v1/leads/${lead.endpoint}`, payload, headers });
-      const docValid = validator.validateAt(lead.pointer, JSON.parse(payload)).length === 0;
+      // the body is open, but a `__proto__` member (or `constructor.prototype`) is refused as prototype poisoning
+      const poisoned = /"__proto__"\s*:|"constructor"\s*:\s*\{[^}]*"prototype"\s*:/.test(payload);
+      const docValid = validator.validateAt(lead.pointer, JSON.parse(payload)).length === 0 && !poisoned;
       if (docValid && keyValid) {
         assert.equal(res.statusCode, 200, `the document allows this ${lead.endpoint} body but the server answered ${res.statusCode}: ${payload.slice(0, 300)} → ${res.body.slice(0, 400)}`);
       } else {

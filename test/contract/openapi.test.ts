@@ -120,11 +120,42 @@ describe('the OpenAPI document', () => {
     assert.deepEqual([contact.properties.name.minLength, contact.properties.name.maxLength], [1, 120]);
     assert.equal(contact.properties.message.maxLength, 4000);
     assert.equal(contact.properties.website.maxLength, 0);
-    assert.equal(contact.additionalProperties, false);
+    assert.equal(contact.additionalProperties, undefined, 'open, as in the reference: unknown members are accepted and dropped');
+    assert.equal(doc.components.schemas.Attribution.additionalProperties, undefined);
     const inquiry = doc.components.schemas.InquiryLeadBody;
     assert.deepEqual([inquiry.properties.properties.minItems, inquiry.properties.properties.maxItems], [1, 20]);
     assert.deepEqual([inquiry.properties.desks.minimum, inquiry.properties.desks.maximum], [1, 1000]);
     assert.equal(inquiry.properties.subject, undefined);
+  });
+
+  it('declares as `default` what the server does when a parameter is absent', async () => {
+    const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: any) => p.name === name).schema.default;
+    const declared = {
+      list: [param('/v1/properties', 'page'), param('/v1/properties', 'pageSize'), param('/v1/properties', 'sortBy')],
+      map: [param('/v1/properties/map', 'page'), param('/v1/properties/map', 'pageSize'), param('/v1/properties/map', 'sortBy')],
+      rankings: param('/v1/rankings', 'limit'),
+      suggest: param('/v1/search/suggest', 'limit'),
+    };
+    assert.deepEqual(declared, { list: [1, 20, 'random'], map: [1, 5000, 'random'], rankings: 10, suggest: 8 });
+    for (const [path, [page, pageSize]] of [['/v1/properties', declared.list], ['/v1/properties/map', declared.map]] as const) {
+      const r = (await app.inject({ url: `${path}?locale=en` })).json();
+      assert.deepEqual([r.meta.pagination.page, r.meta.pagination.pageSize], [page, pageSize], path);
+      assert.equal(typeof r.meta.seed, 'number', `${path}: the default order is random`);
+    }
+    const suggest = (await app.inject({ url: '/v1/search/suggest?locale=en&q=b' })).json();
+    assert.equal(suggest.meta.pagination.pageSize, declared.suggest);
+    // the rankings' default is checked on the sample build (test/contract/reference.test.ts): the fixture's cities are small
+  });
+
+  it('lists the catalogue, market and search before the discovery documents, in /docs and in the paths', () => {
+    const tags = doc.tags.map((t: { name: string }) => t.name);
+    assert.deepEqual(tags.slice(0, 8), ['properties', 'facets', 'geo', 'market', 'rankings', 'places', 'operators', 'search']);
+    assert.deepEqual(tags.slice(-2), ['docs', 'discovery']);
+    const tagOfPath = Object.values(doc.paths as Record<string, any>).map((item) => (item.get ?? item.post).tags[0] as string);
+    const ranks = tagOfPath.map((t) => tags.indexOf(t));
+    assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b), 'paths follow the order of the tags');
+    assert.equal(Object.keys(doc.paths)[0], '/v1/properties');
+    assert.equal(tagOfPath.at(-1), 'discovery');
   });
 
   it('tells an integrator what a sample size is and how to page a random list', () => {

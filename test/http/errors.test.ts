@@ -67,6 +67,40 @@ describe('error handling', () => {
     assert.deepEqual(p.errors!.map((e) => e.path).sort(), ['name', 'nested.n']);
   });
 
+  it('says a missing required parameter or member is required, not "expected string, received undefined"', async () => {
+    const errors = async (url: string) => assertProblem((await get(app, url)).raw, 400, 'VALIDATION_FAILED').errors;
+    assert.deepEqual(await errors('/v1/properties'), [{ path: 'locale', message: 'locale is required: one of en, de, es' }]);
+    assert.deepEqual(await errors('/v1/rankings?locale=en'), [{ path: 'city', message: 'city is required' }]);
+    assert.deepEqual(await errors('/v1/search/suggest?locale=de'), [{ path: 'q', message: 'q is required' }]);
+    const body = assertProblem(await app.inject({ method: 'POST', url: '/v1/test/echo', payload: { nested: {} } }), 400, 'VALIDATION_FAILED');
+    assert.deepEqual(body.errors, [{ path: 'name', message: 'name is required' }, { path: 'nested.n', message: 'nested.n is required' }]);
+    // a value that is there but wrong keeps the message of what is wrong with it
+    const wrong = assertProblem(await app.inject({ method: 'POST', url: '/v1/test/echo', payload: { name: 3 } }), 400, 'VALIDATION_FAILED');
+    assert.match(wrong.errors![0].message, /expected string, received number/);
+    assert.match((await errors('/v1/properties?locale=fr'))![0].message, /expected one of/);
+  });
+
+  it('hints at the slug form when a name is given where a slug goes (an unknown slug stays an empty page)', async () => {
+    const errors = async (url: string) => assertProblem((await get(app, url)).raw, 400, 'VALIDATION_FAILED').errors!;
+    assert.deepEqual(await errors('/v1/properties?locale=en&city=Berlin'), [{ path: 'city', message: 'Not a slug: use the slug of the city "Berlin", "berlin"' }]);
+    // a name the build does not know gets the slug form of the value and where the slugs are listed
+    const [city] = await errors('/v1/market/rates?locale=en&city=Bad%20Homburg');
+    assert.equal(city.path, 'city');
+    assert.match(city.message, /use the slug .*e\.g\. "bad-homburg".*GET \/v1\/geo\/bootstrap/);
+    assert.match((await errors('/v1/places/zone/Atlantis%20Bay?locale=en'))[0].message, /e\.g\. "atlantis-bay"/);
+    // a name the build knows, in any locale, gets its own slug
+    assert.deepEqual(await errors('/v1/properties?locale=en&country=Deutschland&city=M%C3%BCnchen&zone=Mitte'), [
+      { path: 'country', message: 'Not a slug: use the slug of the country "Deutschland", "germany"' },
+      { path: 'city', message: 'Not a slug: use the slug of the city "München", "munich"' },
+      { path: 'zone', message: 'Not a slug: use the slug of the zone "Mitte", "berlin-mitte"' },
+    ]);
+    assert.match((await errors('/v1/rankings?locale=es&city=Valencia'))[0].message, /"valencia" or "valencia-ve"$/);
+    assert.match((await errors('/v1/places/city/M%C3%BAnich?locale=es'))[0].message, /"munich"$/);
+    const unknown = await get(app, '/v1/properties?locale=en&city=atlantis');
+    assert.equal(unknown.status, 200);
+    assert.equal(unknown.body.meta.pagination.total, 0);
+  });
+
   it('names every bad parameter at once: path and query, and the rules between parameters when another one fails', async () => {
     const paths = async (url: string) => assertProblem((await get(app, url)).raw, 400, 'VALIDATION_FAILED').errors!.map((e) => e.path).sort();
     assert.deepEqual(await paths('/v1/properties?locale=xx&sortBy=distance'), ['locale', 'sortBy']);

@@ -285,14 +285,39 @@ describe('privacy', () => {
   });
 });
 
+describe('a client generated from the reference (open bodies)', () => {
+  it('an enquiry with members this version does not declare is received, stored without them, and only their names are logged', async (t) => {
+    const logs = new LogCapture();
+    const { post, service } = await setup(t, { logs });
+    const res = await post('inquiry', inquiryBody({
+      referrer: 'partner-app', tracking: { campaignId: 'cid-4471' },
+      attribution: { source: 'app', campaign: 'spring', utmSource: 'newsletter-7731' },
+    }));
+    assert.equal(res.statusCode, 200, res.body);
+    const lead = service.store.getLead(res.json().data.reference)!;
+    assert.equal('referrer' in lead.payload, false);
+    assert.equal('tracking' in lead.payload, false);
+    assert.deepEqual((lead.payload as { attribution?: unknown }).attribution, { source: 'app', campaign: 'spring' });
+    const line = logs.lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'unknown body members ignored');
+    assert.deepEqual(line?.ignored, ['referrer', 'tracking', 'attribution.utmSource']);
+    for (const value of ['partner-app', 'cid-4471', 'newsletter-7731']) assert.ok(!logs.text.includes(value), `log must not contain ${value}`);
+  });
+
+  it('keeps every declared member\'s limits: an unknown member never hides a bad declared one', async (t) => {
+    const { post } = await setup(t);
+    const p = problem(await post('contact', contactBody({ referrer: 'x', attribution: { source: 'web', utmSource: 'y', campaign: 'c'.repeat(121) } })), 400, 'VALIDATION_FAILED');
+    assert.deepEqual(p.errors, [{ path: 'attribution.campaign', message: p.errors![0].message }]);
+  });
+});
+
 describe('the lead routes', () => {
   it('are declared like every other route: in app.routeDefinitions, lead rate limit, no-store', async () => {
     const app = await testApp();
     try {
       const leads = app.routeDefinitions.filter((def) => def.url.startsWith('/v1/leads/'));
       assert.deepEqual(leads.map((def) => [def.operationId, def.method, def.url, def.rateLimit, def.cache, def.cacheKey]), [
-        ['createContactLead', 'POST', '/v1/leads/contact', 'lead', 'no-store', undefined],
-        ['createInquiryLead', 'POST', '/v1/leads/inquiry', 'lead', 'no-store', undefined],
+        ['contact', 'POST', '/v1/leads/contact', 'lead', 'no-store', undefined],
+        ['inquiry', 'POST', '/v1/leads/inquiry', 'lead', 'no-store', undefined],
       ]);
     } finally {
       await app.close();

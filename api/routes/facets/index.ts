@@ -8,7 +8,7 @@ import { listPage } from '../properties/citation.ts';
 
 /** GET /v1/facets, with the query parameters of a filter registry. */
 export const facetsRoute = (queries: CatalogQuerySchemas) => defineRoute({
-  operationId: 'getFacets',
+  operationId: 'facets',
   method: 'GET',
   url: '/v1/facets',
   summary: 'Filter options with contextual counts',

@@ -6,7 +6,7 @@ import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
 
 export const geoBootstrapRoute = defineRoute({
-  operationId: 'getGeoBootstrap',
+  operationId: 'geoBootstrap',
   method: 'GET',
   url: '/v1/geo/bootstrap',
   summary: 'Countries, cities and zones index',

@@ -62,7 +62,7 @@ const common = {
 
 export const contactLeadRoute = defineRoute({
   ...common,
-  operationId: 'createContactLead',
+  operationId: 'contact',
   url: '/v1/leads/contact',
   summary: 'General enquiry',
   body: ContactBodySchema,
@@ -71,7 +71,7 @@ export const contactLeadRoute = defineRoute({
 
 export const inquiryLeadRoute = defineRoute({
   ...common,
-  operationId: 'createInquiryLead',
+  operationId: 'inquiry',
   url: '/v1/leads/inquiry',
   summary: 'Enquiry for one space or a shortlist',
   body: InquiryBodySchema,

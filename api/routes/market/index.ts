@@ -31,7 +31,7 @@ function selectRates(file: MarketRatesFile, q: Omit<MarketRatesQuery, 'locale'>)
 }
 
 export const marketRatesRoute = defineRoute({
-  operationId: 'getMarketRates',
+  operationId: 'marketRates',
   method: 'GET',
   url: '/v1/market/rates',
   summary: 'Median, minimum and maximum monthly price per city, by option type',
@@ -42,7 +42,6 @@ export const marketRatesRoute = defineRoute({
     + `(per day) and meetingRoom (per hour) appear from ${MIN_SAMPLE_SIZE} spaces. Filters match slugs exactly (an unknown slug gives an empty `
     + 'list); totalProperties and totalPricePoints are summed over the selected cities. Methodology: pipeline/README.md, '
     + '"Methodology".',
-  tags: ['market'],
   querystring: MarketRatesQuerySchema,
   response: envelope(MarketRatesPayloadSchema, MetaSchema),
   statuses: [200, 400, 429, 500, 502],

@@ -7,7 +7,7 @@ import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
 
 export const healthRoute = defineRoute({
-  operationId: 'getHealth',
+  operationId: 'health',
   method: 'GET',
   url: '/v1/health',
   summary: 'Liveness probe',
@@ -41,7 +41,7 @@ export const readinessRoute = defineRoute({
 });
 
 export const configRoute = defineRoute({
-  operationId: 'getConfig',
+  operationId: 'config',
   method: 'GET',
   url: '/v1/config',
   summary: 'Remote configuration for official clients',

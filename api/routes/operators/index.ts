@@ -9,14 +9,13 @@ import { requestKey } from '../../http/response-cache.ts';
 import { MIN_SAMPLE_SIZE } from '../../../contract/rules.ts';
 
 export const operatorHubRoute = defineRoute({
-  operationId: 'getOperatorHub',
+  operationId: 'operatorProfile',
   method: 'GET',
   url: '/v1/operators/:slug',
   summary: 'Operator hub',
   description:
     'Editorial copy, FAQs and statistics of one operator: listings, cities, and its price position (the median of its spaces\' '
     + `monthly per-desk price ÷ city median, banded below/around/above, from ${MIN_SAMPLE_SIZE} spaces). 404 NOT_FOUND for an unknown slug.`,
-  tags: ['hubs'],
   querystring: z.object({ locale: LocaleSchema }),
   params: SlugParamsSchema,
   response: envelope(OperatorHubSchema, MetaSchema),

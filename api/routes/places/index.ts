@@ -24,7 +24,7 @@ function placePage(build: LoadedBuild, locale: Locale, hub: PlaceHub): CitationP
 }
 
 export const placeHubRoute = defineRoute({
-  operationId: 'getPlaceHub',
+  operationId: 'placeProfile',
   method: 'GET',
   url: '/v1/places/:kind/:slug',
   summary: 'Country, city or zone hub',
@@ -33,7 +33,6 @@ export const placeHubRoute = defineRoute({
     + `per desk with its sample and the price range (both left out under ${MIN_SAMPLE_SIZE} spaces). FAQs and the intro are computed from the `
     + 'statistics in the request locale where no editorial text exists. kind outside country, city, zone → 400; an unknown '
     + 'slug of that kind → 404.',
-  tags: ['hubs'],
   querystring: z.object({ locale: LocaleSchema }),
   params: PlaceParamsSchema,
   response: envelope(PlaceHubSchema, MetaSchema),

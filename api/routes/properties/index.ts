@@ -14,20 +14,17 @@ const STATUSES = [200, 400, 429, 500, 502];
 
 /** A random order without a seed gets a new one each time: the only list answer not to keep. */
 const listKey = (request: { query: PropertyListQuery; params: unknown }) =>
-  (request.query.sortBy ?? 'random') === 'random' && request.query.seed === undefined ? undefined : requestKey(request);
+  request.query.sortBy === 'random' && request.query.seed === undefined ? undefined : requestKey(request);
 
 /** Shared by the list and the map: filter, order, page, splice the pre-serialized items. */
 function renderList(
   ctx: RouteContext<PropertyListQuery, unknown, unknown>,
   kind: 'list' | 'map',
-  defaultPageSize: number,
 ): RouteResult {
   const { query: q, build } = ctx;
-  const sort = q.sortBy ?? 'random';
+  const { sortBy: sort, page, pageSize } = q;
   const engine = build.engine;
   const seed = sort === 'random' ? q.seed ?? randomInt(0, 2147483647) : undefined;
-  const page = q.page ?? 1;
-  const pageSize = q.pageSize ?? defaultPageSize;
   let set = engine.match(q);
   if (kind === 'map') set = engine.withCoords(set);
   const { total, indices } = engine.page(set, q, sort, seed ?? 0, (page - 1) * pageSize, pageSize);
@@ -60,10 +57,10 @@ export const propertyListRoutes = (queries: CatalogQuerySchemas) => [
     cache: CACHE.listing,
     cacheKey: listKey,
     rateLimit: 'read',
-    handler: (ctx) => renderList(ctx as RouteContext<PropertyListQuery, unknown, unknown>, 'list', 20),
+    handler: (ctx) => renderList(ctx as RouteContext<PropertyListQuery, unknown, unknown>, 'list'),
   }),
   defineRoute({
-    operationId: 'listPropertyMarkers',
+    operationId: 'mapProperties',
     method: 'GET',
     url: '/v1/properties/map',
     summary: 'Light projection of the whole matching set for plotting markers',
@@ -74,12 +71,12 @@ export const propertyListRoutes = (queries: CatalogQuerySchemas) => [
     cache: CACHE.listing,
     cacheKey: listKey,
     rateLimit: 'read',
-    handler: (ctx) => renderList(ctx as RouteContext<PropertyListQuery, unknown, unknown>, 'map', MAP_MAX_PAGE_SIZE),
+    handler: (ctx) => renderList(ctx as RouteContext<PropertyListQuery, unknown, unknown>, 'map'),
   }),
 ];
 
 export const propertyDetailRoute = defineRoute({
-  operationId: 'getProperty',
+  operationId: 'propertyDetail',
   method: 'GET',
   url: '/v1/properties/:slug',
   summary: 'Full detail of one space',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { envelope, LocaleSchema, MetaSchema, SlugSchema } from '../../../contract/common.ts';
 import { FILTER_DECLARATIONS } from '../../../contract/filters.ts';
-import { queryInt } from '../../../contract/query-params.ts';
-import { MAX_RANKING_LIMIT, RankingsPayloadSchema } from '../../../contract/market.ts';
+import { queryIntDefault } from '../../../contract/query-params.ts';
+import { DEFAULT_RANKING_LIMIT, MAX_RANKING_LIMIT, RankingsPayloadSchema } from '../../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
@@ -11,11 +11,11 @@ import { requestKey } from '../../http/response-cache.ts';
 const RankingsQuerySchema = z.object({
   locale: LocaleSchema,
   city: SlugSchema.describe(FILTER_DECLARATIONS.city.params.city.note),
-  limit: queryInt(1, MAX_RANKING_LIMIT).optional(),
+  limit: queryIntDefault(DEFAULT_RANKING_LIMIT, 1, MAX_RANKING_LIMIT),
 });
 
 export const rankingsRoute = defineRoute({
-  operationId: 'getRankings',
+  operationId: 'rankings',
   method: 'GET',
   url: '/v1/rankings',
   summary: 'Best-of ranking within one city',
@@ -24,8 +24,7 @@ export const rankingsRoute = defineRoute({
     + 'rating (the city\'s mean rating as a prior worth 10 reviews), V value against the city\'s median monthly price per desk, '
     + 'A breadth of amenities against the city\'s best equipped space (pipeline/README.md, "Ranking score"). The score is '
     + 'relative to this city only and never comparable across cities. rating is absent on every entry when hasReviewData is '
-    + `false. limit 1..${MAX_RANKING_LIMIT}, default 10. 404 NOT_FOUND for an unknown city.`,
-  tags: ['market'],
+    + `false. limit 1..${MAX_RANKING_LIMIT}, default ${DEFAULT_RANKING_LIMIT}. 404 NOT_FOUND for an unknown city.`,
   querystring: RankingsQuerySchema,
   response: envelope(RankingsPayloadSchema, MetaSchema),
   statuses: [200, 400, 404, 429, 500, 502],
@@ -35,9 +34,8 @@ export const rankingsRoute = defineRoute({
   handler: ({ query: q, build, cite }) => {
     const ranking = Object.hasOwn(build.rankings[q.locale], q.city) ? build.rankings[q.locale][q.city] : undefined;
     if (!ranking) throw new ApiError('NOT_FOUND', `No city with slug "${q.city}".`);
-    const limit = q.limit ?? 10;
     return {
-      data: { ...ranking, ranked: ranking.ranked.slice(0, limit) },
+      data: { ...ranking, ranked: ranking.ranked.slice(0, q.limit) },
       meta: { citation: cite(q.locale, { kind: 'best', city: ranking.city }) },
     };
   },

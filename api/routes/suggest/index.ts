@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope, LocaleSchema, PaginatedMetaSchema } from '../../../contract/common.ts';
-import { queryInt } from '../../../contract/query-params.ts';
-import { MAX_SUGGEST_LIMIT, SuggestionSchema } from '../../../contract/market.ts';
+import { queryIntDefault } from '../../../contract/query-params.ts';
+import { DEFAULT_SUGGEST_LIMIT, MAX_SUGGEST_LIMIT, SuggestionSchema } from '../../../contract/market.ts';
 import { pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
@@ -10,20 +10,19 @@ import { requestKey } from '../../http/response-cache.ts';
 const SuggestQuerySchema = z.object({
   locale: LocaleSchema,
   q: z.string().min(1).max(100),
-  limit: queryInt(1, MAX_SUGGEST_LIMIT).optional(),
+  limit: queryIntDefault(DEFAULT_SUGGEST_LIMIT, 1, MAX_SUGGEST_LIMIT),
 });
 
 export const suggestRoute = defineRoute({
-  operationId: 'suggest',
+  operationId: 'searchSuggest',
   method: 'GET',
   url: '/v1/search/suggest',
   summary: 'Autocomplete across countries, cities, zones, operators and spaces',
   description:
     'Matches the start of any word of any name, in every locale, ignoring case and accents (ü = u = ue), so munich, münchen, '
     + 'muenchen and munc all find Munich; from 4 characters one typo is tolerated. Exact prefix matches rank above typo '
-    + `matches, then larger places first. limit 1..${MAX_SUGGEST_LIMIT}, default 8; meta.pagination is always page 1 and `
+    + `matches, then larger places first. limit 1..${MAX_SUGGEST_LIMIT}, default ${DEFAULT_SUGGEST_LIMIT}; meta.pagination is always page 1 and `
     + 'its total counts every match.',
-  tags: ['search'],
   querystring: SuggestQuerySchema,
   response: envelope(z.array(SuggestionSchema), PaginatedMetaSchema),
   statuses: [200, 400, 429, 500, 502],
@@ -31,8 +30,7 @@ export const suggestRoute = defineRoute({
   cacheKey: requestKey,
   rateLimit: 'read',
   handler: ({ query: q, build, cite }) => {
-    const limit = q.limit ?? 8;
-    const { total, items } = build.suggestIndex.search(q.q, q.locale, limit);
-    return { data: items, meta: { pagination: pagination(1, limit, total), citation: cite(q.locale, { kind: 'home' }) } };
+    const { total, items } = build.suggestIndex.search(q.q, q.locale, q.limit);
+    return { data: items, meta: { pagination: pagination(1, q.limit, total), citation: cite(q.locale, { kind: 'home' }) } };
   },
 });
