@@ -9,10 +9,11 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_DIST_DIR } from '../contract/build.ts';
 import { runBuild } from './run.ts';
 import { BuildError } from './lib/errors.ts';
+import { createProgress } from './lib/progress.ts';
 
 const USAGE = 'usage: tsx pipeline/build.ts [--data DIR] [--dist DIR] [--allow-shrink] [--keep N]';
 
-/** Runs the CLI on `args`, writing failures to `stderr`; returns the exit code. */
+/** Runs the CLI on `args`, writing progress and failures to `stderr`; returns the exit code. */
 export async function main(args = process.argv.slice(2), stderr = (text: string) => { process.stderr.write(text); }): Promise<number> {
   let values;
   try {
@@ -41,7 +42,10 @@ export async function main(args = process.argv.slice(2), stderr = (text: string)
     return 2;
   }
   try {
-    await runBuild({ dataDir: values.data!, distDir: values.dist!, allowShrink: values['allow-shrink'], keep });
+    await runBuild({
+      dataDir: values.data!, distDir: values.dist!, allowShrink: values['allow-shrink'], keep,
+      progress: createProgress((line) => stderr(`${line}\n`)),
+    });
     return 0;
   } catch (err) {
     const message = err instanceof BuildError ? err.message : (err as Error).stack ?? String(err);

@@ -97,7 +97,8 @@ export function checkHeader(table: InputTable, bytes: Buffer): string[] {
   const first = records(bytes).next();
   if (first.done) throw new BuildError('malformed_csv', `${table.file}: the file is empty (row 0, the header, is missing)`);
   const header = first.value;
-  encodingFault(table, bytes, header, []);
+  const encoding = encodingError(table, bytes, header, []);
+  if (encoding) throw encoding;
   if (header.quoteFault) throw quoteError(table, bytes, header, []);
   const names = header.fieldStarts.map((_, f) => fieldText(bytes, header, f).replace(/^"(.*)"$/s, '$1').replaceAll('""', '"'));
   if (names.length === 1) {
@@ -141,7 +142,8 @@ export function diagnoseCsv(table: InputTable, bytes: Buffer, names: string[]): 
   const width = names.length;
   for (const record of records(bytes)) {
     if (record.row === 0) continue;
-    encodingFault(table, bytes, record, names);
+    const encoding = encodingError(table, bytes, record, names);
+    if (encoding) return encoding;
     if (record.quoteFault) return quoteError(table, bytes, record, names);
     const fields = record.fieldStarts.length;
     if (fields !== width) {
@@ -170,9 +172,9 @@ function quoteError(table: InputTable, bytes: Buffer, record: CsvRecord, names: 
     `${table.file}: ${where(record)}, ${columnName(names, fault.field)}: ${what}: ${shorten(fieldText(bytes, record, fault.field))}`);
 }
 
-function encodingFault(table: InputTable, bytes: Buffer, record: CsvRecord, names: string[]): void {
+function encodingError(table: InputTable, bytes: Buffer, record: CsvRecord, names: string[]): BuildError | undefined {
   const slice = bytes.subarray(record.start, record.end);
-  if (isUtf8(slice)) return;
+  if (isUtf8(slice)) return undefined;
   const at = record.start + firstInvalidUtf8(slice);
   const field = fieldAt(record, at);
   const value = fieldText(bytes, record, field);
@@ -182,7 +184,7 @@ function encodingFault(table: InputTable, bytes: Buffer, record: CsvRecord, name
   const whole = affected > 1
     ? `; ${affected} rows are not UTF-8: the file looks Latin-1 (ISO 8859-1) or Windows-1252 encoded, save it as UTF-8`
     : '; save the file as UTF-8';
-  throw new BuildError('bad_encoding',
+  return new BuildError('bad_encoding',
     `${table.file}: ${where(record)}, ${columnName(names, field)}: byte 0x${bytes[at].toString(16).toUpperCase().padStart(2, '0')} is not UTF-8 ` +
       `(${JSON.stringify(shorten(value))}; as Latin-1 it reads ${JSON.stringify(shorten(asLatin1))})${whole}`);
 }
