@@ -16,7 +16,7 @@ export interface BuildFigures {
   cities: Map<string, Map<string, number>>;
 }
 
-/** The counts and published city figures of a build directory; null when it has no readable manifest. */
+/** The counts and published city figures of a build directory; null when it has none, or of a format this reader does not know. */
 export function readBuildFigures(dir: string): BuildFigures | null {
   const read = (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
   if (!existsSync(path.join(dir, 'manifest.json'))) return null;

@@ -29,13 +29,13 @@ interface CsvRecord {
   atEndOfFile: boolean;
 }
 
-/** RFC 4180 records of `bytes` as DuckDB reads them: blank lines skipped, a quote inside an unquoted field kept as text. */
+/** RFC 4180 records of `bytes` as DuckDB reads them: LF, CRLF or a lone CR ends a row, blank lines are skipped, a quote inside an unquoted field is text. */
 function* records(bytes: Buffer): Generator<CsvRecord> {
   let i = bytes.length >= 3 && UTF8_BOM.every((b, k) => bytes[k] === b) ? 3 : 0;
   let row = 0;
   while (i < bytes.length) {
-    if (bytes[i] === LF || (bytes[i] === CR && bytes[i + 1] === LF)) {
-      i += bytes[i] === CR ? 2 : 1;
+    if (bytes[i] === LF || bytes[i] === CR) {
+      i += bytes[i] === CR && bytes[i + 1] === LF ? 2 : 1;
       continue;
     }
     const record: CsvRecord = { row, start: i, end: i, fieldStarts: [], spansLines: false, atEndOfFile: false };
@@ -60,13 +60,13 @@ function* records(bytes: Buffer): Generator<CsvRecord> {
           record.quoteFault ??= { field: record.fieldStarts.length - 1, kind: 'text_after_quote' };
         }
       }
-      while (i < bytes.length && bytes[i] !== COMMA && bytes[i] !== LF && !(bytes[i] === CR && bytes[i + 1] === LF)) i += 1;
+      while (i < bytes.length && bytes[i] !== COMMA && bytes[i] !== LF && bytes[i] !== CR) i += 1;
       if (bytes[i] === COMMA) { i += 1; continue; }
       break;
     }
     record.end = i;
     record.atEndOfFile = i >= bytes.length;
-    i += bytes[i] === CR ? 2 : 1;
+    i += bytes[i] === CR && bytes[i + 1] === LF ? 2 : 1;
     yield record;
     row += 1;
   }
@@ -137,8 +137,8 @@ function columnName(names: string[], field: number): string {
   return names[field] ? `column ${names[field]}` : `field ${field + 1}`;
 }
 
-/** The first structural fault of a file DuckDB refused: encoding, then quotes, then the number of fields. */
-export function diagnoseCsv(table: InputTable, bytes: Buffer, names: string[]): BuildError {
+/** The first structural fault of a file DuckDB refused: encoding, then quotes, then the number of fields; undefined when the file has none (DuckDB failed for another reason). */
+export function diagnoseCsv(table: InputTable, bytes: Buffer, names: string[]): BuildError | undefined {
   const width = names.length;
   for (const record of records(bytes)) {
     if (record.row === 0) continue;
@@ -160,7 +160,7 @@ export function diagnoseCsv(table: InputTable, bytes: Buffer, names: string[]): 
         `${table.file}: row ${record.row} has ${fields} fields, the header ${width} (${hint}): ${shorten(bytes.subarray(record.start, record.end).toString('utf8'))}`);
     }
   }
-  return new BuildError('malformed_csv', `${table.file}: not readable as CSV (RFC 4180, comma-separated, UTF-8); no single row could be named`);
+  return undefined;
 }
 
 function quoteError(table: InputTable, bytes: Buffer, record: CsvRecord, names: string[]): BuildError {

@@ -93,9 +93,9 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
           `from read_csv(${sqlString(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', ` +
           `strict_mode = true, null_padding = false)`,
       );
-    } catch {
+    } catch (err) {
       // DuckDB's own message counts lines, not rows, and speaks of its parser's options
-      throw diagnoseCsv(table, readFileSync(file), header);
+      throw diagnoseCsv(table, readFileSync(file), header) ?? err;
     }
     // rowid follows insertion order, which DuckDB keeps for a CSV scan; a view, not a second copy
     await conn.run(`create or replace view raw_${name} as select (rowid + 1)::integer as _row, * from raw_${name}_load`);
