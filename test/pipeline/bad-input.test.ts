@@ -222,9 +222,11 @@ before(async () => {
   baselineCounts = JSON.parse(readFileSync(path.join(dist, 'current', 'manifest.json'), 'utf8')).rowCounts;
 });
 
-it('has eighteen faults, each failing rule one of the declared rules', () => {
+it('has eighteen faults, each failing rule one of the declared rules, each rule explained in pipeline/README.md', () => {
   assert.equal(FAULTS.length, 18);
   for (const { outcome } of FAULTS) if ('fails' in outcome) assert.ok(outcome.fails in BUILD_FAILURE_RULES);
+  const readme = readFileSync('pipeline/README.md', 'utf8');
+  for (const rule of Object.keys(BUILD_FAILURE_RULES)) assert.ok(readme.includes(`\`${rule}\``), `pipeline/README.md explains ${rule}`);
 });
 
 for (const { fault, change, outcome } of FAULTS) {
