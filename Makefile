@@ -31,9 +31,9 @@ start: install data serve
 DATA ?= data
 DIST ?= $(or $(DIST_DIR),dist)
 
-## data: run the nightly pipeline on DATA (default data/) and publish DIST/current (default dist/, or DIST_DIR)
+## data: run the nightly pipeline on DATA (default data/) and publish DIST/current (default dist/, or DIST_DIR); ALLOW_SHRINK=1 (or ARGS=--allow-shrink) publishes although a table shrank beyond its volume guard
 data: install
-	$(NPM) run --silent data -- --data $(DATA) --dist $(DIST)
+	$(NPM) run --silent data -- --data $(DATA) --dist $(DIST) $(if $(filter 1 true yes,$(ALLOW_SHRINK)),--allow-shrink) $(ARGS)
 
 ## serve: serve DIST/current on PORT (default 3000); compiles the server if its sources changed, never rebuilds the data
 serve: install build

@@ -45,6 +45,11 @@ export const ManifestSchema = z.strictObject({
   inputChecksums: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
   /** sha256 of every output file of the build except the manifest, by file name */
   files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
+  /**
+   * counts of the outputs (`listings` …) and of the input: `input.<table>` rows read,
+   * `input.<table>.rejected` rows quarantined, `input.<table>.<name>` distinct counts
+   * (pipeline/lib/volume.ts); the next build's volume guards compare with them
+   */
   rowCounts: z.record(z.string(), z.int().min(0)),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;

@@ -156,4 +156,9 @@ export const ConfigPayloadSchema = z.strictObject({
 });
 export type ConfigPayload = z.infer<typeof ConfigPayloadSchema>;
 
-export const HealthPayloadSchema = z.strictObject({ status: z.literal('ok'), sha: z.string() });
+export const HealthPayloadSchema = z.strictObject({
+  status: z.literal('ok'),
+  sha: z.string(),
+  /** addition: the id of the data build being served (dist/builds/<id>, the manifest's buildId) */
+  buildId: z.string().optional().meta({ description: 'Id of the data build being served (the pipeline build id, e.g. 20261122T012058417Z-9365).' }),
+});

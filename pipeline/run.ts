@@ -21,6 +21,8 @@ import {
   BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
 } from './lib/publish.ts';
 import { checkInvariants, validateOutput } from './lib/validate.ts';
+import { checkVolumes, inputVolumes } from './lib/volume.ts';
+import { describeChanges, readBuildFigures } from './lib/changes.ts';
 
 export interface BuildOptions {
   dataDir: string;
@@ -83,12 +85,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs.rowCounts, options.rejectLimit ?? REJECT_LIMIT), (r) => `${r.rows.length} rows rejected`);
 
     const previous = readCurrentManifest(distDir);
-    const previousListings = previous?.rowCounts?.listings;
-    const listingCount = modelCounts.listings;
-    if (!options.allowShrink && typeof previousListings === 'number' && listingCount < previousListings / 2) {
-      throw new BuildError('listings_shrink',
-        `spaces.csv: listings fell from ${previousListings} to ${listingCount} (more than half) against build ${currentBuildId(distDir)}; rerun with --allow-shrink if intended`);
-    }
+    const volumes = await inputVolumes(conn, inputs.rowCounts, rejects.rows);
+    checkVolumes(previous?.rowCounts ? { buildId: currentBuildId(distDir)!, rowCounts: previous.rowCounts } : null,
+      { ...volumes, listings: modelCounts.listings }, options.allowShrink ?? false);
 
     const marts = await progress.stage('read marts', async () => {
       const read = await assemble.readMarts(conn);
@@ -155,7 +154,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     rowCounts.zones = marts.zones.length;
     rowCounts.operators = marts.operators.length;
     rowCounts.pricing_options = modelCounts.pricing_options;
-    for (const name of Object.keys(INPUT_TABLES) as InputTableName[]) rowCounts[`input.${name}`] = inputs.rowCounts[name];
+    Object.assign(rowCounts, volumes);
 
     const manifest: Manifest = {
       formatVersion: BUILD_FORMAT_VERSION,
@@ -170,6 +169,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     validateOutput('manifest.json', ManifestSchema, manifest);
     writer.writeJson('manifest.json', manifest);
 
+    const changes = describeChanges(readBuildFigures(path.join(distDir, 'current')), readBuildFigures(tmpDir)!);
     const buildDir = await progress.stage('publish', async () => publishBuild(distDir, buildId, tmpDir), () => `current -> builds/${buildId}`);
     const pruned = pruneBuilds(distDir, keep);
     progress.note(
@@ -177,6 +177,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         `${Object.keys(writer.files).length + 1} files${pruned.length ? `, pruned ${pruned.length} old build(s)` : ''} ` +
         `in ${formatMs(performance.now() - progress.startedAt)}`,
     );
+    for (const line of changes) progress.note(line);
     return { buildId, buildDir, manifest, rejectCount: rejects.rows.length };
   } catch (err) {
     rmSync(tmpDir, { recursive: true, force: true });

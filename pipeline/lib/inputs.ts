@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConfigFileSchema } from '../../contract/build.ts';
+import { checkHeader, checkNoNul, diagnoseCsv } from './csv-faults.ts';
 import { BuildError } from './errors.ts';
 import type { z } from 'zod';
 
@@ -64,6 +65,14 @@ function sha256File(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
+/** The file's checksum and header; its bytes are not held while DuckDB reads it. */
+function checkedHeader(table: InputTable, file: string): { checksum: string; header: string[] } {
+  const bytes = readFileSync(file);
+  const header = checkHeader(table, bytes);
+  checkNoNul(table, bytes, header);
+  return { checksum: createHash('sha256').update(bytes).digest('hex'), header };
+}
+
 /**
  * Loads every table of the snapshot as text (raw_<name>, plus `_row`: 1 = first row after the
  * header) and checks the structure: every file present, every column present, no repeated key.
@@ -76,21 +85,18 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
     const table = INPUT_TABLES[name];
     const file = path.join(dataDir, table.file);
     if (!existsSync(file)) throw new BuildError('missing_file', `${table.file} not found in ${dataDir}`);
-    checksums[table.file] = sha256File(file);
-    // The header is read first so that a missing column is reported by name.
-    const header = await conn.runAndReadAll(
-      `select * from read_csv(${sqlString(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"') limit 0`,
-    );
-    const present = header.columnNames();
-    const missing = table.columns.filter((c) => !present.includes(c));
-    if (missing.length > 0) {
-      throw new BuildError('missing_column', `${table.file}: column ${missing.map((c) => `"${c}"`).join(', ')} missing (row 0, the header)`);
+    const { checksum, header } = checkedHeader(table, file);
+    checksums[table.file] = checksum;
+    try {
+      await conn.run(
+        `create or replace table raw_${name}_load as select ${table.columns.map((c) => `"${c}"`).join(', ')} ` +
+          `from read_csv(${sqlString(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', ` +
+          `strict_mode = true, null_padding = false)`,
+      );
+    } catch (err) {
+      // DuckDB's own message counts lines, not rows, and speaks of its parser's options
+      throw diagnoseCsv(table, readFileSync(file), header) ?? err;
     }
-    await conn.run(
-      `create or replace table raw_${name}_load as select ${table.columns.map((c) => `"${c}"`).join(', ')} ` +
-        `from read_csv(${sqlString(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', ` +
-        `strict_mode = true, null_padding = false)`,
-    );
     // rowid follows insertion order, which DuckDB keeps for a CSV scan; a view, not a second copy
     await conn.run(`create or replace view raw_${name} as select (rowid + 1)::integer as _row, * from raw_${name}_load`);
     const count = await conn.runAndReadAll(`select count(*)::integer as n from raw_${name}`);
@@ -112,11 +118,17 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
   const configPath = path.join(dataDir, CONFIG_FILE);
   if (!existsSync(configPath)) throw new BuildError('missing_file', `${CONFIG_FILE} not found in ${dataDir}`);
   checksums[CONFIG_FILE] = sha256File(configPath);
+  const configText = readFileSync(configPath, 'utf8');
   let configJson: unknown;
   try {
-    configJson = JSON.parse(readFileSync(configPath, 'utf8'));
+    configJson = JSON.parse(configText);
   } catch (err) {
-    throw new BuildError('bad_config', `${CONFIG_FILE}: not valid JSON (${(err as Error).message})`);
+    const message = (err as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    const before = configText.slice(0, position ? Number(position[1]) : configText.length).split('\n');
+    throw new BuildError('bad_config',
+      `${CONFIG_FILE}: not valid JSON at line ${before.length}, column ${before[before.length - 1].length + 1} ` +
+        `(${message.replace(/ in JSON at position \d+.*$/, '')})`);
   }
   const parsed = ConfigFileSchema.safeParse(configJson);
   if (!parsed.success) {

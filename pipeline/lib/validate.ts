@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { GeoPayload } from '../../contract/catalog.ts';
 import { checkerFor } from '../../contract/validate.ts';
-import { BuildError } from './errors.ts';
+import { BuildError, type BuildFailureRule } from './errors.ts';
 import type { ListingColumns } from '../../contract/build.ts';
 
 /**
@@ -27,7 +27,7 @@ function fail(file: string, where: string, problem: string | undefined): void {
   if (problem) throw new BuildError('invalid_output', `${file}:${where}${problem}`);
 }
 
-function assert(condition: boolean, rule: string, message: string): void {
+function assert(condition: boolean, rule: BuildFailureRule, message: string): void {
   if (!condition) throw new BuildError(rule, message);
 }
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { ConfigPayloadSchema, GeoPayloadSchema, HealthPayloadSchema } from '../../contract/catalog.ts';
 import { envelope, MetaSchema } from '../../contract/common.ts';
-import { get, testApp, SITE } from '../support/app.ts';
+import { get, sharedBuild, testApp, SITE } from '../support/app.ts';
 
 let app: FastifyInstance;
 const NOV_3 = Date.UTC(2026, 10, 3, 23, 59, 0);
@@ -11,11 +11,13 @@ before(async () => { app = await testApp({ clock: () => NOV_3 }); });
 after(() => app.close());
 
 describe('GET /v1/health', () => {
-  it('returns ok and the build sha, never cached, without citation', async () => {
+  it('returns ok, the build sha and the id of the data build served, never cached, without citation', async () => {
     const r = await get(app, '/v1/health');
     assert.equal(r.status, 200);
     envelope(HealthPayloadSchema, MetaSchema).parse(r.body);
-    assert.deepEqual(r.body, { data: { status: 'ok', sha: 'test123' }, meta: { contractVersion: '1.0.0' } });
+    const { build } = await sharedBuild();
+    assert.match(build.id, /\S/);
+    assert.deepEqual(r.body, { data: { status: 'ok', sha: 'test123', buildId: build.id }, meta: { contractVersion: '1.0.0' } });
     assert.equal(r.headers['cache-control'], 'no-store');
   });
 });

@@ -72,6 +72,8 @@ describe('the compiled server (dist/app/api/server.js) over a real socket', () =
     const a = await writeBuildFixture(join(dist, 'builds', 'a'), { buildId: 'a' });
     await publish(dist, a.dir);
     const { child, base } = await start(dist);
+    const health = async () => ((await (await fetch(`${base}/v1/health`)).json()) as { data: { buildId: string } }).data.buildId;
+    assert.equal(await health(), 'a');
 
     const list = await fetch(`${base}/v1/properties?locale=en&pageSize=2`, { headers: { 'accept-encoding': 'gzip' } });
     assert.equal(list.status, 200);
@@ -102,6 +104,7 @@ describe('the compiled server (dist/app/api/server.js) over a real socket', () =
       total = ((await r.json()) as { meta: { pagination: { total: number } } }).meta.pagination.total;
     }
     assert.equal(total, 30);
+    assert.equal(await health(), 'b', 'health names the build served after the reload');
 
     const inFlight = Array.from({ length: 20 }, (_, i) => fetch(`${base}/v1/properties/map?locale=en&seed=${i}`).then(async (r) => [r.status, (await r.text()).length]));
     await new Promise((r) => setTimeout(r, 5));

@@ -1,30 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { currentTarget, runCli } from '../support/pipeline-cli.ts';
 import { observation, randomTables, tempDir, writeSnapshot } from '../support/pipeline-fixtures.ts';
-
-const CLI = path.resolve('pipeline/build.ts');
-
-interface Run { code: number | null; signal: NodeJS.Signals | null; stderr: string }
-
-/** Runs the CLI; with `killOn`, sends SIGKILL as soon as stderr shows that text. */
-function runCli(args: string[], killOn?: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
-      if (killOn && stderr.includes(killOn)) child.kill('SIGKILL');
-    });
-    child.on('close', (code, signal) => resolve({ code, signal, stderr }));
-  });
-}
-
-const currentTarget = (dist: string) => path.basename(readlinkSync(path.join(dist, 'current')));
 
 /** The build current points to is complete: a manifest whose checksums match every file. */
 function assertCurrentComplete(dist: string) {

@@ -11,14 +11,14 @@ export const healthRoute = defineRoute({
   method: 'GET',
   url: '/v1/health',
   summary: 'Liveness probe',
-  description: 'Answers while the process serves a build. Not counted by the rate limit.',
+  description: 'Answers while the process serves a build; `buildId` names that data build. Not counted by the rate limit.',
   querystring: z.object({}),
   response: envelope(HealthPayloadSchema, MetaSchema),
   statuses: [200, 400, 429, 500, 502],
   cache: 'no-store',
   rateLimit: 'exempt',
   clientBuildCheck: false,
-  handler: ({ config }) => ({ data: { status: 'ok', sha: config.buildSha } }),
+  handler: ({ config, build }) => ({ data: { status: 'ok', sha: config.buildSha, buildId: build.id } }),
 });
 
 export const readinessRoute = defineRoute({

@@ -1,0 +1,36 @@
+/**
+ * The run summary against the previous build: rows in and out per input table, and the cities
+ * whose published figures moved, with the figures before and after.
+ */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { runBuild } from '../../pipeline/run.ts';
+import { INPUT_TABLES } from '../../pipeline/lib/inputs.ts';
+import { createProgress } from '../../pipeline/lib/progress.ts';
+import { BERLIN, quietProgress, randomTables, tempDir, writeSnapshot } from '../support/pipeline-fixtures.ts';
+
+it('names the cities whose published figures moved, and the rows in and out of every table', async () => {
+  const dist = tempDir();
+  const first = await runBuild({ dataDir: writeSnapshot(randomTables(300)), distDir: dist, progress: quietProgress });
+
+  // the same input with every price of Berlin's spaces doubled
+  const changed = randomTables(300);
+  const inBerlin = new Set(changed.spaces.filter((s) => s.city_id === BERLIN).map((s) => s.space_id));
+  for (const o of changed.price_observations) if (inBerlin.has(o.space_id) && o.amount !== '') o.amount = (Number(o.amount) * 2).toFixed(2);
+  const lines: string[] = [];
+  await runBuild({ dataDir: writeSnapshot(changed), distDir: dist, progress: createProgress((line) => lines.push(line)) });
+
+  const summary = lines.slice(lines.findIndex((l) => l.includes('changes against build')));
+  assert.equal(summary[0], `[pipeline] changes against build ${first.buildId}:`);
+  for (const { file } of Object.values(INPUT_TABLES)) {
+    assert.ok(summary.some((l) => new RegExp(`^\\[pipeline\\] +${file.replace('.', '\\.')} +rows in \\d+ \\(same\\), quarantined \\d+ \\(.*\\), kept \\d+`).test(l)),
+      `${file}:\n${summary.join('\n')}`);
+  }
+  const moved = summary.findIndex((l) => /published figures moved in 1 of 4 cities:$/.test(l));
+  assert.ok(moved > 0, summary.join('\n'));
+  const berlin = summary[moved + 1];
+  const median = /index median ([\d.]+) → ([\d.]+)/.exec(berlin);
+  assert.ok(berlin.startsWith('[pipeline]     berlin: ') && median, berlin);
+  assert.ok(Math.abs(Number(median[2]) - 2 * Number(median[1])) <= 0.01, `the doubled median, before and after: ${berlin}`);
+  assert.equal(summary.length, moved + 2, 'no other city is listed');
+});
