@@ -31,7 +31,7 @@ export const REFERENCE_ADDITIONS: Record<string, ReferenceAddition> = {
   contact: { parameters: ['Idempotency-Key'] },
   inquiry: { parameters: ['Idempotency-Key'] },
   config: {},
-  health: { members: ['buildId'] },
+  health: { members: ['data.buildId'] },
 };
 
 /** The additions in a few lines of Markdown, for the document's description. */
