@@ -18,6 +18,7 @@ import {
   MarketRatesPayloadSchema, PlaceHubSchema, PriceIndexCitySchema, RankingsPayloadSchema,
   SUGGEST_KINDS, operatorHubShape,
 } from './market.ts';
+import { PriceHistoryFileSchema } from './research.ts';
 
 /** Where the pipeline publishes (`builds/<id>/`, the `current` link) and the API serves from, unless DIST_DIR says otherwise. */
 export const DEFAULT_DIST_DIR = 'dist';
@@ -215,4 +216,13 @@ export const NDJSON_BUILD_FILES = {
   details: BuildPropertyDetailSchema,
 } as const;
 
-/** The other files of a build: manifest.json, rejects.csv, price-report.csv, price-report.datapackage.json. */
+/**
+ * The research files a build publishes beside the index and serves as they are (checked by the
+ * pipeline, not parsed by the API at load): the monthly history as JSON (the CSV beside it,
+ * price-report-history.csv, is described by price-report.datapackage.json).
+ */
+export const RESEARCH_FILES = {
+  'price-history.json': PriceHistoryFileSchema,
+} as const;
+
+/** The other files of a build: manifest.json, rejects.csv, price-report.csv, price-report-history.csv, price-report.datapackage.json. */

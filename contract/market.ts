@@ -104,7 +104,8 @@ export const SuggestionSchema = z.strictObject({
 });
 export type Suggestion = z.infer<typeof SuggestionSchema>;
 
-const IndexFiguresShape = {
+/** The figures of a published price index row (monthly per desk); absent when it is not published. */
+export const IndexFiguresShape = {
   median: MoneySchema.optional(),
   average: MoneySchema.optional(),
   min: MoneySchema.optional(),

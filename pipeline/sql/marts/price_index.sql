@@ -13,7 +13,7 @@ figures as (
 ),
 
 products as (
-  select unnest(['all', 'private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership']) as product_type
+  select unnest(price_index_products()) as product_type
 ),
 
 grid as (
