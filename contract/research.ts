@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CurrencySchema, DateTimeSchema, OptionTypeSchema, SitePathSchema, SlugNameSchema, UriSchema } from './common.ts';
-import { IndexFiguresShape } from './market.ts';
+import { FigureQualityShape, IndexFiguresShape } from './market.ts';
 
 /** A month of the history, `YYYY-MM` (UTC). */
 export const HistoryMonthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
@@ -16,6 +16,7 @@ export const PriceHistoryPointSchema = z.strictObject({
   published: z.boolean(),
   ...IndexFiguresShape,
   flag: z.literal('insufficient_sample').optional(),
+  ...FigureQualityShape,
 });
 export type PriceHistoryPoint = z.infer<typeof PriceHistoryPointSchema>;
 

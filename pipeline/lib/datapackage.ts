@@ -1,4 +1,6 @@
-import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
+import {
+  DOMINANT_OPERATOR_SHARE, LOW_RELIABILITY_SAMPLE_SIZE, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS as FLAG, STALE_PRICE_DAYS,
+} from '../../contract/rules.ts';
 
 const money = (name: string, title: string) => ({
   name, type: 'number', title,
@@ -20,6 +22,21 @@ const FIGURE_FIELDS = [
   money('average', 'Average (arithmetic mean)'),
   money('min', 'Minimum'),
   money('max', 'Maximum'),
+];
+
+const QUALITY_FIELDS = [
+  money('p25', 'First quartile (25th percentile, interpolated)'),
+  money('p75', 'Third quartile (75th percentile, interpolated)'),
+  { name: 'median_age_days', type: 'number', title: 'Median price age (days)', description: 'Median of the whole days between the observation of each price behind the figure and the reference time (as_of; a month\'s end in the history); empty when not published' },
+  { name: 'stale_share', type: 'number', title: `Share older than ${STALE_PRICE_DAYS} days`, description: `Share (0–1) of the prices behind the figure observed more than ${STALE_PRICE_DAYS} days before the reference time; empty when not published`, constraints: { minimum: 0, maximum: 1 } },
+  { name: 'largest_operator_share', type: 'number', title: 'Largest operator share', description: 'Share (0–1) of the spaces behind the figure run by its largest operator (an independent space is its own operator); empty when not published', constraints: { minimum: 0, maximum: 1 } },
+  {
+    name: 'flags', type: 'string', title: 'Flags',
+    description: `Flag letters of a published figure, in alphabetical order: ${FLAG.stalePrices} stale prices (median age over ${STALE_PRICE_DAYS} days), `
+      + `${FLAG.breakInSeries} break in series (history: published after an unpublished month), ${FLAG.dominantOperator} one operator runs `
+      + `${DOMINANT_OPERATOR_SHARE * 100}% or more of the spaces, ${FLAG.lowReliability} low reliability (fewer than ${LOW_RELIABILITY_SAMPLE_SIZE} spaces); empty when none or not published`,
+    constraints: { pattern: '^a?b?o?u?$' },
+  },
 ];
 
 const CSV_RESOURCE = {
@@ -59,6 +76,7 @@ export function priceReportDataPackage(asOf: string, serviceName = 'Desk Atlas')
             ...PLACE_FIELDS,
             ...FIGURE_FIELDS,
             { name: 'as_of', type: 'datetime', format: 'default', title: 'As of', description: 'Time of the latest price observation in the data', constraints: { required: true } },
+            ...QUALITY_FIELDS,
           ],
           primaryKey: ['city_slug', 'product_type'],
           missingValues: [''],
@@ -73,6 +91,7 @@ export function priceReportDataPackage(asOf: string, serviceName = 'Desk Atlas')
             ...PLACE_FIELDS,
             { name: 'month', type: 'yearmonth', title: 'Month', description: 'The month (UTC) at whose end the offers are taken as they stood', constraints: { required: true } },
             ...FIGURE_FIELDS,
+            ...QUALITY_FIELDS,
           ],
           primaryKey: ['city_slug', 'product_type', 'month'],
           missingValues: [''],

@@ -29,6 +29,20 @@ function figures(row: Row) {
 
 const insufficient = (row: Row) => (row.is_published ? {} : { flag: 'insufficient_sample' as const });
 
+/** The quality measures of a published figure (none for an unpublished one). */
+function quality(row: Row) {
+  if (!row.is_published) return {};
+  const currency = str(row.currency) as Money['currency'];
+  return {
+    p25: { amount: num(row.p25_price), currency },
+    p75: { amount: num(row.p75_price), currency },
+    medianAgeDays: num(row.median_age_days),
+    staleShare: num(row.stale_share),
+    largestOperatorShare: num(row.largest_operator_share),
+    flags: str(row.quality_flags),
+  };
+}
+
 /** The rows of a city in a mart's order: `all` first, then the desk products. */
 function* cityGroups(rows: Row[]): Generator<Row[]> {
   let group: Row[] = [];
@@ -58,8 +72,9 @@ export function priceIndex(m: Marts) {
       sampleSize,
       published,
       ...rest,
-      byType: types.map((row) => ({ optionType: str(row.product_type) as OptionType, ...figures(row) })),
+      byType: types.map((row) => ({ optionType: str(row.product_type) as OptionType, ...figures(row), ...quality(row) })),
       ...insufficient(all),
+      ...quality(all),
     });
   }
   return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, cities };
@@ -68,7 +83,7 @@ export function priceIndex(m: Marts) {
 export function priceHistory(m: Marts) {
   const months = [...new Set(m.priceHistory.map((row) => str(row.month)))].sort();
   const cities: PriceHistoryCity[] = [];
-  const point = (row: Row): PriceHistoryPoint => ({ month: str(row.month), ...figures(row), ...insufficient(row) });
+  const point = (row: Row): PriceHistoryPoint => ({ month: str(row.month), ...figures(row), ...insufficient(row), ...quality(row) });
   for (const rows of cityGroups(m.priceHistory)) {
     const byProduct = new Map<string, PriceHistoryPoint[]>();
     for (const row of rows) {
@@ -87,29 +102,39 @@ export function priceHistory(m: Marts) {
 }
 
 const FIGURE_COLUMNS = ['sample_size', 'published', 'median', 'average', 'min', 'max'] as const;
+const QUALITY_COLUMNS = ['p25', 'p75', 'median_age_days', 'stale_share', 'largest_operator_share', 'flags'] as const;
+
+const fixed = (v: unknown) => (v === null || v === undefined ? '' : num(v).toFixed(2));
+const plain = (v: unknown) => (v === null || v === undefined ? '' : String(num(v)));
 
 function figureCells(row: Row): string[] {
-  const fixed = (v: unknown) => (v === null || v === undefined ? '' : num(v).toFixed(2));
   return [
     String(num(row.sample_size)), row.is_published ? 'true' : 'false',
     fixed(row.median_price), fixed(row.average_price), fixed(row.min_price), fixed(row.max_price),
   ];
 }
 
+function qualityCells(row: Row): string[] {
+  return [
+    fixed(row.p25_price), fixed(row.p75_price), plain(row.median_age_days), plain(row.stale_share),
+    plain(row.largest_operator_share), row.is_published ? str(row.quality_flags) : '',
+  ];
+}
+
 const placeCells = (row: Row) => [str(row.country_code), str(row.city_slug), str(row.city_name), str(row.currency), str(row.product_type)];
 
 export const PRICE_REPORT_COLUMNS = [
-  'country_code', 'city_slug', 'city_name', 'currency', 'product_type', ...FIGURE_COLUMNS, 'as_of',
+  'country_code', 'city_slug', 'city_name', 'currency', 'product_type', ...FIGURE_COLUMNS, 'as_of', ...QUALITY_COLUMNS,
 ] as const;
 
 export function priceReportRows(m: Marts): string[][] {
-  return m.priceIndex.map((row) => [...placeCells(row), ...figureCells(row), m.asOf]);
+  return m.priceIndex.map((row) => [...placeCells(row), ...figureCells(row), m.asOf, ...qualityCells(row)]);
 }
 
 export const PRICE_HISTORY_COLUMNS = [
-  'country_code', 'city_slug', 'city_name', 'currency', 'product_type', 'month', ...FIGURE_COLUMNS,
+  'country_code', 'city_slug', 'city_name', 'currency', 'product_type', 'month', ...FIGURE_COLUMNS, ...QUALITY_COLUMNS,
 ] as const;
 
 export function priceHistoryRows(m: Marts): string[][] {
-  return m.priceHistory.map((row) => [...placeCells(row), str(row.month), ...figureCells(row)]);
+  return m.priceHistory.map((row) => [...placeCells(row), str(row.month), ...figureCells(row), ...qualityCells(row)]);
 }

@@ -19,6 +19,17 @@ let f: MarketFixture;
 before(async () => { f = await marketFixture(); });
 after(() => f.app.close());
 
+const QUALITY_COLUMNS = ['p25', 'p75', 'median_age_days', 'stale_share', 'largest_operator_share', 'flags'];
+/** The quality columns of a CSV row, from the JSON figure they must equal. */
+function qualityCells(x: any): Record<string, string> {
+  const money = (m?: { amount: number }) => (m ? m.amount.toFixed(2) : '');
+  const number = (n?: number) => (n === undefined ? '' : String(n));
+  return {
+    p25: money(x.p25), p75: money(x.p75), median_age_days: number(x.medianAgeDays), stale_share: number(x.staleShare),
+    largest_operator_share: number(x.largestOperatorShare), flags: x.flags ?? '',
+  };
+}
+
 /** Strict RFC 4180: consistent column counts, no stray quotes, no trimming, no relaxations. */
 function parseStrict(csv: string): Record<string, string>[] {
   return parse(csv, {
@@ -79,7 +90,7 @@ describe('GET /api/price-index/history and /api/price-report/history', () => {
       series.points.map((p: any) => ({
         country_code: c.countryCode, city_slug: c.city.slug, city_name: c.city.name, currency: c.currency,
         product_type: series.optionType, month: p.month, sample_size: String(p.sampleSize), published: String(p.published),
-        median: money(p.median), average: money(p.average), min: money(p.min), max: money(p.max),
+        median: money(p.median), average: money(p.average), min: money(p.min), max: money(p.max), ...qualityCells(p),
       }))));
     assert.deepEqual(rows, expected);
   });
@@ -96,7 +107,7 @@ describe('GET /api/price-report', () => {
     assert.equal(r.headers['cache-control'], 'public, max-age=3600, stale-while-revalidate=86400');
     const rows = parseStrict(r.raw.body);
     assert.deepEqual(Object.keys(rows[0]), ['country_code', 'city_slug', 'city_name', 'currency', 'product_type', 'sample_size',
-      'published', 'median', 'average', 'min', 'max', 'as_of']);
+      'published', 'median', 'average', 'min', 'max', 'as_of', ...QUALITY_COLUMNS]);
     const money = (m?: { amount: number }) => (m ? m.amount.toFixed(2) : '');
     const PRODUCTS = ['all', 'private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership'];
     assert.equal(rows.length, index.cities.length * PRODUCTS.length, 'one row per city and product');
@@ -111,7 +122,7 @@ describe('GET /api/price-report', () => {
           [c.countryCode, c.city.slug, c.city.name, c.currency, product, index.asOf]);
         assert.deepEqual(row, {
           ...row, sample_size: String(x.sampleSize), published: String(x.published),
-          median: money(x.median), average: money(x.average), min: money(x.min), max: money(x.max),
+          median: money(x.median), average: money(x.average), min: money(x.min), max: money(x.max), ...qualityCells(x),
         }, `${c.city.slug} ${product}`);
       }
     }

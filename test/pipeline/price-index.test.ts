@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { independentIndex } from '../support/independent-index.ts';
+import { independentFlags, independentIndex } from '../support/independent-index.ts';
 import { buildFixture, randomTables } from '../support/pipeline-fixtures.ts';
 
 const cents = (x: number) => Math.round(x * 100) / 100;
@@ -14,7 +14,16 @@ describe('price index', () => {
     const t = randomTables(400);
     const b = await buildFixture(t);
     assert.equal(b.rejects().length, 0, 'the random fixture is clean');
-    const expected = independentIndex(t.spaces, t.price_observations);
+    const asOf = Math.max(...t.price_observations.map((o) => Date.parse(o.observed_at)));
+    const expected = independentIndex(t.spaces, t.price_observations, Infinity, asOf);
+    const quality = (x: any, e: any, what: string) => {
+      near(x.p25.amount, e.p25, `${what} p25`);
+      near(x.p75.amount, e.p75, `${what} p75`);
+      assert.equal(x.medianAgeDays, e.medianAgeDays, `${what} age`);
+      assert.ok(Math.abs(x.staleShare - e.staleShare) <= 0.00005, `${what} stale share`);
+      assert.ok(Math.abs(x.largestOperatorShare - e.largestOperatorShare) <= 0.00005, `${what} operator share`);
+      assert.equal(x.flags, independentFlags(e), `${what} flags`);
+    };
     const cityIds = new Map(t.cities.map((c) => [c.city_id, c]));
     const slugToId = new Map<string, string>();
     for (const c of b.json('geo.en.json').cities) {
@@ -36,6 +45,7 @@ describe('price index', () => {
         continue;
       }
       for (const k of ['median', 'average', 'min', 'max'] as const) near(city[k].amount, all![k], `${city.city.slug} ${k}`);
+      quality(city, all, city.city.slug);
       for (const bt of city.byType) {
         const e = expected.get(`${id}|${bt.optionType}`);
         assert.equal(bt.sampleSize, e?.n ?? 0, `${city.city.slug} ${bt.optionType} sample`);
@@ -43,6 +53,7 @@ describe('price index', () => {
         if (bt.published) {
           publishedRows += 1;
           for (const k of ['median', 'average', 'min', 'max'] as const) near(bt[k].amount, e![k], `${city.city.slug} ${bt.optionType} ${k}`);
+          quality(bt, e, `${city.city.slug} ${bt.optionType}`);
         } else {
           assert.equal(bt.median, undefined);
         }
@@ -57,8 +68,13 @@ describe('price index', () => {
       const e = expected.get(`${slugToId.get(row.city_slug)}|${row.product_type}`);
       assert.equal(Number(row.sample_size), e?.n ?? 0);
       assert.equal(row.published, (e?.n ?? 0) >= 5 ? 'true' : 'false');
-      if (row.published === 'true') near(Number(row.median), e!.median, `csv ${row.city_slug} ${row.product_type}`);
-      else assert.deepEqual([row.median, row.average, row.min, row.max], ['', '', '', '']);
+      if (row.published === 'true') {
+        near(Number(row.median), e!.median, `csv ${row.city_slug} ${row.product_type}`);
+        near(Number(row.p75), e!.p75, `csv ${row.city_slug} ${row.product_type} p75`);
+        assert.equal(row.flags, independentFlags(e!));
+      } else {
+        assert.deepEqual([row.median, row.average, row.min, row.max, row.p25, row.p75, row.median_age_days, row.flags], ['', '', '', '', '', '', '', '']);
+      }
     }
     const pkg = b.json('price-report.datapackage.json');
     assert.deepEqual(pkg.resources[0].schema.fields.map((f: any) => f.name), Object.keys(report[0]));

@@ -14,7 +14,7 @@ import { CACHE, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute } from '../../http/route.ts';
-import { MIN_SAMPLE_SIZE } from '../../../contract/rules.ts';
+import { MIN_SAMPLE_SIZE, STALE_PRICE_DAYS } from '../../../contract/rules.ts';
 import {
   API_CATALOG_CONTENT_TYPE, ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
   apiCatalog, authGuide, authorizationServerMetadata, protectedResourceMetadata, AUTH_GUIDE_PATH,
@@ -35,8 +35,9 @@ const priceIndexRoute = defineRoute({
   description:
     'Per city: median, average, minimum and maximum monthly price per desk, sample size (distinct spaces) and the breakdown by '
     + `desk product. A city or product is published at a sample of ${MIN_SAMPLE_SIZE} or more; thinner ones carry published: false, flag `
-    + '"insufficient_sample" and no figures. methodologyUrl links the methodology (in the repository: pipeline/README.md, '
-    + '"Methodology"). locale (optional, default en) only chooses the language of meta.citation.',
+    + '"insufficient_sample" and no figures. A published figure carries its quality measures: quartiles (p25, p75), the median '
+    + `age of its prices in days, the share older than ${STALE_PRICE_DAYS} days, the largest operator's share of its spaces and its flag letters. `
+    + 'methodologyUrl links the methodology (in the repository: pipeline/methodology.md). locale (optional, default en) only chooses the language of meta.citation.',
   tags: ['site'],
   querystring: z.object({ locale: LocaleSchema.optional() }),
   response: envelope(PriceIndexPayloadSchema, MetaSchema),
@@ -86,7 +87,8 @@ const priceReportHistoryRoute = defineRoute({
   summary: 'Monthly history of the price report as CSV (CC BY 4.0)',
   description:
     'RFC 4180 CSV in UTF-8 with a header row, long format: one row per city, product and month (country_code, city_slug, '
-    + 'city_name, currency, product_type, month, sample_size, published, median, average, min, max); the same rows as '
+    + 'city_name, currency, product_type, month, sample_size, published, median, average, min, max, p25, p75, median_age_days, '
+    + 'stale_share, largest_operator_share, flags); the same rows as '
     + `/api/price-index/history. Described by ${PRICE_REPORT_PATH}.datapackage.json.`,
   tags: ['site'],
   querystring: z.object({}),
@@ -111,8 +113,9 @@ const priceReportRoute = defineRoute({
   summary: 'Price report as CSV (CC BY 4.0)',
   description:
     'RFC 4180 CSV in UTF-8 with a header row, one row per city and product (product_type "all" for the city): country_code, '
-    + 'city_slug, city_name, currency, product_type, sample_size, published, median, average, min, max, as_of. Unpublished '
-    + `rows (sample under ${MIN_SAMPLE_SIZE}) leave the figures empty. Described by ${PRICE_REPORT_PATH}.datapackage.json.`,
+    + 'city_slug, city_name, currency, product_type, sample_size, published, median, average, min, max, as_of, then the quality '
+    + 'columns p25, p75, median_age_days, stale_share, largest_operator_share, flags. Unpublished '
+    + `rows (sample under ${MIN_SAMPLE_SIZE}) leave the figures and quality columns empty. Described by ${PRICE_REPORT_PATH}.datapackage.json.`,
   tags: ['site'],
   querystring: z.object({}),
   response: z.string(),
