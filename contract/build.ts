@@ -16,7 +16,7 @@ import {
 } from './catalog.ts';
 import {
   MarketRatesPayloadSchema, PlaceHubSchema, PriceIndexCitySchema, RankingsPayloadSchema,
-  SUGGEST_KINDS, operatorHubShape,
+  SnapshotSourceSchema, SUGGEST_KINDS, operatorHubShape,
 } from './market.ts';
 import { PriceHistoryFileSchema } from './research.ts';
 
@@ -167,6 +167,7 @@ export const PriceIndexFileSchema = z.strictObject({
   asOf: DateTimeSchema,
   methodologyUrl: SitePathSchema,
   cities: z.array(PriceIndexCitySchema),
+  source: SnapshotSourceSchema.optional(),
 });
 
 /** lead-routing.json: by space slug, where an inquiry about that space goes. */
@@ -219,10 +220,16 @@ export const NDJSON_BUILD_FILES = {
 /**
  * The research files a build publishes beside the index and serves as they are (checked by the
  * pipeline, not parsed by the API at load): the monthly history as JSON (the CSV beside it,
- * price-report-history.csv, is described by price-report.datapackage.json).
+ * price-report-history.csv, is described by price-report.datapackage.json) and the snapshot's
+ * declaration of what it is.
  */
 export const RESEARCH_FILES = {
   'price-history.json': PriceHistoryFileSchema,
+  /** data/source.json as read: what the snapshot is (sample data or not) */
+  'source.json': SnapshotSourceSchema,
 } as const;
 
-/** The other files of a build: manifest.json, rejects.csv, price-report.csv, price-report-history.csv, price-report.datapackage.json. */
+/** The other files of a build, besides manifest.json (which lists every file but itself). */
+export const OTHER_BUILD_FILES = [
+  'price-report.csv', 'price-report-history.csv', 'price-report.datapackage.json', 'rejects.csv',
+] as const;

@@ -148,8 +148,23 @@ export const PriceIndexCitySchema = z.strictObject({
 });
 export type PriceIndexCity = z.infer<typeof PriceIndexCitySchema>;
 
+/**
+ * What the input snapshot is (data/source.json, copied into the build as source.json and carried by
+ * the index, the history and the datapackage): where its prices come from, and whether they are
+ * invented sample data.
+ */
+export const SnapshotSourceSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().min(1),
+  /** true when the operators, spaces and prices are invented (the geography may still be real) */
+  sampleData: z.boolean(),
+  /** where the prices come from, when there is a page to point to */
+  url: z.url().optional(),
+});
+export type SnapshotSource = z.infer<typeof SnapshotSourceSchema>;
+
 function priceIndexShape(url: z.ZodType) {
-  return { asOf: DateTimeSchema, methodologyUrl: url, cities: z.array(PriceIndexCitySchema) };
+  return { asOf: DateTimeSchema, methodologyUrl: url, cities: z.array(PriceIndexCitySchema), source: SnapshotSourceSchema.optional() };
 }
 export const PriceIndexPayloadSchema = z.strictObject(priceIndexShape(UriSchema));
 export type PriceIndexPayload = z.infer<typeof PriceIndexPayloadSchema>;

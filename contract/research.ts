@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CurrencySchema, DateTimeSchema, OptionTypeSchema, SitePathSchema, SlugNameSchema, UriSchema } from './common.ts';
-import { FigureQualityShape, IndexFiguresShape } from './market.ts';
+import { FigureQualityShape, IndexFiguresShape, SnapshotSourceSchema } from './market.ts';
 
 /** A month of the history, `YYYY-MM` (UTC). */
 export const HistoryMonthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
@@ -37,6 +37,7 @@ function priceHistoryShape(url: z.ZodType) {
     /** every month of the history, oldest first; each series has one point per month, in this order */
     months: z.array(HistoryMonthSchema),
     cities: z.array(PriceHistoryCitySchema),
+    source: SnapshotSourceSchema.optional(),
   };
 }
 export const PriceHistoryPayloadSchema = z.strictObject(priceHistoryShape(UriSchema));

@@ -111,7 +111,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
         'suggest.json': assemble.suggestIndex(marts),
-        'price-index.json': research.priceIndex(marts),
+        'price-index.json': research.priceIndex(marts, inputs.source),
         'lead-routing.json': assemble.leadRouting(marts),
       };
       for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
@@ -120,12 +120,14 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       }
       const reportRows = research.priceReportRows(marts);
       writer.writeText('price-report.csv', stringify([[...research.PRICE_REPORT_COLUMNS], ...reportRows], { record_delimiter: '\r\n' }));
-      const history = research.priceHistory(marts);
+      const history = research.priceHistory(marts, inputs.source);
       validateOutput('price-history.json', RESEARCH_FILES['price-history.json'], history);
       writer.writeJson('price-history.json', history);
       const historyRows = research.priceHistoryRows(marts);
       writer.writeText('price-report-history.csv', stringify([[...research.PRICE_HISTORY_COLUMNS], ...historyRows], { record_delimiter: '\r\n' }));
-      writer.writeJson('price-report.datapackage.json', priceReportDataPackage(marts.asOf));
+      writer.writeJson('price-report.datapackage.json', priceReportDataPackage(marts.asOf, inputs.source));
+      validateOutput('source.json', RESEARCH_FILES['source.json'], inputs.source);
+      writer.writeJson('source.json', inputs.source);
       writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
       rowCounts.listings = columns.slugs.length;
       rowCounts.suggest = (shared['suggest.json'] as unknown[]).length;

@@ -1,6 +1,7 @@
 import {
   DOMINANT_OPERATOR_SHARE, LOW_RELIABILITY_SAMPLE_SIZE, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS as FLAG, STALE_PRICE_DAYS,
 } from '../../contract/rules.ts';
+import type { SnapshotSource } from '../../contract/market.ts';
 
 const money = (name: string, title: string) => ({
   name, type: 'number', title,
@@ -47,13 +48,18 @@ const CSV_RESOURCE = {
   dialect: { delimiter: ',', quoteChar: '"', doubleQuote: true, header: true },
 };
 
-/** The Frictionless Data Package that describes price-report.csv and price-report-history.csv (CC BY 4.0). */
-export function priceReportDataPackage(asOf: string, serviceName = 'Desk Atlas') {
+/**
+ * The Frictionless Data Package that describes price-report.csv and price-report-history.csv (CC BY 4.0).
+ * Sample data says so first thing in its description, and in `sampleData`.
+ */
+export function priceReportDataPackage(asOf: string, source: SnapshotSource, serviceName = 'Desk Atlas') {
+  const sampleNote = source.sampleData ? `SAMPLE DATA, NOT REAL PRICES: ${source.description} ` : '';
   return {
     profile: 'tabular-data-package',
     name: 'desk-atlas-price-report',
     title: `${serviceName} price report: monthly price per desk by city`,
     description:
+      sampleNote +
       'Median, average, minimum and maximum monthly price per desk of coworking spaces per city, overall (product_type "all") ' +
       'and per desk product, today and at the end of each month of the history. Prices are the figures operators publish, ' +
       'normalised to a month (year ÷ 12, week × 52/12) and to one desk (private offices divided by their desks). A row is ' +
@@ -64,7 +70,11 @@ export function priceReportDataPackage(asOf: string, serviceName = 'Desk Atlas')
       title: 'Creative Commons Attribution 4.0 International',
       path: 'https://creativecommons.org/licenses/by/4.0/',
     }],
-    sources: [{ title: serviceName, path: '/en/price-index' }],
+    sampleData: source.sampleData,
+    sources: [
+      { title: serviceName, path: '/en/price-index' },
+      { title: source.name, description: source.description, ...(source.url ? { path: source.url } : {}) },
+    ],
     citation: `Source: ${serviceName}, Coworking price index, /en/price-index, CC BY 4.0`,
     resources: [
       {

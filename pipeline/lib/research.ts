@@ -4,7 +4,7 @@
  * product (and month), thin cities included.
  */
 import type { Money, OptionType } from '../../contract/common.ts';
-import type { PriceIndexCity } from '../../contract/market.ts';
+import type { PriceIndexCity, SnapshotSource } from '../../contract/market.ts';
 import type { PriceHistoryCity, PriceHistoryPoint } from '../../contract/research.ts';
 import type { Marts, Row } from './assemble.ts';
 
@@ -62,7 +62,7 @@ const cityFields = (row: Row) => ({
   currency: str(row.currency) as Money['currency'],
 });
 
-export function priceIndex(m: Marts) {
+export function priceIndex(m: Marts, source: SnapshotSource) {
   const cities: PriceIndexCity[] = [];
   for (const rows of cityGroups(m.priceIndex)) {
     const [all, ...types] = rows;
@@ -77,10 +77,10 @@ export function priceIndex(m: Marts) {
       ...quality(all),
     });
   }
-  return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, cities };
+  return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, cities, source };
 }
 
-export function priceHistory(m: Marts) {
+export function priceHistory(m: Marts, source: SnapshotSource) {
   const months = [...new Set(m.priceHistory.map((row) => str(row.month)))].sort();
   const cities: PriceHistoryCity[] = [];
   const point = (row: Row): PriceHistoryPoint => ({ month: str(row.month), ...figures(row), ...insufficient(row), ...quality(row) });
@@ -98,7 +98,7 @@ export function priceHistory(m: Marts) {
       byType: Object.entries(types).map(([optionType, points]) => ({ optionType: optionType as OptionType, points })),
     });
   }
-  return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, months, cities };
+  return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, months, cities, source };
 }
 
 const FIGURE_COLUMNS = ['sample_size', 'published', 'median', 'average', 'min', 'max'] as const;
