@@ -5,7 +5,7 @@
  */
 import type { Money, OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity, SnapshotSource } from '../../contract/market.ts';
-import type { PriceHistoryCity, PriceHistoryPoint } from '../../contract/research.ts';
+import type { PriceHistoryCity, PriceHistoryPoint, RejectsSummary } from '../../contract/research.ts';
 import type { Marts, Row } from './assemble.ts';
 
 export const METHODOLOGY_PATH = '/en/price-index#methodology';
@@ -137,4 +137,17 @@ export const PRICE_HISTORY_COLUMNS = [
 
 export function priceHistoryRows(m: Marts): string[][] {
   return m.priceHistory.map((row) => [...placeCells(row), str(row.month), ...figureCells(row), ...qualityCells(row)]);
+}
+
+/** The quarantine in figures: per input file (every file, none rejected included) the rows read and rejected, by rule. */
+export function rejectsSummary(rejectRows: string[][], rowsByFile: Record<string, number>): RejectsSummary {
+  const files = Object.keys(rowsByFile).sort().map((file) => ({ file, rows: rowsByFile[file], rejected: 0, rules: {} as Record<string, number> }));
+  const byName = new Map(files.map((f) => [f.file, f]));
+  for (const [file, , rule] of rejectRows) {
+    const entry = byName.get(file)!;
+    entry.rejected += 1;
+    entry.rules[rule] = (entry.rules[rule] ?? 0) + 1;
+  }
+  for (const f of files) f.rules = Object.fromEntries(Object.entries(f.rules).sort(([a], [b]) => a.localeCompare(b)));
+  return { rejected: rejectRows.length, files };
 }
