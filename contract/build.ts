@@ -233,4 +233,6 @@ export const RESEARCH_FILES = {
 /** The other files of a build, besides manifest.json (which lists every file but itself). */
 export const OTHER_BUILD_FILES = [
   'price-report.csv', 'price-report-history.csv', 'price-report.datapackage.json', 'rejects.csv',
+  /** pipeline/methodology.md as it was when the build was made: the text the price-index page renders */
+  'methodology.md',
 ] as const;

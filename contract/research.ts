@@ -67,6 +67,7 @@ export type RejectsSummary = z.infer<typeof RejectsSummarySchema>;
 export const RELEASES_DIR = 'releases';
 export const RELEASE_FILES = [
   'price-report.csv', 'price-report-history.csv', 'price-index.json', 'price-history.json', 'rejects-summary.json', 'source.json',
+  'methodology.md',
 ] as const;
 export type ReleaseFile = (typeof RELEASE_FILES)[number];
 export const RELEASE_DATAPACKAGE = 'datapackage.json';

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
@@ -131,6 +131,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       writer.writeJson('price-report.datapackage.json', dataPackage);
       validateOutput('source.json', RESEARCH_FILES['source.json'], inputs.source);
       writer.writeJson('source.json', inputs.source);
+      writer.writeText('methodology.md', readFileSync(research.METHODOLOGY_FILE, 'utf8'));
       writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
       const rejectsSummary = research.rejectsSummary(rejects.rows, Object.fromEntries(
         (Object.keys(INPUT_TABLES) as InputTableName[]).map((name) => [INPUT_TABLES[name].file, inputs.rowCounts[name]])));

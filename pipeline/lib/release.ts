@@ -19,6 +19,7 @@ const RESOURCE_NAMES: Record<(typeof RELEASE_FILES)[number], { name: string; for
   'price-history.json': { name: 'price-history', format: 'json', mediatype: 'application/json' },
   'rejects-summary.json': { name: 'rejects-summary', format: 'json', mediatype: 'application/json' },
   'source.json': { name: 'source', format: 'json', mediatype: 'application/json' },
+  'methodology.md': { name: 'methodology', format: 'md', mediatype: 'text/markdown' },
 };
 
 interface DataPackage { resources: { name: string; path: string }[]; [key: string]: unknown }

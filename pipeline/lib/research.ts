@@ -3,12 +3,17 @@
  * the price_index and price_history marts. JSON and CSV carry the same rows: one per city and
  * product (and month), thin cities included.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Money, OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity, SnapshotSource } from '../../contract/market.ts';
 import type { PriceHistoryCity, PriceHistoryPoint, RejectsSummary } from '../../contract/research.ts';
 import type { Marts, Row } from './assemble.ts';
 
 export const METHODOLOGY_PATH = '/en/price-index#methodology';
+
+/** The methodology's one source, copied into every build as methodology.md. */
+export const METHODOLOGY_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'methodology.md');
 
 const str = (v: unknown): string => v as string;
 const num = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : (v as number));
