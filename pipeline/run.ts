@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, RESEARCH_FILES, type ListingColumns, type Manifest,
+  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
 } from '../contract/build.ts';
 import { LOCALES } from '../contract/common.ts';
 import { CONTRACT_HASH } from '../contract/hash.ts';
@@ -13,7 +13,7 @@ import {
   LISTING_PART_SOURCES, LISTING_ROW_SOURCES, listingPartsSql, writeListingFiles,
 } from './lib/listing-rows.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
-import * as research from './lib/research.ts';
+import { priceIndex, writeResearchFiles } from './lib/research.ts';
 import { writeRelease } from './lib/release.ts';
 import { RELEASES_DIR } from '../contract/research.ts';
 import { BuildError } from './lib/errors.ts';
@@ -114,33 +114,21 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
         'suggest.json': assemble.suggestIndex(marts),
-        'price-index.json': research.priceIndex(marts, inputs.source),
+        'price-index.json': priceIndex(marts, inputs.source),
         'lead-routing.json': assemble.leadRouting(marts),
       };
       for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
         validateOutput(file, BUILD_FILES[file], value);
         writer.writeJson(file, value);
       }
-      const reportRows = research.priceReportRows(marts);
-      writer.writeText('price-report.csv', stringify([[...research.PRICE_REPORT_COLUMNS], ...reportRows], { record_delimiter: '\r\n' }));
-      const history = research.priceHistory(marts, inputs.source);
-      validateOutput('price-history.json', RESEARCH_FILES['price-history.json'], history);
-      writer.writeJson('price-history.json', history);
-      const historyRows = research.priceHistoryRows(marts);
-      writer.writeText('price-report-history.csv', stringify([[...research.PRICE_HISTORY_COLUMNS], ...historyRows], { record_delimiter: '\r\n' }));
-      writer.writeJson('price-report.datapackage.json', dataPackage);
-      validateOutput('source.json', RESEARCH_FILES['source.json'], inputs.source);
-      writer.writeJson('source.json', inputs.source);
-      writer.writeText('methodology.md', readFileSync(research.METHODOLOGY_FILE, 'utf8'));
+      const research = writeResearchFiles(writer, marts, {
+        source: inputs.source, rowsByFile: inputRowsByFile(inputs.rowCounts), rejectRows: rejects.rows, dataPackage,
+      });
       writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
-      const rejectsSummary = research.rejectsSummary(rejects.rows, Object.fromEntries(
-        (Object.keys(INPUT_TABLES) as InputTableName[]).map((name) => [INPUT_TABLES[name].file, inputs.rowCounts[name]])));
-      validateOutput('rejects-summary.json', RESEARCH_FILES['rejects-summary.json'], rejectsSummary);
-      writer.writeJson('rejects-summary.json', rejectsSummary);
       rowCounts.listings = columns.slugs.length;
       rowCounts.suggest = (shared['suggest.json'] as unknown[]).length;
-      rowCounts.price_report_rows = reportRows.length;
-      rowCounts.price_history_rows = historyRows.length;
+      rowCounts.price_report_rows = research.priceReportRows;
+      rowCounts.price_history_rows = research.priceHistoryRows;
       rowCounts.rejects = rejects.rows.length;
       return columns;
     }, (columns) => `${columns.slugs.length} listings`).then(async (columns) => {
@@ -206,6 +194,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     conn.closeSync();
     instance.closeSync();
   }
+}
+
+/** Rows read by input file name. */
+function inputRowsByFile(rowCounts: Record<InputTableName, number>): Record<string, number> {
+  return Object.fromEntries((Object.keys(INPUT_TABLES) as InputTableName[]).map((name) => [INPUT_TABLES[name].file, rowCounts[name]]));
 }
 
 /** rejects.csv rows (file, row, rule, the raw row as CSV); fails above the 5% limit per table. */

@@ -3,12 +3,17 @@
  * the price_index and price_history marts. JSON and CSV carry the same rows: one per city and
  * product (and month), thin cities included.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { RESEARCH_FILES } from '../../contract/build.ts';
 import { fileURLToPath } from 'node:url';
 import type { Money, OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity, SnapshotSource } from '../../contract/market.ts';
 import type { PriceHistoryCity, PriceHistoryPoint, RejectsSummary } from '../../contract/research.ts';
 import type { Marts, Row } from './assemble.ts';
+import type { BuildWriter } from './publish.ts';
+import { validateOutput } from './validate.ts';
 
 export const METHODOLOGY_PATH = '/en/price-index#methodology';
 
@@ -155,4 +160,31 @@ export function rejectsSummary(rejectRows: string[][], rowsByFile: Record<string
   }
   for (const f of files) f.rules = Object.fromEntries(Object.entries(f.rules).sort(([a], [b]) => a.localeCompare(b)));
   return { rejected: rejectRows.length, files };
+}
+
+const csv = (header: readonly string[], rows: string[][]) => stringify([[...header], ...rows], { record_delimiter: '\r\n' });
+
+/**
+ * Writes the research files beside price-index.json: the report CSV, the history as JSON and CSV,
+ * their datapackage, the snapshot's source, the methodology and the rejects summary (each JSON
+ * file checked against its contract schema first). Returns the CSVs' row counts.
+ */
+export function writeResearchFiles(writer: BuildWriter, marts: Marts, input: {
+  source: SnapshotSource; rowsByFile: Record<string, number>; rejectRows: string[][]; dataPackage: unknown;
+}): { priceReportRows: number; priceHistoryRows: number } {
+  const reportRows = priceReportRows(marts);
+  writer.writeText('price-report.csv', csv(PRICE_REPORT_COLUMNS, reportRows));
+  const history = priceHistory(marts, input.source);
+  validateOutput('price-history.json', RESEARCH_FILES['price-history.json'], history);
+  writer.writeJson('price-history.json', history);
+  const historyRows = priceHistoryRows(marts);
+  writer.writeText('price-report-history.csv', csv(PRICE_HISTORY_COLUMNS, historyRows));
+  writer.writeJson('price-report.datapackage.json', input.dataPackage);
+  validateOutput('source.json', RESEARCH_FILES['source.json'], input.source);
+  writer.writeJson('source.json', input.source);
+  writer.writeText('methodology.md', readFileSync(METHODOLOGY_FILE, 'utf8'));
+  const summary = rejectsSummary(input.rejectRows, input.rowsByFile);
+  validateOutput('rejects-summary.json', RESEARCH_FILES['rejects-summary.json'], summary);
+  writer.writeJson('rejects-summary.json', summary);
+  return { priceReportRows: reportRows.length, priceHistoryRows: historyRows.length };
 }
