@@ -13,6 +13,9 @@ import {
   LISTING_PART_SOURCES, LISTING_ROW_SOURCES, listingPartsSql, writeListingFiles,
 } from './lib/listing-rows.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
+import { priceIndex, writeResearchFiles } from './lib/research.ts';
+import { writeRelease } from './lib/release.ts';
+import { RELEASES_DIR } from '../contract/research.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName } from './lib/inputs.ts';
 import { dropAllExcept, loadModels, queryRows, runModels } from './lib/models.ts';
@@ -99,6 +102,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       return read;
     }, (m) => `asOf=${m.asOf}`);
     const writer = new BuildWriter(tmpDir);
+    const dataPackage = priceReportDataPackage(marts.asOf, inputs.source);
     const rowCounts: Record<string, number> = {};
 
     await progress.stage('write shared files', async () => {
@@ -109,20 +113,21 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
         'suggest.json': assemble.suggestIndex(marts),
-        'price-index.json': assemble.priceIndex(marts),
+        'price-index.json': priceIndex(marts, inputs.source),
         'lead-routing.json': assemble.leadRouting(marts),
       };
       for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
         validateOutput(file, BUILD_FILES[file], value);
         writer.writeJson(file, value);
       }
-      const reportRows = assemble.priceReportRows(marts);
-      writer.writeText('price-report.csv', stringify([[...assemble.PRICE_REPORT_COLUMNS], ...reportRows], { record_delimiter: '\r\n' }));
-      writer.writeJson('price-report.datapackage.json', priceReportDataPackage(marts.asOf));
+      const research = writeResearchFiles(writer, marts, {
+        source: inputs.source, rowsByFile: inputRowsByFile(inputs.rowCounts), rejectRows: rejects.rows, dataPackage,
+      });
       writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
       rowCounts.listings = columns.slugs.length;
       rowCounts.suggest = (shared['suggest.json'] as unknown[]).length;
-      rowCounts.price_report_rows = reportRows.length;
+      rowCounts.price_report_rows = research.priceReportRows;
+      rowCounts.price_history_rows = research.priceHistoryRows;
       rowCounts.rejects = rejects.rows.length;
       return columns;
     }, (columns) => `${columns.slugs.length} listings`).then(async (columns) => {
@@ -170,7 +175,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     writer.writeJson('manifest.json', manifest);
 
     const changes = describeChanges(readBuildFigures(path.join(distDir, 'current')), readBuildFigures(tmpDir)!);
-    const buildDir = await progress.stage('publish', async () => publishBuild(distDir, buildId, tmpDir), () => `current -> builds/${buildId}`);
+    const buildDir = await progress.stage('publish', async () => {
+      // the release first: a build that is current always has its release
+      writeRelease(distDir, buildId, tmpDir, dataPackage, builtAt);
+      return publishBuild(distDir, buildId, tmpDir);
+    }, () => `${RELEASES_DIR}/${buildId}, current -> builds/${buildId}`);
     const pruned = pruneBuilds(distDir, keep);
     progress.note(
       `done: build ${buildId}, ${rowCounts.listings} listings, ${rejects.rows.length} rejects, ` +
@@ -186,6 +195,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     conn.closeSync();
     instance.closeSync();
   }
+}
+
+/** Rows read by input file name. */
+function inputRowsByFile(rowCounts: Record<InputTableName, number>): Record<string, number> {
+  return Object.fromEntries((Object.keys(INPUT_TABLES) as InputTableName[]).map((name) => [INPUT_TABLES[name].file, rowCounts[name]]));
 }
 
 /** rejects.csv rows (file, row, rule, the raw row as CSV); fails above the 5% limit per table. */

@@ -4,7 +4,7 @@ import type { AppConfig } from '../config.ts';
 import type { LoadedBuild } from '../build/load.ts';
 import { DamagedRecordError } from '../build/records.ts';
 import type { Locale } from '../../contract/common.ts';
-import { citation, type CitationPage } from './citation.ts';
+import { citation, type CitationPage, type CitedData } from './citation.ts';
 import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
 import { ApiError } from './problems.ts';
@@ -41,8 +41,8 @@ export interface RouteContext<Q, P, B> {
   build: LoadedBuild;
   config: AppConfig;
   now: number;
-  /** meta.citation for a page, in the request's locale */
-  cite(locale: Locale, page: CitationPage): ReturnType<typeof citation>;
+  /** meta.citation for a page, in the request's locale; `data` names the data date (and release) in its text */
+  cite(locale: Locale, page: CitationPage, data?: CitedData): ReturnType<typeof citation>;
 }
 
 /**
@@ -130,7 +130,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
         const cfg = app.config;
         const response = responseOf(await Promise.resolve(def.handler({
           request, reply, query, params, body, build, config: cfg, now,
-          cite: (locale, page) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now }),
+          cite: (locale, page, data) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now, data }),
         })).catch((err: unknown) => {
           if (!(err instanceof DamagedRecordError)) throw err;
           request.log.error({ err, buildId: build.id }, 'damaged record refused');

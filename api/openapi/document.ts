@@ -20,6 +20,7 @@ import {
   MarketRatesPayloadSchema, OperatorHubSchema, PlaceHubSchema, PriceIndexCitySchema, PriceIndexPayloadSchema,
   RankingsPayloadSchema, SuggestionSchema,
 } from '../../contract/market.ts';
+import { PriceHistoryPayloadSchema, ReleaseSchema } from '../../contract/research.ts';
 import { ProblemSchema, type ErrorCode } from '../../contract/problem.ts';
 import { cacheControl, type CacheHint } from '../http/headers.ts';
 import type { RouteDefinition } from '../http/route.ts';
@@ -69,6 +70,8 @@ const RESPONSE_COMPONENTS: [string, z.ZodType][] = [
   ['Suggestion', SuggestionSchema],
   ['PriceIndex', PriceIndexPayloadSchema],
   ['PriceIndexCity', PriceIndexCitySchema],
+  ['PriceIndexHistory', PriceHistoryPayloadSchema],
+  ['Release', ReleaseSchema],
 ];
 
 const REQUEST_COMPONENTS: [string, z.ZodType][] = [
@@ -81,6 +84,8 @@ const BODY_COMPONENTS: Record<string, string> = { contact: 'ContactLeadBody', in
 /** Media types of bodies that are not JSON, by operationId (a string response schema says only "text"). */
 const MEDIA_TYPES: Record<string, string | string[]> = {
   getPriceReport: 'text/csv',
+  getPriceReportHistory: 'text/csv',
+  getReleaseFile: ['text/csv', 'application/json', 'text/markdown', 'application/x-yaml', 'application/x-bibtex'],
   getAuthGuide: 'text/markdown',
   getApiCatalog: 'application/linkset+json',
   getDocsPage: 'text/html',

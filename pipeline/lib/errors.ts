@@ -4,6 +4,7 @@
  */
 export const BUILD_FAILURE_RULES = {
   missing_file: 'a file of the snapshot is missing',
+  bad_source: 'source.json (what the snapshot is) is not JSON or does not match its schema',
   malformed_csv: 'a CSV file is not RFC 4180 CSV with one header row: empty, not comma-separated, a row with more or fewer fields than the header, a quoted field not closed',
   bad_encoding: 'a file is not UTF-8 text (a Latin-1 file, a stray byte, a NUL byte)',
   missing_column: 'a column of the table is not in the header',
@@ -21,6 +22,7 @@ export const BUILD_FAILURE_RULES = {
   misaligned_listings: 'the listing files are not aligned with listing-columns.json',
   count_mismatch: 'a propertyCount differs from the listings it counts',
   bad_dist: 'the dist directory is not in the expected shape',
+  release_exists: 'a release of this build id is already published (releases are never rewritten)',
 } as const;
 
 export type BuildFailureRule = keyof typeof BUILD_FAILURE_RULES;

@@ -1,0 +1,99 @@
+/**
+ * The price index as a research dataset beyond today's snapshot: the monthly history
+ * ({site}/api/price-index/history, {site}/api/price-report/history).
+ */
+import { z } from 'zod';
+import { CurrencySchema, DateTimeSchema, OptionTypeSchema, SitePathSchema, SlugNameSchema, UriSchema } from './common.ts';
+import { FigureQualityShape, IndexFiguresShape, SnapshotSourceSchema } from './market.ts';
+
+/** A month of the history, `YYYY-MM` (UTC). */
+export const HistoryMonthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
+
+/** One month of a series: the figures of the offers as they stood at the month's end. */
+export const PriceHistoryPointSchema = z.strictObject({
+  month: HistoryMonthSchema,
+  sampleSize: z.int().min(0),
+  published: z.boolean(),
+  ...IndexFiguresShape,
+  flag: z.literal('insufficient_sample').optional(),
+  ...FigureQualityShape,
+});
+export type PriceHistoryPoint = z.infer<typeof PriceHistoryPointSchema>;
+
+export const PriceHistoryCitySchema = z.strictObject({
+  city: SlugNameSchema,
+  countryCode: z.string().length(2),
+  currency: CurrencySchema,
+  /** the city overall (each space at its cheapest desk product), one point per month of `months` */
+  points: z.array(PriceHistoryPointSchema),
+  byType: z.array(z.strictObject({ optionType: OptionTypeSchema, points: z.array(PriceHistoryPointSchema) })),
+});
+export type PriceHistoryCity = z.infer<typeof PriceHistoryCitySchema>;
+
+function priceHistoryShape(url: z.ZodType) {
+  return {
+    asOf: DateTimeSchema,
+    methodologyUrl: url,
+    /** every month of the history, oldest first; each series has one point per month, in this order */
+    months: z.array(HistoryMonthSchema),
+    cities: z.array(PriceHistoryCitySchema),
+    source: SnapshotSourceSchema.optional(),
+  };
+}
+export const PriceHistoryPayloadSchema = z.strictObject(priceHistoryShape(UriSchema));
+export type PriceHistoryPayload = z.infer<typeof PriceHistoryPayloadSchema>;
+
+/** price-history.json in a build: served at {site}/api/price-index/history with meta.citation added. */
+export const PriceHistoryFileSchema = z.strictObject(priceHistoryShape(SitePathSchema));
+
+/** rejects-summary.json: the quarantine in figures, per input file and rule (the rows are in the build's rejects.csv). */
+export const RejectsSummarySchema = z.strictObject({
+  rejected: z.int().min(0),
+  files: z.array(z.strictObject({
+    file: z.string(),
+    rows: z.int().min(0),
+    rejected: z.int().min(0),
+    /** rejected rows by rule, each row under the first rule it breaks */
+    rules: z.record(z.string(), z.int().min(1)),
+  })),
+});
+export type RejectsSummary = z.infer<typeof RejectsSummarySchema>;
+
+/**
+ * Releases: every published build's research files, kept under `<dist>/releases/<buildId>/` and
+ * never rewritten, served at {site}/api/releases/<buildId>/<file>. The release's datapackage.json
+ * lists every file with its sha256 and size.
+ */
+export const RELEASES_DIR = 'releases';
+export const RELEASE_FILES = [
+  'price-report.csv', 'price-report-history.csv', 'price-index.json', 'price-history.json', 'rejects-summary.json', 'source.json',
+  'methodology.md',
+] as const;
+export type ReleaseFile = (typeof RELEASE_FILES)[number];
+export const RELEASE_DATAPACKAGE = 'datapackage.json';
+export const BUILD_ID_PATTERN = /^[0-9]{8}T[0-9]{9}Z-[0-9]+$/;
+
+/** The site path of a release, or of one of its files. */
+export const releasePath = (buildId: string, file?: string) => `/api/releases/${buildId}${file ? `/${file}` : ''}`;
+
+/** One release as /api/releases lists it. */
+export const ReleaseSchema = z.strictObject({
+  buildId: z.string().regex(BUILD_ID_PATTERN),
+  /** when the build was made */
+  created: DateTimeSchema,
+  /** the data's own time: the latest accepted price observation */
+  asOf: DateTimeSchema,
+  sampleData: z.boolean(),
+  url: UriSchema,
+  datapackage: UriSchema,
+  citationCff: UriSchema,
+  bibtex: UriSchema,
+  files: z.array(z.strictObject({
+    name: z.string(),
+    url: UriSchema,
+    bytes: z.int().min(0),
+    /** `sha256:<hex>`, as in the datapackage */
+    hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  })),
+});
+export type Release = z.infer<typeof ReleaseSchema>;
