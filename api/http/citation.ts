@@ -45,7 +45,8 @@ const TITLES: Record<Locale, {
   },
 };
 
-function citationPath(locale: Locale, page: CitationPage): string {
+/** The site path of a page in a locale (DESIGN.md §3); the pages are served there (api/site/pages.ts). */
+export function citationPath(locale: Locale, page: CitationPage): string {
   switch (page.kind) {
     case 'home': return `/${locale}`;
     case 'coworking': {
@@ -60,7 +61,8 @@ function citationPath(locale: Locale, page: CitationPage): string {
   }
 }
 
-function citationTitle(locale: Locale, page: CitationPage): string {
+/** The localized title of a page: the citation's `title` and the page's heading. */
+export function citationTitle(locale: Locale, page: CitationPage): string {
   const t = TITLES[locale];
   switch (page.kind) {
     case 'home': return t.home;
