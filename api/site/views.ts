@@ -41,7 +41,7 @@ const JSON_TYPE = 'application/json';
 const CSV_TYPE = 'text/csv';
 
 const apiLink = (ctx: ViewContext, path: string, query: Record<string, string> = {}): DataLink => ({
-  label: STRINGS[ctx.locale].json,
+  label: `${path} (${STRINGS[ctx.locale].json})`,
   href: `${ctx.config.baseUrl}${path}?${new URLSearchParams({ locale: ctx.locale, ...query })}`,
   type: JSON_TYPE,
 });
