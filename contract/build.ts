@@ -16,8 +16,9 @@ import {
 } from './catalog.ts';
 import {
   MarketRatesPayloadSchema, PlaceHubSchema, PriceIndexCitySchema, RankingsPayloadSchema,
-  SUGGEST_KINDS, operatorHubShape,
+  SnapshotSourceSchema, SUGGEST_KINDS, operatorHubShape,
 } from './market.ts';
+import { PriceHistoryFileSchema } from './research.ts';
 
 /** Where the pipeline publishes (`builds/<id>/`, the `current` link) and the API serves from, unless DIST_DIR says otherwise. */
 export const DEFAULT_DIST_DIR = 'dist';
@@ -166,6 +167,7 @@ export const PriceIndexFileSchema = z.strictObject({
   asOf: DateTimeSchema,
   methodologyUrl: SitePathSchema,
   cities: z.array(PriceIndexCitySchema),
+  source: SnapshotSourceSchema.optional(),
 });
 
 /** lead-routing.json: by space slug, where an inquiry about that space goes. */
@@ -215,4 +217,19 @@ export const NDJSON_BUILD_FILES = {
   details: BuildPropertyDetailSchema,
 } as const;
 
-/** The other files of a build: manifest.json, rejects.csv, price-report.csv, price-report.datapackage.json. */
+/**
+ * The research files a build publishes beside the index and serves as they are (checked by the
+ * pipeline, not parsed by the API at load): the monthly history as JSON (the CSV beside it,
+ * price-report-history.csv, is described by price-report.datapackage.json) and the snapshot's
+ * declaration of what it is.
+ */
+export const RESEARCH_FILES = {
+  'price-history.json': PriceHistoryFileSchema,
+  /** data/source.json as read: what the snapshot is (sample data or not) */
+  'source.json': SnapshotSourceSchema,
+} as const;
+
+/** The other files of a build, besides manifest.json (which lists every file but itself). */
+export const OTHER_BUILD_FILES = [
+  'price-report.csv', 'price-report-history.csv', 'price-report.datapackage.json', 'rejects.csv',
+] as const;

@@ -104,12 +104,31 @@ export const SuggestionSchema = z.strictObject({
 });
 export type Suggestion = z.infer<typeof SuggestionSchema>;
 
-const IndexFiguresShape = {
+/** The figures of a published price index row (monthly per desk); absent when it is not published. */
+export const IndexFiguresShape = {
   median: MoneySchema.optional(),
   average: MoneySchema.optional(),
   min: MoneySchema.optional(),
   max: MoneySchema.optional(),
 };
+/**
+ * The quality measures of a published figure (absent when it is not published): quartiles, the age
+ * of the prices behind it, the share of its spaces run by the largest operator, and its flag
+ * letters (contract/rules.ts QUALITY_FLAG_LETTERS; the methodology explains them).
+ */
+export const FigureQualityShape = {
+  p25: MoneySchema.optional(),
+  p75: MoneySchema.optional(),
+  /** median age in whole days of the prices behind the figure, at the data's asOf (a month's end in the history) */
+  medianAgeDays: z.number().min(0).optional(),
+  /** share of those prices observed more than STALE_PRICE_DAYS (180) days before, 0–1 */
+  staleShare: z.number().min(0).max(1).optional(),
+  /** share of the spaces behind the figure run by its largest operator, 0–1 */
+  largestOperatorShare: z.number().min(0).max(1).optional(),
+  /** flag letters in alphabetical order, empty when none: a stale prices, b break in series, o dominant operator, u low reliability */
+  flags: z.string().regex(/^a?b?o?u?$/).optional(),
+};
+
 export const PriceIndexCitySchema = z.strictObject({
   city: SlugNameSchema,
   countryCode: z.string().length(2),
@@ -122,13 +141,30 @@ export const PriceIndexCitySchema = z.strictObject({
     sampleSize: z.int().min(0),
     published: z.boolean(),
     ...IndexFiguresShape,
+    ...FigureQualityShape,
   })).optional(),
   flag: z.literal('insufficient_sample').optional(),
+  ...FigureQualityShape,
 });
 export type PriceIndexCity = z.infer<typeof PriceIndexCitySchema>;
 
+/**
+ * What the input snapshot is (data/source.json, copied into the build as source.json and carried by
+ * the index, the history and the datapackage): where its prices come from, and whether they are
+ * invented sample data.
+ */
+export const SnapshotSourceSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().min(1),
+  /** true when the operators, spaces and prices are invented (the geography may still be real) */
+  sampleData: z.boolean(),
+  /** where the prices come from, when there is a page to point to */
+  url: z.url().optional(),
+});
+export type SnapshotSource = z.infer<typeof SnapshotSourceSchema>;
+
 function priceIndexShape(url: z.ZodType) {
-  return { asOf: DateTimeSchema, methodologyUrl: url, cities: z.array(PriceIndexCitySchema) };
+  return { asOf: DateTimeSchema, methodologyUrl: url, cities: z.array(PriceIndexCitySchema), source: SnapshotSourceSchema.optional() };
 }
 export const PriceIndexPayloadSchema = z.strictObject(priceIndexShape(UriSchema));
 export type PriceIndexPayload = z.infer<typeof PriceIndexPayloadSchema>;

@@ -1,7 +1,8 @@
 /**
  * The publishing rules of every price figure. The pipeline's SQL receives them as macros
- * (pipeline/lib/models.ts: min_sample_size(), is_published_sample(n), market_verdict(price, median));
- * prose interpolates them.
+ * (pipeline/lib/models.ts: min_sample_size(), is_published_sample(n), market_verdict(price, median),
+ * quality_flags(…)); prose interpolates them, and pipeline/methodology.md states them (a test
+ * checks it does so correctly).
  */
 
 /** A median, a price range or a market position is published from this many distinct spaces. */
@@ -13,9 +14,42 @@ export const MIN_SAMPLE_SIZE = 5;
  */
 export const MARKET_BANDS = { below: 0.9, above: 1.1 } as const;
 
+/** A published figure from fewer distinct spaces than this is flagged as of low reliability. */
+export const LOW_RELIABILITY_SAMPLE_SIZE = 10;
+
+/** A price observed more than this many days before the figure's reference time counts as stale. */
+export const STALE_PRICE_DAYS = 180;
+
+/** A figure is flagged when one operator runs at least this share of the spaces behind it. */
+export const DOMINANT_OPERATOR_SHARE = 0.6;
+
+/**
+ * The flag letters of a published figure (Eurostat-style: b and u are Eurostat's own letters,
+ * a and o ours), written in alphabetical order.
+ */
+export const QUALITY_FLAG_LETTERS = {
+  /** stale prices: the median age of the prices behind the figure exceeds STALE_PRICE_DAYS */
+  stalePrices: 'a',
+  /** break in the series (history only): the previous month was not published, an earlier one was */
+  breakInSeries: 'b',
+  /** one operator runs DOMINANT_OPERATOR_SHARE or more of the spaces behind the figure */
+  dominantOperator: 'o',
+  /** low reliability: published from fewer than LOW_RELIABILITY_SAMPLE_SIZE spaces */
+  lowReliability: 'u',
+} as const;
+
 export interface PublishRules {
   minSampleSize: number;
   marketBands: { below: number; above: number };
+  lowReliabilitySampleSize: number;
+  stalePriceDays: number;
+  dominantOperatorShare: number;
 }
 
-export const PUBLISH_RULES: PublishRules = { minSampleSize: MIN_SAMPLE_SIZE, marketBands: MARKET_BANDS };
+export const PUBLISH_RULES: PublishRules = {
+  minSampleSize: MIN_SAMPLE_SIZE,
+  marketBands: MARKET_BANDS,
+  lowReliabilitySampleSize: LOW_RELIABILITY_SAMPLE_SIZE,
+  stalePriceDays: STALE_PRICE_DAYS,
+  dominantOperatorShare: DOMINANT_OPERATOR_SHARE,
+};

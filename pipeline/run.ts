@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
+  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, RESEARCH_FILES, type ListingColumns, type Manifest,
 } from '../contract/build.ts';
 import { LOCALES } from '../contract/common.ts';
 import { CONTRACT_HASH } from '../contract/hash.ts';
@@ -13,6 +13,7 @@ import {
   LISTING_PART_SOURCES, LISTING_ROW_SOURCES, listingPartsSql, writeListingFiles,
 } from './lib/listing-rows.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
+import * as research from './lib/research.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName } from './lib/inputs.ts';
 import { dropAllExcept, loadModels, queryRows, runModels } from './lib/models.ts';
@@ -110,20 +111,28 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
         'suggest.json': assemble.suggestIndex(marts),
-        'price-index.json': assemble.priceIndex(marts),
+        'price-index.json': research.priceIndex(marts, inputs.source),
         'lead-routing.json': assemble.leadRouting(marts),
       };
       for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
         validateOutput(file, BUILD_FILES[file], value);
         writer.writeJson(file, value);
       }
-      const reportRows = assemble.priceReportRows(marts);
-      writer.writeText('price-report.csv', stringify([[...assemble.PRICE_REPORT_COLUMNS], ...reportRows], { record_delimiter: '\r\n' }));
-      writer.writeJson('price-report.datapackage.json', priceReportDataPackage(marts.asOf));
+      const reportRows = research.priceReportRows(marts);
+      writer.writeText('price-report.csv', stringify([[...research.PRICE_REPORT_COLUMNS], ...reportRows], { record_delimiter: '\r\n' }));
+      const history = research.priceHistory(marts, inputs.source);
+      validateOutput('price-history.json', RESEARCH_FILES['price-history.json'], history);
+      writer.writeJson('price-history.json', history);
+      const historyRows = research.priceHistoryRows(marts);
+      writer.writeText('price-report-history.csv', stringify([[...research.PRICE_HISTORY_COLUMNS], ...historyRows], { record_delimiter: '\r\n' }));
+      writer.writeJson('price-report.datapackage.json', priceReportDataPackage(marts.asOf, inputs.source));
+      validateOutput('source.json', RESEARCH_FILES['source.json'], inputs.source);
+      writer.writeJson('source.json', inputs.source);
       writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
       rowCounts.listings = columns.slugs.length;
       rowCounts.suggest = (shared['suggest.json'] as unknown[]).length;
       rowCounts.price_report_rows = reportRows.length;
+      rowCounts.price_history_rows = historyRows.length;
       rowCounts.rejects = rejects.rows.length;
       return columns;
     }, (columns) => `${columns.slugs.length} listings`).then(async (columns) => {

@@ -20,6 +20,7 @@ import {
   MarketRatesPayloadSchema, OperatorHubSchema, PlaceHubSchema, PriceIndexCitySchema, PriceIndexPayloadSchema,
   RankingsPayloadSchema, SuggestionSchema,
 } from '../../contract/market.ts';
+import { PriceHistoryPayloadSchema } from '../../contract/research.ts';
 import { ProblemSchema, type ErrorCode } from '../../contract/problem.ts';
 import { cacheControl, type CacheHint } from '../http/headers.ts';
 import type { RouteDefinition } from '../http/route.ts';
@@ -66,6 +67,7 @@ const RESPONSE_COMPONENTS: [string, z.ZodType][] = [
   ['Suggestion', SuggestionSchema],
   ['PriceIndex', PriceIndexPayloadSchema],
   ['PriceIndexCity', PriceIndexCitySchema],
+  ['PriceIndexHistory', PriceHistoryPayloadSchema],
 ];
 
 const REQUEST_COMPONENTS: [string, z.ZodType][] = [
@@ -75,6 +77,7 @@ const REQUEST_COMPONENTS: [string, z.ZodType][] = [
 /** Media types of bodies that are not JSON, by operationId (a string response schema says only "text"). */
 const MEDIA_TYPES: Record<string, string | string[]> = {
   getPriceReport: 'text/csv',
+  getPriceReportHistory: 'text/csv',
   getAuthGuide: 'text/markdown',
   getApiCatalog: 'application/linkset+json',
   getDocsPage: 'text/html',

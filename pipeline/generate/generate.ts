@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { Rng } from './rng.ts';
 import type { City, Country, CurrencyCode, Zone } from './geography.ts';
-import { AMENITIES, CONFIG, FX_AS_OF, FX_UNITS_PER_EUR, OPTION_TYPE_LABELS, type Operator } from './catalogue.ts';
+import { AMENITIES, CONFIG, FX_AS_OF, sampleSource, FX_UNITS_PER_EUR, OPTION_TYPE_LABELS, type Operator } from './catalogue.ts';
 import { planCatalogue, SAMPLE_SPACES, type Plan } from './scale.ts';
 import { formatLocal, STANDARD_OFFSET, windowInstant, WINDOW_MONTHS } from './time.ts';
 import {
@@ -312,6 +312,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
       `${o.name} gestiona ${o.kind === 'business_centre' ? 'oficinas con servicios' : o.kind === 'studio' ? 'pequeños estudios compartidos' : 'espacios de coworking'} en ${cityNames('es')}.`]);
   });
   writeFileSync(join(out, 'config.json'), JSON.stringify(CONFIG, null, 2) + '\n');
+  writeFileSync(join(out, 'source.json'), JSON.stringify(sampleSource(total, seed), null, 2) + '\n');
 
   // ------------------------------------------------------------ spaces and prices
   const slots = planSlots(rng.fork(1), plan);

@@ -2,16 +2,14 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FacetLabels, LeadRouting, LocalizedText, MarketRatesFile, SuggestEntry } from '../../contract/build.ts';
 import type { GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, OPTION_TYPES, type Locale, type Money, type OptionType } from '../../contract/common.ts';
-import { MAX_RANKING_LIMIT, type PlaceHub, type PriceIndexCity, type RankingsPayload } from '../../contract/market.ts';
+import { MAX_RANKING_LIMIT, type PlaceHub, type RankingsPayload } from '../../contract/market.ts';
 import { LOGO_SIZE_PX } from './listing-rows.ts';
 import { queryJsonRows, queryRows } from './models.ts';
 import {
   FACET_KEY_LABELS, operatorDescription, operatorFaqs, placeFaqs, placeIntro, placeShortDescription, type PlaceText,
 } from './texts.ts';
 
-export const METHODOLOGY_PATH = '/en/price-index#methodology';
-
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 const str = (v: unknown): string => v as string;
 const optStr = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : (v as string));
 const num = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : (v as number));
@@ -31,6 +29,7 @@ export interface Marts {
   operators: Row[];
   marketRates: Row[];
   priceIndex: Row[];
+  priceHistory: Row[];
   rankings: Row[];
   amenities: Row[];
   optionTypes: Row[];
@@ -56,6 +55,7 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     operators: await queryJsonRows(conn, 'select * from operators order by operator_slug'),
     marketRates: await queryJsonRows(conn, 'select * from market_rates'),
     priceIndex: await queryJsonRows(conn, 'select * from price_index'),
+    priceHistory: await queryJsonRows(conn, 'select * from price_history'),
     rankings: await queryJsonRows(conn, 'select * from rankings'),
     amenities: await queryJsonRows(conn, 'select * from stg_amenities order by amenity_slug'),
     optionTypes: await queryJsonRows(conn, 'select * from stg_option_types order by option_type_rank(option_type)'),
@@ -353,55 +353,4 @@ export function leadRouting(m: Marts): LeadRouting {
     operatorName: optStr(s.operator_name) ?? null,
     enquiryEmail: optStr(s.enquiry_email) ?? null,
   }]));
-}
-
-export function priceIndex(m: Marts) {
-  const cities: PriceIndexCity[] = [];
-  let current: PriceIndexCity | null = null;
-  const figures = (row: Row) => {
-    if (!row.is_published) return {};
-    const c = str(row.currency);
-    return {
-      median: money(num(row.median_price), c), average: money(num(row.average_price), c),
-      min: money(num(row.min_price), c), max: money(num(row.max_price), c),
-    };
-  };
-  for (const row of m.priceIndex) {
-    if (row.product_type === 'all') {
-      const published = row.is_published as boolean;
-      current = {
-        city: { slug: str(row.city_slug), name: str(row.city_name) },
-        countryCode: str(row.country_code),
-        currency: str(row.currency) as Money['currency'],
-        sampleSize: num(row.sample_size),
-        published,
-        ...figures(row),
-        byType: published ? [] : undefined,
-        flag: published ? undefined : 'insufficient_sample',
-      };
-      cities.push(current);
-    } else if (current?.byType) {
-      current.byType.push({
-        optionType: str(row.product_type) as OptionType,
-        sampleSize: num(row.sample_size),
-        published: row.is_published as boolean,
-        ...figures(row),
-      });
-    }
-  }
-  return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, cities };
-}
-
-export const PRICE_REPORT_COLUMNS = [
-  'country_code', 'city_slug', 'city_name', 'currency', 'product_type', 'sample_size', 'published',
-  'median', 'average', 'min', 'max', 'as_of',
-] as const;
-
-export function priceReportRows(m: Marts): string[][] {
-  const fixed = (v: unknown) => (v === null || v === undefined ? '' : num(v).toFixed(2));
-  return m.priceIndex.map((row) => [
-    str(row.country_code), str(row.city_slug), str(row.city_name), str(row.currency), str(row.product_type),
-    String(num(row.sample_size)), row.is_published ? 'true' : 'false',
-    fixed(row.median_price), fixed(row.average_price), fixed(row.min_price), fixed(row.max_price), m.asOf,
-  ]);
 }

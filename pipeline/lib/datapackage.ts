@@ -1,53 +1,112 @@
-import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
+import {
+  DOMINANT_OPERATOR_SHARE, LOW_RELIABILITY_SAMPLE_SIZE, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS as FLAG, STALE_PRICE_DAYS,
+} from '../../contract/rules.ts';
+import type { SnapshotSource } from '../../contract/market.ts';
 
-/** The Frictionless Data Package that describes price-report.csv (CC BY 4.0). */
-export function priceReportDataPackage(asOf: string, serviceName = 'Desk Atlas') {
-  const money = (name: string, title: string) => ({
-    name, type: 'number', title,
-    description: `${title} monthly price per desk in the city's currency, rounded to cents; empty when the row is not published`,
-  });
+const money = (name: string, title: string) => ({
+  name, type: 'number', title,
+  description: `${title} monthly price per desk in the city's currency, rounded to cents; empty when the row is not published`,
+});
+
+const PLACE_FIELDS = [
+  { name: 'country_code', type: 'string', title: 'Country code', description: 'ISO 3166-1 alpha-2', constraints: { required: true, pattern: '^[A-Z]{2}$' } },
+  { name: 'city_slug', type: 'string', title: 'City slug', constraints: { required: true, pattern: '^[a-z0-9-]+$' } },
+  { name: 'city_name', type: 'string', title: 'City name (English)', constraints: { required: true } },
+  { name: 'currency', type: 'string', title: 'Currency', description: 'ISO 4217 code of the prices', constraints: { required: true, enum: ['EUR', 'GBP', 'USD', 'CHF', 'VES', 'AED'] } },
+  { name: 'product_type', type: 'string', title: 'Product type', description: '"all" for the city row (each space at its cheapest desk product), otherwise the desk product', constraints: { required: true, enum: ['all', 'private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership'] } },
+];
+
+const FIGURE_FIELDS = [
+  { name: 'sample_size', type: 'integer', title: 'Sample size', description: 'Distinct spaces with a monthly per-desk price', constraints: { required: true, minimum: 0 } },
+  { name: 'published', type: 'boolean', title: 'Published', description: `true at a sample of ${MIN_SAMPLE_SIZE} or more; otherwise the figures are empty`, trueValues: ['true'], falseValues: ['false'], constraints: { required: true } },
+  money('median', 'Median'),
+  money('average', 'Average (arithmetic mean)'),
+  money('min', 'Minimum'),
+  money('max', 'Maximum'),
+];
+
+const QUALITY_FIELDS = [
+  money('p25', 'First quartile (25th percentile, interpolated)'),
+  money('p75', 'Third quartile (75th percentile, interpolated)'),
+  { name: 'median_age_days', type: 'number', title: 'Median price age (days)', description: 'Median of the whole days between the observation of each price behind the figure and the reference time (as_of; a month\'s end in the history); empty when not published' },
+  { name: 'stale_share', type: 'number', title: `Share older than ${STALE_PRICE_DAYS} days`, description: `Share (0–1) of the prices behind the figure observed more than ${STALE_PRICE_DAYS} days before the reference time; empty when not published`, constraints: { minimum: 0, maximum: 1 } },
+  { name: 'largest_operator_share', type: 'number', title: 'Largest operator share', description: 'Share (0–1) of the spaces behind the figure run by its largest operator (an independent space is its own operator); empty when not published', constraints: { minimum: 0, maximum: 1 } },
+  {
+    name: 'flags', type: 'string', title: 'Flags',
+    description: `Flag letters of a published figure, in alphabetical order: ${FLAG.stalePrices} stale prices (median age over ${STALE_PRICE_DAYS} days), `
+      + `${FLAG.breakInSeries} break in series (history: published after an unpublished month), ${FLAG.dominantOperator} one operator runs `
+      + `${DOMINANT_OPERATOR_SHARE * 100}% or more of the spaces, ${FLAG.lowReliability} low reliability (fewer than ${LOW_RELIABILITY_SAMPLE_SIZE} spaces); empty when none or not published`,
+    constraints: { pattern: '^a?b?o?u?$' },
+  },
+];
+
+const CSV_RESOURCE = {
+  profile: 'tabular-data-resource',
+  format: 'csv',
+  mediatype: 'text/csv',
+  encoding: 'utf-8',
+  dialect: { delimiter: ',', quoteChar: '"', doubleQuote: true, header: true },
+};
+
+/**
+ * The Frictionless Data Package that describes price-report.csv and price-report-history.csv (CC BY 4.0).
+ * Sample data says so first thing in its description, and in `sampleData`.
+ */
+export function priceReportDataPackage(asOf: string, source: SnapshotSource, serviceName = 'Desk Atlas') {
+  const sampleNote = source.sampleData ? `SAMPLE DATA, NOT REAL PRICES: ${source.description} ` : '';
   return {
     profile: 'tabular-data-package',
     name: 'desk-atlas-price-report',
     title: `${serviceName} price report: monthly price per desk by city`,
     description:
+      sampleNote +
       'Median, average, minimum and maximum monthly price per desk of coworking spaces per city, overall (product_type "all") ' +
-      'and per desk product. Prices are the figures operators publish, normalised to a month (year ÷ 12, week × 52/12) and ' +
-      `to one desk (private offices divided by their desks). A row is published at a sample of ${MIN_SAMPLE_SIZE} distinct spaces or more.`,
+      'and per desk product, today and at the end of each month of the history. Prices are the figures operators publish, ' +
+      'normalised to a month (year ÷ 12, week × 52/12) and to one desk (private offices divided by their desks). A row is ' +
+      `published at a sample of ${MIN_SAMPLE_SIZE} distinct spaces or more.`,
     version: asOf.slice(0, 10),
     licenses: [{
       name: 'CC-BY-4.0',
       title: 'Creative Commons Attribution 4.0 International',
       path: 'https://creativecommons.org/licenses/by/4.0/',
     }],
-    sources: [{ title: serviceName, path: '/en/price-index' }],
+    sampleData: source.sampleData,
+    sources: [
+      { title: serviceName, path: '/en/price-index' },
+      { title: source.name, description: source.description, ...(source.url ? { path: source.url } : {}) },
+    ],
     citation: `Source: ${serviceName}, Coworking price index, /en/price-index, CC BY 4.0`,
-    resources: [{
-      name: 'price-report',
-      path: 'price-report.csv',
-      profile: 'tabular-data-resource',
-      format: 'csv',
-      mediatype: 'text/csv',
-      encoding: 'utf-8',
-      dialect: { delimiter: ',', quoteChar: '"', doubleQuote: true, header: true },
-      schema: {
-        fields: [
-          { name: 'country_code', type: 'string', title: 'Country code', description: 'ISO 3166-1 alpha-2', constraints: { required: true, pattern: '^[A-Z]{2}$' } },
-          { name: 'city_slug', type: 'string', title: 'City slug', constraints: { required: true, pattern: '^[a-z0-9-]+$' } },
-          { name: 'city_name', type: 'string', title: 'City name (English)', constraints: { required: true } },
-          { name: 'currency', type: 'string', title: 'Currency', description: 'ISO 4217 code of the prices', constraints: { required: true, enum: ['EUR', 'GBP', 'USD', 'CHF', 'VES', 'AED'] } },
-          { name: 'product_type', type: 'string', title: 'Product type', description: '"all" for the city row (each space at its cheapest desk product), otherwise the desk product', constraints: { required: true, enum: ['all', 'private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership'] } },
-          { name: 'sample_size', type: 'integer', title: 'Sample size', description: 'Distinct spaces with a current monthly per-desk price', constraints: { required: true, minimum: 0 } },
-          { name: 'published', type: 'boolean', title: 'Published', description: `true at a sample of ${MIN_SAMPLE_SIZE} or more; otherwise the figures are empty`, trueValues: ['true'], falseValues: ['false'], constraints: { required: true } },
-          money('median', 'Median'),
-          money('average', 'Average'),
-          money('min', 'Minimum'),
-          money('max', 'Maximum'),
-          { name: 'as_of', type: 'datetime', format: 'default', title: 'As of', description: 'Time of the latest price observation in the data', constraints: { required: true } },
-        ],
-        primaryKey: ['city_slug', 'product_type'],
-        missingValues: [''],
+    resources: [
+      {
+        name: 'price-report',
+        path: 'price-report.csv',
+        ...CSV_RESOURCE,
+        schema: {
+          fields: [
+            ...PLACE_FIELDS,
+            ...FIGURE_FIELDS,
+            { name: 'as_of', type: 'datetime', format: 'default', title: 'As of', description: 'Time of the latest price observation in the data', constraints: { required: true } },
+            ...QUALITY_FIELDS,
+          ],
+          primaryKey: ['city_slug', 'product_type'],
+          missingValues: [''],
+        },
       },
-    }],
+      {
+        name: 'price-report-history',
+        path: 'price-report-history.csv',
+        ...CSV_RESOURCE,
+        schema: {
+          fields: [
+            ...PLACE_FIELDS,
+            { name: 'month', type: 'yearmonth', title: 'Month', description: 'The month (UTC) at whose end the offers are taken as they stood', constraints: { required: true } },
+            ...FIGURE_FIELDS,
+            ...QUALITY_FIELDS,
+          ],
+          primaryKey: ['city_slug', 'product_type', 'month'],
+          missingValues: [''],
+        },
+      },
+    ],
   };
 }

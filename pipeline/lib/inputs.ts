@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConfigFileSchema } from '../../contract/build.ts';
+import { SnapshotSourceSchema, type SnapshotSource } from '../../contract/market.ts';
 import { BuildError } from './errors.ts';
 import type { z } from 'zod';
 
@@ -49,11 +50,14 @@ export const INPUT_TABLES = {
 
 export type InputTableName = keyof typeof INPUT_TABLES;
 export const CONFIG_FILE = 'config.json';
+/** What the snapshot is (name, description, whether it is invented sample data). */
+export const SOURCE_FILE = 'source.json';
 
 export interface LoadedInputs {
   checksums: Record<string, string>;
   rowCounts: Record<InputTableName, number>;
   config: z.infer<typeof ConfigFileSchema>;
+  source: SnapshotSource;
 }
 
 function sqlString(value: string): string {
@@ -122,7 +126,25 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
   if (!parsed.success) {
     throw new BuildError('bad_config', `${CONFIG_FILE}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
   }
-  return { checksums: sortKeys(checksums), rowCounts, config: parsed.data };
+  const source = readSource(dataDir);
+  checksums[SOURCE_FILE] = source.checksum;
+  return { checksums: sortKeys(checksums), rowCounts, config: parsed.data, source: source.value };
+}
+
+function readSource(dataDir: string): { value: SnapshotSource; checksum: string } {
+  const file = path.join(dataDir, SOURCE_FILE);
+  if (!existsSync(file)) throw new BuildError('missing_file', `${SOURCE_FILE} not found in ${dataDir} (what the snapshot is: data/README.md)`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new BuildError('bad_source', `${SOURCE_FILE}: not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = SnapshotSourceSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new BuildError('bad_source', `${SOURCE_FILE}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+  }
+  return { value: parsed.data, checksum: sha256File(file) };
 }
 
 export function sortKeys<T>(record: Record<string, T>): Record<string, T> {

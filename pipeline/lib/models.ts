@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { PUBLISH_RULES, type PublishRules } from '../../contract/rules.ts';
+import { PUBLISH_RULES, QUALITY_FLAG_LETTERS, type PublishRules } from '../../contract/rules.ts';
 import { BuildError } from './errors.ts';
 
 export const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'sql');
@@ -69,16 +69,28 @@ export function materialization(model: Model): 'view' | 'table' {
 
 /** The publishing rules of contract/rules.ts as SQL macros: every model takes its decisions from them. */
 export function ruleMacros(rules: PublishRules): string {
-  const { minSampleSize, marketBands } = rules;
+  const { minSampleSize, marketBands, lowReliabilitySampleSize, stalePriceDays, dominantOperatorShare } = rules;
   if (!Number.isInteger(minSampleSize) || minSampleSize < 1) throw new Error(`minSampleSize must be a positive integer, not ${minSampleSize}`);
   if (!(marketBands.below > 0 && marketBands.below <= marketBands.above)) throw new Error('marketBands: 0 < below <= above');
+  if (!Number.isInteger(lowReliabilitySampleSize) || lowReliabilitySampleSize < 1) throw new Error(`lowReliabilitySampleSize must be a positive integer, not ${lowReliabilitySampleSize}`);
+  if (!Number.isInteger(stalePriceDays) || stalePriceDays < 0) throw new Error(`stalePriceDays must be a whole number of days, not ${stalePriceDays}`);
+  if (!(dominantOperatorShare > 0)) throw new Error(`dominantOperatorShare must be above 0, not ${dominantOperatorShare}`);
+  const letter = QUALITY_FLAG_LETTERS;
   return `
 create or replace macro min_sample_size() as ${minSampleSize};
 create or replace macro is_published_sample(sample_size) as coalesce(sample_size, 0) >= min_sample_size();
 create or replace macro market_verdict(price, median) as case
   when price < ${marketBands.below} * median then 'below'
   when price > ${marketBands.above} * median then 'above'
-  else 'around' end;`;
+  else 'around' end;
+create or replace macro stale_price_days() as ${stalePriceDays};
+create or replace macro quality_flags(is_published, sample_size, median_age_days, largest_operator_share, is_break) as
+  case when is_published then concat(
+    case when median_age_days > ${stalePriceDays} then '${letter.stalePrices}' else '' end,
+    case when is_break then '${letter.breakInSeries}' else '' end,
+    case when largest_operator_share >= ${dominantOperatorShare} then '${letter.dominantOperator}' else '' end,
+    case when sample_size < ${lowReliabilitySampleSize} then '${letter.lowReliability}' else '' end
+  ) end;`;
 }
 
 /**

@@ -17,6 +17,20 @@ create or replace macro is_desk_product(option_type) as
 create or replace macro is_priced_per_office(option_type) as
   option_type in ('private_office', 'exclusive_bereich');
 
+-- an observed amount as a monthly price per desk: monthly products only; offices divided by their
+-- desks (an office without a desk count has no per-desk price); null for what is not a desk
+create or replace macro monthly_price_per_desk(option_type, amount, billing_period, max_capacity) as
+  case
+    when amount is null or monthly_factor(billing_period) is null then null
+    when is_priced_per_office(option_type) then
+      case when max_capacity >= 1 then amount * monthly_factor(billing_period) / max_capacity end
+    when is_desk_product(option_type) then amount * monthly_factor(billing_period)
+  end;
+
+-- the products of the price index and its history: the city overall, then each desk product
+create or replace macro price_index_products() as
+  ['all', 'private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership'];
+
 create or replace macro option_types_in_order() as
   ['private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'day_pass',
     'meeting_room', 'virtual_office', 'event_space', 'membership'];

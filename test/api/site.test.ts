@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { envelope, MetaSchema } from '../../contract/common.ts';
 import { PriceIndexPayloadSchema } from '../../contract/market.ts';
+import { PriceHistoryPayloadSchema } from '../../contract/research.ts';
 import {
   ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
 } from '../../api/site/discovery.ts';
@@ -10,12 +11,24 @@ import { get, SITE } from '../support/app.ts';
 import { marketFixture, type MarketFixture } from './market-support.ts';
 
 const PriceIndexResponse = envelope(PriceIndexPayloadSchema, MetaSchema);
+const PriceHistoryResponse = envelope(PriceHistoryPayloadSchema, MetaSchema);
 const BASE = 'https://api.deskatlas.test';
 const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="license"';
 
 let f: MarketFixture;
 before(async () => { f = await marketFixture(); });
 after(() => f.app.close());
+
+const QUALITY_COLUMNS = ['p25', 'p75', 'median_age_days', 'stale_share', 'largest_operator_share', 'flags'];
+/** The quality columns of a CSV row, from the JSON figure they must equal. */
+function qualityCells(x: any): Record<string, string> {
+  const money = (m?: { amount: number }) => (m ? m.amount.toFixed(2) : '');
+  const number = (n?: number) => (n === undefined ? '' : String(n));
+  return {
+    p25: money(x.p25), p75: money(x.p75), median_age_days: number(x.medianAgeDays), stale_share: number(x.staleShare),
+    largest_operator_share: number(x.largestOperatorShare), flags: x.flags ?? '',
+  };
+}
 
 /** Strict RFC 4180: consistent column counts, no stray quotes, no trimming, no relaxations. */
 function parseStrict(csv: string): Record<string, string>[] {
@@ -51,6 +64,38 @@ describe('GET /api/price-index', () => {
   });
 });
 
+describe('GET /api/price-index/history and /api/price-report/history', () => {
+  it('serves the monthly series with a citation, and the same rows as long-format CSV', async () => {
+    const r = await get(f.app, '/api/price-index/history?locale=es');
+    assert.equal(r.status, 200);
+    PriceHistoryResponse.parse(r.body);
+    assert.equal(r.headers['cache-control'], 'public, max-age=3600, stale-while-revalidate=86400');
+    assert.equal(r.body.meta.citation.url, `${SITE}/es/price-index`);
+    const history = r.body.data;
+    const index = (await get(f.app, '/api/price-index')).body.data;
+    assert.equal(history.methodologyUrl, `${SITE}/en/price-index#methodology`);
+    assert.equal(history.asOf, index.asOf);
+    assert.deepEqual(history.cities.map((c: any) => c.city.slug), index.cities.map((c: any) => c.city.slug));
+    const munich = history.cities.find((c: any) => c.city.slug === 'munich');
+    assert.deepEqual(munich.points.at(-1).median, index.cities.find((c: any) => c.city.slug === 'munich').median, 'the last month is today');
+
+    const csv = await get(f.app, '/api/price-report/history');
+    assert.equal(csv.status, 200);
+    assert.equal(csv.headers['content-type'], 'text/csv; charset=utf-8');
+    assert.equal(csv.headers['content-disposition'], `attachment; filename="price-report-history-${index.asOf.slice(0, 10)}.csv"`);
+    assert.equal(csv.headers.link, LICENSE_LINK);
+    const rows = parseStrict(csv.raw.body);
+    const money = (m?: { amount: number }) => (m ? m.amount.toFixed(2) : '');
+    const expected = history.cities.flatMap((c: any) => [{ optionType: 'all', points: c.points }, ...c.byType].flatMap((series: any) =>
+      series.points.map((p: any) => ({
+        country_code: c.countryCode, city_slug: c.city.slug, city_name: c.city.name, currency: c.currency,
+        product_type: series.optionType, month: p.month, sample_size: String(p.sampleSize), published: String(p.published),
+        median: money(p.median), average: money(p.average), min: money(p.min), max: money(p.max), ...qualityCells(p),
+      }))));
+    assert.deepEqual(rows, expected);
+  });
+});
+
 describe('GET /api/price-report', () => {
   it('is RFC 4180 CSV that, parsed strictly, equals the JSON index row for row', async () => {
     const r = await get(f.app, '/api/price-report');
@@ -62,29 +107,23 @@ describe('GET /api/price-report', () => {
     assert.equal(r.headers['cache-control'], 'public, max-age=3600, stale-while-revalidate=86400');
     const rows = parseStrict(r.raw.body);
     assert.deepEqual(Object.keys(rows[0]), ['country_code', 'city_slug', 'city_name', 'currency', 'product_type', 'sample_size',
-      'published', 'median', 'average', 'min', 'max', 'as_of']);
+      'published', 'median', 'average', 'min', 'max', 'as_of', ...QUALITY_COLUMNS]);
     const money = (m?: { amount: number }) => (m ? m.amount.toFixed(2) : '');
     const PRODUCTS = ['all', 'private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership'];
     assert.equal(rows.length, index.cities.length * PRODUCTS.length, 'one row per city and product');
     let k = 0;
     for (const c of index.cities) {
-      // an unpublished city carries no byType in JSON: its product rows are unpublished, without figures
-      const byType = new Map<string, any>((c.byType ?? []).map((b: { optionType: string }) => [b.optionType, b]));
+      // every city carries every product row in JSON, thin cities too: the same rows as the CSV
+      assert.deepEqual(c.byType.map((b: { optionType: string }) => b.optionType), PRODUCTS.slice(1), c.city.slug);
       for (const product of PRODUCTS) {
         const row = rows[k++];
-        const x = product === 'all' ? c : byType.get(product);
+        const x = product === 'all' ? c : c.byType.find((b: { optionType: string }) => b.optionType === product);
         assert.deepEqual([row.country_code, row.city_slug, row.city_name, row.currency, row.product_type, row.as_of],
           [c.countryCode, c.city.slug, c.city.name, c.currency, product, index.asOf]);
-        if (x) {
-          assert.deepEqual(row, {
-            ...row, sample_size: String(x.sampleSize), published: String(x.published),
-            median: money(x.median), average: money(x.average), min: money(x.min), max: money(x.max),
-          }, `${c.city.slug} ${product}`);
-        } else {
-          assert.equal(c.published, false, `${c.city.slug} ${product} is in the JSON`);
-          assert.deepEqual([row.published, row.median, row.average, row.min, row.max], ['false', '', '', '', '']);
-          assert.ok(Number(row.sample_size) <= c.sampleSize, `${c.city.slug} ${product} sample`);
-        }
+        assert.deepEqual(row, {
+          ...row, sample_size: String(x.sampleSize), published: String(x.published),
+          median: money(x.median), average: money(x.average), min: money(x.min), max: money(x.max), ...qualityCells(x),
+        }, `${c.city.slug} ${product}`);
       }
     }
     assert.ok(rows.some((row) => row.published === 'false' && row.median === ''), 'thin rows are in the report, flagged');

@@ -4,7 +4,9 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import {
+  BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES,
+} from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { MAX_RANKING_LIMIT } from '../../contract/market.ts';
@@ -33,7 +35,8 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       ...Object.keys(BUILD_FILES),
       ...Object.keys(LOCALIZED_BUILD_FILES).flatMap((n) => LOCALES.map((l) => `${n}.${l}.json`)),
       ...Object.keys(NDJSON_BUILD_FILES).flatMap((n) => LOCALES.map((l) => `${n}.${l}.ndjson`)),
-      'price-report.csv', 'price-report.datapackage.json', 'rejects.csv',
+      ...Object.keys(RESEARCH_FILES),
+      ...OTHER_BUILD_FILES,
     ].sort();
     assert.deepEqual(Object.keys(manifest.files).sort(), expected);
     assert.deepEqual(readdirSync(dir).sort(), [...expected, 'manifest.json'].sort());
@@ -41,7 +44,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       const bytes = readFileSync(path.join(dir, file));
       assert.equal(createHash('sha256').update(bytes).digest('hex'), manifest.files[file], `${file} checksum`);
     }
-    for (const [file, schema] of Object.entries(BUILD_FILES)) {
+    for (const [file, schema] of Object.entries({ ...BUILD_FILES, ...RESEARCH_FILES })) {
       const r = schema.safeParse(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
       assert.ok(r.success, `${file}: ${r.error?.message}`);
     }

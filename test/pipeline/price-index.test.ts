@@ -1,58 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { buildFixture, randomTables, type FixtureRow } from '../support/pipeline-fixtures.ts';
-
-/**
- * The price index recomputed in plain TypeScript from the raw fixture rows, independent of the
- * pipeline's SQL: latest observation per offer, monthly normalisation, per desk, one value per
- * space and product, median/average/min/max, published at 5 spaces.
- */
-const DESK_TYPES = ['private_office', 'exclusive_bereich', 'fix_desk', 'flex_desk', 'membership'];
-const MONTHLY: Record<string, number> = { month: 1, year: 1 / 12, week: 52 / 12 };
-
-function independentIndex(spaces: FixtureRow[], observations: FixtureRow[]) {
-  const latest = new Map<string, FixtureRow>();
-  for (const o of observations) {
-    const key = `${o.space_id}|${o.offer_id}`;
-    const prev = latest.get(key);
-    const newer = !prev || Date.parse(o.observed_at) > Date.parse(prev.observed_at)
-      || (Date.parse(o.observed_at) === Date.parse(prev.observed_at) && o.observation_id > prev.observation_id);
-    if (newer) latest.set(key, o);
-  }
-  const cityOf = new Map(spaces.map((s) => [s.space_id, s.city_id]));
-  // city -> product -> space -> cheapest monthly per desk
-  const values = new Map<string, Map<string, Map<string, number>>>();
-  const put = (city: string, product: string, spaceId: string, v: number) => {
-    const byProduct = values.get(city) ?? new Map();
-    values.set(city, byProduct);
-    const bySpace = byProduct.get(product) ?? new Map();
-    byProduct.set(product, bySpace);
-    bySpace.set(spaceId, Math.min(bySpace.get(spaceId) ?? Infinity, v));
-  };
-  for (const o of latest.values()) {
-    if (o.amount === '' || !DESK_TYPES.includes(o.option_type) || !(o.billing_period in MONTHLY)) continue;
-    let monthly = Number(o.amount) * MONTHLY[o.billing_period];
-    if (o.option_type === 'private_office' || o.option_type === 'exclusive_bereich') {
-      if (o.max_capacity === '') continue;
-      monthly /= Number(o.max_capacity);
-    }
-    const city = cityOf.get(o.space_id)!;
-    put(city, o.option_type, o.space_id, monthly);
-    put(city, 'all', o.space_id, monthly);
-  }
-  const stats = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    const n = s.length;
-    const median = n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-    return { n, median, average: s.reduce((a, b) => a + b, 0) / n, min: s[0], max: s[n - 1] };
-  };
-  const out = new Map<string, ReturnType<typeof stats>>();
-  for (const [city, byProduct] of values) {
-    for (const [product, bySpace] of byProduct) out.set(`${city}|${product}`, stats([...bySpace.values()]));
-  }
-  return out;
-}
+import { independentFlags, independentIndex } from '../support/independent-index.ts';
+import { buildFixture, randomTables } from '../support/pipeline-fixtures.ts';
 
 const cents = (x: number) => Math.round(x * 100) / 100;
 function near(actual: number, expected: number, what: string) {
@@ -64,7 +14,16 @@ describe('price index', () => {
     const t = randomTables(400);
     const b = await buildFixture(t);
     assert.equal(b.rejects().length, 0, 'the random fixture is clean');
-    const expected = independentIndex(t.spaces, t.price_observations);
+    const asOf = Math.max(...t.price_observations.map((o) => Date.parse(o.observed_at)));
+    const expected = independentIndex(t.spaces, t.price_observations, Infinity, asOf);
+    const quality = (x: any, e: any, what: string) => {
+      near(x.p25.amount, e.p25, `${what} p25`);
+      near(x.p75.amount, e.p75, `${what} p75`);
+      assert.equal(x.medianAgeDays, e.medianAgeDays, `${what} age`);
+      assert.ok(Math.abs(x.staleShare - e.staleShare) <= 0.00005, `${what} stale share`);
+      assert.ok(Math.abs(x.largestOperatorShare - e.largestOperatorShare) <= 0.00005, `${what} operator share`);
+      assert.equal(x.flags, independentFlags(e), `${what} flags`);
+    };
     const cityIds = new Map(t.cities.map((c) => [c.city_id, c]));
     const slugToId = new Map<string, string>();
     for (const c of b.json('geo.en.json').cities) {
@@ -86,6 +45,7 @@ describe('price index', () => {
         continue;
       }
       for (const k of ['median', 'average', 'min', 'max'] as const) near(city[k].amount, all![k], `${city.city.slug} ${k}`);
+      quality(city, all, city.city.slug);
       for (const bt of city.byType) {
         const e = expected.get(`${id}|${bt.optionType}`);
         assert.equal(bt.sampleSize, e?.n ?? 0, `${city.city.slug} ${bt.optionType} sample`);
@@ -93,6 +53,7 @@ describe('price index', () => {
         if (bt.published) {
           publishedRows += 1;
           for (const k of ['median', 'average', 'min', 'max'] as const) near(bt[k].amount, e![k], `${city.city.slug} ${bt.optionType} ${k}`);
+          quality(bt, e, `${city.city.slug} ${bt.optionType}`);
         } else {
           assert.equal(bt.median, undefined);
         }
@@ -107,8 +68,13 @@ describe('price index', () => {
       const e = expected.get(`${slugToId.get(row.city_slug)}|${row.product_type}`);
       assert.equal(Number(row.sample_size), e?.n ?? 0);
       assert.equal(row.published, (e?.n ?? 0) >= 5 ? 'true' : 'false');
-      if (row.published === 'true') near(Number(row.median), e!.median, `csv ${row.city_slug} ${row.product_type}`);
-      else assert.deepEqual([row.median, row.average, row.min, row.max], ['', '', '', '']);
+      if (row.published === 'true') {
+        near(Number(row.median), e!.median, `csv ${row.city_slug} ${row.product_type}`);
+        near(Number(row.p75), e!.p75, `csv ${row.city_slug} ${row.product_type} p75`);
+        assert.equal(row.flags, independentFlags(e!));
+      } else {
+        assert.deepEqual([row.median, row.average, row.min, row.max, row.p25, row.p75, row.median_age_days, row.flags], ['', '', '', '', '', '', '', '']);
+      }
     }
     const pkg = b.json('price-report.datapackage.json');
     assert.deepEqual(pkg.resources[0].schema.fields.map((f: any) => f.name), Object.keys(report[0]));

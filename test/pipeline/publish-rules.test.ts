@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { MARKET_BANDS, MIN_SAMPLE_SIZE, type PublishRules } from '../../contract/rules.ts';
+import { MIN_SAMPLE_SIZE, PUBLISH_RULES, type PublishRules } from '../../contract/rules.ts';
 import { loadInputs } from '../../pipeline/lib/inputs.ts';
 import { LAYERS, loadModels, queryRows, runModels, SQL_DIR } from '../../pipeline/lib/models.ts';
 import { baseTables, observation, space, writeSnapshot } from '../support/pipeline-fixtures.ts';
@@ -30,6 +30,8 @@ async function marts(dataDir: string, rules: PublishRules) {
     const one = async (sql: string) => (await queryRows(conn, sql))[0];
     return {
       index: await one("select is_published, median_price from price_index where city_slug = 'berlin' and product_type = 'all'"),
+      indexFlags: (await one("select quality_flags from price_index where city_slug = 'berlin' and product_type = 'all'")).quality_flags,
+      history: await one("select is_published, median_price from price_history where city_slug = 'berlin' and product_type = 'all'"),
       rates: await one("select is_published from market_rates where city_slug = 'berlin' and product_type = 'flex_desk'"),
       dayPass: await one("select is_published from market_rates where city_slug = 'berlin' and product_type = 'day_pass'"),
       city: await one("select is_published, median_price, min_price from cities where city_slug = 'berlin'"),
@@ -45,7 +47,7 @@ async function marts(dataDir: string, rules: PublishRules) {
 }
 
 describe('the publish rules come from contract/rules.ts', () => {
-  const defaults: PublishRules = { minSampleSize: MIN_SAMPLE_SIZE, marketBands: MARKET_BANDS };
+  const defaults = PUBLISH_RULES;
   let thin: string;
   let priced: string;
   before(() => {
@@ -56,6 +58,8 @@ describe('the publish rules come from contract/rules.ts', () => {
   it('withholds every figure of a sample one short of MIN_SAMPLE_SIZE', async () => {
     const m = await marts(thin, defaults);
     assert.deepEqual(m.index, { is_published: false, median_price: null });
+    assert.deepEqual(m.history, { is_published: false, median_price: null }, 'history: the same decision');
+    assert.equal(m.indexFlags, null, 'no flags on an unpublished figure');
     assert.equal(m.rates.is_published, false, 'market rates: thin sample');
     assert.equal(m.dayPass.is_published, false, 'market rates: no day-pass median');
     assert.deepEqual(m.city, { is_published: false, median_price: null, min_price: null }, 'hub: no median, no range');
@@ -68,6 +72,8 @@ describe('the publish rules come from contract/rules.ts', () => {
     const m = await marts(thin, { ...defaults, minSampleSize: MIN_SAMPLE_SIZE - 1 });
     assert.equal(m.index.is_published, true);
     assert.ok(m.index.median_price !== null);
+    assert.equal(m.history.is_published, true);
+    assert.equal(m.indexFlags, 'ou', 'one operator runs every space; fewer than 10 spaces');
     assert.equal(m.rates.is_published, true);
     assert.equal(m.dayPass.is_published, true);
     assert.equal(m.city.is_published, true);
@@ -86,12 +92,19 @@ describe('the publish rules come from contract/rules.ts', () => {
     assert.deepEqual(narrow.verdicts, ['below', 'below', 'around', 'above', 'above']);
   });
 
+  it('flags figures with the quality thresholds it is given', async () => {
+    assert.equal((await marts(priced, defaults)).indexFlags, 'ou');
+    assert.equal((await marts(priced, { ...defaults, lowReliabilitySampleSize: 5 })).indexFlags, 'o', '5 spaces are enough');
+    assert.equal((await marts(priced, { ...defaults, dominantOperatorShare: 1.01 })).indexFlags, 'u', 'no share reaches 101%');
+  });
+
   it('leaves no threshold or band as a literal in the SQL', () => {
     for (const layer of LAYERS) {
       for (const file of readdirSync(path.join(SQL_DIR, layer)).filter((f) => f.endsWith('.sql'))) {
         const sql = readFileSync(path.join(SQL_DIR, layer, file), 'utf8').replace(/--[^\n]*/g, '');
         assert.doesNotMatch(sql, /\b(sample_size|peer_count|count\(\*\))\s*(>=|<=|<|>)\s*\d/, `${layer}/${file}: use is_published / min_sample_size()`);
         assert.doesNotMatch(sql, /\b(0\.9|1\.1)\b/, `${layer}/${file}: use market_verdict()`);
+        assert.doesNotMatch(sql, /\b(180|0\.6)\b/, `${layer}/${file}: use quality_flags() / stale_price_days()`);
       }
     }
   });

@@ -103,7 +103,9 @@ describe('pipeline rules', () => {
     assert.equal(city.published, false);
     assert.equal(city.flag, 'insufficient_sample');
     assert.equal(city.median, undefined);
-    assert.equal(city.byType, undefined);
+    assert.deepEqual(city.byType.map((t: any) => [t.optionType, t.sampleSize, t.published, t.median]),
+      [['private_office', 0, false, undefined], ['exclusive_bereich', 0, false, undefined], ['fix_desk', 0, false, undefined],
+        ['flex_desk', 4, false, undefined], ['membership', 0, false, undefined]], 'the same product rows as the CSV');
     assert.equal(thin.json('places.en.json')['city/berlin'].medianMonthlyPerDesk, undefined);
     assert.ok(thin.listings().every((f: any) => f.marketPosition === null));
     assert.ok(thin.lines('details.en.ndjson').every((c: any) => c.marketPosition === undefined));

@@ -11,7 +11,7 @@ import type { ListingColumns } from '../../contract/build.ts';
 import { INPUT_TABLES, type InputTableName } from '../../pipeline/lib/inputs.ts';
 
 export type FixtureRow = Record<string, string>;
-export type FixtureTables = Record<InputTableName, FixtureRow[]> & { config: unknown };
+export type FixtureTables = Record<InputTableName, FixtureRow[]> & { config: unknown; source: unknown };
 
 export const BERLIN = '2950159';
 export const VALENCIA_ES = '2509954';
@@ -68,6 +68,7 @@ export function baseTables(): FixtureTables {
       ['EUR', '1'], ['GBP', '0.85'], ['USD', '1.08'], ['CHF', '0.94'], ['VES', '40'], ['AED', '3.97'],
     ].map(([currency, units_per_eur]) => ({ currency, units_per_eur, as_of_date: '2025-10-01' })),
     config: { minSupportedBuild: 1, flags: { priceIndex: true } },
+    source: { name: 'Test fixture', description: 'Invented spaces and prices for a pipeline test.', sampleData: true },
   };
 }
 
@@ -110,6 +111,7 @@ export function writeSnapshot(tables: FixtureTables, dir = mkdtempSync(path.join
     writeFileSync(path.join(dir, file), stringify([[...columns], ...rows]));
   }
   writeFileSync(path.join(dir, 'config.json'), `${JSON.stringify(tables.config, null, 2)}\n`);
+  writeFileSync(path.join(dir, 'source.json'), `${JSON.stringify(tables.source, null, 2)}\n`);
   return dir;
 }
 

@@ -6,12 +6,15 @@ import { z } from 'zod';
 import type { LoadedBuild } from '../../build/load.ts';
 import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts';
 import { PriceIndexPayloadSchema, type PriceIndexPayload } from '../../../contract/market.ts';
+import { PriceHistoryPayloadSchema } from '../../../contract/research.ts';
+import { resolveSitePathsInBytes } from '../../catalog/text.ts';
+import { envelopeJson } from '../../http/envelope.ts';
 import { LICENSE_URL } from '../../http/citation.ts';
 import { CACHE, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute } from '../../http/route.ts';
-import { MIN_SAMPLE_SIZE } from '../../../contract/rules.ts';
+import { MIN_SAMPLE_SIZE, STALE_PRICE_DAYS } from '../../../contract/rules.ts';
 import {
   API_CATALOG_CONTENT_TYPE, ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
   apiCatalog, authGuide, authorizationServerMetadata, protectedResourceMetadata, AUTH_GUIDE_PATH,
@@ -22,6 +25,7 @@ const DOCUMENT_CACHE: CacheHint = { maxAge: 3600, staleWhileRevalidate: 86400 };
 const JSON_TYPE = 'application/json; charset=utf-8';
 const LICENSE_LINK = `<${LICENSE_URL}>; rel="license"`;
 const PRICE_REPORT_PATH = '/api/price-report';
+const CSV_TYPE = 'text/csv; charset=utf-8';
 
 const priceIndexRoute = defineRoute({
   operationId: 'getPriceIndex',
@@ -31,8 +35,9 @@ const priceIndexRoute = defineRoute({
   description:
     'Per city: median, average, minimum and maximum monthly price per desk, sample size (distinct spaces) and the breakdown by '
     + `desk product. A city or product is published at a sample of ${MIN_SAMPLE_SIZE} or more; thinner ones carry published: false, flag `
-    + '"insufficient_sample" and no figures. methodologyUrl links the methodology (in the repository: pipeline/README.md, '
-    + '"Methodology"). locale (optional, default en) only chooses the language of meta.citation.',
+    + '"insufficient_sample" and no figures. A published figure carries its quality measures: quartiles (p25, p75), the median '
+    + `age of its prices in days, the share older than ${STALE_PRICE_DAYS} days, the largest operator's share of its spaces and its flag letters. `
+    + 'methodologyUrl links the methodology (in the repository: pipeline/methodology.md). locale (optional, default en) only chooses the language of meta.citation.',
   tags: ['site'],
   querystring: z.object({ locale: LocaleSchema.optional() }),
   response: envelope(PriceIndexPayloadSchema, MetaSchema),
@@ -52,6 +57,55 @@ function rawFile(build: LoadedBuild, name: string): Buffer {
   return buf;
 }
 
+const priceHistoryRoute = defineRoute({
+  operationId: 'getPriceIndexHistory',
+  method: 'GET',
+  url: '/api/price-index/history',
+  summary: 'Monthly history of the price index (JSON, CC BY 4.0)',
+  description:
+    'Per city, overall (points) and per desk product (byType), one point per month of months: the offers as they stood at '
+    + 'the end of the month (the latest observation of each offer before the month ended), with the same normalisation, '
+    + `sample rule and threshold (${MIN_SAMPLE_SIZE} distinct spaces) as the price index, whose figures equal the last month's. `
+    + 'locale (optional, default en) only chooses the language of meta.citation.',
+  tags: ['site'],
+  querystring: z.object({ locale: LocaleSchema.optional() }),
+  response: envelope(PriceHistoryPayloadSchema, MetaSchema),
+  statuses: [200, 400, 404, 429, 500, 502],
+  cache: CACHE.priceIndex,
+  cacheKey: requestKey,
+  rateLimit: 'read',
+  handler: ({ query, build, config, cite }) => {
+    const history = resolveSitePathsInBytes(rawFile(build, 'price-history.json'), config.siteUrl).toString('utf8').trimEnd();
+    return { json: envelopeJson(history, { citation: cite(query.locale ?? 'en', { kind: 'price-index' }) }) };
+  },
+});
+
+const priceReportHistoryRoute = defineRoute({
+  operationId: 'getPriceReportHistory',
+  method: 'GET',
+  url: `${PRICE_REPORT_PATH}/history`,
+  summary: 'Monthly history of the price report as CSV (CC BY 4.0)',
+  description:
+    'RFC 4180 CSV in UTF-8 with a header row, long format: one row per city, product and month (country_code, city_slug, '
+    + 'city_name, currency, product_type, month, sample_size, published, median, average, min, max, p25, p75, median_age_days, '
+    + 'stale_share, largest_operator_share, flags); the same rows as '
+    + `/api/price-index/history. Described by ${PRICE_REPORT_PATH}.datapackage.json.`,
+  tags: ['site'],
+  querystring: z.object({}),
+  response: z.string(),
+  statuses: [200, 400, 404, 429, 500, 502],
+  cache: CACHE.priceIndex,
+  rateLimit: 'read',
+  handler: ({ build }) => {
+    const date = (build.priceIndex as PriceIndexPayload).asOf.slice(0, 10);
+    return {
+      raw: rawFile(build, 'price-report-history.csv'),
+      contentType: CSV_TYPE,
+      headers: { 'content-disposition': `attachment; filename="price-report-history-${date}.csv"`, link: LICENSE_LINK },
+    };
+  },
+});
+
 const priceReportRoute = defineRoute({
   operationId: 'getPriceReport',
   method: 'GET',
@@ -59,8 +113,9 @@ const priceReportRoute = defineRoute({
   summary: 'Price report as CSV (CC BY 4.0)',
   description:
     'RFC 4180 CSV in UTF-8 with a header row, one row per city and product (product_type "all" for the city): country_code, '
-    + 'city_slug, city_name, currency, product_type, sample_size, published, median, average, min, max, as_of. Unpublished '
-    + `rows (sample under ${MIN_SAMPLE_SIZE}) leave the figures empty. Described by ${PRICE_REPORT_PATH}.datapackage.json.`,
+    + 'city_slug, city_name, currency, product_type, sample_size, published, median, average, min, max, as_of, then the quality '
+    + 'columns p25, p75, median_age_days, stale_share, largest_operator_share, flags. Unpublished '
+    + `rows (sample under ${MIN_SAMPLE_SIZE}) leave the figures and quality columns empty. Described by ${PRICE_REPORT_PATH}.datapackage.json.`,
   tags: ['site'],
   querystring: z.object({}),
   response: z.string(),
@@ -72,7 +127,7 @@ const priceReportRoute = defineRoute({
     const date = (build.priceIndex as PriceIndexPayload).asOf.slice(0, 10);
     return {
       raw: csv,
-      contentType: 'text/csv; charset=utf-8',
+      contentType: CSV_TYPE,
       headers: { 'content-disposition': `attachment; filename="price-report-${date}.csv"`, link: LICENSE_LINK },
     };
   },
@@ -84,7 +139,10 @@ function resolvedDataPackage(build: LoadedBuild, siteUrl: string): string {
   const absolute = (p: unknown) => (typeof p === 'string' && p.startsWith('/') && !p.startsWith('//') ? siteUrl + p : p);
   for (const s of pkg.sources ?? []) s.path = absolute(s.path);
   // the CSV is served at /api/price-report, not beside the descriptor under its file name
-  for (const r of pkg.resources ?? []) if (r.path === 'price-report.csv') r.path = siteUrl + PRICE_REPORT_PATH;
+  for (const r of pkg.resources ?? []) {
+    if (r.path === 'price-report.csv') r.path = siteUrl + PRICE_REPORT_PATH;
+    if (r.path === 'price-report-history.csv') r.path = `${siteUrl}${PRICE_REPORT_PATH}/history`;
+  }
   if (typeof pkg.citation === 'string') pkg.citation = pkg.citation.replace(/(^|\s)(\/[^\s,]*)/g, (_: string, pre: string, p: string) => pre + siteUrl + p);
   return JSON.stringify(pkg);
 }
@@ -201,6 +259,6 @@ const authGuideRoute = defineRoute({
 
 /** Every site route of this feature, in registration order. */
 export const SITE_ROUTES = [
-  priceIndexRoute, priceReportRoute, priceReportPackageRoute,
+  priceIndexRoute, priceHistoryRoute, priceReportRoute, priceReportHistoryRoute, priceReportPackageRoute,
   protectedResourceRoute, protectedResourcePageRoute, authorizationServerRoute, apiCatalogRoute, authGuideRoute,
 ];

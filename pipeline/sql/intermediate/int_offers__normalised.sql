@@ -11,14 +11,8 @@ final as (
   select
     offers.*,
     offers.amount * monthly_factor(offers.billing_period) as monthly_amount,
-    case
-      when offers.amount is null or monthly_factor(offers.billing_period) is null then null
-      when is_priced_per_office(offers.option_type) then
-        -- an office without a desk count cannot be expressed per desk: left out
-        case when offers.max_capacity >= 1
-          then offers.amount * monthly_factor(offers.billing_period) / offers.max_capacity end
-      when is_desk_product(offers.option_type) then offers.amount * monthly_factor(offers.billing_period)
-    end as monthly_price_per_desk,
+    monthly_price_per_desk(offers.option_type, offers.amount, offers.billing_period, offers.max_capacity)
+      as monthly_price_per_desk,
     round(offers.amount / fx.units_per_eur, 4) as sort_amount_eur,
   from offers
   left join fx on fx.currency = offers.currency

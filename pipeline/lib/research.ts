@@ -1,0 +1,140 @@
+/**
+ * The research files: the price index (JSON and CSV) and its monthly history (JSON and CSV), from
+ * the price_index and price_history marts. JSON and CSV carry the same rows: one per city and
+ * product (and month), thin cities included.
+ */
+import type { Money, OptionType } from '../../contract/common.ts';
+import type { PriceIndexCity, SnapshotSource } from '../../contract/market.ts';
+import type { PriceHistoryCity, PriceHistoryPoint } from '../../contract/research.ts';
+import type { Marts, Row } from './assemble.ts';
+
+export const METHODOLOGY_PATH = '/en/price-index#methodology';
+
+const str = (v: unknown): string => v as string;
+const num = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : (v as number));
+
+/** sampleSize, published, the figures when published, the flag when not */
+function figures(row: Row) {
+  const currency = str(row.currency) as Money['currency'];
+  const money = (v: unknown): Money => ({ amount: num(v), currency });
+  const published = row.is_published as boolean;
+  return {
+    sampleSize: num(row.sample_size),
+    published,
+    ...(published ? {
+      median: money(row.median_price), average: money(row.average_price), min: money(row.min_price), max: money(row.max_price),
+    } : {}),
+  };
+}
+
+const insufficient = (row: Row) => (row.is_published ? {} : { flag: 'insufficient_sample' as const });
+
+/** The quality measures of a published figure (none for an unpublished one). */
+function quality(row: Row) {
+  if (!row.is_published) return {};
+  const currency = str(row.currency) as Money['currency'];
+  return {
+    p25: { amount: num(row.p25_price), currency },
+    p75: { amount: num(row.p75_price), currency },
+    medianAgeDays: num(row.median_age_days),
+    staleShare: num(row.stale_share),
+    largestOperatorShare: num(row.largest_operator_share),
+    flags: str(row.quality_flags),
+  };
+}
+
+/** The rows of a city in a mart's order: `all` first, then the desk products. */
+function* cityGroups(rows: Row[]): Generator<Row[]> {
+  let group: Row[] = [];
+  for (const row of rows) {
+    if (group.length && row.city_slug !== group[0].city_slug) {
+      yield group;
+      group = [];
+    }
+    group.push(row);
+  }
+  if (group.length) yield group;
+}
+
+const cityFields = (row: Row) => ({
+  city: { slug: str(row.city_slug), name: str(row.city_name) },
+  countryCode: str(row.country_code),
+  currency: str(row.currency) as Money['currency'],
+});
+
+export function priceIndex(m: Marts, source: SnapshotSource) {
+  const cities: PriceIndexCity[] = [];
+  for (const rows of cityGroups(m.priceIndex)) {
+    const [all, ...types] = rows;
+    const { sampleSize, published, ...rest } = figures(all);
+    cities.push({
+      ...cityFields(all),
+      sampleSize,
+      published,
+      ...rest,
+      byType: types.map((row) => ({ optionType: str(row.product_type) as OptionType, ...figures(row), ...quality(row) })),
+      ...insufficient(all),
+      ...quality(all),
+    });
+  }
+  return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, cities, source };
+}
+
+export function priceHistory(m: Marts, source: SnapshotSource) {
+  const months = [...new Set(m.priceHistory.map((row) => str(row.month)))].sort();
+  const cities: PriceHistoryCity[] = [];
+  const point = (row: Row): PriceHistoryPoint => ({ month: str(row.month), ...figures(row), ...insufficient(row), ...quality(row) });
+  for (const rows of cityGroups(m.priceHistory)) {
+    const byProduct = new Map<string, PriceHistoryPoint[]>();
+    for (const row of rows) {
+      const points = byProduct.get(str(row.product_type)) ?? [];
+      points.push(point(row));
+      byProduct.set(str(row.product_type), points);
+    }
+    const { all, ...types } = Object.fromEntries(byProduct);
+    cities.push({
+      ...cityFields(rows[0]),
+      points: all,
+      byType: Object.entries(types).map(([optionType, points]) => ({ optionType: optionType as OptionType, points })),
+    });
+  }
+  return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, months, cities, source };
+}
+
+const FIGURE_COLUMNS = ['sample_size', 'published', 'median', 'average', 'min', 'max'] as const;
+const QUALITY_COLUMNS = ['p25', 'p75', 'median_age_days', 'stale_share', 'largest_operator_share', 'flags'] as const;
+
+const fixed = (v: unknown) => (v === null || v === undefined ? '' : num(v).toFixed(2));
+const plain = (v: unknown) => (v === null || v === undefined ? '' : String(num(v)));
+
+function figureCells(row: Row): string[] {
+  return [
+    String(num(row.sample_size)), row.is_published ? 'true' : 'false',
+    fixed(row.median_price), fixed(row.average_price), fixed(row.min_price), fixed(row.max_price),
+  ];
+}
+
+function qualityCells(row: Row): string[] {
+  return [
+    fixed(row.p25_price), fixed(row.p75_price), plain(row.median_age_days), plain(row.stale_share),
+    plain(row.largest_operator_share), row.is_published ? str(row.quality_flags) : '',
+  ];
+}
+
+const placeCells = (row: Row) => [str(row.country_code), str(row.city_slug), str(row.city_name), str(row.currency), str(row.product_type)];
+
+export const PRICE_REPORT_COLUMNS = [
+  'country_code', 'city_slug', 'city_name', 'currency', 'product_type', ...FIGURE_COLUMNS, 'as_of', ...QUALITY_COLUMNS,
+] as const;
+
+export function priceReportRows(m: Marts): string[][] {
+  return m.priceIndex.map((row) => [...placeCells(row), ...figureCells(row), m.asOf, ...qualityCells(row)]);
+}
+
+export const PRICE_HISTORY_COLUMNS = [
+  'country_code', 'city_slug', 'city_name', 'currency', 'product_type', 'month', ...FIGURE_COLUMNS, ...QUALITY_COLUMNS,
+] as const;
+
+export function priceHistoryRows(m: Marts): string[][] {
+  return m.priceHistory.map((row) => [...placeCells(row), str(row.month), ...figureCells(row), ...qualityCells(row)]);
+}

@@ -1,0 +1,90 @@
+-- Sample size and figures per place (city, zone, country) and product today (history_month null),
+-- and per city and product at the end of each month of the history. The sample is the number of
+-- distinct spaces; median() interpolates, so an even sample gives the mean of the two middle values.
+-- The average sums exact decimals: a float sum depends on the threads' order and would break reproducibility.
+-- `is_published` is the one publish decision of every figure built on these samples.
+-- Per city also the quality measures: quartiles, the age of the prices behind the figure (whole days
+-- from their observation to the reference time: the data's asOf today, the month's end or asOf if
+-- earlier for a month) and the share of the spaces run by the largest operator (an independent
+-- space is its own operator).
+with prices as (
+  select * from int_space_prices__dated
+),
+
+spaces as (
+  select space_id, city_id, zone_id, country_code, operator_id from int_spaces__slugged
+),
+
+as_of as (
+  select max(observed_at) as as_of from int_price_observations__checked where reject_rule is null
+),
+
+located as (
+  select
+    prices.*,
+    spaces.city_id,
+    spaces.zone_id,
+    spaces.country_code,
+    coalesce(spaces.operator_id, 'independent:' || spaces.space_id) as operator_key,
+    floor((epoch(coalesce(least((prices.history_month + interval 1 month)::timestamptz, as_of.as_of), as_of.as_of))
+      - epoch(prices.observed_at)) / 86400)::integer as age_days,
+  from prices
+  join spaces on spaces.space_id = prices.space_id
+  cross join as_of
+),
+
+largest_operators as (
+  select history_month, city_id, product_type, max(operator_spaces) as largest_operator_spaces,
+  from (
+    select history_month, city_id, product_type, count(*) as operator_spaces,
+    from located group by history_month, city_id, product_type, operator_key
+  )
+  group by history_month, city_id, product_type
+),
+
+city_figures as (
+  select history_month, 'city' as place_kind, city_id as place_id, product_type,
+    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price::decimal(38, 12))::double as average_price,
+    min(unit_price) as min_price, max(unit_price) as max_price,
+    quantile_cont(unit_price, 0.25) as p25_price, quantile_cont(unit_price, 0.75) as p75_price,
+    median(age_days) as median_age_days,
+    avg((age_days > stale_price_days())::integer::decimal(38, 12))::double as stale_share,
+  from located group by history_month, city_id, product_type
+),
+
+by_city as (
+  select
+    city_figures.*,
+    largest_operators.largest_operator_spaces / city_figures.sample_size as largest_operator_share,
+  from city_figures
+  join largest_operators
+    on largest_operators.history_month is not distinct from city_figures.history_month
+    and largest_operators.city_id = city_figures.place_id
+    and largest_operators.product_type = city_figures.product_type
+),
+
+by_zone as (
+  select history_month, 'zone' as place_kind, zone_id as place_id, product_type,
+    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price::decimal(38, 12))::double as average_price,
+    min(unit_price) as min_price, max(unit_price) as max_price,
+    null::double as p25_price, null::double as p75_price, null::double as median_age_days, null::double as stale_share,
+    null::double as largest_operator_share,
+  from located where zone_id is not null and history_month is null group by history_month, zone_id, product_type
+),
+
+by_country as (
+  select history_month, 'country' as place_kind, country_code as place_id, product_type,
+    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price::decimal(38, 12))::double as average_price,
+    min(unit_price) as min_price, max(unit_price) as max_price,
+    null::double as p25_price, null::double as p75_price, null::double as median_age_days, null::double as stale_share,
+    null::double as largest_operator_share,
+  from located where history_month is null group by history_month, country_code, product_type
+),
+
+final as (
+  select *, is_published_sample(sample_size) as is_published from by_city
+  union all select *, is_published_sample(sample_size) from by_zone
+  union all select *, is_published_sample(sample_size) from by_country
+)
+
+select * from final
