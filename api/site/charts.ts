@@ -108,3 +108,48 @@ export function cityChart(figures: IndexFigure[], text: ChartText): string {
   });
   return figure.outerHTML;
 }
+
+/** A series of the monthly history: its name and one point per month (no median where it is not published). */
+export interface HistorySeries {
+  name: string;
+  points: { month: string; median?: Money; sampleSize: number }[];
+}
+
+const monthDate = (month: string) => new Date(`${month}-01T00:00:00Z`);
+
+/** Month labels as the locale writes them ("Mar 2026", "März 2026", "mar 2026"). */
+export const formatMonth = (locale: Locale, month: string) =>
+  new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(monthDate(month));
+
+/**
+ * The monthly history: a line per series through its published months (a gap where a month is not
+ * published), a dot per published month with its median and sample as its title, the series'
+ * name at its last point.
+ */
+export function historyChart(series: HistorySeries[], text: ChartText): string {
+  const t = STRINGS[text.locale];
+  const points = series.flatMap((s) => s.points.map((p) => ({ series: s.name, date: monthDate(p.month), month: p.month, median: p.median?.amount, money: p.median, sampleSize: p.sampleSize })));
+  const published = points.filter((p) => p.money !== undefined);
+  const last = series.map((s) => published.filter((p) => p.series === s.name).at(-1)).filter((p) => p !== undefined);
+  const names = series.map((s) => s.name);
+  const figure = Plot.plot({
+    document: newDocument(),
+    width: 760,
+    marginRight: 180,
+    ariaLabel: text.ariaLabel,
+    style: { fontSize: '12px' },
+    x: { type: 'utc', label: null, ticks: 6, tickFormat: (d: Date) => formatMonth(text.locale, d.toISOString().slice(0, 7)) },
+    y: { label: t.perDeskMonth(text.currency), grid: true, nice: true },
+    // a city's few series in the dark palette; the many cities of a currency in a scheme (each is named at its end)
+    color: names.length <= PRODUCT_COLOURS.length ? { domain: names, range: PRODUCT_COLOURS } : { domain: names, scheme: 'tableau10' },
+    marks: [
+      Plot.lineY(points, { x: 'date', y: 'median', z: 'series', stroke: 'series', strokeWidth: 1.5 }),
+      Plot.dot(published, {
+        x: 'date', y: 'median', fill: 'series', r: 2.5,
+        title: (p: (typeof points)[number]) => `${p.series} · ${formatMonth(text.locale, p.month)}: ${formatMoney(text.locale, p.money!)} (${t.sampleOf(p.sampleSize)})`,
+      }),
+      Plot.text(last, { x: 'date', y: 'median', text: 'series', fill: 'series', dx: 6, textAnchor: 'start' }),
+    ],
+  });
+  return figure.outerHTML;
+}

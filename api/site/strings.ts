@@ -65,6 +65,9 @@ export interface PageStrings {
   methodology: string;
   methodologyMissing: string;
   history: string;
+  month: string;
+  historyIndexCaption: (currency: string) => string;
+  historyCityCaption: (city: string) => string;
   downloads: string;
   json: string;
   csv: string;
@@ -144,6 +147,9 @@ export const STRINGS: Record<Locale, PageStrings> = {
     methodology: 'Methodology',
     methodologyMissing: 'This build ships no methodology file; the methodology is in the repository (pipeline/README.md, "Methodology").',
     history: 'Monthly history',
+    month: 'Month',
+    historyIndexCaption: (c) => `Median monthly price per desk in ${c} at each month's end, by city (all desk products).`,
+    historyCityCaption: (c) => `Median monthly price per desk in ${c} at each month's end, by product; a gap is a month below the sample threshold.`,
     downloads: 'Data',
     json: 'JSON',
     csv: 'CSV',
@@ -219,6 +225,9 @@ export const STRINGS: Record<Locale, PageStrings> = {
     methodology: 'Methodik',
     methodologyMissing: 'Dieser Build enthält keine Methodik-Datei; die Methodik steht im Repository (pipeline/README.md, „Methodology“).',
     history: 'Monatlicher Verlauf',
+    month: 'Monat',
+    historyIndexCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} am Ende jedes Monats, nach Stadt (alle Arbeitsplatz-Produkte).`,
+    historyCityCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} am Ende jedes Monats, nach Produkt; eine Lücke ist ein Monat unter der Stichprobenschwelle.`,
     downloads: 'Daten',
     json: 'JSON',
     csv: 'CSV',
@@ -294,6 +303,9 @@ export const STRINGS: Record<Locale, PageStrings> = {
     methodology: 'Metodología',
     methodologyMissing: 'Esta compilación no incluye el archivo de metodología; la metodología está en el repositorio (pipeline/README.md, «Methodology»).',
     history: 'Evolución mensual',
+    month: 'Mes',
+    historyIndexCaption: (c) => `Precio mensual mediano por puesto en ${c} al final de cada mes, por ciudad (todos los productos de puesto).`,
+    historyCityCaption: (c) => `Precio mensual mediano por puesto en ${c} al final de cada mes, por producto; un hueco es un mes por debajo del umbral de muestra.`,
     downloads: 'Datos',
     json: 'JSON',
     csv: 'CSV',

@@ -6,11 +6,12 @@
 import type { LoadedBuild } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
 import type { ListingCard, PropertyDetail } from '../../contract/catalog.ts';
-import type { Locale, OptionType, SlugName } from '../../contract/common.ts';
+import type { Locale, Money, OptionType, SlugName } from '../../contract/common.ts';
 import type { OperatorHub, PlaceHub, PriceIndexCity, PriceIndexPayload } from '../../contract/market.ts';
+import type { PriceHistoryCity, PriceHistoryPayload } from '../../contract/research.ts';
 import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage } from '../http/citation.ts';
-import { cityChart, indexChart, indexFigures, type IndexFigure } from './charts.ts';
+import { cityChart, formatMonth, historyChart, indexChart, indexFigures, type HistorySeries, type IndexFigure } from './charts.ts';
 import { headingId, markdownToHtml } from './markdown.ts';
 import { perBuild } from './per-build.ts';
 import { STRINGS } from './strings.ts';
@@ -176,11 +177,15 @@ export function bestView(ctx: ViewContext): PageView | undefined {
 
 const priceIndexOf = (build: LoadedBuild) => build.priceIndex as PriceIndexPayload;
 
-function priceIndexLinks(ctx: ViewContext): DataLink[] {
+function priceIndexLinks(ctx: ViewContext, withHistory = false): DataLink[] {
   const t = STRINGS[ctx.locale];
   return [
     { label: `${t.nav.priceIndex} (${t.json})`, href: `/api/price-index?locale=${ctx.locale}`, type: JSON_TYPE },
     { label: `${t.priceReport} (${t.csv})`, href: '/api/price-report', type: CSV_TYPE },
+    ...(withHistory ? [
+      { label: `${t.history} (${t.json})`, href: `/api/price-index/history?locale=${ctx.locale}`, type: JSON_TYPE },
+      { label: `${t.history} (${t.csv})`, href: '/api/price-report/history', type: CSV_TYPE },
+    ] : []),
     { label: t.dataPackage, href: '/api/price-report.datapackage.json', type: JSON_TYPE },
   ];
 }
@@ -213,6 +218,8 @@ export function cityPricesView(ctx: ViewContext): PageView | undefined {
   const rates = ctx.build.marketRates[ctx.locale].cities.find((c) => c.rates.city.slug === ctx.params.city);
   const indexCity = priceIndexOf(ctx.build).cities.find((c) => c.city.slug === ctx.params.city);
   if (!rates && !indexCity) return undefined;
+  const history = historyOf(ctx.build);
+  const historyCity = history?.cities.find((c) => c.city.slug === ctx.params.city);
   const city = rates?.rates.city ?? indexCity!.city;
   const figures = indexCity ? indexFigures([indexCity], ctx.locale, figureNames(ctx)) : [];
   const t = STRINGS[ctx.locale];
@@ -230,8 +237,9 @@ export function cityPricesView(ctx: ViewContext): PageView | undefined {
       cityPath: cityPath(ctx, city.slug),
       optionName: figureNames(ctx).product,
       priceIndexPath: pathOf(ctx, { kind: 'price-index' }),
+      history: historyCity && cityHistory(ctx, historyCity, history!.months),
     },
-    dataLinks: [apiLink(ctx, '/v1/market/rates', { city: city.slug }), ...priceIndexLinks(ctx)],
+    dataLinks: [apiLink(ctx, '/v1/market/rates', { city: city.slug }), ...priceIndexLinks(ctx, history !== undefined)],
   };
 }
 
@@ -250,6 +258,63 @@ function indexRows(ctx: ViewContext, c: PriceIndexCity) {
     pricesPath: pathOf(ctx, { kind: 'prices', city: c.city }),
     rows: [row('all', c), ...(c.byType ?? []).map((b) => row(b.optionType, b))],
   };
+}
+
+/** The build's monthly history (price-history.json), parsed once; undefined when the build has none. */
+function historyOf(build: LoadedBuild): PriceHistoryPayload | undefined {
+  const raw = build.rawFiles.get('price-history.json');
+  return raw && perBuild(build, 'history', () => JSON.parse(raw.toString('utf8')) as PriceHistoryPayload);
+}
+
+/** A history table: a row per `rows` entry, a cell per column, each the median (when published) and the sample. */
+export interface HistoryTable {
+  caption: string;
+  corner: string;
+  columns: { key: string; label: string }[];
+  rows: { key: string; label: string; path?: string; cells: { median?: Money; sampleSize: number }[] }[];
+}
+
+/** A city's history: overall and each product as series, a row per month. */
+function cityHistory(ctx: ViewContext, c: PriceHistoryCity, months: string[]) {
+  const t = STRINGS[ctx.locale];
+  const names = figureNames(ctx);
+  const series: (HistorySeries & { key: string })[] = [
+    { key: 'all', name: t.allDesks, points: c.points },
+    ...c.byType.filter((b) => b.points.some((p) => p.published)).map((b) => ({ key: b.optionType, name: names.product(b.optionType), points: b.points })),
+  ];
+  const cityName = names.city(c.city.slug);
+  const chart = perBuild(ctx.build, `history-city|${ctx.locale}|${c.city.slug}`, () => historyChart(series, {
+    ariaLabel: t.historyCityCaption(cityName), locale: ctx.locale, currency: c.currency,
+  }));
+  const table: HistoryTable = {
+    caption: t.historyCityCaption(cityName),
+    corner: t.month,
+    columns: series.map((s) => ({ key: s.key, label: s.name })),
+    rows: months.map((m, k) => ({ key: m, label: formatMonth(ctx.locale, m), cells: series.map((s) => s.points[k]) })),
+  };
+  return { chart, caption: t.historyCityCaption(cityName), table };
+}
+
+/** Every city's overall history: a chart per currency, a row per city. */
+function indexHistory(ctx: ViewContext, history: PriceHistoryPayload) {
+  const t = STRINGS[ctx.locale];
+  const names = figureNames(ctx);
+  const withFigures = history.cities.filter((c) => c.points.some((p) => p.published));
+  const currencies = [...new Set(withFigures.map((c) => c.currency))];
+  const charts = perBuild(ctx.build, `history-index|${ctx.locale}`, () => currencies.map((currency) => ({
+    currency,
+    caption: t.historyIndexCaption(currency),
+    svg: historyChart(withFigures.filter((c) => c.currency === currency).map((c) => ({ name: names.city(c.city.slug), points: c.points })), {
+      ariaLabel: t.historyIndexCaption(currency), locale: ctx.locale, currency,
+    }),
+  })));
+  const table: HistoryTable = {
+    caption: t.history,
+    corner: t.city,
+    columns: history.months.map((m) => ({ key: m, label: formatMonth(ctx.locale, m) })),
+    rows: history.cities.map((c) => ({ key: c.city.slug, label: names.city(c.city.slug), path: pathOf(ctx, { kind: 'prices', city: c.city }), cells: c.points })),
+  };
+  return { charts, table };
 }
 
 /** The methodology of the build as HTML: its methodology.md when it ships one. */
@@ -278,6 +343,7 @@ function bibtex(ctx: ViewContext, index: PriceIndexPayload): string {
 
 export function priceIndexView(ctx: ViewContext): PageView {
   const index = priceIndexOf(ctx.build);
+  const history = historyOf(ctx.build);
   const t = STRINGS[ctx.locale];
   const charts = perBuild(ctx.build, `index-charts|${ctx.locale}`, () => {
     const figures = indexFigures(index.cities, ctx.locale, figureNames(ctx));
@@ -302,7 +368,8 @@ export function priceIndexView(ctx: ViewContext): PageView {
       cities: index.cities.map((c) => indexRows(ctx, c)),
       methodology: methodologyHtml(ctx.build),
       bibtex: bibtex(ctx, index),
+      history: history && indexHistory(ctx, history),
     },
-    dataLinks: priceIndexLinks(ctx),
+    dataLinks: priceIndexLinks(ctx, history !== undefined),
   };
 }

@@ -71,7 +71,7 @@ const RENDERED = `(() => {
       productName: text(headers[headers.length - 1]), sampleSize: Number(text(tr.querySelector('[data-field="sampleSize"]'))), amounts,
     };
   });
-  const charts = [...document.querySelectorAll('figure.chart')].map((fig) => ({
+  const charts = [...document.querySelectorAll('figure.index-chart')].map((fig) => ({
     currency: fig.getAttribute('data-currency'),
     bars: [...fig.querySelectorAll('svg g[aria-label="bar"] rect')].map((r) => {
       const box = r.getBoundingClientRect();

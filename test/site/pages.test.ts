@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { ERROR_CODES } from '../../contract/problem.ts';
 import type { PriceIndexPayload } from '../../contract/market.ts';
+import type { PriceHistoryPayload } from '../../contract/research.ts';
 import { PROBLEM_KINDS, toProblem, ApiError } from '../../api/http/problems.ts';
 import { formatMoney } from '../../api/site/strings.ts';
 import { get, SITE } from '../support/app.ts';
@@ -129,13 +130,39 @@ describe('public pages', () => {
     }
     assert.equal(doc.querySelectorAll('tr[data-city]').length, index.cities.reduce((n, c) => n + 1 + (c.byType?.length ?? 0), 0));
     assert.ok(doc.querySelector('#methodology h2'), 'the methodology section the methodologyUrl points to');
-    const charts = [...doc.querySelectorAll('figure.chart')];
+    const charts = [...doc.querySelectorAll('figure.index-chart')];
     assert.deepEqual(charts.map((f) => f.getAttribute('data-currency')).sort(), [...new Set(index.cities.filter((c) => c.published).map((c) => c.currency))].sort());
     for (const f of charts) {
       const published = index.cities.filter((c) => c.published && c.currency === f.getAttribute('data-currency'));
       assert.equal(f.querySelectorAll('svg a rect').length, published.length, 'a bar per published city');
       assert.ok(f.querySelector('figcaption'));
     }
+  });
+
+  it('tabulate the monthly history as /api/price-index/history publishes it, beside a chart per currency', async () => {
+    const history: PriceHistoryPayload = (await get(s.app, '/api/price-index/history')).body.data;
+    const cell = (c: Element | null) => ({ sampleSize: Number(c?.getAttribute('data-sample-size')), amount: c?.getAttribute('data-amount') ?? undefined });
+    const point = (p: { sampleSize: number; published: boolean; median?: { amount: number } }) => ({ sampleSize: p.sampleSize, amount: p.published ? String(p.median!.amount) : undefined });
+
+    const { doc } = await page('/de/price-index');
+    for (const c of history.cities) {
+      const row = doc.querySelector(`table.history-table tr[data-row="${c.city.slug}"]`);
+      assert.ok(row, c.city.slug);
+      assert.deepEqual(history.months.map((m) => cell(row.querySelector(`[data-column="${m}"]`))), c.points.map(point), c.city.slug);
+    }
+    const currencies = [...new Set(history.cities.filter((c) => c.points.some((p) => p.published)).map((c) => c.currency))].sort();
+    assert.deepEqual([...doc.querySelectorAll('figure.history-chart')].map((f) => f.getAttribute('data-currency')).sort(), currencies);
+
+    const london = history.cities.find((c) => c.city.slug === 'london')!;
+    const { doc: cityDoc } = await page('/es/prices/london');
+    const series = [{ key: 'all', points: london.points }, ...london.byType.filter((b) => b.points.some((p) => p.published)).map((b) => ({ key: b.optionType, points: b.points }))];
+    history.months.forEach((m, k) => {
+      const row = cityDoc.querySelector(`table.history-table tr[data-row="${m}"]`);
+      assert.ok(row, m);
+      assert.deepEqual(series.map((x) => cell(row.querySelector(`[data-column="${x.key}"]`))), series.map((x) => point(x.points[k])), m);
+    });
+    assert.equal(cityDoc.querySelectorAll('figure.history-chart svg g[aria-label="dot"] circle, figure.history-chart svg g[aria-label="dot"] path').length,
+      series.reduce((n, x) => n + x.points.filter((p) => p.published).length, 0), 'a dot per published month');
   });
 
   it('are accessible without scripts: one h1, no skipped heading level, labelled navigation, alt text, table captions', async () => {
