@@ -18,7 +18,8 @@ import { CACHE, type CacheHint } from '../http/headers.ts';
 import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
 import { markdownToHtml } from './markdown.ts';
 import { PROBLEM_DOCS } from './problems.ts';
-import { formatDate, formatMoney, STRINGS } from './strings.ts';
+import { formatDate, formatMoney, formatShare, STRINGS } from './strings.ts';
+import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
 import {
   bestView, cityPricesView, homeView, operatorView, placeView, priceIndexView, pricesView, spaceView,
   type PageView, type ViewContext,
@@ -52,8 +53,10 @@ const PAGES: PageRoute[] = [
 
 /** What every page's layout needs besides the page's own data. */
 function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
-  const asOf = (build.priceIndex as PriceIndexPayload).asOf;
+  const { asOf, source } = build.priceIndex as PriceIndexPayload;
   return {
+    /** what the snapshot says of itself when its prices are invented (data/source.json) */
+    sampleNotice: source?.sampleData ? source.description : undefined,
     lang: locale,
     t: STRINGS[locale],
     service: config.serviceName,
@@ -67,6 +70,8 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
       docs: '/docs',
     },
     money: (m: { amount: number; currency: string }) => formatMoney(locale, m),
+    share: (x: number) => formatShare(locale, x),
+    flagLegend: Object.entries(QUALITY_FLAG_LETTERS).map(([k, letter]) => ({ letter, meaning: STRINGS[locale].flagMeaning[k as keyof typeof QUALITY_FLAG_LETTERS] })),
     date: (iso: string) => formatDate(locale, iso),
   };
 }

@@ -3,7 +3,7 @@
  * citation (api/http/citation.ts), so a page and the citation that links to it say the same.
  */
 import type { BillingPeriod, Locale } from '../../contract/common.ts';
-import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
+import { DOMINANT_OPERATOR_SHARE, LOW_RELIABILITY_SAMPLE_SIZE, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS, STALE_PRICE_DAYS } from '../../contract/rules.ts';
 
 export interface PageStrings {
   languageName: string;
@@ -52,6 +52,13 @@ export interface PageStrings {
   min: string;
   max: string;
   sampleSize: string;
+  p25: string;
+  p75: string;
+  medianAgeDays: string;
+  staleShare: string;
+  largestOperatorShare: string;
+  flags: string;
+  flagMeaning: Record<keyof typeof QUALITY_FLAG_LETTERS, string>;
   notPublished: string;
   thinSample: string;
   perDeskMonth: (currency: string) => string;
@@ -80,6 +87,7 @@ export interface PageStrings {
   footer: (service: string) => string;
   license: string;
   buildId: string;
+  sampleData: string;
   notFound: string;
   notFoundText: string;
 }
@@ -134,6 +142,18 @@ export const STRINGS: Record<Locale, PageStrings> = {
     min: 'Minimum',
     max: 'Maximum',
     sampleSize: 'Sample (spaces)',
+    p25: 'Lower quartile',
+    p75: 'Upper quartile',
+    medianAgeDays: 'Median age of the prices (days)',
+    staleShare: `Prices older than ${STALE_PRICE_DAYS} days`,
+    largestOperatorShare: 'Largest operator\'s share of the spaces',
+    flags: 'Flags',
+    flagMeaning: {
+      stalePrices: `stale prices: their median age exceeds ${STALE_PRICE_DAYS} days`,
+      breakInSeries: 'break in the series: the month before was not published, an earlier one was',
+      dominantOperator: `dominant operator: one operator runs ${DOMINANT_OPERATOR_SHARE * 100} % or more of the spaces`,
+      lowReliability: `low reliability: fewer than ${LOW_RELIABILITY_SAMPLE_SIZE} spaces`,
+    },
     notPublished: `not published (fewer than ${MIN_SAMPLE_SIZE} spaces)`,
     thinSample: `thin sample (fewer than ${MIN_SAMPLE_SIZE} spaces)`,
     perDeskMonth: (c) => `${c} per desk and month`,
@@ -162,6 +182,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     footer: (s) => `Data from ${s}, licensed under`,
     license: 'Licence',
     buildId: 'build',
+    sampleData: 'Sample data, not real prices.',
     notFound: 'Page not found',
     notFoundText: 'There is nothing at this address. It may have been removed in a newer build of the data.',
   },
@@ -212,6 +233,18 @@ export const STRINGS: Record<Locale, PageStrings> = {
     min: 'Minimum',
     max: 'Maximum',
     sampleSize: 'Stichprobe (Spaces)',
+    p25: 'Unteres Quartil',
+    p75: 'Oberes Quartil',
+    medianAgeDays: 'Medianes Alter der Preise (Tage)',
+    staleShare: `Preise älter als ${STALE_PRICE_DAYS} Tage`,
+    largestOperatorShare: 'Anteil des größten Betreibers an den Spaces',
+    flags: 'Kennzeichen',
+    flagMeaning: {
+      stalePrices: `veraltete Preise: ihr medianes Alter übersteigt ${STALE_PRICE_DAYS} Tage`,
+      breakInSeries: 'Bruch in der Reihe: der Vormonat war nicht veröffentlicht, ein früherer schon',
+      dominantOperator: `dominanter Betreiber: ein Betreiber führt ${DOMINANT_OPERATOR_SHARE * 100} % oder mehr der Spaces`,
+      lowReliability: `geringe Verlässlichkeit: weniger als ${LOW_RELIABILITY_SAMPLE_SIZE} Spaces`,
+    },
     notPublished: `nicht veröffentlicht (weniger als ${MIN_SAMPLE_SIZE} Spaces)`,
     thinSample: `kleine Stichprobe (weniger als ${MIN_SAMPLE_SIZE} Spaces)`,
     perDeskMonth: (c) => `${c} pro Arbeitsplatz und Monat`,
@@ -240,6 +273,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     footer: (s) => `Daten von ${s}, lizenziert unter`,
     license: 'Lizenz',
     buildId: 'Build',
+    sampleData: 'Beispieldaten, keine echten Preise.',
     notFound: 'Seite nicht gefunden',
     notFoundText: 'Unter dieser Adresse gibt es nichts. Vielleicht wurde sie in einem neueren Datenstand entfernt.',
   },
@@ -290,6 +324,18 @@ export const STRINGS: Record<Locale, PageStrings> = {
     min: 'Mínimo',
     max: 'Máximo',
     sampleSize: 'Muestra (espacios)',
+    p25: 'Cuartil inferior',
+    p75: 'Cuartil superior',
+    medianAgeDays: 'Antigüedad mediana de los precios (días)',
+    staleShare: `Precios de más de ${STALE_PRICE_DAYS} días`,
+    largestOperatorShare: 'Cuota del mayor operador en los espacios',
+    flags: 'Marcas',
+    flagMeaning: {
+      stalePrices: `precios antiguos: su antigüedad mediana supera ${STALE_PRICE_DAYS} días`,
+      breakInSeries: 'ruptura de la serie: el mes anterior no se publicó y uno anterior sí',
+      dominantOperator: `operador dominante: un operador gestiona el ${DOMINANT_OPERATOR_SHARE * 100} % o más de los espacios`,
+      lowReliability: `fiabilidad baja: menos de ${LOW_RELIABILITY_SAMPLE_SIZE} espacios`,
+    },
     notPublished: `no publicado (menos de ${MIN_SAMPLE_SIZE} espacios)`,
     thinSample: `muestra pequeña (menos de ${MIN_SAMPLE_SIZE} espacios)`,
     perDeskMonth: (c) => `${c} por puesto y mes`,
@@ -318,6 +364,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     footer: (s) => `Datos de ${s}, con licencia`,
     license: 'Licencia',
     buildId: 'compilación',
+    sampleData: 'Datos de ejemplo, no son precios reales.',
     notFound: 'Página no encontrada',
     notFoundText: 'No hay nada en esta dirección. Puede que se haya retirado en una compilación más reciente de los datos.',
   },
@@ -336,6 +383,9 @@ export function formatMoney(locale: Locale, m: { amount: number; currency: strin
   }
   return (Number.isInteger(m.amount) ? f.whole : f.cents).format(m.amount);
 }
+
+/** A share (0–1) as a whole percentage in the locale. */
+export const formatShare = (locale: Locale, share: number) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(share);
 
 /** A date-time of the build as a calendar date in the locale (UTC). */
 export function formatDate(locale: Locale, iso: string): string {

@@ -250,6 +250,7 @@ function indexRows(ctx: ViewContext, c: PriceIndexCity) {
     product,
     productName: product === 'all' ? STRINGS[ctx.locale].allDesks : names.product(product),
     sampleSize: f.sampleSize, published: f.published, median: f.median, average: f.average, min: f.min, max: f.max,
+    p25: f.p25, p75: f.p75, medianAgeDays: f.medianAgeDays, staleShare: f.staleShare, largestOperatorShare: f.largestOperatorShare, flags: f.flags,
   });
   return {
     slug: c.city.slug,

@@ -126,10 +126,16 @@ describe('public pages', () => {
           const cell: Element | null = row.querySelector(`[data-field="${field}"]`);
           assert.equal(cell?.getAttribute('data-amount') ?? undefined, f.published ? String(f[field]!.amount) : undefined, `${c.city.slug} ${f.product} ${field}`);
         }
+        if (f.published) {
+          assert.equal(row.querySelector('[data-field="p25"]')?.getAttribute('data-amount'), String(f.p25!.amount));
+          assert.equal(text(row.querySelector('[data-field="flags"]')), f.flags);
+        }
       }
     }
     assert.equal(doc.querySelectorAll('tr[data-city]').length, index.cities.reduce((n, c) => n + 1 + (c.byType?.length ?? 0), 0));
     assert.ok(doc.querySelector('#methodology h2'), 'the methodology section the methodologyUrl points to');
+    assert.equal(index.source?.sampleData, true);
+    assert.equal(text(doc.querySelector('main [role="note"] span')), index.source.description, 'sample data says so');
     const charts = [...doc.querySelectorAll('figure.index-chart')];
     assert.deepEqual(charts.map((f) => f.getAttribute('data-currency')).sort(), [...new Set(index.cities.filter((c) => c.published).map((c) => c.currency))].sort());
     for (const f of charts) {
