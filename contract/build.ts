@@ -18,7 +18,7 @@ import {
   MarketRatesPayloadSchema, PlaceHubSchema, PriceIndexCitySchema, RankingsPayloadSchema,
   SnapshotSourceSchema, SUGGEST_KINDS, operatorHubShape,
 } from './market.ts';
-import { PriceHistoryFileSchema } from './research.ts';
+import { PriceHistoryFileSchema, RejectsSummarySchema } from './research.ts';
 
 /** Where the pipeline publishes (`builds/<id>/`, the `current` link) and the API serves from, unless DIST_DIR says otherwise. */
 export const DEFAULT_DIST_DIR = 'dist';
@@ -220,16 +220,19 @@ export const NDJSON_BUILD_FILES = {
 /**
  * The research files a build publishes beside the index and serves as they are (checked by the
  * pipeline, not parsed by the API at load): the monthly history as JSON (the CSV beside it,
- * price-report-history.csv, is described by price-report.datapackage.json) and the snapshot's
- * declaration of what it is.
+ * price-report-history.csv, is described by price-report.datapackage.json), the snapshot's
+ * declaration of what it is, and the quarantine in figures.
  */
 export const RESEARCH_FILES = {
   'price-history.json': PriceHistoryFileSchema,
   /** data/source.json as read: what the snapshot is (sample data or not) */
   'source.json': SnapshotSourceSchema,
+  'rejects-summary.json': RejectsSummarySchema,
 } as const;
 
 /** The other files of a build, besides manifest.json (which lists every file but itself). */
 export const OTHER_BUILD_FILES = [
   'price-report.csv', 'price-report-history.csv', 'price-report.datapackage.json', 'rejects.csv',
+  /** pipeline/methodology.md as it was when the build was made: the text the price-index page renders */
+  'methodology.md',
 ] as const;

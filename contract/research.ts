@@ -45,3 +45,55 @@ export type PriceHistoryPayload = z.infer<typeof PriceHistoryPayloadSchema>;
 
 /** price-history.json in a build: served at {site}/api/price-index/history with meta.citation added. */
 export const PriceHistoryFileSchema = z.strictObject(priceHistoryShape(SitePathSchema));
+
+/** rejects-summary.json: the quarantine in figures, per input file and rule (the rows are in the build's rejects.csv). */
+export const RejectsSummarySchema = z.strictObject({
+  rejected: z.int().min(0),
+  files: z.array(z.strictObject({
+    file: z.string(),
+    rows: z.int().min(0),
+    rejected: z.int().min(0),
+    /** rejected rows by rule, each row under the first rule it breaks */
+    rules: z.record(z.string(), z.int().min(1)),
+  })),
+});
+export type RejectsSummary = z.infer<typeof RejectsSummarySchema>;
+
+/**
+ * Releases: every published build's research files, kept under `<dist>/releases/<buildId>/` and
+ * never rewritten, served at {site}/api/releases/<buildId>/<file>. The release's datapackage.json
+ * lists every file with its sha256 and size.
+ */
+export const RELEASES_DIR = 'releases';
+export const RELEASE_FILES = [
+  'price-report.csv', 'price-report-history.csv', 'price-index.json', 'price-history.json', 'rejects-summary.json', 'source.json',
+  'methodology.md',
+] as const;
+export type ReleaseFile = (typeof RELEASE_FILES)[number];
+export const RELEASE_DATAPACKAGE = 'datapackage.json';
+export const BUILD_ID_PATTERN = /^[0-9]{8}T[0-9]{9}Z-[0-9]+$/;
+
+/** The site path of a release, or of one of its files. */
+export const releasePath = (buildId: string, file?: string) => `/api/releases/${buildId}${file ? `/${file}` : ''}`;
+
+/** One release as /api/releases lists it. */
+export const ReleaseSchema = z.strictObject({
+  buildId: z.string().regex(BUILD_ID_PATTERN),
+  /** when the build was made */
+  created: DateTimeSchema,
+  /** the data's own time: the latest accepted price observation */
+  asOf: DateTimeSchema,
+  sampleData: z.boolean(),
+  url: UriSchema,
+  datapackage: UriSchema,
+  citationCff: UriSchema,
+  bibtex: UriSchema,
+  files: z.array(z.strictObject({
+    name: z.string(),
+    url: UriSchema,
+    bytes: z.int().min(0),
+    /** `sha256:<hex>`, as in the datapackage */
+    hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  })),
+});
+export type Release = z.infer<typeof ReleaseSchema>;

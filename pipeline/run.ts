@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
@@ -14,6 +14,8 @@ import {
 } from './lib/listing-rows.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import * as research from './lib/research.ts';
+import { writeRelease } from './lib/release.ts';
+import { RELEASES_DIR } from '../contract/research.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName } from './lib/inputs.ts';
 import { dropAllExcept, loadModels, queryRows, runModels } from './lib/models.ts';
@@ -101,6 +103,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       return read;
     }, (m) => `asOf=${m.asOf}`);
     const writer = new BuildWriter(tmpDir);
+    const dataPackage = priceReportDataPackage(marts.asOf, inputs.source);
     const rowCounts: Record<string, number> = {};
 
     await progress.stage('write shared files', async () => {
@@ -125,10 +128,15 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       writer.writeJson('price-history.json', history);
       const historyRows = research.priceHistoryRows(marts);
       writer.writeText('price-report-history.csv', stringify([[...research.PRICE_HISTORY_COLUMNS], ...historyRows], { record_delimiter: '\r\n' }));
-      writer.writeJson('price-report.datapackage.json', priceReportDataPackage(marts.asOf, inputs.source));
+      writer.writeJson('price-report.datapackage.json', dataPackage);
       validateOutput('source.json', RESEARCH_FILES['source.json'], inputs.source);
       writer.writeJson('source.json', inputs.source);
+      writer.writeText('methodology.md', readFileSync(research.METHODOLOGY_FILE, 'utf8'));
       writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
+      const rejectsSummary = research.rejectsSummary(rejects.rows, Object.fromEntries(
+        (Object.keys(INPUT_TABLES) as InputTableName[]).map((name) => [INPUT_TABLES[name].file, inputs.rowCounts[name]])));
+      validateOutput('rejects-summary.json', RESEARCH_FILES['rejects-summary.json'], rejectsSummary);
+      writer.writeJson('rejects-summary.json', rejectsSummary);
       rowCounts.listings = columns.slugs.length;
       rowCounts.suggest = (shared['suggest.json'] as unknown[]).length;
       rowCounts.price_report_rows = reportRows.length;
@@ -179,7 +187,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     validateOutput('manifest.json', ManifestSchema, manifest);
     writer.writeJson('manifest.json', manifest);
 
-    const buildDir = await progress.stage('publish', async () => publishBuild(distDir, buildId, tmpDir), () => `current -> builds/${buildId}`);
+    const buildDir = await progress.stage('publish', async () => {
+      // the release first: a build that is current always has its release
+      writeRelease(distDir, buildId, tmpDir, dataPackage, builtAt);
+      return publishBuild(distDir, buildId, tmpDir);
+    }, () => `${RELEASES_DIR}/${buildId}, current -> builds/${buildId}`);
     const pruned = pruneBuilds(distDir, keep);
     progress.note(
       `done: build ${buildId}, ${rowCounts.listings} listings, ${rejects.rows.length} rejects, ` +

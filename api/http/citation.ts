@@ -15,6 +15,21 @@ export type CitationPage =
 
 const SOURCE: Record<Locale, string> = { en: 'Source', de: 'Quelle', es: 'Fuente' };
 
+/** The data a citation pins: its own date (the latest price observation) and the release (build id) it is kept in. */
+export interface CitedData { asOf: string; release?: string }
+
+const DATA_AS_OF: Record<Locale, (date: string, release?: string) => string> = {
+  en: (date, release) => `data as of ${date}${release ? `, release ${release}` : ''}`,
+  de: (date, release) => `Datenstand ${date}${release ? `, Release ${release}` : ''}`,
+  es: (date, release) => `datos a ${date}${release ? `, versión ${release}` : ''}`,
+};
+
+/** The attribution line, with the data date and release appended after the licence when given. */
+export function citationText(locale: Locale, serviceName: string, title: string, url: string, data?: CitedData): string {
+  const pinned = data ? `, ${DATA_AS_OF[locale](data.asOf.slice(0, 10), data.release)}` : '';
+  return `${SOURCE[locale]}: ${serviceName}, ${title}, ${url}, ${LICENSE}${pinned}`;
+}
+
 const TITLES: Record<Locale, {
   home: string; in: (place: string) => string; best: (city: string) => string;
   prices: string; pricesIn: (city: string) => string; priceIndex: string;
@@ -78,7 +93,9 @@ export function citationTitle(locale: Locale, page: CitationPage): string {
 /** ISO date (YYYY-MM-DD) of `now`, in UTC. */
 const utcDate = (now: number) => new Date(now).toISOString().slice(0, 10);
 
-export function citation(opts: { siteUrl: string; serviceName: string; locale: Locale; page: CitationPage; now: number }): Citation {
+export function citation(opts: {
+  siteUrl: string; serviceName: string; locale: Locale; page: CitationPage; now: number; data?: CitedData;
+}): Citation {
   const title = citationTitle(opts.locale, opts.page);
   const url = opts.siteUrl + citationPath(opts.locale, opts.page);
   return {
@@ -88,6 +105,6 @@ export function citation(opts: { siteUrl: string; serviceName: string; locale: L
     accessed: utcDate(opts.now),
     license: LICENSE,
     licenseUrl: LICENSE_URL,
-    text: `${SOURCE[opts.locale]}: ${opts.serviceName}, ${title}, ${url}, ${LICENSE}`,
+    text: citationText(opts.locale, opts.serviceName, title, url, opts.data),
   };
 }

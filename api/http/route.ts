@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
 import type { LoadedBuild } from '../build/load.ts';
 import type { Locale } from '../../contract/common.ts';
-import { citation, type CitationPage } from './citation.ts';
+import { citation, type CitationPage, type CitedData } from './citation.ts';
 import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
 import type { CacheHint } from './headers.ts';
@@ -37,8 +37,8 @@ export interface RouteContext<Q, P, B> {
   build: LoadedBuild;
   config: AppConfig;
   now: number;
-  /** meta.citation for a page, in the request's locale */
-  cite(locale: Locale, page: CitationPage): ReturnType<typeof citation>;
+  /** meta.citation for a page, in the request's locale; `data` names the data date (and release) in its text */
+  cite(locale: Locale, page: CitationPage, data?: CitedData): ReturnType<typeof citation>;
 }
 
 /**
@@ -115,7 +115,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
         const cfg = app.config;
         const response = responseOf(await def.handler({
           request, reply, query, params, body, build, config: cfg, now,
-          cite: (locale, page) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now }),
+          cite: (locale, page, data) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now, data }),
         }));
         if (key === undefined) return send(reply, response);
         kept = responses.keep(key, now, response);

@@ -20,7 +20,7 @@ import {
   MarketRatesPayloadSchema, OperatorHubSchema, PlaceHubSchema, PriceIndexCitySchema, PriceIndexPayloadSchema,
   RankingsPayloadSchema, SuggestionSchema,
 } from '../../contract/market.ts';
-import { PriceHistoryPayloadSchema } from '../../contract/research.ts';
+import { PriceHistoryPayloadSchema, ReleaseSchema } from '../../contract/research.ts';
 import { ProblemSchema, type ErrorCode } from '../../contract/problem.ts';
 import { cacheControl, type CacheHint } from '../http/headers.ts';
 import type { RouteDefinition } from '../http/route.ts';
@@ -68,6 +68,7 @@ const RESPONSE_COMPONENTS: [string, z.ZodType][] = [
   ['PriceIndex', PriceIndexPayloadSchema],
   ['PriceIndexCity', PriceIndexCitySchema],
   ['PriceIndexHistory', PriceHistoryPayloadSchema],
+  ['Release', ReleaseSchema],
 ];
 
 const REQUEST_COMPONENTS: [string, z.ZodType][] = [
@@ -78,6 +79,7 @@ const REQUEST_COMPONENTS: [string, z.ZodType][] = [
 const MEDIA_TYPES: Record<string, string | string[]> = {
   getPriceReport: 'text/csv',
   getPriceReportHistory: 'text/csv',
+  getReleaseFile: ['text/csv', 'application/json', 'text/markdown', 'application/x-yaml', 'application/x-bibtex'],
   getAuthGuide: 'text/markdown',
   getApiCatalog: 'application/linkset+json',
   getDocsPage: 'text/html',

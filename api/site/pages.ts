@@ -78,7 +78,7 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
 
 function renderView(view: PageView, ctx: ViewContext, now: number): string {
   const { config, locale } = ctx;
-  const cite = citation({ siteUrl: config.siteUrl, serviceName: config.serviceName, locale, page: view.page, now });
+  const cite = citation({ siteUrl: config.siteUrl, serviceName: config.serviceName, locale, page: view.page, now, data: view.cited });
   return eta.render(`./${view.template}`, {
     ...frame(ctx.build, config, locale),
     ...view.data,

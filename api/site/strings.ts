@@ -83,6 +83,7 @@ export interface PageStrings {
   apiDocs: string;
   cite: string;
   bibtex: string;
+  release: (id: string) => string;
   asOf: (date: string) => string;
   footer: (service: string) => string;
   license: string;
@@ -165,7 +166,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     pricesLead: 'Median, minimum and maximum monthly price per desk in each city, by product, with the sample of spaces behind each figure.',
     priceIndexLead: 'Median, average, minimum and maximum monthly price per desk per city and desk product, from the prices operators publish.',
     methodology: 'Methodology',
-    methodologyMissing: 'This build ships no methodology file; the methodology is in the repository (pipeline/README.md, "Methodology").',
+    methodologyMissing: 'This build ships no methodology file; the methodology is in the repository (pipeline/methodology.md).',
     history: 'Monthly history',
     month: 'Month',
     historyIndexCaption: (c) => `Median monthly price per desk in ${c} at each month's end, by city (all desk products).`,
@@ -178,6 +179,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     apiDocs: 'API reference',
     cite: 'Cite this page',
     bibtex: 'BibTeX',
+    release: (id) => `Release ${id}: the files of this build, never rewritten`,
     asOf: (d) => `Data as of ${d}`,
     footer: (s) => `Data from ${s}, licensed under`,
     license: 'Licence',
@@ -256,7 +258,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     pricesLead: 'Median-, Minimal- und Maximal-Monatspreis pro Arbeitsplatz je Stadt und Produkt, mit der Stichprobe hinter jeder Zahl.',
     priceIndexLead: 'Median, Durchschnitt, Minimum und Maximum des Monatspreises pro Arbeitsplatz je Stadt und Produkt, aus den veröffentlichten Preisen der Betreiber.',
     methodology: 'Methodik',
-    methodologyMissing: 'Dieser Build enthält keine Methodik-Datei; die Methodik steht im Repository (pipeline/README.md, „Methodology“).',
+    methodologyMissing: 'Dieser Build enthält keine Methodik-Datei; die Methodik steht im Repository (pipeline/methodology.md).',
     history: 'Monatlicher Verlauf',
     month: 'Monat',
     historyIndexCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} am Ende jedes Monats, nach Stadt (alle Arbeitsplatz-Produkte).`,
@@ -269,6 +271,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     apiDocs: 'API-Referenz',
     cite: 'Diese Seite zitieren',
     bibtex: 'BibTeX',
+    release: (id) => `Release ${id}: die Dateien dieses Builds, nie überschrieben`,
     asOf: (d) => `Datenstand ${d}`,
     footer: (s) => `Daten von ${s}, lizenziert unter`,
     license: 'Lizenz',
@@ -347,7 +350,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     pricesLead: 'Precio mensual mediano, mínimo y máximo por puesto en cada ciudad y producto, con la muestra de espacios de cada cifra.',
     priceIndexLead: 'Mediana, media, mínimo y máximo del precio mensual por puesto por ciudad y producto, a partir de los precios que publican los operadores.',
     methodology: 'Metodología',
-    methodologyMissing: 'Esta compilación no incluye el archivo de metodología; la metodología está en el repositorio (pipeline/README.md, «Methodology»).',
+    methodologyMissing: 'Esta compilación no incluye el archivo de metodología; la metodología está en el repositorio (pipeline/methodology.md).',
     history: 'Evolución mensual',
     month: 'Mes',
     historyIndexCaption: (c) => `Precio mensual mediano por puesto en ${c} al final de cada mes, por ciudad (todos los productos de puesto).`,
@@ -360,6 +363,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     apiDocs: 'Referencia de la API',
     cite: 'Citar esta página',
     bibtex: 'BibTeX',
+    release: (id) => `Versión ${id}: los archivos de esta compilación, nunca reescritos`,
     asOf: (d) => `Datos a ${d}`,
     footer: (s) => `Datos de ${s}, con licencia`,
     license: 'Licencia',

@@ -10,9 +10,10 @@ import type { Locale, Money, OptionType, SlugName } from '../../contract/common.
 import type { OperatorHub, PlaceHub, PriceIndexCity, PriceIndexPayload } from '../../contract/market.ts';
 import type { PriceHistoryCity, PriceHistoryPayload } from '../../contract/research.ts';
 import type { Filters } from '../catalog/engine.ts';
-import { citationPath, citationTitle, type CitationPage } from '../http/citation.ts';
+import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
 import { cityChart, formatMonth, historyChart, indexChart, indexFigures, type HistorySeries, type IndexFigure } from './charts.ts';
-import { headingId, markdownToHtml } from './markdown.ts';
+import { markdownToHtml } from './markdown.ts';
+import { bibtex, describeRelease, readReleasePackage } from '../routes/releases/store.ts';
 import { perBuild } from './per-build.ts';
 import { STRINGS } from './strings.ts';
 
@@ -22,6 +23,8 @@ export interface PageView {
   /** the eta template under api/site/templates/ */
   template: string;
   page: CitationPage;
+  /** the data date and release the page's citation names, as its API response's does */
+  cited?: CitedData;
   data: Record<string, unknown>;
   /** the JSON and CSV this page shows */
   dataLinks: DataLink[];
@@ -321,28 +324,18 @@ function indexHistory(ctx: ViewContext, history: PriceHistoryPayload) {
 /** The methodology of the build as HTML: its methodology.md when it ships one. */
 function methodologyHtml(build: LoadedBuild): string | undefined {
   const md = build.rawFiles.get('methodology.md');
-  return md && perBuild(build, 'methodology', () => markdownToHtml(md.toString('utf8'), 1));
+  return md && perBuild(build, 'methodology', () => markdownToHtml(md.toString('utf8'), 2));
 }
 
-/** A BibTeX entry for the price index of this build. */
-function bibtex(ctx: ViewContext, index: PriceIndexPayload): string {
-  const page: CitationPage = { kind: 'price-index' };
-  const plain = (s: string) => s.replace(/[{}\\]/g, '');
-  const date = index.asOf.slice(0, 10);
-  return [
-    `@misc{${headingId(ctx.config.serviceName)}-price-index-${ctx.build.id.toLowerCase()},`,
-    `  author = {{${plain(ctx.config.serviceName)}}},`,
-    `  title = {${plain(citationTitle(ctx.locale, page))}},`,
-    `  year = {${date.slice(0, 4)}},`,
-    `  date = {${date}},`,
-    `  version = {${ctx.build.id}},`,
-    `  url = {${ctx.config.siteUrl}${pathOf(ctx, page)}},`,
-    '  note = {CC BY 4.0},',
-    '}',
-  ].join('\n');
+/** The build's release (its datapackage, CITATION.cff and BibTeX), when the pipeline kept one. */
+async function releaseOf(ctx: ViewContext) {
+  const pkg = await readReleasePackage(ctx.build, ctx.build.id).catch(() => undefined);
+  if (!pkg) return undefined;
+  const { serviceName, siteUrl } = ctx.config;
+  return { ...describeRelease(pkg, siteUrl), bibtex: bibtex(pkg, siteUrl, serviceName) };
 }
 
-export function priceIndexView(ctx: ViewContext): PageView {
+export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
   const index = priceIndexOf(ctx.build);
   const history = historyOf(ctx.build);
   const t = STRINGS[ctx.locale];
@@ -363,12 +356,13 @@ export function priceIndexView(ctx: ViewContext): PageView {
   return {
     template: 'price-index',
     page: { kind: 'price-index' },
+    cited: { asOf: index.asOf, release: ctx.build.id },
     data: {
       index,
       charts,
       cities: index.cities.map((c) => indexRows(ctx, c)),
       methodology: methodologyHtml(ctx.build),
-      bibtex: bibtex(ctx, index),
+      release: await releaseOf(ctx),
       history: history && indexHistory(ctx, history),
     },
     dataLinks: priceIndexLinks(ctx, history !== undefined),

@@ -65,6 +65,7 @@ export function priceReportDataPackage(asOf: string, source: SnapshotSource, ser
       'normalised to a month (year ÷ 12, week × 52/12) and to one desk (private offices divided by their desks). A row is ' +
       `published at a sample of ${MIN_SAMPLE_SIZE} distinct spaces or more.`,
     version: asOf.slice(0, 10),
+    asOf,
     licenses: [{
       name: 'CC-BY-4.0',
       title: 'Creative Commons Attribution 4.0 International',

@@ -3,12 +3,17 @@
  * the price_index and price_history marts. JSON and CSV carry the same rows: one per city and
  * product (and month), thin cities included.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Money, OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity, SnapshotSource } from '../../contract/market.ts';
-import type { PriceHistoryCity, PriceHistoryPoint } from '../../contract/research.ts';
+import type { PriceHistoryCity, PriceHistoryPoint, RejectsSummary } from '../../contract/research.ts';
 import type { Marts, Row } from './assemble.ts';
 
 export const METHODOLOGY_PATH = '/en/price-index#methodology';
+
+/** The methodology's one source, copied into every build as methodology.md. */
+export const METHODOLOGY_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'methodology.md');
 
 const str = (v: unknown): string => v as string;
 const num = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : (v as number));
@@ -137,4 +142,17 @@ export const PRICE_HISTORY_COLUMNS = [
 
 export function priceHistoryRows(m: Marts): string[][] {
   return m.priceHistory.map((row) => [...placeCells(row), str(row.month), ...figureCells(row), ...qualityCells(row)]);
+}
+
+/** The quarantine in figures: per input file (every file, none rejected included) the rows read and rejected, by rule. */
+export function rejectsSummary(rejectRows: string[][], rowsByFile: Record<string, number>): RejectsSummary {
+  const files = Object.keys(rowsByFile).sort().map((file) => ({ file, rows: rowsByFile[file], rejected: 0, rules: {} as Record<string, number> }));
+  const byName = new Map(files.map((f) => [f.file, f]));
+  for (const [file, , rule] of rejectRows) {
+    const entry = byName.get(file)!;
+    entry.rejected += 1;
+    entry.rules[rule] = (entry.rules[rule] ?? 0) + 1;
+  }
+  for (const f of files) f.rules = Object.fromEntries(Object.entries(f.rules).sort(([a], [b]) => a.localeCompare(b)));
+  return { rejected: rejectRows.length, files };
 }

@@ -9,6 +9,7 @@ import { PriceIndexPayloadSchema, type PriceIndexPayload } from '../../../contra
 import { PriceHistoryPayloadSchema } from '../../../contract/research.ts';
 import { resolveSitePathsInBytes } from '../../catalog/text.ts';
 import { envelopeJson } from '../../http/envelope.ts';
+import { readReleasePackage, resolvedReleasePackage } from '../releases/store.ts';
 import { LICENSE_URL } from '../../http/citation.ts';
 import { CACHE, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
@@ -47,7 +48,8 @@ const priceIndexRoute = defineRoute({
   rateLimit: 'read',
   handler: ({ query, build, cite }) => {
     const locale = query.locale ?? 'en';
-    return { data: build.priceIndex, meta: { citation: cite(locale, { kind: 'price-index' }) } };
+    const index = build.priceIndex as PriceIndexPayload;
+    return { data: index, meta: { citation: cite(locale, { kind: 'price-index' }, { asOf: index.asOf, release: build.id }) } };
   },
 });
 
@@ -76,7 +78,8 @@ const priceHistoryRoute = defineRoute({
   rateLimit: 'read',
   handler: ({ query, build, config, cite }) => {
     const history = resolveSitePathsInBytes(rawFile(build, 'price-history.json'), config.siteUrl).toString('utf8').trimEnd();
-    return { json: envelopeJson(history, { citation: cite(query.locale ?? 'en', { kind: 'price-index' }) }) };
+    const pinned = { asOf: (build.priceIndex as PriceIndexPayload).asOf, release: build.id };
+    return { json: envelopeJson(history, { citation: cite(query.locale ?? 'en', { kind: 'price-index' }, pinned) }) };
   },
 });
 
@@ -133,26 +136,15 @@ const priceReportRoute = defineRoute({
   },
 });
 
-/** The build's datapackage with its site paths made absolute. */
-function resolvedDataPackage(build: LoadedBuild, siteUrl: string): string {
-  const pkg = JSON.parse(rawFile(build, 'price-report.datapackage.json').toString('utf8'));
-  const absolute = (p: unknown) => (typeof p === 'string' && p.startsWith('/') && !p.startsWith('//') ? siteUrl + p : p);
-  for (const s of pkg.sources ?? []) s.path = absolute(s.path);
-  // the CSV is served at /api/price-report, not beside the descriptor under its file name
-  for (const r of pkg.resources ?? []) {
-    if (r.path === 'price-report.csv') r.path = siteUrl + PRICE_REPORT_PATH;
-    if (r.path === 'price-report-history.csv') r.path = `${siteUrl}${PRICE_REPORT_PATH}/history`;
-  }
-  if (typeof pkg.citation === 'string') pkg.citation = pkg.citation.replace(/(^|\s)(\/[^\s,]*)/g, (_: string, pre: string, p: string) => pre + siteUrl + p);
-  return JSON.stringify(pkg);
-}
-
 const priceReportPackageRoute = defineRoute({
   operationId: 'getPriceReportDataPackage',
   method: 'GET',
   url: `${PRICE_REPORT_PATH}.datapackage.json`,
-  summary: 'Frictionless Data Package describing the price report',
-  description: 'Table Schema of every column of the price report, its licence (CC BY 4.0), sources and attribution text.',
+  summary: 'Frictionless Data Package describing the price report and its history',
+  description:
+    'The datapackage of the current build\'s release (/api/releases/{buildId}/datapackage.json): the Table Schema of every '
+    + 'column of the price report and its history, its licence (CC BY 4.0), sources, attribution text naming the data date, '
+    + 'and every file of the release with the URL that serves the same bytes forever, its sha256 (hash) and size (bytes).',
   tags: ['site'],
   querystring: z.object({}),
   response: z.looseObject({ resources: z.array(z.looseObject({})) }),
@@ -160,8 +152,8 @@ const priceReportPackageRoute = defineRoute({
   cache: CACHE.priceIndex,
   cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ build, config }) => ({
-    raw: resolvedDataPackage(build, config.siteUrl),
+  handler: async ({ build, config }) => ({
+    raw: resolvedReleasePackage(await readReleasePackage(build, build.id), config.siteUrl, config.serviceName),
     contentType: JSON_TYPE,
     headers: { link: LICENSE_LINK },
   }),

@@ -1,4 +1,4 @@
--- Best-of score within each city (pipeline/README.md, "Ranking score"):
+-- Best-of score within each city (pipeline/methodology.md, "Ranking score"):
 --   score = 100 × (0.5 × rating + 0.3 × value + 0.2 × amenities), each term in 0..1
 --   rating    = Bayesian average (prior: the city's mean rating, weight 10 reviews) ÷ 5;
 --               0.5 for everyone when the city has no review data
