@@ -332,7 +332,7 @@ async function releaseOf(ctx: ViewContext) {
   const pkg = await readReleasePackage(ctx.build, ctx.build.id).catch(() => undefined);
   if (!pkg) return undefined;
   const { serviceName, siteUrl } = ctx.config;
-  return { ...describeRelease(pkg, siteUrl), bibtex: bibtex(pkg, siteUrl, serviceName) };
+  return { ...describeRelease(pkg, siteUrl), bibtexEntry: bibtex(pkg, siteUrl, serviceName) };
 }
 
 export async function priceIndexView(ctx: ViewContext): Promise<PageView> {

@@ -1,7 +1,8 @@
 /**
  * Every URL the service hands out answers: the URLs are collected from real responses of the
  * sample build (citation.url, webUrl, methodologyUrl, image URLs, problem `type`, the
- * datapackage's paths), each is requested, and so is every link of the pages they lead to.
+ * datapackage's and the releases' paths), each is requested, and so is every link of the pages they
+ * lead to.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -26,7 +27,8 @@ function urlsIn(value: unknown, out: Set<string>) {
 
 /** A sample of responses: every GET endpoint in every locale, a few of each kind of slug, and errors. */
 async function sampleResponses(): Promise<{ url: string; body: unknown }[]> {
-  const urls: string[] = ['/api/price-report.datapackage.json', '/v1/properties?locale=xx', '/v1/nothing-here', '/v1/rankings?locale=en&city=atlantis'];
+  const releases = (await get(s.app, '/api/releases')).body.data;
+  const urls: string[] = ['/api/price-report.datapackage.json', '/api/releases', `/api/releases/${releases[0].buildId}`, '/api/price-index/history', '/v1/properties?locale=xx', '/v1/nothing-here', '/v1/rankings?locale=en&city=atlantis'];
   for (const l of LOCALES) {
     const geo = (await get(s.app, `/v1/geo/bootstrap?locale=${l}`)).body.data;
     const cities = geo.cities.slice(0, 3);
@@ -58,7 +60,7 @@ describe('every URL in a response', () => {
     const responses = await sampleResponses();
     for (const r of responses) urlsIn(r.body, handedOut);
     const kinds = [...handedOut].map((u) => new URL(u).pathname.split('/')[2] === undefined ? new URL(u).pathname : new URL(u).pathname.split('/').slice(0, 3).join('/'));
-    for (const expected of ['/en/space', '/de/coworking', '/es/operator', '/en/best', '/de/prices', '/es/price-index', '/problems/validation-failed', '/problems/not-found', '/media/spaces', '/api/price-report']) {
+    for (const expected of ['/en/space', '/de/coworking', '/es/operator', '/en/best', '/de/prices', '/es/price-index', '/problems/validation-failed', '/problems/not-found', '/media/spaces', '/api/releases']) {
       assert.ok(kinds.some((k) => k.startsWith(expected)), `the sample hands out ${expected}…`);
     }
 

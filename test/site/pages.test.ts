@@ -134,6 +134,11 @@ describe('public pages', () => {
     }
     assert.equal(doc.querySelectorAll('tr[data-city]').length, index.cities.reduce((n, c) => n + 1 + (c.byType?.length ?? 0), 0));
     assert.ok(doc.querySelector('#methodology h2'), 'the methodology section the methodologyUrl points to');
+    const bib = doc.querySelector('#cite-heading ~ ul a[href$="/citation.bib"]')?.getAttribute('href');
+    assert.ok(bib, 'links the release\'s BibTeX');
+    const entry = await get(s.app, pathOf(bib));
+    assert.equal(entry.status, 200);
+    assert.equal(doc.querySelector('#cite-heading ~ pre')?.textContent, entry.raw.body, 'shows the same BibTeX entry');
     assert.equal(index.source?.sampleData, true);
     assert.equal(text(doc.querySelector('main [role="note"] span')), index.source.description, 'sample data says so');
     const charts = [...doc.querySelectorAll('figure.index-chart')];
