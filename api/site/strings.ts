@@ -8,7 +8,7 @@ import { DOMINANT_OPERATOR_SHARE, LOW_RELIABILITY_SAMPLE_SIZE, MIN_SAMPLE_SIZE, 
 export interface PageStrings {
   languageName: string;
   skipToContent: string;
-  nav: { home: string; priceIndex: string; prices: string; docs: string; label: string; languages: string };
+  nav: { home: string; priceIndex: string; prices: string; docs: string; label: string; languages: string; breadcrumb: string };
   intro: (service: string) => string;
   homeLead: string;
   countries: string;
@@ -99,7 +99,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
   en: {
     languageName: 'English',
     skipToContent: 'Skip to content',
-    nav: { home: 'Home', priceIndex: 'Price index', prices: 'Prices by city', docs: 'API', label: 'Main', languages: 'Language' },
+    nav: { home: 'Home', priceIndex: 'Price index', prices: 'Prices by city', docs: 'API', label: 'Main', languages: 'Language', breadcrumb: 'Where this is' },
     intro: (s) => `${s} is an open catalogue of coworking spaces and private offices, with a per-city price index under CC BY 4.0.`,
     homeLead: 'Browse by country and city, compare prices per desk, or download the data as JSON and CSV.',
     countries: 'Countries',
@@ -191,7 +191,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
   de: {
     languageName: 'Deutsch',
     skipToContent: 'Zum Inhalt springen',
-    nav: { home: 'Start', priceIndex: 'Preisindex', prices: 'Preise nach Stadt', docs: 'API', label: 'Hauptnavigation', languages: 'Sprache' },
+    nav: { home: 'Start', priceIndex: 'Preisindex', prices: 'Preise nach Stadt', docs: 'API', label: 'Hauptnavigation', languages: 'Sprache', breadcrumb: 'Wo das liegt' },
     intro: (s) => `${s} ist ein offener Katalog von Coworking-Spaces und privaten Büros, mit einem Preisindex je Stadt unter CC BY 4.0.`,
     homeLead: 'Nach Land und Stadt stöbern, Preise pro Arbeitsplatz vergleichen oder die Daten als JSON und CSV herunterladen.',
     countries: 'Länder',
@@ -283,7 +283,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
   es: {
     languageName: 'Español',
     skipToContent: 'Ir al contenido',
-    nav: { home: 'Inicio', priceIndex: 'Índice de precios', prices: 'Precios por ciudad', docs: 'API', label: 'Principal', languages: 'Idioma' },
+    nav: { home: 'Inicio', priceIndex: 'Índice de precios', prices: 'Precios por ciudad', docs: 'API', label: 'Principal', languages: 'Idioma', breadcrumb: 'Dónde está' },
     intro: (s) => `${s} es un catálogo abierto de espacios de coworking y oficinas privadas, con un índice de precios por ciudad bajo CC BY 4.0.`,
     homeLead: 'Explora por país y ciudad, compara precios por puesto o descarga los datos en JSON y CSV.',
     countries: 'Países',

@@ -38,7 +38,7 @@ export interface ViewContext {
 }
 
 /** How many listing cards a place or operator page shows (the API's list pages the rest). */
-export const CARDS_PER_PAGE = 24;
+const CARDS_PER_PAGE = 24;
 const CARD_ORDER = 'rating-desc';
 
 const JSON_TYPE = 'application/json';
@@ -57,6 +57,8 @@ const slugName = (h: { slug: string; name: string }): SlugName => ({ slug: h.slu
 /** A page's path in this view's locale. */
 export const pathOf = (ctx: ViewContext, page: CitationPage) => citationPath(ctx.locale, page);
 
+const spacePath = (ctx: ViewContext, slug: string) => pathOf(ctx, { kind: 'space', slug, title: '' });
+
 /** A link to a page, with the page's title as its text. */
 const linkTo = (ctx: ViewContext, page: CitationPage) => ({ path: pathOf(ctx, page), title: citationTitle(ctx.locale, page) });
 
@@ -67,11 +69,17 @@ function cityPath(ctx: ViewContext, citySlug: string): string | undefined {
 }
 
 /** Up to CARDS_PER_PAGE cards of the listings a filter selects, best rated first, and how many it selects. */
-function cards(ctx: ViewContext, filters: Filters): { total: number; cards: ListingCard[] } {
+function cards(ctx: ViewContext, filters: Filters): { total: number; cards: (ListingCard & { path: string })[] } {
   const { engine } = ctx.build;
   const set = engine.match(filters);
   const { total, indices } = engine.page(set, filters, CARD_ORDER, 0, 0, CARDS_PER_PAGE);
-  return { total, cards: indices.map((i) => JSON.parse(engine.cardJson(i, ctx.locale, filters)) as ListingCard) };
+  return {
+    total,
+    cards: indices.map((i) => {
+      const card = JSON.parse(engine.cardJson(i, ctx.locale, filters)) as ListingCard;
+      return { ...card, path: spacePath(ctx, card.slug) };
+    }),
+  };
 }
 
 export function homeView(ctx: ViewContext): PageView {
@@ -173,7 +181,7 @@ export function bestView(ctx: ViewContext): PageView | undefined {
   return {
     template: 'best',
     page: { kind: 'best', city: ranking.city },
-    data: { ranking, cityPath: cityPath(ctx, ranking.city.slug), spacePath: (slug: string) => `/${ctx.locale}/space/${slug}` },
+    data: { ranking, cityPath: cityPath(ctx, ranking.city.slug), spacePath: (slug: string) => spacePath(ctx, slug) },
     dataLinks: [apiLink(ctx, '/v1/rankings', { city: ranking.city.slug, limit: String(ranking.ranked.length || 1) })],
   };
 }
