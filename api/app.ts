@@ -15,6 +15,7 @@ import { registerRoute } from './http/route.ts';
 import './http/types.ts';
 import { FILTERS, type FilterRegistry } from './catalog/filters.ts';
 import { routes } from './routes/index.ts';
+import { installPages } from './site/pages.ts';
 
 export interface AppOptions {
   config: AppConfig;
@@ -117,5 +118,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   for (const def of routes(opts.filters ?? FILTERS)) registerRoute(app, def);
+  installPages(app);
   return app;
 }

@@ -60,6 +60,7 @@ const TITLES: Record<Locale, {
   },
 };
 
+/** The site path of a page in a locale (DESIGN.md §3); the pages are served there (api/site/pages.ts). */
 export function citationPath(locale: Locale, page: CitationPage): string {
   switch (page.kind) {
     case 'home': return `/${locale}`;
@@ -75,6 +76,7 @@ export function citationPath(locale: Locale, page: CitationPage): string {
   }
 }
 
+/** The localized title of a page: the citation's `title` and the page's heading. */
 export function citationTitle(locale: Locale, page: CitationPage): string {
   const t = TITLES[locale];
   switch (page.kind) {

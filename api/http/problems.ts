@@ -1,7 +1,7 @@
 import type { ErrorCode, Problem } from '../../contract/problem.ts';
 
 /** The one catalogue of error kinds: HTTP status and title of every code. */
-const PROBLEM_KINDS: Record<ErrorCode, { status: number; title: string }> = {
+export const PROBLEM_KINDS: Record<ErrorCode, { status: number; title: string }> = {
   VALIDATION_FAILED: { status: 400, title: 'Request validation failed' },
   CLIENT_TOO_OLD: { status: 400, title: 'Client build no longer supported' },
   CHALLENGE_FAILED: { status: 403, title: 'Challenge failed' },
@@ -31,9 +31,12 @@ export class ApiError extends Error {
 export const validationFailed = (errors: FieldError[], detail = 'One or more parameters are invalid.') =>
   new ApiError('VALIDATION_FAILED', detail, errors);
 
+/** `/problems/<code in kebab case>`: the site path of the page that explains a code (api/site/problems.ts). */
+export const problemPath = (code: ErrorCode) => `/problems/${code.toLowerCase().replace(/_/g, '-')}`;
+
 /** `{site}/problems/<code in kebab case>` */
 function problemType(siteUrl: string, code: ErrorCode): string {
-  return `${siteUrl.replace(/\/$/, '')}/problems/${code.toLowerCase().replace(/_/g, '-')}`;
+  return `${siteUrl.replace(/\/$/, '')}${problemPath(code)}`;
 }
 
 export function toProblem(siteUrl: string, error: ApiError, traceId: string): Problem {

@@ -5,7 +5,8 @@
  * one it declares, every declared header (RateLimit-*, Retry-After, Cache-Control, ETag,
  * Idempotency-Replayed) is present when required and valid, and the body validates. Errors on
  * paths the document does not know (unknown routes) must still be problem+json with a matching
- * status. A mismatch makes `app.inject` reject, which fails the test that made the request.
+ * status; the public pages (api/site/pages.ts, not API operations) are not in the document and
+ * answer their 404s in HTML. A mismatch makes `app.inject` reject, which fails the test that made the request.
  */
 import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
@@ -166,6 +167,8 @@ export class OpenApiValidator {
     }
     if (res.statusCode === 429 && res.headers['retry-after'] === undefined) problems.push('missing header Retry-After');
     if (method === 'HEAD') return problems;
+    // a public page (api/site/pages.ts) that does not exist is an HTML page too
+    if (res.statusCode === 404 && res.route !== undefined && mediaType(res.headers['content-type']) === 'text/html') return problems;
     if (mediaType(res.headers['content-type']) !== 'application/problem+json') {
       return [...problems, `error ${res.statusCode} is not application/problem+json but "${res.headers['content-type']}"`];
     }

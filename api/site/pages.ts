@@ -1,0 +1,165 @@
+/**
+ * The public pages (DESIGN.md §1 "Public pages", §3 "Public page URLs"): HTML rendered with eta
+ * from the build the API serves, at every URL the API hands out (citation.url, webUrl,
+ * methodologyUrl, problem types). Pages are not API operations: they are left out of the
+ * OpenAPI description, answer text/html (a 404 too), and share the API's rate limit,
+ * Cache-Control, ETag and per-build response cache.
+ */
+import { join } from 'node:path';
+import { Eta } from 'eta';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { LoadedBuild } from '../build/load.ts';
+import type { AppConfig } from '../config.ts';
+import { LOCALES, type Locale } from '../../contract/common.ts';
+import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';
+import type { PriceIndexPayload } from '../../contract/market.ts';
+import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/citation.ts';
+import { CACHE, type CacheHint } from '../http/headers.ts';
+import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
+import { markdownToHtml } from './markdown.ts';
+import { PROBLEM_DOCS } from './problems.ts';
+import { formatDate, formatMoney, formatShare, STRINGS } from './strings.ts';
+import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
+import {
+  bestView, cityPricesView, homeView, operatorView, placeView, priceIndexView, pricesView, spaceView,
+  type PageView, type ViewContext,
+} from './views.ts';
+
+const HTML_TYPE = 'text/html; charset=utf-8';
+const PROBLEM_PAGE_CACHE: CacheHint = { maxAge: 3600, staleWhileRevalidate: 86400 };
+
+const eta = new Eta({ views: join(import.meta.dirname, 'templates'), cache: true, autoEscape: true });
+
+interface PageRoute {
+  /** after `/{locale}` */
+  path: string;
+  cache: CacheHint;
+  view(ctx: ViewContext): PageView | undefined | Promise<PageView | undefined>;
+}
+
+/** Every localized page, served under /en, /de and /es. */
+const PAGES: PageRoute[] = [
+  { path: '', cache: CACHE.geo, view: homeView },
+  { path: '/coworking/:country', cache: CACHE.market, view: placeView },
+  { path: '/coworking/:country/:city', cache: CACHE.market, view: placeView },
+  { path: '/coworking/:country/:city/:zone', cache: CACHE.market, view: placeView },
+  { path: '/space/:slug', cache: CACHE.listing, view: spaceView },
+  { path: '/operator/:slug', cache: CACHE.market, view: operatorView },
+  { path: '/best/:city', cache: CACHE.market, view: bestView },
+  { path: '/prices', cache: CACHE.market, view: pricesView },
+  { path: '/prices/:city', cache: CACHE.market, view: cityPricesView },
+  { path: '/price-index', cache: CACHE.priceIndex, view: priceIndexView },
+];
+
+/** What every page's layout needs besides the page's own data. */
+function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
+  const { asOf, source } = build.priceIndex as PriceIndexPayload;
+  return {
+    /** what the snapshot says of itself when its prices are invented (data/source.json) */
+    sampleNotice: source?.sampleData ? source.description : undefined,
+    lang: locale,
+    t: STRINGS[locale],
+    service: config.serviceName,
+    buildId: build.id,
+    asOf: formatDate(locale, asOf),
+    licenseUrl: LICENSE_URL,
+    nav: {
+      home: `/${locale}`,
+      priceIndex: citationPath(locale, { kind: 'price-index' }),
+      prices: citationPath(locale, { kind: 'prices' }),
+      docs: '/docs',
+    },
+    money: (m: { amount: number; currency: string }) => formatMoney(locale, m),
+    share: (x: number) => formatShare(locale, x),
+    flagLegend: Object.entries(QUALITY_FLAG_LETTERS).map(([k, letter]) => ({ letter, meaning: STRINGS[locale].flagMeaning[k as keyof typeof QUALITY_FLAG_LETTERS] })),
+    date: (iso: string) => formatDate(locale, iso),
+  };
+}
+
+function renderView(view: PageView, ctx: ViewContext, now: number): string {
+  const { config, locale } = ctx;
+  const cite = citation({ siteUrl: config.siteUrl, serviceName: config.serviceName, locale, page: view.page, now, data: view.cited });
+  return eta.render(`./${view.template}`, {
+    ...frame(ctx.build, config, locale),
+    ...view.data,
+    title: citationTitle(locale, view.page),
+    citation: cite,
+    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: citationPath(l, view.page), current: l === locale })),
+    dataLinks: view.dataLinks,
+  });
+}
+
+function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale) {
+  const html = eta.render('./not-found', {
+    ...frame(build, config, locale),
+    title: STRINGS[locale].notFound,
+    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: `/${l}`, current: l === locale })),
+    dataLinks: [],
+  });
+  return reply.code(404).type(HTML_TYPE).send(html);
+}
+
+/** The problem code of a page path segment (`not-found` → NOT_FOUND). */
+const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => [problemPath(code).split('/').pop()!, code]));
+
+/** Registers every page; call after the API routes (the pages take no path the API uses). */
+export function installPages(app: FastifyInstance) {
+  /** Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404. */
+  const serve = async (reply: FastifyReply, key: string, locale: Locale, render: (build: LoadedBuild, now: number) => Promise<string | undefined>) => {
+    const { build, responses } = app.catalog.current();
+    const now = app.clock();
+    const cacheKey = app.config.queryCache ? `page|${key}` : undefined;
+    let kept = cacheKey === undefined ? undefined : responses.get(cacheKey, now);
+    if (!kept) {
+      const html = await render(build, now);
+      if (html === undefined) return notFound(reply, build, app.config, locale);
+      if (cacheKey === undefined) return reply.type(HTML_TYPE).send(html);
+      kept = responses.keep(cacheKey, now, { body: html, contentType: HTML_TYPE });
+    }
+    reply.header('etag', kept.etag);
+    return reply.type(kept.contentType).send(kept.body);
+  };
+
+  for (const locale of LOCALES) {
+    for (const page of PAGES) {
+      const url = `/${locale}${page.path}`;
+      app.route({
+        method: 'GET',
+        url,
+        config: { cache: page.cache },
+        handler: (request, reply) => {
+          const params = request.params as Record<string, string>;
+          return serve(reply, `${url}|${JSON.stringify(params)}`, locale, async (build, now) => {
+            const ctx: ViewContext = { build, config: app.config, locale, params };
+            const view = await page.view(ctx);
+            return view && renderView(view, ctx, now);
+          });
+        },
+      });
+    }
+  }
+
+  app.route({
+    method: 'GET',
+    url: '/problems/:code',
+    config: { cache: PROBLEM_PAGE_CACHE },
+    handler: (request, reply) => {
+      const segment = (request.params as { code: string }).code;
+      return serve(reply, `/problems/${segment}`, 'en', async (build) => {
+        const code = PROBLEM_BY_SEGMENT.get(segment);
+        if (!code) return undefined;
+        return eta.render('./problem', {
+          ...frame(build, app.config, 'en'),
+          title: PROBLEM_KINDS[code].title,
+          code,
+          status: PROBLEM_KINDS[code].status,
+          type: app.config.siteUrl + problemPath(code),
+          body: markdownToHtml(PROBLEM_DOCS[code](app.config), 1),
+          codes: ERROR_CODES.map((c) => ({ code: c, path: problemPath(c), current: c === code })),
+          alternates: [],
+          dataLinks: [],
+        });
+      });
+    },
+  });
+}

@@ -1,0 +1,14 @@
+import type { LoadedBuild } from '../build/load.ts';
+
+const made = new WeakMap<LoadedBuild, Map<string, unknown>>();
+
+/**
+ * A value derived from a build alone (a chart, the methodology as HTML), made the first time a
+ * page asks for it and kept as long as the build is: it is part of the build, not a cache of requests.
+ */
+export function perBuild<T>(build: LoadedBuild, key: string, make: () => T): T {
+  let values = made.get(build);
+  if (!values) made.set(build, (values = new Map()));
+  if (!values.has(key)) values.set(key, make());
+  return values.get(key) as T;
+}

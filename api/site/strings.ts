@@ -1,0 +1,397 @@
+/**
+ * The words of the public pages in every locale. Titles of the pages themselves come from the
+ * citation (api/http/citation.ts), so a page and the citation that links to it say the same.
+ */
+import type { BillingPeriod, Locale } from '../../contract/common.ts';
+import { DOMINANT_OPERATOR_SHARE, LOW_RELIABILITY_SAMPLE_SIZE, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS, STALE_PRICE_DAYS } from '../../contract/rules.ts';
+
+export interface PageStrings {
+  languageName: string;
+  skipToContent: string;
+  nav: { home: string; priceIndex: string; prices: string; docs: string; label: string; languages: string; breadcrumb: string };
+  intro: (service: string) => string;
+  homeLead: string;
+  countries: string;
+  cities: string;
+  zones: string;
+  spaces: string;
+  operators: string;
+  faq: string;
+  propertyCount: (n: number) => string;
+  operatorCount: (n: number) => string;
+  medianPerDesk: string;
+  priceRange: string;
+  sampleOf: (n: number) => string;
+  address: string;
+  operator: string;
+  city: string;
+  country: string;
+  capacityHeading: string;
+  capacity: (n: number) => string;
+  rating: (score: number, count: number) => string;
+  amenities: string;
+  pricing: string;
+  option: string;
+  price: string;
+  period: Record<BillingPeriod, string>;
+  onRequest: string;
+  desks: (min: number | undefined, max: number | undefined) => string;
+  marketPosition: Record<'below' | 'around' | 'above', string>;
+  showingOf: (shown: number, total: number) => string;
+  rank: string;
+  score: string;
+  ratingHeading: string;
+  amenityCount: string;
+  entryPrice: string;
+  noReviews: string;
+  rankingNote: string;
+  product: string;
+  allDesks: string;
+  median: string;
+  average: string;
+  min: string;
+  max: string;
+  sampleSize: string;
+  p25: string;
+  p75: string;
+  medianAgeDays: string;
+  staleShare: string;
+  largestOperatorShare: string;
+  flags: string;
+  flagMeaning: Record<keyof typeof QUALITY_FLAG_LETTERS, string>;
+  notPublished: string;
+  thinSample: string;
+  perDeskMonth: (currency: string) => string;
+  chartIndexCaption: (currency: string) => string;
+  chartCityCaption: (city: string) => string;
+  chartTableNote: string;
+  byCity: string;
+  cityIndexLink: string;
+  pricesLead: string;
+  priceIndexLead: string;
+  methodology: string;
+  methodologyMissing: string;
+  history: string;
+  month: string;
+  historyIndexCaption: (currency: string) => string;
+  historyCityCaption: (city: string) => string;
+  downloads: string;
+  json: string;
+  csv: string;
+  priceReport: string;
+  dataPackage: string;
+  apiDocs: string;
+  cite: string;
+  bibtex: string;
+  release: (id: string) => string;
+  asOf: (date: string) => string;
+  footer: (service: string) => string;
+  license: string;
+  buildId: string;
+  sampleData: string;
+  notFound: string;
+  notFoundText: string;
+}
+
+const sample = (n: number, spaces: string) => `n = ${n} ${spaces}`;
+
+export const STRINGS: Record<Locale, PageStrings> = {
+  en: {
+    languageName: 'English',
+    skipToContent: 'Skip to content',
+    nav: { home: 'Home', priceIndex: 'Price index', prices: 'Prices by city', docs: 'API', label: 'Main', languages: 'Language', breadcrumb: 'Where this is' },
+    intro: (s) => `${s} is an open catalogue of coworking spaces and private offices, with a per-city price index under CC BY 4.0.`,
+    homeLead: 'Browse by country and city, compare prices per desk, or download the data as JSON and CSV.',
+    countries: 'Countries',
+    cities: 'Cities',
+    zones: 'Neighbourhoods',
+    spaces: 'Spaces',
+    operators: 'Operators',
+    faq: 'Frequently asked questions',
+    propertyCount: (n) => `${n} ${n === 1 ? 'space' : 'spaces'}`,
+    operatorCount: (n) => `${n} ${n === 1 ? 'operator' : 'operators'}`,
+    medianPerDesk: 'Median monthly price per desk',
+    priceRange: 'Price range per desk and month',
+    sampleOf: (n) => sample(n, n === 1 ? 'space' : 'spaces'),
+    address: 'Address',
+    operator: 'Operator',
+    city: 'City',
+    country: 'Country',
+    capacityHeading: 'Capacity',
+    capacity: (n) => `Room for about ${n} people`,
+    rating: (s, c) => `Rated ${s} of 5 (${c} reviews)`,
+    amenities: 'Amenities',
+    pricing: 'Prices',
+    option: 'Option',
+    price: 'Price',
+    period: { month: 'per month', day: 'per day', hour: 'per hour', week: 'per week', year: 'per year', once: 'once' },
+    onRequest: 'on request',
+    desks: (min, max) => (min && max && min !== max ? `${min}–${max} people` : `${max ?? min} ${(max ?? min) === 1 ? 'person' : 'people'}`),
+    marketPosition: { below: 'below the city median', around: 'around the city median', above: 'above the city median' },
+    showingOf: (shown, total) => `Showing ${shown} of ${total}, best rated first.`,
+    rank: 'Rank',
+    score: 'Score',
+    ratingHeading: 'Rating',
+    amenityCount: 'Amenities',
+    entryPrice: 'From',
+    noReviews: 'This city has no review data: the score weighs value and amenities only.',
+    rankingNote: 'The score ranks spaces within this city only; it is never comparable across cities.',
+    product: 'Product',
+    allDesks: 'All desk products',
+    median: 'Median',
+    average: 'Average',
+    min: 'Minimum',
+    max: 'Maximum',
+    sampleSize: 'Sample (spaces)',
+    p25: 'Lower quartile',
+    p75: 'Upper quartile',
+    medianAgeDays: 'Median age of the prices (days)',
+    staleShare: `Prices older than ${STALE_PRICE_DAYS} days`,
+    largestOperatorShare: 'Largest operator\'s share of the spaces',
+    flags: 'Flags',
+    flagMeaning: {
+      stalePrices: `stale prices: their median age exceeds ${STALE_PRICE_DAYS} days`,
+      breakInSeries: 'break in the series: the month before was not published, an earlier one was',
+      dominantOperator: `dominant operator: one operator runs ${DOMINANT_OPERATOR_SHARE * 100} % or more of the spaces`,
+      lowReliability: `low reliability: fewer than ${LOW_RELIABILITY_SAMPLE_SIZE} spaces`,
+    },
+    notPublished: `not published (fewer than ${MIN_SAMPLE_SIZE} spaces)`,
+    thinSample: `thin sample (fewer than ${MIN_SAMPLE_SIZE} spaces)`,
+    perDeskMonth: (c) => `${c} per desk and month`,
+    chartIndexCaption: (c) => `Median monthly price per desk in ${c}, by city and product; the bar is all desk products, n its sample of spaces.`,
+    chartCityCaption: (c) => `Median monthly price per desk in ${c} by product; n is the sample of spaces.`,
+    chartTableNote: 'The table below the chart holds the same figures.',
+    byCity: 'By city',
+    cityIndexLink: 'Prices in this city',
+    pricesLead: 'Median, minimum and maximum monthly price per desk in each city, by product, with the sample of spaces behind each figure.',
+    priceIndexLead: 'Median, average, minimum and maximum monthly price per desk per city and desk product, from the prices operators publish.',
+    methodology: 'Methodology',
+    methodologyMissing: 'This build ships no methodology file; the methodology is in the repository (pipeline/methodology.md).',
+    history: 'Monthly history',
+    month: 'Month',
+    historyIndexCaption: (c) => `Median monthly price per desk in ${c} at each month's end, by city (all desk products).`,
+    historyCityCaption: (c) => `Median monthly price per desk in ${c} at each month's end, by product; a gap is a month below the sample threshold.`,
+    downloads: 'Data',
+    json: 'JSON',
+    csv: 'CSV',
+    priceReport: 'Price report',
+    dataPackage: 'Data package (Frictionless)',
+    apiDocs: 'API reference',
+    cite: 'Cite this page',
+    bibtex: 'BibTeX',
+    release: (id) => `Release ${id}: the files of this build, never rewritten`,
+    asOf: (d) => `Data as of ${d}`,
+    footer: (s) => `Data from ${s}, licensed under`,
+    license: 'Licence',
+    buildId: 'build',
+    sampleData: 'Sample data, not real prices.',
+    notFound: 'Page not found',
+    notFoundText: 'There is nothing at this address. It may have been removed in a newer build of the data.',
+  },
+  de: {
+    languageName: 'Deutsch',
+    skipToContent: 'Zum Inhalt springen',
+    nav: { home: 'Start', priceIndex: 'Preisindex', prices: 'Preise nach Stadt', docs: 'API', label: 'Hauptnavigation', languages: 'Sprache', breadcrumb: 'Wo das liegt' },
+    intro: (s) => `${s} ist ein offener Katalog von Coworking-Spaces und privaten Büros, mit einem Preisindex je Stadt unter CC BY 4.0.`,
+    homeLead: 'Nach Land und Stadt stöbern, Preise pro Arbeitsplatz vergleichen oder die Daten als JSON und CSV herunterladen.',
+    countries: 'Länder',
+    cities: 'Städte',
+    zones: 'Stadtteile',
+    spaces: 'Spaces',
+    operators: 'Betreiber',
+    faq: 'Häufige Fragen',
+    propertyCount: (n) => `${n} ${n === 1 ? 'Space' : 'Spaces'}`,
+    operatorCount: (n) => `${n} Betreiber`,
+    medianPerDesk: 'Median-Monatspreis pro Arbeitsplatz',
+    priceRange: 'Preisspanne pro Arbeitsplatz und Monat',
+    sampleOf: (n) => sample(n, n === 1 ? 'Space' : 'Spaces'),
+    address: 'Adresse',
+    operator: 'Betreiber',
+    city: 'Stadt',
+    country: 'Land',
+    capacityHeading: 'Kapazität',
+    capacity: (n) => `Platz für etwa ${n} Personen`,
+    rating: (s, c) => `Bewertet mit ${s} von 5 (${c} Bewertungen)`,
+    amenities: 'Ausstattung',
+    pricing: 'Preise',
+    option: 'Angebot',
+    price: 'Preis',
+    period: { month: 'pro Monat', day: 'pro Tag', hour: 'pro Stunde', week: 'pro Woche', year: 'pro Jahr', once: 'einmalig' },
+    onRequest: 'auf Anfrage',
+    desks: (min, max) => (min && max && min !== max ? `${min}–${max} Personen` : `${max ?? min} ${(max ?? min) === 1 ? 'Person' : 'Personen'}`),
+    marketPosition: { below: 'unter dem Median der Stadt', around: 'um den Median der Stadt', above: 'über dem Median der Stadt' },
+    showingOf: (shown, total) => `${shown} von ${total}, am besten bewertete zuerst.`,
+    rank: 'Rang',
+    score: 'Punktzahl',
+    ratingHeading: 'Bewertung',
+    amenityCount: 'Ausstattung',
+    entryPrice: 'Ab',
+    noReviews: 'Für diese Stadt gibt es keine Bewertungen: Die Punktzahl wägt nur Preis und Ausstattung.',
+    rankingNote: 'Die Punktzahl ordnet Spaces nur innerhalb dieser Stadt; zwischen Städten ist sie nie vergleichbar.',
+    product: 'Produkt',
+    allDesks: 'Alle Arbeitsplatz-Produkte',
+    median: 'Median',
+    average: 'Durchschnitt',
+    min: 'Minimum',
+    max: 'Maximum',
+    sampleSize: 'Stichprobe (Spaces)',
+    p25: 'Unteres Quartil',
+    p75: 'Oberes Quartil',
+    medianAgeDays: 'Medianes Alter der Preise (Tage)',
+    staleShare: `Preise älter als ${STALE_PRICE_DAYS} Tage`,
+    largestOperatorShare: 'Anteil des größten Betreibers an den Spaces',
+    flags: 'Kennzeichen',
+    flagMeaning: {
+      stalePrices: `veraltete Preise: ihr medianes Alter übersteigt ${STALE_PRICE_DAYS} Tage`,
+      breakInSeries: 'Bruch in der Reihe: der Vormonat war nicht veröffentlicht, ein früherer schon',
+      dominantOperator: `dominanter Betreiber: ein Betreiber führt ${DOMINANT_OPERATOR_SHARE * 100} % oder mehr der Spaces`,
+      lowReliability: `geringe Verlässlichkeit: weniger als ${LOW_RELIABILITY_SAMPLE_SIZE} Spaces`,
+    },
+    notPublished: `nicht veröffentlicht (weniger als ${MIN_SAMPLE_SIZE} Spaces)`,
+    thinSample: `kleine Stichprobe (weniger als ${MIN_SAMPLE_SIZE} Spaces)`,
+    perDeskMonth: (c) => `${c} pro Arbeitsplatz und Monat`,
+    chartIndexCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c}, nach Stadt und Produkt; der Balken steht für alle Arbeitsplatz-Produkte, n für die Stichprobe.`,
+    chartCityCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} nach Produkt; n ist die Stichprobe der Spaces.`,
+    chartTableNote: 'Die Tabelle unter dem Diagramm enthält dieselben Zahlen.',
+    byCity: 'Nach Stadt',
+    cityIndexLink: 'Preise in dieser Stadt',
+    pricesLead: 'Median-, Minimal- und Maximal-Monatspreis pro Arbeitsplatz je Stadt und Produkt, mit der Stichprobe hinter jeder Zahl.',
+    priceIndexLead: 'Median, Durchschnitt, Minimum und Maximum des Monatspreises pro Arbeitsplatz je Stadt und Produkt, aus den veröffentlichten Preisen der Betreiber.',
+    methodology: 'Methodik',
+    methodologyMissing: 'Dieser Build enthält keine Methodik-Datei; die Methodik steht im Repository (pipeline/methodology.md).',
+    history: 'Monatlicher Verlauf',
+    month: 'Monat',
+    historyIndexCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} am Ende jedes Monats, nach Stadt (alle Arbeitsplatz-Produkte).`,
+    historyCityCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} am Ende jedes Monats, nach Produkt; eine Lücke ist ein Monat unter der Stichprobenschwelle.`,
+    downloads: 'Daten',
+    json: 'JSON',
+    csv: 'CSV',
+    priceReport: 'Preisbericht',
+    dataPackage: 'Datenpaket (Frictionless)',
+    apiDocs: 'API-Referenz',
+    cite: 'Diese Seite zitieren',
+    bibtex: 'BibTeX',
+    release: (id) => `Release ${id}: die Dateien dieses Builds, nie überschrieben`,
+    asOf: (d) => `Datenstand ${d}`,
+    footer: (s) => `Daten von ${s}, lizenziert unter`,
+    license: 'Lizenz',
+    buildId: 'Build',
+    sampleData: 'Beispieldaten, keine echten Preise.',
+    notFound: 'Seite nicht gefunden',
+    notFoundText: 'Unter dieser Adresse gibt es nichts. Vielleicht wurde sie in einem neueren Datenstand entfernt.',
+  },
+  es: {
+    languageName: 'Español',
+    skipToContent: 'Ir al contenido',
+    nav: { home: 'Inicio', priceIndex: 'Índice de precios', prices: 'Precios por ciudad', docs: 'API', label: 'Principal', languages: 'Idioma', breadcrumb: 'Dónde está' },
+    intro: (s) => `${s} es un catálogo abierto de espacios de coworking y oficinas privadas, con un índice de precios por ciudad bajo CC BY 4.0.`,
+    homeLead: 'Explora por país y ciudad, compara precios por puesto o descarga los datos en JSON y CSV.',
+    countries: 'Países',
+    cities: 'Ciudades',
+    zones: 'Barrios',
+    spaces: 'Espacios',
+    operators: 'Operadores',
+    faq: 'Preguntas frecuentes',
+    propertyCount: (n) => `${n} ${n === 1 ? 'espacio' : 'espacios'}`,
+    operatorCount: (n) => `${n} ${n === 1 ? 'operador' : 'operadores'}`,
+    medianPerDesk: 'Precio mensual mediano por puesto',
+    priceRange: 'Rango de precios por puesto y mes',
+    sampleOf: (n) => sample(n, n === 1 ? 'espacio' : 'espacios'),
+    address: 'Dirección',
+    operator: 'Operador',
+    city: 'Ciudad',
+    country: 'País',
+    capacityHeading: 'Capacidad',
+    capacity: (n) => `Capacidad para unas ${n} personas`,
+    rating: (s, c) => `Valoración ${s} de 5 (${c} reseñas)`,
+    amenities: 'Servicios',
+    pricing: 'Precios',
+    option: 'Opción',
+    price: 'Precio',
+    period: { month: 'al mes', day: 'al día', hour: 'por hora', week: 'por semana', year: 'al año', once: 'pago único' },
+    onRequest: 'a consultar',
+    desks: (min, max) => (min && max && min !== max ? `${min}–${max} personas` : `${max ?? min} ${(max ?? min) === 1 ? 'persona' : 'personas'}`),
+    marketPosition: { below: 'por debajo de la mediana de la ciudad', around: 'en torno a la mediana de la ciudad', above: 'por encima de la mediana de la ciudad' },
+    showingOf: (shown, total) => `Se muestran ${shown} de ${total}, los mejor valorados primero.`,
+    rank: 'Puesto',
+    score: 'Puntuación',
+    ratingHeading: 'Valoración',
+    amenityCount: 'Servicios',
+    entryPrice: 'Desde',
+    noReviews: 'Esta ciudad no tiene reseñas: la puntuación solo pondera precio y servicios.',
+    rankingNote: 'La puntuación ordena los espacios solo dentro de esta ciudad; nunca es comparable entre ciudades.',
+    product: 'Producto',
+    allDesks: 'Todos los productos de puesto',
+    median: 'Mediana',
+    average: 'Media',
+    min: 'Mínimo',
+    max: 'Máximo',
+    sampleSize: 'Muestra (espacios)',
+    p25: 'Cuartil inferior',
+    p75: 'Cuartil superior',
+    medianAgeDays: 'Antigüedad mediana de los precios (días)',
+    staleShare: `Precios de más de ${STALE_PRICE_DAYS} días`,
+    largestOperatorShare: 'Cuota del mayor operador en los espacios',
+    flags: 'Marcas',
+    flagMeaning: {
+      stalePrices: `precios antiguos: su antigüedad mediana supera ${STALE_PRICE_DAYS} días`,
+      breakInSeries: 'ruptura de la serie: el mes anterior no se publicó y uno anterior sí',
+      dominantOperator: `operador dominante: un operador gestiona el ${DOMINANT_OPERATOR_SHARE * 100} % o más de los espacios`,
+      lowReliability: `fiabilidad baja: menos de ${LOW_RELIABILITY_SAMPLE_SIZE} espacios`,
+    },
+    notPublished: `no publicado (menos de ${MIN_SAMPLE_SIZE} espacios)`,
+    thinSample: `muestra pequeña (menos de ${MIN_SAMPLE_SIZE} espacios)`,
+    perDeskMonth: (c) => `${c} por puesto y mes`,
+    chartIndexCaption: (c) => `Precio mensual mediano por puesto en ${c}, por ciudad y producto; la barra es el conjunto de productos de puesto, n su muestra de espacios.`,
+    chartCityCaption: (c) => `Precio mensual mediano por puesto en ${c} por producto; n es la muestra de espacios.`,
+    chartTableNote: 'La tabla bajo el gráfico contiene las mismas cifras.',
+    byCity: 'Por ciudad',
+    cityIndexLink: 'Precios en esta ciudad',
+    pricesLead: 'Precio mensual mediano, mínimo y máximo por puesto en cada ciudad y producto, con la muestra de espacios de cada cifra.',
+    priceIndexLead: 'Mediana, media, mínimo y máximo del precio mensual por puesto por ciudad y producto, a partir de los precios que publican los operadores.',
+    methodology: 'Metodología',
+    methodologyMissing: 'Esta compilación no incluye el archivo de metodología; la metodología está en el repositorio (pipeline/methodology.md).',
+    history: 'Evolución mensual',
+    month: 'Mes',
+    historyIndexCaption: (c) => `Precio mensual mediano por puesto en ${c} al final de cada mes, por ciudad (todos los productos de puesto).`,
+    historyCityCaption: (c) => `Precio mensual mediano por puesto en ${c} al final de cada mes, por producto; un hueco es un mes por debajo del umbral de muestra.`,
+    downloads: 'Datos',
+    json: 'JSON',
+    csv: 'CSV',
+    priceReport: 'Informe de precios',
+    dataPackage: 'Paquete de datos (Frictionless)',
+    apiDocs: 'Referencia de la API',
+    cite: 'Citar esta página',
+    bibtex: 'BibTeX',
+    release: (id) => `Versión ${id}: los archivos de esta compilación, nunca reescritos`,
+    asOf: (d) => `Datos a ${d}`,
+    footer: (s) => `Datos de ${s}, con licencia`,
+    license: 'Licencia',
+    buildId: 'compilación',
+    sampleData: 'Datos de ejemplo, no son precios reales.',
+    notFound: 'Página no encontrada',
+    notFoundText: 'No hay nada en esta dirección. Puede que se haya retirado en una compilación más reciente de los datos.',
+  },
+};
+
+const moneyFormats = new Map<string, { whole: Intl.NumberFormat; cents: Intl.NumberFormat }>();
+
+/** Money as the locale writes it (the operator's currency, never converted); cents only when there are any. */
+export function formatMoney(locale: Locale, m: { amount: number; currency: string }): string {
+  const key = `${locale}|${m.currency}`;
+  let f = moneyFormats.get(key);
+  if (!f) {
+    const style = { style: 'currency', currency: m.currency } as const;
+    f = { whole: new Intl.NumberFormat(locale, { ...style, maximumFractionDigits: 0 }), cents: new Intl.NumberFormat(locale, { ...style, minimumFractionDigits: 2 }) };
+    moneyFormats.set(key, f);
+  }
+  return (Number.isInteger(m.amount) ? f.whole : f.cents).format(m.amount);
+}
+
+/** A share (0–1) as a whole percentage in the locale. */
+export const formatShare = (locale: Locale, share: number) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(share);
+
+/** A date-time of the build as a calendar date in the locale (UTC). */
+export function formatDate(locale: Locale, iso: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+}

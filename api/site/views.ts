@@ -1,0 +1,378 @@
+/**
+ * What each public page shows: the data of the API response whose citation links to it, taken
+ * from the loaded build as the routes take it (the hubs, the engine, market rates, rankings, the
+ * price index), never recomputed. A view is undefined when the page does not exist (404).
+ */
+import type { LoadedBuild } from '../build/load.ts';
+import type { AppConfig } from '../config.ts';
+import type { ListingCard, PropertyDetail } from '../../contract/catalog.ts';
+import type { Locale, Money, OptionType, SlugName } from '../../contract/common.ts';
+import type { OperatorHub, PlaceHub, PriceIndexCity, PriceIndexPayload } from '../../contract/market.ts';
+import type { PriceHistoryCity, PriceHistoryPayload } from '../../contract/research.ts';
+import type { Filters } from '../catalog/engine.ts';
+import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
+import { cityChart, formatMonth, historyChart, indexChart, indexFigures, type HistorySeries, type IndexFigure } from './charts.ts';
+import { markdownToHtml } from './markdown.ts';
+import { bibtex, describeRelease, readReleasePackage } from '../routes/releases/store.ts';
+import { perBuild } from './per-build.ts';
+import { STRINGS } from './strings.ts';
+
+export interface DataLink { label: string; href: string; type: string }
+
+export interface PageView {
+  /** the eta template under api/site/templates/ */
+  template: string;
+  page: CitationPage;
+  /** the data date and release the page's citation names, as its API response's does */
+  cited?: CitedData;
+  data: Record<string, unknown>;
+  /** the JSON and CSV this page shows */
+  dataLinks: DataLink[];
+}
+
+export interface ViewContext {
+  build: LoadedBuild;
+  config: AppConfig;
+  locale: Locale;
+  params: Record<string, string>;
+}
+
+/** How many listing cards a place or operator page shows (the API's list pages the rest). */
+const CARDS_PER_PAGE = 24;
+const CARD_ORDER = 'rating-desc';
+
+const JSON_TYPE = 'application/json';
+const CSV_TYPE = 'text/csv';
+
+const apiLink = (ctx: ViewContext, path: string, query: Record<string, string> = {}): DataLink => ({
+  label: `${path} (${STRINGS[ctx.locale].json})`,
+  href: `${ctx.config.baseUrl}${path}?${new URLSearchParams({ locale: ctx.locale, ...query })}`,
+  type: JSON_TYPE,
+});
+
+const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+
+const slugName = (h: { slug: string; name: string }): SlugName => ({ slug: h.slug, name: h.name });
+
+/** A page's path in this view's locale. */
+export const pathOf = (ctx: ViewContext, page: CitationPage) => citationPath(ctx.locale, page);
+
+const spacePath = (ctx: ViewContext, slug: string) => pathOf(ctx, { kind: 'space', slug, title: '' });
+
+/** A link to a page, with the page's title as its text. */
+const linkTo = (ctx: ViewContext, page: CitationPage) => ({ path: pathOf(ctx, page), title: citationTitle(ctx.locale, page) });
+
+/** The path of a city's hub page, or undefined when the city is not in the build. */
+function cityPath(ctx: ViewContext, citySlug: string): string | undefined {
+  const place = ctx.build.engine.placeOf(ctx.locale, { city: citySlug });
+  return place ? pathOf(ctx, { kind: 'coworking', ...place }) : undefined;
+}
+
+/** Up to CARDS_PER_PAGE cards of the listings a filter selects, best rated first, and how many it selects. */
+function cards(ctx: ViewContext, filters: Filters): { total: number; cards: (ListingCard & { path: string })[] } {
+  const { engine } = ctx.build;
+  const set = engine.match(filters);
+  const { total, indices } = engine.page(set, filters, CARD_ORDER, 0, 0, CARDS_PER_PAGE);
+  return {
+    total,
+    cards: indices.map((i) => {
+      const card = JSON.parse(engine.cardJson(i, ctx.locale, filters)) as ListingCard;
+      return { ...card, path: spacePath(ctx, card.slug) };
+    }),
+  };
+}
+
+export function homeView(ctx: ViewContext): PageView {
+  const geo = ctx.build.geo[ctx.locale];
+  const countries = geo.countries.map((c) => ({
+    ...c,
+    path: pathOf(ctx, { kind: 'coworking', country: slugName(c) }),
+    cities: geo.cities.filter((city) => city.countryCode === c.code).map((city) => ({
+      ...city,
+      path: pathOf(ctx, { kind: 'coworking', country: slugName(c), city: slugName(city) }),
+    })),
+  }));
+  return {
+    template: 'home',
+    page: { kind: 'home' },
+    data: { countries },
+    dataLinks: [apiLink(ctx, '/v1/geo/bootstrap'), ...priceIndexLinks(ctx)],
+  };
+}
+
+export function placeView(ctx: ViewContext): PageView | undefined {
+  const hubs = ctx.build.places[ctx.locale];
+  const { country: countrySlug, city: citySlug, zone: zoneSlug } = ctx.params;
+  const country = own(hubs, `country/${countrySlug}`);
+  const city = citySlug === undefined ? undefined : own(hubs, `city/${citySlug}`);
+  const zone = zoneSlug === undefined ? undefined : own(hubs, `zone/${zoneSlug}`);
+  if (!country) return undefined;
+  if (citySlug !== undefined && (!city || city.parent?.slug !== country.slug)) return undefined;
+  if (zoneSlug !== undefined && (!zone || zone.parent?.slug !== city?.slug)) return undefined;
+  const hub = (zone ?? city ?? country) as PlaceHub;
+  const page: CitationPage = { kind: 'coworking', country: slugName(country), city: city && slugName(city), zone: zone && slugName(zone) };
+  const childPath = (child: { kind: string; slug: string; name: string }) => pathOf(ctx, child.kind === 'city'
+    ? { kind: 'coworking', country: slugName(country), city: slugName(child) }
+    : { kind: 'coworking', country: slugName(country), city: city && slugName(city), zone: slugName(child) });
+  const filters = { [hub.kind]: hub.slug } as Filters;
+  const breadcrumbs = [
+    { name: country.name, path: pathOf(ctx, { kind: 'coworking', country: slugName(country) }) },
+    ...(city ? [{ name: city.name, path: pathOf(ctx, { kind: 'coworking', country: slugName(country), city: slugName(city) }) }] : []),
+  ].slice(0, hub.kind === 'country' ? 0 : hub.kind === 'city' ? 1 : 2);
+  return {
+    template: 'place',
+    page,
+    data: {
+      hub,
+      breadcrumbs,
+      children: (hub.children ?? []).map((c) => ({ ...c, path: childPath(c) })),
+      listing: cards(ctx, filters),
+      listingsHref: apiLink(ctx, '/v1/properties', { [hub.kind]: hub.slug }).href,
+      cityLinks: city && !zone ? [
+        ...(Object.hasOwn(ctx.build.rankings[ctx.locale], city.slug) ? [linkTo(ctx, { kind: 'best', city: slugName(city) })] : []),
+        linkTo(ctx, { kind: 'prices', city: slugName(city) }),
+      ] : [],
+    },
+    dataLinks: [apiLink(ctx, `/v1/places/${hub.kind}/${hub.slug}`), apiLink(ctx, '/v1/properties', { [hub.kind]: hub.slug })],
+  };
+}
+
+export async function spaceView(ctx: ViewContext): Promise<PageView | undefined> {
+  const { engine } = ctx.build;
+  const i = engine.slugIndex.get(ctx.params.slug);
+  if (i === undefined) return undefined;
+  const detail = JSON.parse(await engine.detailJson(i, ctx.locale)) as PropertyDetail;
+  const place = engine.placeOf(ctx.locale, { city: detail.city?.slug, zone: detail.zone?.slug });
+  return {
+    template: 'space',
+    page: { kind: 'space', slug: detail.slug, title: detail.title },
+    data: {
+      detail,
+      amenities: detail.amenities.map((a) => engine.label('amenities', a, ctx.locale)),
+      optionName: (t: OptionType) => engine.label('pricingOptionType', t, ctx.locale),
+      placePath: place && pathOf(ctx, { kind: 'coworking', ...place }),
+      placeName: place && [place.zone?.name, place.city?.name, place.country.name].filter(Boolean).join(', '),
+      operatorPath: detail.operator && pathOf(ctx, { kind: 'operator', slug: detail.operator.slug, name: detail.operator.name }),
+      cityPricesPath: detail.city && pathOf(ctx, { kind: 'prices', city: detail.city }),
+    },
+    dataLinks: [apiLink(ctx, `/v1/properties/${detail.slug}`)],
+  };
+}
+
+export function operatorView(ctx: ViewContext): PageView | undefined {
+  const hub = own(ctx.build.operators[ctx.locale] as Record<string, OperatorHub>, ctx.params.slug);
+  if (!hub) return undefined;
+  return {
+    template: 'operator',
+    page: { kind: 'operator', slug: hub.slug, name: hub.name },
+    data: {
+      hub,
+      cities: hub.cities.map((c) => ({ ...c, path: cityPath(ctx, c.slug) })),
+      listing: cards(ctx, { operator: hub.slug }),
+      listingsHref: apiLink(ctx, '/v1/properties', { operator: hub.slug }).href,
+    },
+    dataLinks: [apiLink(ctx, `/v1/operators/${hub.slug}`), apiLink(ctx, '/v1/properties', { operator: hub.slug })],
+  };
+}
+
+export function bestView(ctx: ViewContext): PageView | undefined {
+  const ranking = own(ctx.build.rankings[ctx.locale], ctx.params.city);
+  if (!ranking) return undefined;
+  return {
+    template: 'best',
+    page: { kind: 'best', city: ranking.city },
+    data: { ranking, cityPath: cityPath(ctx, ranking.city.slug), spacePath: (slug: string) => spacePath(ctx, slug) },
+    dataLinks: [apiLink(ctx, '/v1/rankings', { city: ranking.city.slug, limit: String(ranking.ranked.length || 1) })],
+  };
+}
+
+const priceIndexOf = (build: LoadedBuild) => build.priceIndex as PriceIndexPayload;
+
+function priceIndexLinks(ctx: ViewContext, withHistory = false): DataLink[] {
+  const t = STRINGS[ctx.locale];
+  return [
+    { label: `${t.nav.priceIndex} (${t.json})`, href: `/api/price-index?locale=${ctx.locale}`, type: JSON_TYPE },
+    { label: `${t.priceReport} (${t.csv})`, href: '/api/price-report', type: CSV_TYPE },
+    ...(withHistory ? [
+      { label: `${t.history} (${t.json})`, href: `/api/price-index/history?locale=${ctx.locale}`, type: JSON_TYPE },
+      { label: `${t.history} (${t.csv})`, href: '/api/price-report/history', type: CSV_TYPE },
+    ] : []),
+    { label: t.dataPackage, href: '/api/price-report.datapackage.json', type: JSON_TYPE },
+  ];
+}
+
+function figureNames(ctx: ViewContext) {
+  const { engine } = ctx.build;
+  return {
+    city: (slug: string) => engine.label('city', slug, ctx.locale),
+    product: (type: OptionType) => engine.label('pricingOptionType', type, ctx.locale),
+  };
+}
+
+/** The market rates of every city, each with its price page. */
+export function pricesView(ctx: ViewContext): PageView {
+  const file = ctx.build.marketRates[ctx.locale];
+  return {
+    template: 'prices',
+    page: { kind: 'prices' },
+    data: {
+      asOf: file.asOf,
+      cities: file.cities.map((c) => ({ ...c, path: pathOf(ctx, { kind: 'prices', city: c.rates.city }) })),
+      optionName: figureNames(ctx).product,
+    },
+    dataLinks: [apiLink(ctx, '/v1/market/rates'), ...priceIndexLinks(ctx)],
+  };
+}
+
+/** A city's market rates, its price index figures and their chart. */
+export function cityPricesView(ctx: ViewContext): PageView | undefined {
+  const rates = ctx.build.marketRates[ctx.locale].cities.find((c) => c.rates.city.slug === ctx.params.city);
+  const indexCity = priceIndexOf(ctx.build).cities.find((c) => c.city.slug === ctx.params.city);
+  if (!rates && !indexCity) return undefined;
+  const history = historyOf(ctx.build);
+  const historyCity = history?.cities.find((c) => c.city.slug === ctx.params.city);
+  const city = rates?.rates.city ?? indexCity!.city;
+  const figures = indexCity ? indexFigures([indexCity], ctx.locale, figureNames(ctx)) : [];
+  const t = STRINGS[ctx.locale];
+  const chart = figures.length === 0 ? undefined : perBuild(ctx.build, `city-chart|${ctx.locale}|${city.slug}`, () => cityChart(figures, {
+    ariaLabel: t.chartCityCaption(city.name), locale: ctx.locale, currency: indexCity!.currency,
+  }));
+  return {
+    template: 'city-prices',
+    page: { kind: 'prices', city },
+    data: {
+      city,
+      rates: rates?.rates,
+      indexCity: indexCity && indexRows(ctx, indexCity),
+      chart,
+      cityPath: cityPath(ctx, city.slug),
+      optionName: figureNames(ctx).product,
+      priceIndexPath: pathOf(ctx, { kind: 'price-index' }),
+      history: historyCity && cityHistory(ctx, historyCity, history!.months),
+    },
+    dataLinks: [apiLink(ctx, '/v1/market/rates', { city: city.slug }), ...priceIndexLinks(ctx, history !== undefined)],
+  };
+}
+
+/** A city of the index as table rows: all desk products, then each product. */
+function indexRows(ctx: ViewContext, c: PriceIndexCity) {
+  const names = figureNames(ctx);
+  const row = (product: OptionType | 'all', f: Omit<PriceIndexCity, 'city' | 'countryCode' | 'currency' | 'byType' | 'flag'>) => ({
+    product,
+    productName: product === 'all' ? STRINGS[ctx.locale].allDesks : names.product(product),
+    sampleSize: f.sampleSize, published: f.published, median: f.median, average: f.average, min: f.min, max: f.max,
+    p25: f.p25, p75: f.p75, medianAgeDays: f.medianAgeDays, staleShare: f.staleShare, largestOperatorShare: f.largestOperatorShare, flags: f.flags,
+  });
+  return {
+    slug: c.city.slug,
+    name: names.city(c.city.slug),
+    currency: c.currency,
+    pricesPath: pathOf(ctx, { kind: 'prices', city: c.city }),
+    rows: [row('all', c), ...(c.byType ?? []).map((b) => row(b.optionType, b))],
+  };
+}
+
+/** The build's monthly history (price-history.json), parsed once; undefined when the build has none. */
+function historyOf(build: LoadedBuild): PriceHistoryPayload | undefined {
+  const raw = build.rawFiles.get('price-history.json');
+  return raw && perBuild(build, 'history', () => JSON.parse(raw.toString('utf8')) as PriceHistoryPayload);
+}
+
+/** A history table: a row per `rows` entry, a cell per column, each the median (when published) and the sample. */
+export interface HistoryTable {
+  caption: string;
+  corner: string;
+  columns: { key: string; label: string }[];
+  rows: { key: string; label: string; path?: string; cells: { median?: Money; sampleSize: number }[] }[];
+}
+
+/** A city's history: overall and each product as series, a row per month. */
+function cityHistory(ctx: ViewContext, c: PriceHistoryCity, months: string[]) {
+  const t = STRINGS[ctx.locale];
+  const names = figureNames(ctx);
+  const series: (HistorySeries & { key: string })[] = [
+    { key: 'all', name: t.allDesks, points: c.points },
+    ...c.byType.filter((b) => b.points.some((p) => p.published)).map((b) => ({ key: b.optionType, name: names.product(b.optionType), points: b.points })),
+  ];
+  const cityName = names.city(c.city.slug);
+  const chart = perBuild(ctx.build, `history-city|${ctx.locale}|${c.city.slug}`, () => historyChart(series, {
+    ariaLabel: t.historyCityCaption(cityName), locale: ctx.locale, currency: c.currency,
+  }));
+  const table: HistoryTable = {
+    caption: t.historyCityCaption(cityName),
+    corner: t.month,
+    columns: series.map((s) => ({ key: s.key, label: s.name })),
+    rows: months.map((m, k) => ({ key: m, label: formatMonth(ctx.locale, m), cells: series.map((s) => s.points[k]) })),
+  };
+  return { chart, caption: t.historyCityCaption(cityName), table };
+}
+
+/** Every city's overall history: a chart per currency, a row per city. */
+function indexHistory(ctx: ViewContext, history: PriceHistoryPayload) {
+  const t = STRINGS[ctx.locale];
+  const names = figureNames(ctx);
+  const withFigures = history.cities.filter((c) => c.points.some((p) => p.published));
+  const currencies = [...new Set(withFigures.map((c) => c.currency))];
+  const charts = perBuild(ctx.build, `history-index|${ctx.locale}`, () => currencies.map((currency) => ({
+    currency,
+    caption: t.historyIndexCaption(currency),
+    svg: historyChart(withFigures.filter((c) => c.currency === currency).map((c) => ({ name: names.city(c.city.slug), points: c.points })), {
+      ariaLabel: t.historyIndexCaption(currency), locale: ctx.locale, currency,
+    }),
+  })));
+  const table: HistoryTable = {
+    caption: t.history,
+    corner: t.city,
+    columns: history.months.map((m) => ({ key: m, label: formatMonth(ctx.locale, m) })),
+    rows: history.cities.map((c) => ({ key: c.city.slug, label: names.city(c.city.slug), path: pathOf(ctx, { kind: 'prices', city: c.city }), cells: c.points })),
+  };
+  return { charts, table };
+}
+
+/** The methodology of the build as HTML: its methodology.md when it ships one. */
+function methodologyHtml(build: LoadedBuild): string | undefined {
+  const md = build.rawFiles.get('methodology.md');
+  return md && perBuild(build, 'methodology', () => markdownToHtml(md.toString('utf8'), 2));
+}
+
+/** The build's release (its datapackage, CITATION.cff and BibTeX), when the pipeline kept one. */
+async function releaseOf(ctx: ViewContext) {
+  const pkg = await readReleasePackage(ctx.build, ctx.build.id).catch(() => undefined);
+  if (!pkg) return undefined;
+  const { serviceName, siteUrl } = ctx.config;
+  return { ...describeRelease(pkg, siteUrl), bibtexEntry: bibtex(pkg, siteUrl, serviceName) };
+}
+
+export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
+  const index = priceIndexOf(ctx.build);
+  const history = historyOf(ctx.build);
+  const t = STRINGS[ctx.locale];
+  const charts = perBuild(ctx.build, `index-charts|${ctx.locale}`, () => {
+    const figures = indexFigures(index.cities, ctx.locale, figureNames(ctx));
+    const currencies = [...new Set(index.cities.filter((c) => c.published).map((c) => c.currency))];
+    return currencies.map((currency) => {
+      const slugs = new Set(index.cities.filter((c) => c.currency === currency).map((c) => c.city.slug));
+      const mine = figures.filter((f: IndexFigure) => slugs.has(f.citySlug));
+      return {
+        currency,
+        caption: t.chartIndexCaption(currency),
+        svg: indexChart(mine, { ariaLabel: t.chartIndexCaption(currency), locale: ctx.locale, currency },
+          (slug) => pathOf(ctx, { kind: 'prices', city: { slug, name: '' } }), figures),
+      };
+    });
+  });
+  return {
+    template: 'price-index',
+    page: { kind: 'price-index' },
+    cited: { asOf: index.asOf, release: ctx.build.id },
+    data: {
+      index,
+      charts,
+      cities: index.cities.map((c) => indexRows(ctx, c)),
+      methodology: methodologyHtml(ctx.build),
+      release: await releaseOf(ctx),
+      history: history && indexHistory(ctx, history),
+    },
+    dataLinks: priceIndexLinks(ctx, history !== undefined),
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * The public pages: each page the API's citations point to shows the data of that response, in
+ * its locale, as accessible HTML with the attribution; unknown pages are HTML 404s.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { LOCALES, type Locale } from '../../contract/common.ts';
+import { ERROR_CODES } from '../../contract/problem.ts';
+import type { PriceIndexPayload } from '../../contract/market.ts';
+import type { PriceHistoryPayload } from '../../contract/research.ts';
+import { PROBLEM_KINDS, toProblem, ApiError } from '../../api/http/problems.ts';
+import { formatMoney } from '../../api/site/strings.ts';
+import { get, SITE } from '../support/app.ts';
+import { html, pathOf, sampleApp, type SampleApp } from './sample.ts';
+
+let s: SampleApp;
+before(async () => { s = await sampleApp(); });
+after(() => s?.close());
+
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+const text = (el: Element | null) => squash(el?.textContent ?? '');
+
+async function page(url: string) {
+  const r = await get(s.app, url);
+  assert.equal(r.status, 200, `${url}: ${String(r.raw.body).slice(0, 300)}`);
+  assert.equal(r.headers['content-type'], 'text/html; charset=utf-8', url);
+  return { ...r, doc: html(r.raw.body) };
+}
+
+/** Citations of one response per kind of page, in a locale. */
+async function citedResponses(locale: Locale) {
+  const geo = (await get(s.app, `/v1/geo/bootstrap?locale=${locale}`)).body.data;
+  const city = [...geo.cities].sort((a: { zones: unknown[] }, b: { zones: unknown[] }) => b.zones.length - a.zones.length)[0];
+  const list = (await get(s.app, `/v1/properties?locale=${locale}&sortBy=rating-desc&pageSize=1`)).body;
+  const slug = list.data[0].slug;
+  const operator = (await get(s.app, `/v1/properties?locale=${locale}&sortBy=rating-desc&pageSize=50`)).body.data.find((c: { operator?: unknown }) => c.operator).operator.slug;
+  const country = geo.countries.find((c: { code: string }) => c.code === city.countryCode).slug;
+  const urls = [
+    `/v1/properties?locale=${locale}`,
+    `/v1/properties/${slug}?locale=${locale}`,
+    `/v1/places/country/${country}?locale=${locale}`,
+    `/v1/places/city/${city.slug}?locale=${locale}`,
+    `/v1/places/zone/${city.zones[0].slug}?locale=${locale}`,
+    `/v1/operators/${operator}?locale=${locale}`,
+    `/v1/rankings?locale=${locale}&city=${city.slug}`,
+    `/v1/market/rates?locale=${locale}`,
+    `/v1/market/rates?locale=${locale}&city=${city.slug}`,
+    `/api/price-index?locale=${locale}`,
+  ];
+  const out = [];
+  for (const url of urls) {
+    const r = await get(s.app, url);
+    assert.equal(r.status, 200, url);
+    out.push({ url, body: r.body });
+  }
+  return out;
+}
+
+describe('public pages', () => {
+  it('answer at every citation URL, in the locale, titled as the citation, with the attribution and links to the data', async () => {
+    for (const locale of LOCALES) {
+      for (const { url, body } of await citedResponses(locale)) {
+        const cite = body.meta.citation;
+        const { doc } = await page(pathOf(cite.url));
+        assert.equal(doc.documentElement.getAttribute('lang'), locale, cite.url);
+        assert.equal(text(doc.querySelector('h1')), cite.title, `${cite.url} (cited by ${url})`);
+        assert.equal(doc.querySelector('link[rel="canonical"]')?.getAttribute('href'), cite.url);
+        const footer = doc.querySelector('footer')!;
+        assert.equal(footer.querySelector('a[rel="license"]')?.getAttribute('href'), 'https://creativecommons.org/licenses/by/4.0/');
+        assert.ok(text(footer).includes(cite.text), `${cite.url}: the footer cites "${cite.text}"`);
+        const data = [...doc.querySelectorAll('main a[type]')].map((a) => a.getAttribute('href')!);
+        assert.ok(data.some((href) => href.includes('/api/') || href.startsWith('https://api.deskatlas.test/v1/')), `${cite.url} links its data: ${data}`);
+        for (const href of data) assert.equal((await get(s.app, href.startsWith('/') ? href : pathOf(href))).status, 200, href);
+        const others = [...doc.querySelectorAll('link[rel="alternate"][hreflang]')].map((l) => l.getAttribute('hreflang'));
+        assert.deepEqual(others, [...LOCALES]);
+      }
+    }
+  });
+
+  it('show the figures of the response they stand for', async () => {
+    const list = (await get(s.app, '/v1/properties?locale=de&sortBy=price-asc&pageSize=5')).body.data;
+    for (const card of list) {
+      const detail = (await get(s.app, `/v1/properties/${card.slug}?locale=de`)).body.data;
+      const { doc } = await page(pathOf(detail.webUrl));
+      const rows = [...doc.querySelectorAll('#pricing-heading ~ div tbody tr')];
+      assert.equal(rows.length, detail.pricingOptions.length, card.slug);
+      detail.pricingOptions.forEach((o: { title: string; price?: { amount: number; currency: string } }, k: number) => {
+        assert.equal(text(rows[k].querySelector('th')), o.title);
+        assert.equal(text(rows[k].querySelector('td.num')), squash(o.price ? formatMoney('de', o.price) : 'auf Anfrage'));
+      });
+      assert.ok(text(doc.querySelector('main')).includes(detail.address));
+    }
+
+    const rates = (await get(s.app, '/v1/market/rates?locale=es')).body.data;
+    const madrid = rates.cities.find((c: { city: { slug: string } }) => c.city.slug === 'madrid');
+    const { doc: pricesDoc } = await page('/es/prices/madrid');
+    const rateRows = [...pricesDoc.querySelectorAll('#rates-heading ~ div tbody tr')];
+    madrid.byType.forEach((b: { sampleSize: number; median: { amount: number; currency: string } }, k: number) => {
+      const cells = [...rateRows[k].querySelectorAll('td')].map(text);
+      assert.deepEqual(cells.slice(0, 2), [String(b.sampleSize), squash(formatMoney('es', b.median))]);
+    });
+
+    const ranking = (await get(s.app, '/v1/rankings?locale=en&city=madrid&limit=25')).body.data;
+    const { doc: bestDoc } = await page('/en/best/madrid');
+    const ranked = [...bestDoc.querySelectorAll('tbody th a')].map((a) => a.getAttribute('href'));
+    assert.deepEqual(ranked, ranking.ranked.map((r: { slug: string }) => `/en/space/${r.slug}`));
+
+    const hub = (await get(s.app, '/v1/places/city/madrid?locale=en')).body.data;
+    const { doc: placeDoc } = await page('/en/coworking/spain/madrid');
+    const zones = [...placeDoc.querySelectorAll('#children-heading + ul a')].map(text);
+    assert.deepEqual(zones, hub.children.map((c: { name: string }) => c.name));
+    assert.ok(text(placeDoc.querySelector('main dl')).includes(squash(formatMoney('en', hub.medianMonthlyPerDesk.price))));
+    const cards = placeDoc.querySelectorAll('.cards > li');
+    assert.equal(cards.length, Math.min(24, hub.propertyCount));
+  });
+
+  it('tabulate the whole price index as /api/price-index publishes it', async () => {
+    const index: PriceIndexPayload = (await get(s.app, '/api/price-index')).body.data;
+    const { doc } = await page('/en/price-index');
+    for (const c of index.cities) {
+      for (const f of [{ product: 'all', ...c }, ...(c.byType ?? []).map((b) => ({ product: b.optionType, ...b }))]) {
+        const row = doc.querySelector(`tr[data-city="${c.city.slug}"][data-product="${f.product}"]`);
+        assert.ok(row, `${c.city.slug} ${f.product}`);
+        assert.equal(text(row.querySelector('[data-field="sampleSize"]')), String(f.sampleSize));
+        for (const field of ['median', 'average', 'min', 'max'] as const) {
+          const cell: Element | null = row.querySelector(`[data-field="${field}"]`);
+          assert.equal(cell?.getAttribute('data-amount') ?? undefined, f.published ? String(f[field]!.amount) : undefined, `${c.city.slug} ${f.product} ${field}`);
+        }
+        if (f.published) {
+          assert.equal(row.querySelector('[data-field="p25"]')?.getAttribute('data-amount'), String(f.p25!.amount));
+          assert.equal(text(row.querySelector('[data-field="flags"]')), f.flags);
+        }
+      }
+    }
+    assert.equal(doc.querySelectorAll('tr[data-city]').length, index.cities.reduce((n, c) => n + 1 + (c.byType?.length ?? 0), 0));
+    assert.ok(doc.querySelector('#methodology h2'), 'the methodology section the methodologyUrl points to');
+    const bib = doc.querySelector('#cite-heading ~ ul a[href$="/citation.bib"]')?.getAttribute('href');
+    assert.ok(bib, 'links the release\'s BibTeX');
+    const entry = await get(s.app, pathOf(bib));
+    assert.equal(entry.status, 200);
+    assert.equal(doc.querySelector('#cite-heading ~ pre')?.textContent, entry.raw.body, 'shows the same BibTeX entry');
+    assert.equal(index.source?.sampleData, true);
+    assert.equal(text(doc.querySelector('main [role="note"] span')), index.source.description, 'sample data says so');
+    const charts = [...doc.querySelectorAll('figure.index-chart')];
+    assert.deepEqual(charts.map((f) => f.getAttribute('data-currency')).sort(), [...new Set(index.cities.filter((c) => c.published).map((c) => c.currency))].sort());
+    for (const f of charts) {
+      const published = index.cities.filter((c) => c.published && c.currency === f.getAttribute('data-currency'));
+      assert.equal(f.querySelectorAll('svg a rect').length, published.length, 'a bar per published city');
+      assert.ok(f.querySelector('figcaption'));
+    }
+  });
+
+  it('tabulate the monthly history as /api/price-index/history publishes it, beside a chart per currency', async () => {
+    const history: PriceHistoryPayload = (await get(s.app, '/api/price-index/history')).body.data;
+    const cell = (c: Element | null) => ({ sampleSize: Number(c?.getAttribute('data-sample-size')), amount: c?.getAttribute('data-amount') ?? undefined });
+    const point = (p: { sampleSize: number; published: boolean; median?: { amount: number } }) => ({ sampleSize: p.sampleSize, amount: p.published ? String(p.median!.amount) : undefined });
+
+    const { doc } = await page('/de/price-index');
+    for (const c of history.cities) {
+      const row = doc.querySelector(`table.history-table tr[data-row="${c.city.slug}"]`);
+      assert.ok(row, c.city.slug);
+      assert.deepEqual(history.months.map((m) => cell(row.querySelector(`[data-column="${m}"]`))), c.points.map(point), c.city.slug);
+    }
+    const currencies = [...new Set(history.cities.filter((c) => c.points.some((p) => p.published)).map((c) => c.currency))].sort();
+    assert.deepEqual([...doc.querySelectorAll('figure.history-chart')].map((f) => f.getAttribute('data-currency')).sort(), currencies);
+
+    const london = history.cities.find((c) => c.city.slug === 'london')!;
+    const { doc: cityDoc } = await page('/es/prices/london');
+    const series = [{ key: 'all', points: london.points }, ...london.byType.filter((b) => b.points.some((p) => p.published)).map((b) => ({ key: b.optionType, points: b.points }))];
+    history.months.forEach((m, k) => {
+      const row = cityDoc.querySelector(`table.history-table tr[data-row="${m}"]`);
+      assert.ok(row, m);
+      assert.deepEqual(series.map((x) => cell(row.querySelector(`[data-column="${x.key}"]`))), series.map((x) => point(x.points[k])), m);
+    });
+    assert.equal(cityDoc.querySelectorAll('figure.history-chart svg g[aria-label="dot"] circle, figure.history-chart svg g[aria-label="dot"] path').length,
+      series.reduce((n, x) => n + x.points.filter((p) => p.published).length, 0), 'a dot per published month');
+  });
+
+  it('are accessible without scripts: one h1, no skipped heading level, labelled navigation, alt text, table captions', async () => {
+    const urls = ['/en', '/de/coworking/germany/berlin', '/es/space/almendra-arganzuela', '/de/operator/almendra-espacios', '/en/best/madrid',
+      '/es/prices', '/de/prices/london', '/en/price-index', '/problems/rate-limited'];
+    for (const url of urls) {
+      const { doc } = await page(url);
+      assert.equal(doc.querySelectorAll('h1').length, 1, url);
+      assert.equal(doc.querySelectorAll('script').length, 0, url);
+      let level = 1;
+      for (const h of doc.querySelectorAll('main h1, main h2, main h3, main h4')) {
+        const l = Number(h.tagName[1]);
+        assert.ok(l <= level + 1, `${url}: ${h.tagName} "${text(h)}" after h${level}`);
+        level = l;
+      }
+      for (const nav of doc.querySelectorAll('nav')) assert.ok(nav.getAttribute('aria-label') || nav.getAttribute('aria-labelledby'), url);
+      for (const img of doc.querySelectorAll('main img')) assert.ok(img.getAttribute('alt'), url);
+      for (const table of doc.querySelectorAll('table')) assert.ok(table.querySelector('caption') || table.querySelector('thead th'), url);
+      for (const svg of doc.querySelectorAll('figure.chart > figure > svg, figure.chart svg[aria-label]')) assert.ok(svg.getAttribute('aria-label'), url);
+    }
+  });
+
+  it('answer an unknown page with an HTML 404 in its locale, and an unknown locale with a problem', async () => {
+    for (const url of ['/en/space/no-such-space', '/de/operator/nobody', '/es/best/atlantis', '/en/prices/atlantis',
+      '/en/coworking/atlantis', '/en/coworking/spain/berlin', '/en/coworking/germany/berlin/madrid-centro', '/problems/teapot']) {
+      const r = await get(s.app, url);
+      assert.equal(r.status, 404, url);
+      assert.equal(r.headers['content-type'], 'text/html; charset=utf-8', url);
+      assert.equal(r.headers['cache-control'], 'no-store', url);
+      const doc = html(r.raw.body);
+      assert.equal(doc.documentElement.getAttribute('lang'), url.startsWith('/problems') ? 'en' : url.slice(1, 3));
+    }
+    const fr = await get(s.app, '/fr/price-index');
+    assert.equal(fr.status, 404);
+    assert.equal(fr.headers['content-type'], 'application/problem+json; charset=utf-8');
+  });
+
+  it('carry Cache-Control and a strong ETag, answering 304 to a matching If-None-Match', async () => {
+    const expected: Record<string, string> = {
+      '/en/price-index': 'public, max-age=3600, stale-while-revalidate=86400',
+      '/de/prices/berlin': 'public, max-age=600, stale-while-revalidate=3600',
+      '/es/space/almendra-arganzuela': 'public, max-age=300, stale-while-revalidate=3600',
+      '/problems/not-found': 'public, max-age=3600, stale-while-revalidate=86400',
+    };
+    for (const [url, cacheControl] of Object.entries(expected)) {
+      const r = await page(url);
+      assert.equal(r.headers['cache-control'], cacheControl, url);
+      const etag = String(r.headers.etag);
+      assert.match(etag, /^"[\w-]+"$/);
+      const again = await get(s.app, url, { 'if-none-match': etag });
+      assert.equal(again.status, 304, url);
+    }
+  });
+});
+
+describe('problem pages', () => {
+  it('answer at the type URI of every problem code, naming its code, status and title', async () => {
+    for (const code of ERROR_CODES) {
+      const type = toProblem(SITE, new ApiError(code), 'trace').type;
+      const { doc } = await page(pathOf(type));
+      assert.equal(text(doc.querySelector('h1')), PROBLEM_KINDS[code].title);
+      const main = text(doc.querySelector('main'));
+      assert.ok(main.includes(code) && main.includes(String(PROBLEM_KINDS[code].status)) && main.includes(type), code);
+      assert.ok(doc.querySelector('main strong'), `${code}: says what to do`);
+    }
+  });
+
+  it('resolve the type of a real error response', async () => {
+    const r = await get(s.app, '/v1/properties?locale=xx');
+    assert.equal(r.status, 400);
+    const { doc } = await page(pathOf(r.body.type));
+    assert.equal(text(doc.querySelector('h1')), r.body.title);
+  });
+});
