@@ -8,6 +8,7 @@ import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts'
 import { PriceIndexPayloadSchema, type PriceIndexPayload } from '../../../contract/market.ts';
 import { PriceHistoryPayloadSchema } from '../../../contract/research.ts';
 import { resolveSitePathsInJson } from '../../catalog/text.ts';
+import { perBuild } from '../../site/per-build.ts';
 import { envelopeJson } from '../../http/envelope.ts';
 import { readReleasePackage, resolvedReleasePackage } from '../releases/store.ts';
 import { LICENSE_URL } from '../../http/citation.ts';
@@ -77,7 +78,8 @@ const priceHistoryRoute = defineRoute({
   cacheKey: requestKey,
   rateLimit: 'read',
   handler: ({ query, build, config, cite }) => {
-    const history = resolveSitePathsInJson(rawFile(build, 'price-history.json').toString('utf8'), config.siteUrl).trimEnd();
+    const history = perBuild(build, 'price-history.json', () =>
+      resolveSitePathsInJson(rawFile(build, 'price-history.json').toString('utf8'), config.siteUrl).trimEnd());
     const pinned = { asOf: (build.priceIndex as PriceIndexPayload).asOf, release: build.id };
     return { json: envelopeJson(history, { citation: cite(query.locale ?? 'en', { kind: 'price-index' }, pinned) }) };
   },
