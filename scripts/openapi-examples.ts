@@ -5,6 +5,7 @@
  * example is the API's real answer to the request it names. `npm run openapi` writes the result
  * to api/openapi/examples.json; test/contract/examples.test.ts collects it again and compares.
  */
+import { RELEASE_DATAPACKAGE } from '../contract/research.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,7 +72,7 @@ function shorten(value: unknown): { value: unknown; cut: boolean } {
 const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 
 /** Collects the examples from a sample app (see sampleApp). */
-export async function collectExamples({ app }: SampleApp): Promise<Examples> {
+export async function collectExamples({ app, build }: SampleApp): Promise<Examples> {
   const get = async (url: string) => {
     const r = await app.inject({ url });
     if (r.statusCode !== 200) throw new Error(`GET ${url} answered ${r.statusCode}: ${r.body.slice(0, 300)}`);
@@ -137,8 +138,17 @@ export async function collectExamples({ app }: SampleApp): Promise<Examples> {
   await read('health', {}, '/v1/health');
   await read('getPriceIndex', { locale }, `/api/price-index?locale=${locale}`);
   await read('getPriceReportDataPackage', {}, '/api/price-report.datapackage.json');
-  const report = (await get('/api/price-report')).body.split('\r\n');
-  operations.getPriceReport = { parameters: {}, request: 'GET /api/price-report', response: `${report.slice(0, KEEP + 1).join('\r\n')}\r\n`, shortened: report.length > KEEP + 2 };
+  const csv = async (operationId: string, url: string) => {
+    const rows = (await get(url)).body.split('\r\n');
+    operations[operationId] = { parameters: {}, request: `GET ${url}`, response: `${rows.slice(0, KEEP + 1).join('\r\n')}\r\n`, shortened: rows.length > KEEP + 2 };
+  };
+  await csv('getPriceReport', '/api/price-report');
+  await read('getPriceIndexHistory', { locale }, `/api/price-index/history?locale=${locale}`);
+  await csv('getPriceReportHistory', '/api/price-report/history');
+  await read('listReleases', { locale }, `/api/releases?locale=${locale}`);
+  await read('getRelease', { buildId: build.id, locale }, `/api/releases/${build.id}?locale=${locale}`);
+  await read('getReleaseFile', { buildId: build.id, file: RELEASE_DATAPACKAGE }, `/api/releases/${build.id}/${RELEASE_DATAPACKAGE}`);
+  await read('getReadiness', {}, '/readyz');
   const image = new URL(detail.images[0].url).pathname;
   await read('getMedia', { path: image.replace(/^\/media\//, '') }, image);
   await read('getApiCatalog', {}, '/.well-known/api-catalog');
@@ -176,10 +186,13 @@ export async function collectExamples({ app }: SampleApp): Promise<Examples> {
 
 /**
  * The examples without what differs on every collection (an error's traceId, an enquiry's
- * reference), to compare two collections.
+ * reference, the build's id and time), to compare two collections.
  */
 export function stableExamples(examples: Examples): Examples {
-  const copy = structuredClone(examples);
+  // a build's id and time are those of the run that made it (the releases name them)
+  const copy = JSON.parse(JSON.stringify(examples)
+    .replace(/\d{8}T\d{9}Z-\d+/g, '(build id)')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '(build time)')) as Examples;
   for (const error of Object.values(copy.errors)) (error.response as { traceId?: string }).traceId = '(request id)';
   for (const operationId of ['contact', 'inquiry']) {
     const response = copy.operations[operationId]?.response as { data?: { reference?: string } } | undefined;

@@ -57,7 +57,9 @@ export function applyExamples(doc: Json, examples: Examples): void {
       }
       const content = op.responses['200']?.content as Json | undefined;
       const media = content && Object.keys(content);
-      if (ex.response !== undefined && media?.length === 1) content![media[0]].examples = sample(ex.request, ex.response, ex.shortened);
+      // an answer of several media types (a release's files) shows its JSON one
+      const shownAs = media?.length === 1 ? media[0] : media?.find((m) => m === 'application/json' && typeof ex.response === 'object');
+      if (ex.response !== undefined && shownAs) content![shownAs].examples = sample(ex.request, ex.response, ex.shortened);
       if (ex.body !== undefined && op.requestBody) op.requestBody.content['application/json'].examples = sample(undefined, ex.body);
       for (const param of op.parameters ?? []) {
         const name = param.$ref?.split('/').pop();
