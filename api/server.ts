@@ -32,7 +32,7 @@ async function main() {
     console.error(`Cannot start: no loadable build at ${config.distDir}/current (${(err as Error).message}). Run \`make data\` to build one.`);
     process.exit(1);
   }
-  const leads = openLeads(config, log.child({ module: 'leads' }));
+  const leads = await openLeads(config, log.child({ module: 'leads' }));
   const app = await buildApp({ config, catalog, logger: log, leads });
   catalog.watch();
   // Keep-alive sockets must not hold a graceful close open forever.
