@@ -151,6 +151,9 @@ export class PostgresLeadStore implements LeadStore {
       throw new StoreUnavailableError(String((err as Error).message), { cause: err });
     }
     let broken: Error | undefined;
+    // A connection dropped between two queries is reported as an event; the next query fails anyway.
+    const dropped = (err: Error) => { broken = err; };
+    client.on('error', dropped);
     try {
       return await fn(client);
     } catch (err) {
@@ -160,6 +163,7 @@ export class PostgresLeadStore implements LeadStore {
       }
       throw err;
     } finally {
+      client.off('error', dropped);
       // A connection that failed is not handed out again.
       client.release(broken);
     }
