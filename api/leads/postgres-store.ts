@@ -11,7 +11,7 @@ const MIGRATION_LOCK = 'desk-atlas:lead-migrations';
 
 /** Connection-level failures: refused, reset, timed out, terminated, server shutting down or full. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-const NETWORK_MESSAGE = /Connection terminated|connection error|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|Connection ended/i;
+const NETWORK_MESSAGE = /Connection terminated|connection error|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|Connection ended|Query read timeout/i;
 
 function isUnavailable(err: unknown): boolean {
   const code = String((err as { code?: unknown })?.code ?? '');
@@ -81,7 +81,7 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** how long a request waits for a connection before it gets 502 (default 3 s) */
   connectTimeoutMs?: number;
-  /** server-side limit per statement (default 10 s) */
+  /** limit per statement (default 10 s): on the server, and on the client 5 s later for a server that stopped answering */
   statementTimeoutMs?: number;
   onError?: (err: Error) => void;
 }
@@ -104,6 +104,7 @@ export class PostgresLeadStore implements LeadStore {
       max: opts.poolSize ?? 10,
       connectionTimeoutMillis: opts.connectTimeoutMs ?? 3000,
       statement_timeout: opts.statementTimeoutMs ?? 10_000,
+      query_timeout: (opts.statementTimeoutMs ?? 10_000) + 5000,
       idleTimeoutMillis: 30_000,
       keepAlive: true,
       application_name: 'desk-atlas',
