@@ -170,9 +170,10 @@ export class PostgresLeadStore implements LeadStore {
     }
   }
 
-  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
+  /** `name`: a statement of the hot path, prepared once per connection. */
+  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], name?: string): Promise<pg.QueryResult<R>> {
     await this.migrate();
-    return this.connected((client) => client.query<R>(sql, params));
+    return this.connected((client) => client.query<R>({ text: sql, values: params, name }));
   }
 
   async schemaVersion(): Promise<number> {
@@ -183,7 +184,7 @@ export class PostgresLeadStore implements LeadStore {
   async getIdempotency(endpoint: LeadEndpoint, key: string, notBefore: number): Promise<IdempotencyRecord | undefined> {
     const { rows } = await this.query<{ body_hash: string; status_code: number; response: unknown; created_at: string }>(
       `SELECT body_hash, status_code, response, created_at FROM idempotency
-       WHERE endpoint = $1 AND idempotency_key = $2 AND created_at >= $3`, [endpoint, key, notBefore]);
+       WHERE endpoint = $1 AND idempotency_key = $2 AND created_at >= $3`, [endpoint, key, notBefore], 'get-idempotency');
     const r = rows[0];
     return r && { bodyHash: r.body_hash, statusCode: r.status_code, response: r.response, createdAt: Number(r.created_at) };
   }
@@ -200,13 +201,13 @@ export class PostgresLeadStore implements LeadStore {
            AND EXISTS (SELECT 1 FROM claimed)
        )
        SELECT 1 FROM claimed`,
-      [claim.endpoint, claim.key, claim.token, leaseUntil, now, notBefore]);
+      [claim.endpoint, claim.key, claim.token, leaseUntil, now, notBefore], 'claim-idempotency');
     return rows.length === 1;
   }
 
   async releaseIdempotency(claim: IdempotencyClaim): Promise<void> {
     await this.query('DELETE FROM idempotency_claims WHERE endpoint = $1 AND idempotency_key = $2 AND token = $3',
-      [claim.endpoint, claim.key, claim.token]);
+      [claim.endpoint, claim.key, claim.token], 'release-idempotency');
   }
 
   async insertLead(input: InsertLeadInput): Promise<InsertLeadResult> {
@@ -217,7 +218,7 @@ export class PostgresLeadStore implements LeadStore {
         input.reference, input.endpoint, input.createdAt, JSON.stringify(input.payload), JSON.stringify(outbox),
         idem ? JSON.stringify(idem.response) : null, idem?.claim.key ?? null, idem?.claim.token ?? null,
         idem?.bodyHash ?? null, idem?.statusCode ?? null,
-      ]);
+      ], 'insert-lead');
       return rows.length ? { ok: true, leadId: Number(rows[0].lead_id) } : { ok: false, reason: 'claim-lost' };
     } catch (err) {
       const e = err as { code?: string; constraint?: string };
@@ -276,19 +277,19 @@ export class PostgresLeadStore implements LeadStore {
          RETURNING o.*
        )
        SELECT ${OUTBOX_COLUMNS} FROM claimed o JOIN leads l ON l.lead_id = o.lead_id ORDER BY o.outbox_id`,
-      [now, limit, leaseUntil]);
+      [now, limit, leaseUntil], 'claim-due-outbox');
     return rows.map(toOutbox);
   }
 
   async nextDueAt(): Promise<number | undefined> {
-    const v = (await this.query<{ v: string | null }>(`SELECT min(next_attempt_at) AS v FROM outbox WHERE status = 'pending'`)).rows[0].v;
+    const v = (await this.query<{ v: string | null }>(`SELECT min(next_attempt_at) AS v FROM outbox WHERE status = 'pending'`, [], 'next-due')).rows[0].v;
     return v === null ? undefined : Number(v);
   }
 
   async markSent(outboxId: number, now: number): Promise<void> {
     await this.query(
       `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = $1, last_error = NULL WHERE outbox_id = $2`,
-      [now, outboxId]);
+      [now, outboxId], 'mark-sent');
   }
 
   async markFailed(outboxId: number, error: string, nextAttemptAt: number | null): Promise<void> {

@@ -113,7 +113,7 @@ export class LeadsService {
     });
     this.store = config.databaseUrl
       ? new PostgresLeadStore(config.databaseUrl, { onError: (err) => opts.log?.warn({ error: err.message }, 'lead store connection lost') })
-      : SqliteLeadStore.openForServer(config.dbPath);
+      : new SqliteLeadStore(config.dbPath);
     const transport = opts.transport
       ?? (config.smtpUrl ? new SmtpTransport(config.smtpUrl) : new SpoolTransport(config.mailSpoolDir));
     this.relay = new OutboxRelay(this.store, transport, { ...opts.relay, now: this.now, log: opts.log });
@@ -167,26 +167,28 @@ export class LeadsService {
   }
 
   /**
-   * Under a key, across every process that shares the store: replay the record if there is one;
-   * otherwise claim the key (one request at a time holds it) and run; a request that finds the
-   * key claimed waits and looks again, so it replays what the holder stored, or runs itself if
-   * the holder stored nothing (errors are not stored) or died. The primary key on the records is
-   * the last word: a request whose claim was taken over writes nothing.
+   * Under a key, across every process that shares the store: claim the key (one request at a
+   * time holds it), then replay the record if there is one, else run. A request that finds the
+   * key claimed replays the record if it is there by now, else waits and tries again: it replays
+   * what the holder stored, or runs itself if the holder stored nothing (errors are not stored) or
+   * died. Claiming before looking means a record written by the previous holder is always seen.
+   * The primary key on the records is the last word: a request whose claim was taken over writes
+   * nothing.
    */
   private async submitUnderKey(input: SubmitInput, claim: IdempotencyClaim, hash: string): Promise<SubmitResult> {
+    const record = () => this.store.getIdempotency(claim.endpoint, claim.key, this.now() - IDEMPOTENCY_TTL_MS);
     for (let wait = CLAIM_POLL_MS.first; ; wait = Math.min(wait * 2, CLAIM_POLL_MS.max)) {
-      const record = await this.store.getIdempotency(claim.endpoint, claim.key, this.now() - IDEMPOTENCY_TTL_MS);
-      if (record) return this.replay(record, hash);
       const now = this.now();
       if (!await this.store.claimIdempotency(claim, now + this.claimLeaseMs, now, now - IDEMPOTENCY_TTL_MS)) {
+        const stored = await record();
+        if (stored) return this.replay(stored, hash);
         await sleep(wait);
         continue;
       }
       let consumed = false;
       try {
-        // The holder before us may have written its record just before letting go.
-        const written = await this.store.getIdempotency(claim.endpoint, claim.key, this.now() - IDEMPOTENCY_TTL_MS);
-        if (written) return this.replay(written, hash);
+        const stored = await record();
+        if (stored) return this.replay(stored, hash);
         const result = await this.execute(input, { claim, hash });
         consumed = result !== undefined;
         if (result) return result;

@@ -44,6 +44,11 @@ function storeError(err: unknown): unknown {
 export class SqliteLeadStore implements LeadStore {
   readonly kind = 'sqlite' as const;
   readonly db: Database.Database;
+  /**
+   * Claims on idempotency keys, in memory: one server process owns the file, so they need no
+   * disk (no second fsync per enquiry), and a restart forgets those of a process that died.
+   */
+  private readonly claims = new Map<string, { token: string; leaseUntil: number }>();
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -54,13 +59,6 @@ export class SqliteLeadStore implements LeadStore {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
     this.migrate();
-  }
-
-  /** Opens the file for the server: claims left in it belong to a process that is gone. */
-  static openForServer(path: string): SqliteLeadStore {
-    const store = new SqliteLeadStore(path);
-    store.db.prepare('DELETE FROM idempotency_claims').run();
-    return store;
   }
 
   private migrate(): void {
@@ -107,39 +105,28 @@ export class SqliteLeadStore implements LeadStore {
   }
 
   claimIdempotency(claim: IdempotencyClaim, leaseUntil: number, now: number, notBefore: number): Promise<boolean> {
-    return this.run(() => this.db.transaction(() => {
-      const taken = this.db.prepare(
-        `INSERT INTO idempotency_claims (endpoint, idempotency_key, token, lease_until) VALUES (?, ?, ?, ?)
-         ON CONFLICT (endpoint, idempotency_key) DO UPDATE SET token = excluded.token, lease_until = excluded.lease_until
-         WHERE idempotency_claims.lease_until <= ?
-         RETURNING token`,
-      ).get(claim.endpoint, claim.key, claim.token, leaseUntil, now);
-      if (!taken) return false;
+    return this.run(() => {
+      const id = claimId(claim);
+      const held = this.claims.get(id);
+      if (held && held.leaseUntil > now) return false;
+      this.claims.set(id, { token: claim.token, leaseUntil });
       this.db.prepare('DELETE FROM idempotency WHERE endpoint = ? AND idempotency_key = ? AND created_at < ?')
         .run(claim.endpoint, claim.key, notBefore);
       return true;
-    }).immediate());
+    });
   }
 
   releaseIdempotency(claim: IdempotencyClaim): Promise<void> {
-    return this.run(() => {
-      this.db.prepare('DELETE FROM idempotency_claims WHERE endpoint = ? AND idempotency_key = ? AND token = ?')
-        .run(claim.endpoint, claim.key, claim.token);
-    });
+    const id = claimId(claim);
+    if (this.claims.get(id)?.token === claim.token) this.claims.delete(id);
+    return Promise.resolve();
   }
 
   insertLead(input: InsertLeadInput): Promise<InsertLeadResult> {
     const tx = this.db.transaction((): InsertLeadResult => {
       const idem = input.idempotency;
-      if (idem) {
-        const { endpoint, key, token } = idem.claim;
-        const held = this.db.prepare('DELETE FROM idempotency_claims WHERE endpoint = ? AND idempotency_key = ? AND token = ?')
-          .run(endpoint, key, token).changes;
-        if (!held) return { ok: false, reason: 'claim-lost' };
-      }
-      if (this.db.prepare('SELECT 1 FROM leads WHERE reference = ?').get(input.reference)) {
-        throw new ReferenceTaken();
-      }
+      if (idem && this.claims.get(claimId(idem.claim))?.token !== idem.claim.token) return { ok: false, reason: 'claim-lost' };
+      if (this.db.prepare('SELECT 1 FROM leads WHERE reference = ?').get(input.reference)) return { ok: false, reason: 'reference-taken' };
       const leadId = Number(this.db.prepare(
         'INSERT INTO leads (reference, endpoint, created_at, payload_json) VALUES (?, ?, ?, ?)',
       ).run(input.reference, input.endpoint, input.createdAt, JSON.stringify(input.payload)).lastInsertRowid);
@@ -162,21 +149,15 @@ export class SqliteLeadStore implements LeadStore {
       return { ok: true, leadId };
     });
     return this.run(() => {
-      try {
-        return tx.immediate();
-      } catch (err) {
-        // Thrown inside to roll back the claim's deletion with the rest.
-        if (err instanceof ReferenceTaken) return { ok: false, reason: 'reference-taken' } as const;
-        throw err;
-      }
+      const result = tx.immediate();
+      if (result.ok && input.idempotency) this.claims.delete(claimId(input.idempotency.claim));
+      return result;
     });
   }
 
   purgeIdempotency(olderThan: number, now: number): Promise<number> {
-    return this.run(() => {
-      this.db.prepare('DELETE FROM idempotency_claims WHERE lease_until < ?').run(now);
-      return this.db.prepare('DELETE FROM idempotency WHERE created_at < ?').run(olderThan).changes;
-    });
+    for (const [id, held] of this.claims) if (held.leaseUntil < now) this.claims.delete(id);
+    return this.run(() => this.db.prepare('DELETE FROM idempotency WHERE created_at < ?').run(olderThan).changes);
   }
 
   listLeads(limit = 50): Promise<LeadRow[]> {
@@ -276,4 +257,4 @@ export class SqliteLeadStore implements LeadStore {
   }
 }
 
-class ReferenceTaken extends Error {}
+const claimId = (claim: IdempotencyClaim) => `${claim.endpoint}\u0000${claim.key}`;

@@ -68,7 +68,7 @@ export function inspectStore(config: Pick<LeadsConfig, 'dbPath' | 'databaseUrl'>
 }
 
 /** Rows in one of the store's tables, read straight from the database. */
-export async function tableRows(store: LeadStore, table: 'idempotency' | 'idempotency_claims' | 'leads' | 'outbox'): Promise<number> {
+export async function tableRows(store: LeadStore, table: 'idempotency' | 'leads' | 'outbox'): Promise<number> {
   if (store instanceof SqliteLeadStore) return store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
   if (store instanceof PostgresLeadStore) return Number((await store.pool.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
   throw new Error(`unknown store ${store.kind}`);

@@ -1,5 +1,6 @@
--- A request that found no record for its key claims the key while it verifies the challenge and
--- writes; others with the same key wait for the record (or for the claim to go or expire).
+-- A request with an Idempotency-Key claims the key while it verifies the challenge and writes;
+-- others with the same key, on any replica, wait for its record (or for the claim to go or expire).
+-- (The SQLite store keeps claims in the memory of its one server process.)
 CREATE TABLE idempotency_claims (
   endpoint TEXT NOT NULL,
   idempotency_key TEXT NOT NULL,
