@@ -176,16 +176,23 @@ export class OutboxRelay {
       const now = this.now();
       const due = await this.store.claimDueOutbox(now, RELAY_CONCURRENCY, now + this.leaseMs);
       if (due.length === 0) break;
-      for (const ok of await Promise.all(due.map((row) => this.deliver(row)))) if (ok) sent++; else failed++;
+      const delivered = (await Promise.all(due.map((row) => this.deliver(row)))).filter((id) => id !== undefined);
+      if (delivered.length) await this.store.markSent(delivered, this.now());
+      sent += delivered.length;
+      failed += due.length - delivered.length;
     }
     if (sent || failed) this.log.info({ sent, failed }, 'outbox pass');
     return { sent, failed };
   }
 
-  /** Sends one row and records the outcome; a store failure propagates (the row stays claimed until its lease ends). */
-  private async deliver(row: OutboxRow): Promise<boolean> {
+  /**
+   * Sends one row: its id once sent (the caller marks it), or undefined after recording the
+   * failure. A store failure propagates (the row stays claimed until its lease ends).
+   */
+  private async deliver(row: OutboxRow): Promise<number | undefined> {
     try {
       await this.transport.send(row.message, row.messageId);
+      return row.outboxId;
     } catch (err) {
       const attempts = row.attempts + 1;
       const error = redactError(err);
@@ -197,9 +204,7 @@ export class OutboxRelay {
         await this.store.markFailed(row.outboxId, error, this.now() + backoffDelay(attempts, this.baseDelayMs, this.maxDelayMs));
         this.log.warn(fields, 'outbox delivery failed; will retry');
       }
-      return false;
+      return undefined;
     }
-    await this.store.markSent(row.outboxId, this.now());
-    return true;
   }
 }

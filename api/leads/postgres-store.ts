@@ -286,10 +286,10 @@ export class PostgresLeadStore implements LeadStore {
     return v === null ? undefined : Number(v);
   }
 
-  async markSent(outboxId: number, now: number): Promise<void> {
+  async markSent(outboxIds: number[], now: number): Promise<void> {
     await this.query(
-      `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = $1, last_error = NULL WHERE outbox_id = $2`,
-      [now, outboxId], 'mark-sent');
+      `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = $1, last_error = NULL WHERE outbox_id = ANY($2::bigint[])`,
+      [now, outboxIds], 'mark-sent');
   }
 
   async markFailed(outboxId: number, error: string, nextAttemptAt: number | null): Promise<void> {

@@ -216,13 +216,11 @@ export class SqliteLeadStore implements LeadStore {
       .pluck().get() as number | null) ?? undefined);
   }
 
-  markSent(outboxId: number, now: number): Promise<void> {
-    return this.run(() => {
-      this.db.prepare(
-        `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL
-         WHERE outbox_id = ?`,
-      ).run(now, outboxId);
-    });
+  markSent(outboxIds: number[], now: number): Promise<void> {
+    const mark = this.db.prepare(
+      `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE outbox_id = ?`,
+    );
+    return this.run(() => this.db.transaction(() => { for (const id of outboxIds) mark.run(now, id); })());
   }
 
   markFailed(outboxId: number, error: string, nextAttemptAt: number | null): Promise<void> {

@@ -113,7 +113,8 @@ export interface LeadStore {
    */
   claimDueOutbox(now: number, limit: number, leaseUntil: number): Promise<OutboxRow[]>;
   nextDueAt(): Promise<number | undefined>;
-  markSent(outboxId: number, now: number): Promise<void>;
+  /** One statement for the rows a pass delivered together (one commit, not one per message). */
+  markSent(outboxIds: number[], now: number): Promise<void>;
   /** `nextAttemptAt` null: a dead letter. */
   markFailed(outboxId: number, error: string, nextAttemptAt: number | null): Promise<void>;
   /** Dead letters (or one row by id, whatever its status) go back to pending with a fresh attempt budget. */
