@@ -65,18 +65,20 @@ describe('two replicas sharing PostgreSQL', () => {
 
   it(`kill -9 of one replica during ${ENQUIRIES} retried enquiries: 0 lost, 0 duplicated`, async (t) => {
     const { servers, store, smtp, teamEmail } = await replicas(t, SHORT_LEASES);
-    const [doomed, survivor] = servers;
+    const doomed = servers[0];
     const domain = teamEmail.split('@')[1];
     const acked = new Map<number, Set<string>>(); // enquiry → the references its 200s carried
     const bodyOf = (i: number) => inquiryBody({ message: `enquiry ${i} of the replica kill test` });
     let killed = false;
     let retries = 0;
+    const inflight = [0, 0];
     // The client of a load balancer: first try on one replica, retries (same key) on either.
     const enquire = async (i: number) => {
       for (let attempt = 0; ; attempt++) {
-        const server = killed ? survivor : servers[(i + attempt) % 2];
+        const target = killed ? 1 : (i + attempt) % 2;
+        inflight[target]++;
         try {
-          const res = await postInquiry(server, bodyOf(i), `kill-${i}`);
+          const res = await postInquiry(servers[target], bodyOf(i), `kill-${i}`);
           if (res.status === 200) {
             acked.set(i, (acked.get(i) ?? new Set()).add(JSON.parse(res.text).data.reference));
             return;
@@ -84,21 +86,24 @@ describe('two replicas sharing PostgreSQL', () => {
           assert.ok(res.status >= 500, `only server errors are retried: ${res.status} ${res.text}`);
         } catch (err) {
           if (err instanceof assert.AssertionError) throw err;
+        } finally {
+          inflight[target]--;
         }
         retries++;
         await new Promise((r) => setTimeout(r, 20));
       }
     };
     let next = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (next < ENQUIRIES) {
-        const i = next++;
-        await enquire(i);
-        if (!killed && acked.size >= ENQUIRIES / 3) { killed = true; await doomed.kill(); }
-      }
+    const workers = Promise.all(Array.from({ length: 16 }, async () => {
+      while (next < ENQUIRIES) await enquire(next++);
     }));
-    assert.ok(killed, 'one replica was killed mid-stream');
+    // kill -9 while enquiries are on their way to that replica
+    await waitFor(() => acked.size >= ENQUIRIES / 3 && inflight[0] >= 3, 120_000, 'a third acknowledged, several in flight on replica 1');
+    killed = true;
+    await doomed.kill();
+    await workers;
     t.diagnostic(`${retries} retries after the kill`);
+    assert.ok(retries > 0, 'the kill cut some enquiries off');
 
     for (const [i, refs] of acked) assert.equal(refs.size, 1, `enquiry ${i} always got the same reference`);
     const leads = await store.listLeads(ENQUIRIES + 10);

@@ -163,6 +163,9 @@ export class TestSmtp {
       this.server!.once('error', reject);
       this.server!.listen(this.port, '127.0.0.1', () => resolve());
     });
+    this.server.removeAllListeners('error');
+    // A client killed mid-session (the kill -9 tests) resets its connection: not the server's failure.
+    this.server.on('error', (err: NodeJS.ErrnoException) => { if (err.code !== 'ECONNRESET') throw err; });
     this.port = (this.server.server.address() as AddressInfo).port;
     return this;
   }
