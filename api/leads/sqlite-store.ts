@@ -104,16 +104,13 @@ export class SqliteLeadStore implements LeadStore {
     return this.run(() => this.idempotencyRecord(endpoint, key, notBefore));
   }
 
-  claimIdempotency(claim: IdempotencyClaim, leaseUntil: number, now: number, notBefore: number): Promise<boolean> {
-    return this.run(() => {
-      const id = claimId(claim);
-      const held = this.claims.get(id);
-      if (held && held.leaseUntil > now) return false;
-      this.claims.set(id, { token: claim.token, leaseUntil });
-      this.db.prepare('DELETE FROM idempotency WHERE endpoint = ? AND idempotency_key = ? AND created_at < ?')
-        .run(claim.endpoint, claim.key, notBefore);
-      return true;
-    });
+  /** The expired record under the key, if any, goes in insertLead's transaction (no write here). */
+  claimIdempotency(claim: IdempotencyClaim, leaseUntil: number, now: number): Promise<boolean> {
+    const id = claimId(claim);
+    const held = this.claims.get(id);
+    if (held && held.leaseUntil > now) return Promise.resolve(false);
+    this.claims.set(id, { token: claim.token, leaseUntil });
+    return Promise.resolve(true);
   }
 
   releaseIdempotency(claim: IdempotencyClaim): Promise<void> {
@@ -125,7 +122,11 @@ export class SqliteLeadStore implements LeadStore {
   insertLead(input: InsertLeadInput): Promise<InsertLeadResult> {
     const tx = this.db.transaction((): InsertLeadResult => {
       const idem = input.idempotency;
-      if (idem && this.claims.get(claimId(idem.claim))?.token !== idem.claim.token) return { ok: false, reason: 'claim-lost' };
+      if (idem) {
+        if (this.claims.get(claimId(idem.claim))?.token !== idem.claim.token) return { ok: false, reason: 'claim-lost' };
+        // Held by us and not found fresh before the challenge: whatever record remains has expired.
+        this.db.prepare('DELETE FROM idempotency WHERE endpoint = ? AND idempotency_key = ?').run(input.endpoint, idem.claim.key);
+      }
       if (this.db.prepare('SELECT 1 FROM leads WHERE reference = ?').get(input.reference)) return { ok: false, reason: 'reference-taken' };
       const leadId = Number(this.db.prepare(
         'INSERT INTO leads (reference, endpoint, created_at, payload_json) VALUES (?, ?, ?, ?)',
