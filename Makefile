@@ -20,7 +20,7 @@ system-deps:
 	fi
 
 ## build: compile the API server to JavaScript in dist/app (what make serve runs: it starts faster than tsx)
-dist/app/api/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find contract api -name '*.ts' -o -name '*.md' -o -name examples.json -o -name '*.eta')
+dist/app/api/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find contract api -name '*.ts' -o -name '*.md' -o -name examples.json -o -name '*.eta' -o -name '*.sql')
 	$(NPM) run --silent build
 build: dist/app/api/server.js
 

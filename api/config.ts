@@ -27,6 +27,7 @@ const EnvSchema = z.object({
   // After SIGTERM: how long /readyz answers 503 while requests are still served, before closing.
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(0),
   LEADS_DB: z.string().min(1).default('var/leads.db'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'expected postgres://user:password@host:port/database').optional(),
   LEADS_MAIL_SPOOL: z.string().min(1).default('var/mail'),
   SMTP_URL: z.string().optional(),
   LEADS_TEAM_EMAIL: z.string().min(1).default('team@localhost'),
@@ -81,6 +82,8 @@ export interface AppConfig {
   rateLimit: RateLimitConfig;
   leads: {
     db: string;
+    /** PostgreSQL for enquiries (every replica shares it); unset: the SQLite file `db` */
+    databaseUrl?: string;
     mailSpool: string;
     smtpUrl?: string;
     teamEmail: string;
@@ -158,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     leads: {
       db: e.LEADS_DB,
+      databaseUrl: e.DATABASE_URL,
       mailSpool: e.LEADS_MAIL_SPOOL,
       smtpUrl: e.SMTP_URL,
       teamEmail: e.LEADS_TEAM_EMAIL,

@@ -43,7 +43,7 @@ async function main() {
     console.error(`Cannot start: no loadable build at ${config.distDir}/current (${(err as Error).message}). Run \`make data\` to build one.`);
     process.exit(1);
   }
-  const leads = openLeads(config, log.child({ module: 'leads' }));
+  const leads = await openLeads(config, log.child({ module: 'leads' }));
   let rateCounters: RedisCounters | undefined;
   if (config.redisUrl) {
     rateCounters = new RedisCounters(config.redisUrl, config.rateLimit, log.child({ module: 'rate-limit' }));

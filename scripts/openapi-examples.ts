@@ -41,7 +41,7 @@ export async function sampleApp(): Promise<SampleApp> {
   const built = await runBuild({ dataDir: SAMPLE_DIR, distDir: join(dir, 'dist'), progress: createProgress(() => {}) });
   const build = await loadBuild(built.buildDir, { siteUrl: config.siteUrl });
   const now = Date.parse((build.priceIndex as { asOf: string }).asOf);
-  const leads = LeadsService.open({ dbPath: join(dir, 'leads.db'), mailSpoolDir: join(dir, 'mail'), teamEmail: config.leads.teamEmail, nodeEnv: 'test' }, { now: () => now });
+  const leads = await LeadsService.open({ dbPath: join(dir, 'leads.db'), mailSpoolDir: join(dir, 'mail'), teamEmail: config.leads.teamEmail, nodeEnv: 'test' }, { now: () => now });
   const app = await buildApp({ config, catalog: staticCatalog(build), leads, clock: () => now, logger: false });
   await app.ready();
   return {

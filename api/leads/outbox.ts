@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { LeadStore, OutboxRow, OutgoingMessage } from './store.ts';
 
-/** Messages in flight at once (and SMTP connections in the pool). */
+/** Messages in flight at once (and SMTP connections in the pool): the relay claims this many rows at a time. */
 const RELAY_CONCURRENCY = 4;
 
 export interface MailTransport {
@@ -62,7 +62,11 @@ export interface RelayOptions {
   maxDelayMs?: number;
   /** after this many failed attempts a message becomes a dead letter (CLI: redeliver) */
   maxAttempts?: number;
-  batchSize?: number;
+  /**
+   * How long a claimed row is reserved for this relay (PostgreSQL: relays of other replicas skip
+   * it); a replica that dies mid-send leaves its rows to the others after this. Longer than a send.
+   */
+  leaseMs?: number;
   log?: RelayLogger;
 }
 
@@ -86,8 +90,10 @@ export function backoffDelay(attempts: number, baseMs: number, maxMs: number): n
 }
 
 /**
- * Delivers outbox rows in the server process. At least once: a crash between the send and the
- * commit of `sent` repeats the send, with the same Message-ID, so receivers can drop the copy.
+ * Delivers outbox rows in the server process; with PostgreSQL one relay runs in every replica and
+ * each claims its rows (SKIP LOCKED, then a lease), so a message is sent by one of them. At least
+ * once: a crash between the send and the commit of `sent` repeats the send, with the same
+ * Message-ID, so receivers can drop the copy.
  */
 export class OutboxRelay {
   private readonly now: () => number;
@@ -95,14 +101,13 @@ export class OutboxRelay {
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   readonly maxAttempts: number;
-  private readonly batchSize: number;
+  private readonly leaseMs: number;
   private readonly log: RelayLogger;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopping = false;
   private current: Promise<void> | undefined;
   private again = false;
-  private onTick: Array<() => void> = [];
 
   constructor(private readonly store: LeadStore, readonly transport: MailTransport, opts: RelayOptions = {}) {
     this.now = opts.now ?? Date.now;
@@ -110,7 +115,7 @@ export class OutboxRelay {
     this.baseDelayMs = opts.baseDelayMs ?? 1000;
     this.maxDelayMs = opts.maxDelayMs ?? 60 * 60 * 1000;
     this.maxAttempts = opts.maxAttempts ?? 15;
-    this.batchSize = opts.batchSize ?? 50;
+    this.leaseMs = opts.leaseMs ?? 2 * 60 * 1000;
     this.log = opts.log ?? silent;
   }
 
@@ -128,7 +133,7 @@ export class OutboxRelay {
     this.schedule(0);
   }
 
-  /** Stops the loop and waits for the message being sent, if any. */
+  /** Stops the loop and waits for the messages being sent, if any. */
   async stop(): Promise<void> {
     this.running = false;
     this.stopping = true;
@@ -142,60 +147,64 @@ export class OutboxRelay {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.current = this.drain().catch((err) => {
-        this.log.error({ error: redactError(err) }, 'outbox pass failed');
-      }).then(() => {
-        this.current = undefined;
-        for (const f of this.onTick.splice(0)) f();
-        if (this.again) { this.again = false; this.schedule(0); return; }
-        const next = this.store.db.open ? this.store.nextDueAt() : undefined;
-        const wait = next === undefined ? this.pollMs : Math.max(0, Math.min(this.pollMs, next - this.now()));
-        this.schedule(wait);
-      });
+      this.current = this.pass().finally(() => { this.current = undefined; });
     }, ms);
     this.timer.unref?.();
   }
 
-  /** Resolves after the next pass of the loop completes (tests). */
-  nextTick(): Promise<void> {
-    return new Promise((resolve) => this.onTick.push(resolve));
+  /** A drain, then the next one: now if kicked meanwhile, else when the next row falls due (at most pollMs). */
+  private async pass(): Promise<void> {
+    let wait = this.pollMs;
+    try {
+      await this.drain();
+      const next = await this.store.nextDueAt();
+      if (next !== undefined) wait = Math.max(0, Math.min(this.pollMs, next - this.now()));
+    } catch (err) {
+      this.log.error({ error: redactError(err) }, 'outbox pass failed');
+    }
+    const kicked = this.again;
+    this.again = false;
+    this.schedule(kicked ? 0 : wait);
   }
 
-  /** One pass: deliver every due row (in batches) until none is due. Safe to call directly. */
+  /** One pass: deliver every due row, a few claimed at a time, until none is due. */
   async drain(): Promise<{ sent: number; failed: number }> {
     if (!this.running) this.stopping = false;
     let sent = 0;
     let failed = 0;
-    for (;;) {
-      const due = this.store.dueOutbox(this.now(), this.batchSize);
+    while (!this.stopping) {
+      const now = this.now();
+      const due = await this.store.claimDueOutbox(now, RELAY_CONCURRENCY, now + this.leaseMs);
       if (due.length === 0) break;
-      for (let i = 0; i < due.length && !this.stopping; i += RELAY_CONCURRENCY) {
-        const results = await Promise.all(due.slice(i, i + RELAY_CONCURRENCY).map((row) => this.deliver(row)));
-        for (const ok of results) if (ok) sent++; else failed++;
-      }
-      if (this.stopping) break;
+      const delivered = (await Promise.all(due.map((row) => this.deliver(row)))).filter((id) => id !== undefined);
+      if (delivered.length) await this.store.markSent(delivered, this.now());
+      sent += delivered.length;
+      failed += due.length - delivered.length;
     }
     if (sent || failed) this.log.info({ sent, failed }, 'outbox pass');
     return { sent, failed };
   }
 
-  private async deliver(row: OutboxRow): Promise<boolean> {
+  /**
+   * Sends one row: its id once sent (the caller marks it), or undefined after recording the
+   * failure. A store failure propagates (the row stays claimed until its lease ends).
+   */
+  private async deliver(row: OutboxRow): Promise<number | undefined> {
     try {
       await this.transport.send(row.message, row.messageId);
-      this.store.markSent(row.outboxId, this.now());
-      return true;
+      return row.outboxId;
     } catch (err) {
       const attempts = row.attempts + 1;
       const error = redactError(err);
       const fields = { outboxId: row.outboxId, reference: row.reference, kind: row.kind, attempts, error };
       if (attempts >= this.maxAttempts) {
-        this.store.markFailed(row.outboxId, error, null);
+        await this.store.markFailed(row.outboxId, error, null);
         this.log.error(fields, 'outbox message dead-lettered');
       } else {
-        this.store.markFailed(row.outboxId, error, this.now() + backoffDelay(attempts, this.baseDelayMs, this.maxDelayMs));
+        await this.store.markFailed(row.outboxId, error, this.now() + backoffDelay(attempts, this.baseDelayMs, this.maxDelayMs));
         this.log.warn(fields, 'outbox delivery failed; will retry');
       }
-      return false;
+      return undefined;
     }
   }
 }

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CONTRACT_VERSION } from '../../contract/common.ts';
 import type { LeadRouting } from '../../contract/build.ts';
 import type { ContactBody, InquiryBody, LeadEndpoint, LeadReceipt } from '../../contract/leads.ts';
@@ -6,10 +7,15 @@ import { ApiError } from '../http/problems.ts';
 import { ChallengeUnavailableError, ChallengeVerifier } from './challenge.ts';
 import { composeMessages } from './messages.ts';
 import { OutboxRelay, SmtpTransport, SpoolTransport, type MailTransport, type RelayLogger, type RelayOptions } from './outbox.ts';
-import { LeadStore, type IdempotencyRecord } from './store.ts';
+import { PostgresLeadStore } from './postgres-store.ts';
+import { SqliteLeadStore } from './sqlite-store.ts';
+import { StoreUnavailableError, type IdempotencyClaim, type IdempotencyRecord, type LeadStore } from './store.ts';
 
 export interface LeadsConfig {
+  /** the SQLite file, used when databaseUrl is unset */
   dbPath: string;
+  /** PostgreSQL (postgres://…): the store every replica shares */
+  databaseUrl?: string;
   mailSpoolDir: string;
   smtpUrl?: string;
   teamEmail: string;
@@ -25,8 +31,13 @@ export interface LeadsServiceOptions {
   relay?: Omit<RelayOptions, 'now' | 'log'>;
   /** replaces the SMTP/spool transport chosen from the config */
   transport?: MailTransport;
-  /** start the outbox loop (default true); the CLI opens the service without it */
+  /** start the outbox loop (default true) */
   startRelay?: boolean;
+  /**
+   * How long a request may hold its Idempotency-Key before another request with the key may take
+   * it over (a replica that died mid-request): longer than the challenge deadline plus a write.
+   */
+  claimLeaseMs?: number;
   log?: RelayLogger;
 }
 
@@ -45,6 +56,9 @@ interface SubmitResult {
 }
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const CLAIM_LEASE_MS = 20_000;
+/** A request waiting for another with its key looks again after 10 ms, then 20, 40… up to 200 ms. */
+const CLAIM_POLL_MS = { first: 10, max: 200 };
 const REFERENCE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** `DA-` and 10 symbols of Crockford's base32 (no I, L, O, U): 50 random bits. */
@@ -84,29 +98,45 @@ export class LeadsService {
   readonly relay: OutboxRelay;
   private readonly teamEmail: string;
   private readonly now: () => number;
-  private readonly inflight = new Map<string, Promise<SubmitResult>>();
+  private readonly claimLeaseMs: number;
+  private readonly log: RelayLogger | undefined;
   private purgeTimer: NodeJS.Timeout | undefined;
 
   private constructor(config: LeadsConfig, opts: LeadsServiceOptions) {
     this.now = opts.now ?? Date.now;
     this.teamEmail = config.teamEmail;
+    this.claimLeaseMs = opts.claimLeaseMs ?? CLAIM_LEASE_MS;
+    this.log = opts.log;
     this.challenge = new ChallengeVerifier({
       secret: config.challengeSecret, verifyUrl: config.challengeVerifyUrl,
       nodeEnv: config.nodeEnv, timeoutMs: opts.challengeTimeoutMs,
     });
-    this.store = new LeadStore(config.dbPath);
+    this.store = config.databaseUrl
+      ? new PostgresLeadStore(config.databaseUrl, { onError: (err) => opts.log?.warn({ error: err.message }, 'lead store connection lost') })
+      : new SqliteLeadStore(config.dbPath);
     const transport = opts.transport
       ?? (config.smtpUrl ? new SmtpTransport(config.smtpUrl) : new SpoolTransport(config.mailSpoolDir));
     this.relay = new OutboxRelay(this.store, transport, { ...opts.relay, now: this.now, log: opts.log });
   }
 
-  /** Opens the database (migrating it), and starts the relay, which first drains any backlog. */
-  static open(config: LeadsConfig, opts: LeadsServiceOptions = {}): LeadsService {
+  /**
+   * Opens the store (migrating it), and starts the relay, which first drains any backlog. An
+   * unreachable PostgreSQL does not stop the start: enquiries answer 502 until it is back.
+   */
+  static async open(config: LeadsConfig, opts: LeadsServiceOptions = {}): Promise<LeadsService> {
     const service = new LeadsService(config, opts);
-    service.purgeExpired();
+    if (service.store instanceof PostgresLeadStore) {
+      await service.store.migrate().catch((err) => {
+        if (!(err instanceof StoreUnavailableError)) throw err;
+        opts.log?.error({ error: err.reason }, 'lead store unreachable at start-up; enquiries answer 502 until it is back');
+      });
+    }
+    await service.purgeExpired().catch(() => undefined);
     if (opts.startRelay !== false) {
       service.relay.start();
-      service.purgeTimer = setInterval(() => service.purgeExpired(), 60 * 60 * 1000);
+      service.purgeTimer = setInterval(() => {
+        service.purgeExpired().catch((err) => opts.log?.warn({ error: String((err as Error).message) }, 'idempotency purge failed'));
+      }, 60 * 60 * 1000);
       service.purgeTimer.unref();
     }
     return service;
@@ -115,32 +145,56 @@ export class LeadsService {
   get challengeEnabled(): boolean { return this.challenge.enabled; }
   get transportKind(): 'smtp' | 'spool' { return this.relay.transport.kind; }
 
-  /** Idempotency records older than 24 h. */
-  purgeExpired(): number {
-    return this.store.purgeIdempotency(this.now() - IDEMPOTENCY_TTL_MS);
+  /** Idempotency records older than 24 h, and claims whose lease ran out. */
+  purgeExpired(): Promise<number> {
+    const now = this.now();
+    return this.store.purgeIdempotency(now - IDEMPOTENCY_TTL_MS, now);
   }
 
   /** After body validation: idempotency lookup → challenge → one transaction. Throws ApiError. */
   async submit(input: SubmitInput): Promise<SubmitResult> {
-    const key = input.idempotencyKey;
-    if (key === undefined) return this.execute(input, undefined);
-    const hash = bodyHash(input.body);
-    const scope = `${input.endpoint}\u0000${key}`;
-    for (;;) {
-      const record = this.store.getIdempotency(input.endpoint, key, this.now() - IDEMPOTENCY_TTL_MS);
-      if (record) return this.replay(record, hash);
-      const pending = this.inflight.get(scope);
-      if (pending) {
-        // Same key in flight: wait for it, then replay what it stored (or go ahead if it stored nothing).
-        await pending.catch(() => undefined);
+    try {
+      const key = input.idempotencyKey;
+      if (key === undefined) return (await this.execute(input, undefined))!;
+      return await this.submitUnderKey(input, { endpoint: input.endpoint, key, token: randomUUID() }, bodyHash(input.body));
+    } catch (err) {
+      if (err instanceof StoreUnavailableError) {
+        this.log?.warn({ error: err.reason }, 'lead store unavailable');
+        throw new ApiError('UPSTREAM_UNAVAILABLE', 'The enquiry store is unavailable; retry later under the same Idempotency-Key.');
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Under a key, across every process that shares the store: claim the key (one request at a
+   * time holds it), then replay the record if there is one, else run. A request that finds the
+   * key claimed replays the record if it is there by now, else waits and tries again: it replays
+   * what the holder stored, or runs itself if the holder stored nothing (errors are not stored) or
+   * died. Claiming before looking means a record written by the previous holder is always seen.
+   * The primary key on the records is the last word: a request whose claim was taken over writes
+   * nothing.
+   */
+  private async submitUnderKey(input: SubmitInput, claim: IdempotencyClaim, hash: string): Promise<SubmitResult> {
+    const record = () => this.store.getIdempotency(claim.endpoint, claim.key, this.now() - IDEMPOTENCY_TTL_MS);
+    for (let wait = CLAIM_POLL_MS.first; ; wait = Math.min(wait * 2, CLAIM_POLL_MS.max)) {
+      const now = this.now();
+      if (!await this.store.claimIdempotency(claim, now + this.claimLeaseMs, now, now - IDEMPOTENCY_TTL_MS)) {
+        const stored = await record();
+        if (stored) return this.replay(stored, hash);
+        await sleep(wait);
         continue;
       }
-      const run = this.execute(input, { key, hash });
-      this.inflight.set(scope, run);
+      let consumed = false;
       try {
-        return await run;
+        const stored = await record();
+        if (stored) return this.replay(stored, hash);
+        const result = await this.execute(input, { claim, hash });
+        consumed = result !== undefined;
+        if (result) return result;
       } finally {
-        if (this.inflight.get(scope) === run) this.inflight.delete(scope);
+        // Best effort: a claim that cannot be given back expires with its lease.
+        if (!consumed) await this.store.releaseIdempotency(claim).catch(() => undefined);
       }
     }
   }
@@ -153,7 +207,8 @@ export class LeadsService {
     return { statusCode: record.statusCode, body: record.response as SubmitResult['body'], replayed: true };
   }
 
-  private async execute(input: SubmitInput, idem: { key: string; hash: string } | undefined): Promise<SubmitResult> {
+  /** Challenge, then the write; undefined when the claim on the key was lost meanwhile (nothing written). */
+  private async execute(input: SubmitInput, idem: { claim: IdempotencyClaim; hash: string } | undefined): Promise<SubmitResult | undefined> {
     let verdict;
     try {
       verdict = await this.challenge.verify(input.body.challengeToken, input.remoteIp);
@@ -173,26 +228,20 @@ export class LeadsService {
       const createdAt = this.now();
       const reference = newReference();
       const response = { data: { received: true as const, reference }, meta: { contractVersion: CONTRACT_VERSION } };
-      try {
-        const result = this.store.insertLead({
-          reference, endpoint: input.endpoint, createdAt, payload,
-          outbox: composeMessages({
-            reference, endpoint: input.endpoint, body: input.body, routing: input.routing,
-            teamEmail: this.teamEmail, createdAt,
-          }),
-          idempotency: idem && {
-            key: idem.key, bodyHash: idem.hash, statusCode: 200, response,
-            notBefore: createdAt - IDEMPOTENCY_TTL_MS,
-          },
-        });
-        if (!result.ok) return this.replay(result.record, idem!.hash);
+      const result = await this.store.insertLead({
+        reference, endpoint: input.endpoint, createdAt, payload,
+        outbox: composeMessages({
+          reference, endpoint: input.endpoint, body: input.body, routing: input.routing,
+          teamEmail: this.teamEmail, createdAt,
+        }),
+        idempotency: idem && { claim: idem.claim, bodyHash: idem.hash, statusCode: 200, response },
+      });
+      if (result.ok) {
         this.relay.kick();
         return { statusCode: 200, body: response, replayed: false };
-      } catch (err) {
-        const unique = (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE'
-          && String((err as Error).message).includes('leads.reference');
-        if (!unique || attempt >= 3) throw err;
       }
+      if (result.reason === 'claim-lost') return undefined;
+      if (attempt >= 3) throw new Error('could not draw an unused reference in 4 attempts');
     }
   }
 
@@ -200,6 +249,6 @@ export class LeadsService {
     if (this.purgeTimer) clearInterval(this.purgeTimer);
     await this.relay.stop();
     this.relay.transport.close();
-    this.store.close();
+    await this.store.close();
   }
 }

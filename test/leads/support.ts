@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { after, describe } from 'node:test';
 import { pino } from 'pino';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,11 @@ import { SMTPServer } from 'smtp-server';
 import type { LeadRouting } from '../../contract/build.ts';
 import { staticCatalog } from '../../api/build/store.ts';
 import { LeadsService, type LeadsConfig, type LeadsServiceOptions } from '../../api/leads/service.ts';
+import { PostgresLeadStore } from '../../api/leads/postgres-store.ts';
+import { SqliteLeadStore } from '../../api/leads/sqlite-store.ts';
+import type { LeadStore } from '../../api/leads/store.ts';
 import { sharedBuild, testApp } from '../support/app.ts';
+import { sharedPostgres, stopSharedPostgres } from '../support/postgres.ts';
 
 export const ROUTING: LeadRouting = {
   'loft-mitte': { title: 'Loft Mitte', citySlug: 'berlin', operatorSlug: 'spacehub', operatorName: 'SpaceHub', enquiryEmail: 'leads@spacehub.example' },
@@ -38,6 +44,34 @@ export function tempDir(t: { after(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'da-leads-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+/**
+ * Runs the same suites against each store: SQLite, and PostgreSQL (a real server started on
+ * first use, stopped after the file's tests). Call at the top level of a test file.
+ */
+export function forEachStore(suites: (kind: StoreKind) => void): void {
+  after(stopSharedPostgres);
+  for (const kind of ['sqlite', 'postgres'] as const) describe(`on ${kind}`, () => suites(kind));
+}
+
+/** The store part of a LeadsConfig, fresh and empty: SQLite (the file in the test's dir) or a new PostgreSQL database. */
+export async function storeConfig(kind: StoreKind): Promise<Partial<LeadsConfig>> {
+  return kind === 'postgres' ? { databaseUrl: await (await sharedPostgres()).createDatabase() } : {};
+}
+
+/** The store behind a config, opened to look at what a test (or another process) wrote. */
+export function inspectStore(config: Pick<LeadsConfig, 'dbPath' | 'databaseUrl'>): LeadStore {
+  return config.databaseUrl ? new PostgresLeadStore(config.databaseUrl, { poolSize: 2 }) : new SqliteLeadStore(config.dbPath);
+}
+
+/** Rows in one of the store's tables, read straight from the database. */
+export async function tableRows(store: LeadStore, table: 'idempotency' | 'leads' | 'outbox'): Promise<number> {
+  if (store instanceof SqliteLeadStore) return store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+  if (store instanceof PostgresLeadStore) return Number((await store.pool.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+  throw new Error(`unknown store ${store.kind}`);
 }
 
 export function leadsConfig(dir: string, extra: Partial<LeadsConfig> = {}): LeadsConfig {
@@ -129,6 +163,9 @@ export class TestSmtp {
       this.server!.once('error', reject);
       this.server!.listen(this.port, '127.0.0.1', () => resolve());
     });
+    this.server.removeAllListeners('error');
+    // A client killed mid-session (the kill -9 tests) resets its connection: not the server's failure.
+    this.server.on('error', (err: NodeJS.ErrnoException) => { if (err.code !== 'ECONNRESET') throw err; });
     this.port = (this.server.server.address() as AddressInfo).port;
     return this;
   }
@@ -204,10 +241,56 @@ export class TestVerifier {
 }
 
 /** Waits until `check` is true, polling; fails after `timeoutMs`. */
-export async function waitFor(check: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
   const start = Date.now();
-  while (!check()) {
+  while (!await check()) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A lead server process (lead-server.ts) on a free loopback port. */
+export interface LeadServer {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  /** messages its relay reported sent */
+  relaySent: number;
+  /** kill -9, resolved once the process is gone */
+  kill(): Promise<void>;
+}
+
+/** The environment a lead server reads its store from: LEADS_DB, or DATABASE_URL. */
+export const storeEnv = (config: Pick<LeadsConfig, 'dbPath' | 'databaseUrl'>) => ({
+  LEADS_DB: config.dbPath, DATABASE_URL: config.databaseUrl ?? '',
+});
+
+export function startLeadServer(env: NodeJS.ProcessEnv): Promise<LeadServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/leads/lead-server.ts'], {
+    env: { ...process.env, NODE_ENV: 'test', CHALLENGE_SECRET: '', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let server: LeadServer | undefined;
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const lines = out.split('\n');
+      out = lines.pop()!;
+      for (const line of lines) {
+        const sent = /^RELAY SENT (\d+)/.exec(line);
+        if (sent && server) server.relaySent += Number(sent[1]);
+        const listening = /^LISTENING (\d+)/.exec(line);
+        if (listening) {
+          const port = Number(listening[1]);
+          server = {
+            child, port, url: `http://127.0.0.1:${port}`, relaySent: 0,
+            kill: async () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); await exited; },
+          };
+          resolve(server);
+        }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`lead server exited before listening (${code})`)));
+  });
 }
