@@ -50,8 +50,12 @@ export class FacetCounter {
   private readonly held = new Map<ValueFacet, Int32Array>();
   /** each value facet's value ids in the order of their labels, by `<facet>|<locale>` (built with the engine) */
   private readonly labelOrder = new Map<string, Int32Array>();
+  /** each value facet's value ids by value */
+  private readonly idOf = new Map<ValueFacet, Map<string, number>>();
   /** each value id's place in that order, by `<facet>|<locale>` */
   private readonly labelPlace = new Map<string, Int32Array>();
+  /** the ids a value facet lists over every listing, in their order, by `<facet>|<locale>` */
+  private readonly listedOverAll = new Map<string, Int32Array>();
   /** how many values of one facet have each count, to find the count at the cap */
   private histogram = new Int32Array(0);
 
@@ -62,6 +66,7 @@ export class FacetCounter {
       const size = facet.values.length;
       this.counters.set(facet, { counts: new Int32Array(size), touched: new Int32Array(size) });
       this.held.set(facet, Int32Array.from(facet.values.keys()).filter((id) => facet.totals[id] > 0));
+      this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
     }
   }
 
@@ -77,46 +82,53 @@ export class FacetCounter {
       const place = new Int32Array(ids.length);
       ids.forEach((id, k) => { place[id] = k; });
       this.labelPlace.set(`${x.name}|${locale}`, place);
+      const byCount = Array.from(this.held.get(facet)!).sort((a, b) => facet.totals[b] - facet.totals[a] || place[a] - place[b]);
+      this.listedOverAll.set(`${x.name}|${locale}`, Int32Array.from(byCount.slice(0, MAX_FACET_VALUES)));
     }
   }
 
   /**
    * The values a value facet lists from its counts t (`ids`: the values counted above 0): by count,
    * then label; at most MAX_FACET_VALUES (the first in label order among those tied at the cap's
-   * count), then the selected values beyond them. Only the listed values are made and labelled.
+   * count), then the selected values beyond them. Only the listed values are made and labelled;
+   * over every listing (t is the totals) the listed ids are the build's.
    */
   private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, ids: Int32Array, chosen: string[], labeling: FacetLabeling): { values: FacetValue[]; cut: boolean } {
     const key = `${x.name}|${labeling.locale}`;
     const cut = ids.length > MAX_FACET_VALUES;
-    const make = (id: number) => ({ value: facet.values[id], label: labeling.value(x.name, facet.values[id]), count: t[id] });
-    let values: FacetValue[];
-    if (!cut) {
-      const place = this.labelPlace.get(key)!;
-      values = Array.from(ids).sort((a, b) => t[b] - t[a] || place[a] - place[b]).map(make);
-    } else {
+    const place = this.labelPlace.get(key)!;
+    const byCountThenLabel = (a: number, b: number) => t[b] - t[a] || place[a] - place[b];
+    let listed: number[];
+    if (t === facet.totals) listed = Array.from(this.listedOverAll.get(key)!);
+    else if (!cut) listed = Array.from(ids).sort(byCountThenLabel);
+    else {
       // listed: every count above `atCap`, and the first `ties` in label order of those equal to it
       let max = 0;
-      for (const id of ids) if (t[id] > max) max = t[id];
+      for (let k = 0; k < ids.length; k++) if (t[ids[k]] > max) max = t[ids[k]];
       // how many values have each count, from the highest down to the cap (counts are at most n)
       if (this.histogram.length <= max) this.histogram = new Int32Array(max + 1);
       const h = this.histogram;
-      for (const id of ids) h[t[id]]++;
+      for (let k = 0; k < ids.length; k++) h[t[ids[k]]]++;
       let above = 0, atCap = max;
       for (; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
       let ties = MAX_FACET_VALUES - above;
       h.fill(0, 0, max + 1);
-      values = [];
-      const beyond: FacetValue[] = [];
-      for (const id of this.labelOrder.get(key)!) {
-        const c = t[id];
-        if (c === 0) continue;
-        if (c > atCap || (c === atCap && ties-- > 0)) values.push(make(id));
-        else if (chosen.includes(facet.values[id])) beyond.push(make(id));
-      }
-      values.sort((a, b) => b.count - a.count);
-      beyond.sort((a, b) => b.count - a.count);
-      values.push(...beyond);
+      listed = [];
+      for (let k = 0; k < ids.length; k++) if (t[ids[k]] > atCap) listed.push(ids[k]);
+      const order = this.labelOrder.get(key)!;
+      for (let k = 0; ties > 0; k++) if (t[order[k]] === atCap) { listed.push(order[k]); ties--; }
+      listed.sort(byCountThenLabel);
     }
+    const idOf = this.idOf.get(facet)!;
+    const beyond: number[] = [];
+    for (const s of new Set(chosen)) {
+      const id = idOf.get(s);
+      if (id !== undefined && t[id] > 0 && !listed.includes(id)) beyond.push(id);
+    }
+    beyond.sort(byCountThenLabel);
+    const values: FacetValue[] = [];
+    for (const id of listed) values.push({ value: facet.values[id], label: labeling.value(x.name, facet.values[id]), count: t[id] });
+    for (const id of beyond) values.push({ value: facet.values[id], label: labeling.value(x.name, facet.values[id]), count: t[id] });
     for (const s of chosen) if (!values.some((v) => v.value === s)) values.push({ value: s, label: labeling.value(x.name, s), count: 0 });
     return { values, cut };
   }
