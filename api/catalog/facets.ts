@@ -1,10 +1,11 @@
 /**
  * GET /v1/facets from the registry's facets and ranges. Facets are disjunctive: a facet counts
  * under every filter but the ones it ignores (its own), so its count for a value is the list
- * total with that value selected instead. Each filter of the request is matched once on its own;
- * each distinct context is the intersection of those it keeps, in a reused buffer. The facets
- * with one value per listing that share a context are counted in one pass over its members (or
- * taken from the build's totals when the context is every listing).
+ * total with that value selected instead. Each filter of the request that intersects bitsets is
+ * matched once on its own; each distinct context is the intersection of those it keeps, in a
+ * reused buffer, then narrowed by the scanning filters it keeps (they cost what the set holds).
+ * The facets with one value per listing that share a context are counted in one pass over its
+ * members (or taken from the build's totals when the context is every listing).
  */
 import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
@@ -43,15 +44,30 @@ export class FacetCounter {
   /** buffers reused by every request (the server answers one at a time) */
   private readonly scratch: Bitset[] = [];
   private readonly own: Bitset[] = [];
-  /** the counters of each value facet, zero between requests */
-  private readonly counters = new Map<ValueFacet, Int32Array>();
+  /** the counters of each value facet, zero between requests, and the ids a count has touched */
+  private readonly counters = new Map<ValueFacet, { counts: Int32Array; touched: Int32Array }>();
+  /** the ids of each value facet's values held by some listing (its counts over every listing) */
+  private readonly held = new Map<ValueFacet, Int32Array>();
   /** each value facet's value ids in the order of their labels, by `<facet>|<locale>` (built with the engine) */
   private readonly labelOrder = new Map<string, Int32Array>();
+  /** each value facet's value ids by value */
+  private readonly idOf = new Map<ValueFacet, Map<string, number>>();
+  /** each value id's place in that order, by `<facet>|<locale>` */
+  private readonly labelPlace = new Map<string, Int32Array>();
+  /** the ids a value facet lists over every listing, in their order, by `<facet>|<locale>` */
+  private readonly listedOverAll = new Map<string, Int32Array>();
   /** how many values of one facet have each count, to find the count at the cap */
   private histogram = new Int32Array(0);
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
-    for (const x of matcher.declared) if (x.index.facet && isValueFacet(x.index.facet)) this.counters.set(x.index.facet, new Int32Array(x.index.facet.values.length));
+    for (const x of matcher.declared) {
+      const facet = x.index.facet;
+      if (!facet || !isValueFacet(facet)) continue;
+      const size = facet.values.length;
+      this.counters.set(facet, { counts: new Int32Array(size), touched: new Int32Array(size) });
+      this.held.set(facet, Int32Array.from(facet.values.keys()).filter((id) => facet.totals[id] > 0));
+      this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
+    }
   }
 
   /** Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the labels). */
@@ -63,45 +79,56 @@ export class FacetCounter {
       const r = (id: number) => ranks?.get(facet.values[id]) ?? Number.MAX_SAFE_INTEGER;
       const ids = Int32Array.from(facet.values.keys()).sort((a, b) => r(a) - r(b) || (facet.values[a] < facet.values[b] ? -1 : 1));
       this.labelOrder.set(`${x.name}|${locale}`, ids);
+      const place = new Int32Array(ids.length);
+      ids.forEach((id, k) => { place[id] = k; });
+      this.labelPlace.set(`${x.name}|${locale}`, place);
+      const byCount = Array.from(this.held.get(facet)!).sort((a, b) => facet.totals[b] - facet.totals[a] || place[a] - place[b]);
+      this.listedOverAll.set(`${x.name}|${locale}`, Int32Array.from(byCount.slice(0, MAX_FACET_VALUES)));
     }
   }
 
   /**
-   * The values a value facet lists from its counts t: by count, then label; at most
-   * MAX_FACET_VALUES (the first in label order among those tied at the cap's count), then the
-   * selected values beyond them. Only the listed values are made and labelled.
+   * The values a value facet lists from its counts t (`ids`: the values counted above 0): by count,
+   * then label; at most MAX_FACET_VALUES (the first in label order among those tied at the cap's
+   * count), then the selected values beyond them. Only the listed values are made and labelled;
+   * over every listing (t is the totals) the listed ids are the build's.
    */
-  private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, chosen: string[], labeling: FacetLabeling): { values: FacetValue[]; cut: boolean } {
-    let nonZero = 0, max = 0;
-    for (let id = 0; id < t.length; id++) {
-      if (t[id] > 0) nonZero++;
-      if (t[id] > max) max = t[id];
-    }
-    const cut = nonZero > MAX_FACET_VALUES;
-    // listed: every count above `atCap`, and the first `ties` in label order of those equal to it
-    let atCap = 0, ties = 0;
-    if (cut) {
+  private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, ids: Int32Array, chosen: string[], labeling: FacetLabeling): { values: FacetValue[]; cut: boolean } {
+    const key = `${x.name}|${labeling.locale}`;
+    const cut = ids.length > MAX_FACET_VALUES;
+    const place = this.labelPlace.get(key)!;
+    const byCountThenLabel = (a: number, b: number) => t[b] - t[a] || place[a] - place[b];
+    let listed: number[];
+    if (t === facet.totals) listed = Array.from(this.listedOverAll.get(key)!);
+    else if (!cut) listed = Array.from(ids).sort(byCountThenLabel);
+    else {
+      // listed: every count above `atCap`, and the first `ties` in label order of those equal to it
+      let max = 0;
+      for (let k = 0; k < ids.length; k++) if (t[ids[k]] > max) max = t[ids[k]];
       // how many values have each count, from the highest down to the cap (counts are at most n)
       if (this.histogram.length <= max) this.histogram = new Int32Array(max + 1);
       const h = this.histogram;
-      for (let id = 0; id < t.length; id++) h[t[id]]++;
-      let above = 0;
-      for (atCap = max; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
-      ties = MAX_FACET_VALUES - above;
+      for (let k = 0; k < ids.length; k++) h[t[ids[k]]]++;
+      let above = 0, atCap = max;
+      for (; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
+      let ties = MAX_FACET_VALUES - above;
       h.fill(0, 0, max + 1);
+      listed = [];
+      for (let k = 0; k < ids.length; k++) if (t[ids[k]] > atCap) listed.push(ids[k]);
+      const order = this.labelOrder.get(key)!;
+      for (let k = 0; ties > 0; k++) if (t[order[k]] === atCap) { listed.push(order[k]); ties--; }
+      listed.sort(byCountThenLabel);
     }
+    const idOf = this.idOf.get(facet)!;
+    const beyond: number[] = [];
+    for (const s of new Set(chosen)) {
+      const id = idOf.get(s);
+      if (id !== undefined && t[id] > 0 && !listed.includes(id)) beyond.push(id);
+    }
+    beyond.sort(byCountThenLabel);
     const values: FacetValue[] = [];
-    const beyond: FacetValue[] = [];
-    const make = (id: number) => ({ value: facet.values[id], label: labeling.value(x.name, facet.values[id]), count: t[id] });
-    for (const id of this.labelOrder.get(`${x.name}|${labeling.locale}`)!) {
-      const c = t[id];
-      if (c === 0) continue;
-      if (c > atCap || (c === atCap && ties-- > 0)) values.push(make(id));
-      else if (chosen.includes(facet.values[id])) beyond.push(make(id));
-    }
-    values.sort((a, b) => b.count - a.count);
-    beyond.sort((a, b) => b.count - a.count);
-    values.push(...beyond);
+    for (const id of listed) values.push({ value: facet.values[id], label: labeling.value(x.name, facet.values[id]), count: t[id] });
+    for (const id of beyond) values.push({ value: facet.values[id], label: labeling.value(x.name, facet.values[id]), count: t[id] });
     for (const s of chosen) if (!values.some((v) => v.value === s)) values.push({ value: s, label: labeling.value(x.name, s), count: 0 });
     return { values, cut };
   }
@@ -112,15 +139,17 @@ export class FacetCounter {
    */
   facets(f: FilterValues, labeling: FacetLabeling): { payload: FacetsPayload; truncated: boolean } {
     const own = this.matcher.ownSets(f, this.own);
+    const scanning = this.matcher.scanning(f);
     const contexts = new Map<string, { bits: Bitset; count: number }>();
     const context = (ignores: readonly string[]) => {
-      const ignored = ignores.filter((name) => own.has(name));
+      const ignored = ignores.filter((name) => own.has(name) || scanning.some((x) => x.name === name));
       const key = ignored.join('|');
       let c = contexts.get(key);
       if (!c) {
         const b = this.scratch[contexts.size] ??= new Uint32Array(this.all.length);
         b.set(this.all);
         for (const [name, s] of own) if (!ignored.includes(name)) bits.andInto(b, s);
+        for (const x of scanning) if (!ignored.includes(x.name)) x.index.narrow(b, f);
         c = { bits: b, count: bits.count(b) };
         contexts.set(key, c);
       }
@@ -146,15 +175,17 @@ export class FacetCounter {
       }
     }
     for (const [ctx, members] of groups) {
-      const tables = ctx.count === this.n ? members.map((m) => m.facet.totals) : this.countMembers(ctx.bits, members.map((m) => m.facet));
+      const whole = ctx.count === this.n;
+      const touched = whole ? [] : this.countMembers(ctx.bits, ctx.count, members.map((m) => m.facet));
       members.forEach((m, k) => {
-        const t = tables[k];
-        const { values, cut } = this.listValues(m.x, m.facet, t, selected(m.x, f), labeling);
+        const { values, cut } = whole
+          ? this.listValues(m.x, m.facet, m.facet.totals, this.held.get(m.facet)!, selected(m.x, f), labeling)
+          : this.listValues(m.x, m.facet, this.counters.get(m.facet)!.counts, touched[k], selected(m.x, f), labeling);
         listed.set(m.x, values);
         truncated ||= cut;
-        // the next request starts from zero
-        if (t !== m.facet.totals) t.fill(0);
       });
+      // the next request starts from zero
+      if (!whole) members.forEach((m, k) => { const { counts } = this.counters.get(m.facet)!; for (const id of touched[k]) counts[id] = 0; });
     }
 
     const facets: FacetsPayload['facets'] = [];
@@ -192,22 +223,51 @@ export class FacetCounter {
     return { payload, truncated };
   }
 
-  private countMembers(ctx: Bitset, facets: ValueFacet[]): Int32Array[] {
+  /**
+   * Counts each facet's values over the members of ctx (of `size` members); returns the ids each
+   * count touched. A context of more than half the listings is counted as the totals less the
+   * listings it leaves out.
+   */
+  private countMembers(ctx: Bitset, size: number, facets: ValueFacet[]): Int32Array[] {
     const counters = facets.map((f) => this.counters.get(f)!);
+    const counts = counters.map((c) => c.counts);
+    const touched = counters.map((c) => c.touched);
     const valueIds = facets.map((f) => f.valueIds);
     const m = facets.length;
-    for (let w = 0; w < ctx.length; w++) {
-      let x = ctx[w];
-      while (x) {
-        const low = x & -x;
-        const i = (w << 5) + 31 - Math.clz32(low);
-        x ^= low;
-        for (let k = 0; k < m; k++) {
-          const v = valueIds[k][i];
-          if (v >= 0) counters[k][v]++;
+    const sizes = new Int32Array(m);
+    if (size > this.n >>> 1) {
+      const all = this.all;
+      for (let w = 0; w < ctx.length; w++) {
+        let x = all[w] & ~ctx[w];
+        while (x) {
+          const low = x & -x;
+          const i = (w << 5) + 31 - Math.clz32(low);
+          x ^= low;
+          for (let k = 0; k < m; k++) {
+            const v = valueIds[k][i];
+            if (v >= 0) counts[k][v]--;
+          }
+        }
+      }
+      for (let k = 0; k < m; k++) {
+        const { totals } = facets[k];
+        const c = counts[k], t = touched[k];
+        for (const id of this.held.get(facets[k])!) if ((c[id] += totals[id]) > 0) t[sizes[k]++] = id;
+      }
+    } else {
+      for (let w = 0; w < ctx.length; w++) {
+        let x = ctx[w];
+        while (x) {
+          const low = x & -x;
+          const i = (w << 5) + 31 - Math.clz32(low);
+          x ^= low;
+          for (let k = 0; k < m; k++) {
+            const v = valueIds[k][i];
+            if (v >= 0 && counts[k][v]++ === 0) touched[k][sizes[k]++] = v;
+          }
         }
       }
     }
-    return counters;
+    return touched.map((t, k) => t.subarray(0, sizes[k]));
   }
 }

@@ -112,9 +112,11 @@ class MultiValues {
   private readonly starts: Int32Array;
   private readonly ids: Int32Array;
   private readonly counts: Int32Array;
+  private readonly all: Bitset;
 
   constructor(listings: ListingTable, sets: Partial<Record<string, number[]>>) {
     const n = listings.n;
+    this.all = listings.all;
     const entries = Object.entries(sets).filter(([, l]) => l!.length) as [string, number[]][];
     for (const [value, list] of entries) {
       listings.checkAscending(value, list);
@@ -141,14 +143,17 @@ class MultiValues {
       this.values.forEach((v, id) => add(v, this.totals[id]));
       return;
     }
-    // a pass over the members, unless intersecting each value's postings costs less
-    if (!within && size * (this.ids.length / n) > this.values.length * ctx.length) {
+    // a pass over the members (or, for more than half the listings, over those it leaves out,
+    // taken from the totals), unless intersecting each value's postings costs less
+    const perListing = this.ids.length / n;
+    const complement = !within && size > n >>> 1;
+    if (!within && (complement ? n - size : size) * perListing > this.values.length * ctx.length) {
       for (const [v, p] of this.postings) add(v, countIn(ctx, p));
       return;
     }
-    const { starts, ids, counts } = this;
+    const { starts, ids, counts, all } = this;
     for (let w = 0; w < ctx.length; w++) {
-      let x = ctx[w];
+      let x = complement ? all[w] & ~ctx[w] : ctx[w];
       while (x) {
         const low = x & -x;
         const i = (w << 5) + 31 - Math.clz32(low);
@@ -163,7 +168,7 @@ class MultiValues {
         }
       }
     }
-    this.values.forEach((v, id) => { add(v, counts[id]); counts[id] = 0; });
+    this.values.forEach((v, id) => { add(v, complement ? this.totals[id] - counts[id] : counts[id]); counts[id] = 0; });
   }
 
   /** A column per value, in value-id order. */

@@ -25,19 +25,25 @@ export class Matcher {
   }
 
   /**
-   * The listings of each filter f sets, on its own, into `buffers` (reused; grown as needed): a
-   * match that ignores some filters is then the intersection of the others' sets.
+   * The listings of each filter f sets that intersects bitsets, on its own, into `buffers` (reused;
+   * grown as needed): a match that ignores some filters is then the intersection of the others'
+   * sets, narrowed by the scanning filters it keeps (`scanning`).
    */
   ownSets(f: FilterValues, buffers: Bitset[]): Map<string, Bitset> {
     const out = new Map<string, Bitset>();
     for (const x of this.filters) {
-      if (!isSet(x, f)) continue;
+      if (!isSet(x, f) || x.index.scans) continue;
       const b = buffers[out.size] ??= new Uint32Array(this.ctx.listings.all.length);
       b.set(this.ctx.listings.all);
       x.index.narrow(b, f);
       out.set(x.name, b);
     }
     return out;
+  }
+
+  /** The filters f sets whose narrow visits the members of a set (cheaper on a smaller set). */
+  scanning(f: FilterValues): IndexedFilter[] {
+    return this.filters.filter((x) => x.index.scans && isSet(x, f));
   }
 
   /** The listings matching every filter f sets. */
