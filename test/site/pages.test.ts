@@ -141,6 +141,8 @@ describe('public pages', () => {
     assert.equal(doc.querySelector('#cite-heading ~ pre')?.textContent, entry.raw.body, 'shows the same BibTeX entry');
     assert.equal(index.source?.sampleData, true);
     assert.equal(text(doc.querySelector('main [role="note"] span')), index.source.description, 'sample data says so');
+    const docs = html((await s.app.inject({ url: '/docs' })).body);
+    assert.equal(text(docs.querySelector('[role="note"]')), `Sample data, not real prices. ${index.source.description}`, '/docs says so too');
     const charts = [...doc.querySelectorAll('figure.index-chart')];
     assert.deepEqual(charts.map((f) => f.getAttribute('data-currency')).sort(), [...new Set(index.cities.filter((c) => c.published).map((c) => c.currency))].sort());
     for (const f of charts) {

@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
+import type { LoadedBuild } from '../../build/load.ts';
+import type { PriceIndexPayload } from '../../../contract/market.ts';
 import { buildOpenApiDocument, serializeDocument } from '../../openapi/document.ts';
 import type { CacheHint } from '../../http/headers.ts';
 import { requestKey } from '../../http/response-cache.ts';
@@ -59,7 +61,17 @@ const INIT_JS = `window.addEventListener('load', function () {
 
 const asset = (name: Asset): Buffer | string => (name === 'init.js' ? INIT_JS : readFileSync(join(distDir, name)));
 
-const page = (config: AppConfig) => `<!doctype html>
+const escapeHtml = (text: string) => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** What the served snapshot says of itself when its prices are invented (data/source.json). */
+const sampleNotice = (build: LoadedBuild) => {
+  const { source } = build.priceIndex as PriceIndexPayload;
+  return source?.sampleData
+    ? `<p role="note" style="margin:1em 2em;padding:.75em 1em;border:2px solid #8a5a00;background:#fff4d6;color:#222;font:16px/1.4 sans-serif"><strong>Sample data, not real prices.</strong> ${escapeHtml(source.description)}</p>\n`
+    : '';
+};
+
+const page = (config: AppConfig, build: LoadedBuild) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -70,7 +82,7 @@ const page = (config: AppConfig) => `<!doctype html>
 <link rel="icon" type="image/png" href="/docs/favicon-16x16.png" sizes="16x16">
 </head>
 <body>
-<noscript>The machine-readable description is at <a href="/openapi.json">/openapi.json</a>.</noscript>
+${sampleNotice(build)}<noscript>The machine-readable description is at <a href="/openapi.json">/openapi.json</a>.</noscript>
 <div id="swagger-ui"></div>
 <script src="/docs/swagger-ui-bundle.js" charset="utf-8"></script>
 <script src="/docs/init.js" charset="utf-8"></script>
@@ -83,13 +95,13 @@ const docsPageRoute = defineRoute({
   method: 'GET',
   url: '/docs',
   summary: 'API reference page',
-  description: 'A human-readable reference rendered from /openapi.json. Its assets are served from /docs/; nothing is loaded from a CDN. "Try it out" is enabled for reads only.',
+  description: 'A human-readable reference rendered from /openapi.json; when the served data is sample data (its snapshot says so), the page says so first. Its assets are served from /docs/; nothing is loaded from a CDN. "Try it out" is enabled for reads only.',
   querystring: z.object({}),
   response: z.string(),
   statuses: STATUSES,
   cache: DOC_CACHE,
   rateLimit: 'read',
-  handler: ({ config }) => ({ raw: page(config), contentType: 'text/html; charset=utf-8' }),
+  handler: ({ config, build }) => ({ raw: page(config, build), contentType: 'text/html; charset=utf-8' }),
 });
 
 const docsAssetRoute = defineRoute({
