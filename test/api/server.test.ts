@@ -3,11 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
+import { freePort } from '../support/ports.ts';
 
 const dirs: string[] = [];
 after(async () => {
@@ -30,16 +31,6 @@ function spawnServer(distDir: string, env: Record<string, string>): ChildProcess
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-}
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 const canConnect = (port: number) => new Promise<boolean>((resolve) => {

@@ -5,9 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../support/ports.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 const SERVER = 'dist/app/api/server.js';
@@ -20,15 +20,6 @@ export interface Process {
   /** peak RSS so far, MB (VmHWM) */
   peakRssMb(): number;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no free port');
-  return address.port;
 }
 
 function statusKb(pid: number, key: 'VmHWM' | 'VmRSS'): number {
