@@ -60,6 +60,16 @@ function rawFile(build: LoadedBuild, name: string): Buffer {
   return buf;
 }
 
+/** A CSV file of the build as a download named after it and the data date, under its licence. */
+function csvDownload(build: LoadedBuild, name: 'price-report' | 'price-report-history') {
+  const date = (build.priceIndex as PriceIndexPayload).asOf.slice(0, 10);
+  return {
+    raw: rawFile(build, `${name}.csv`),
+    contentType: CSV_TYPE,
+    headers: { 'content-disposition': `attachment; filename="${name}-${date}.csv"`, link: LICENSE_LINK },
+  };
+}
+
 const priceHistoryRoute = defineRoute({
   operationId: 'getPriceIndexHistory',
   method: 'GET',
@@ -101,14 +111,7 @@ const priceReportHistoryRoute = defineRoute({
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.priceIndex,
   rateLimit: 'read',
-  handler: ({ build }) => {
-    const date = (build.priceIndex as PriceIndexPayload).asOf.slice(0, 10);
-    return {
-      raw: rawFile(build, 'price-report-history.csv'),
-      contentType: CSV_TYPE,
-      headers: { 'content-disposition': `attachment; filename="price-report-history-${date}.csv"`, link: LICENSE_LINK },
-    };
-  },
+  handler: ({ build }) => csvDownload(build, 'price-report-history'),
 });
 
 const priceReportRoute = defineRoute({
@@ -127,15 +130,7 @@ const priceReportRoute = defineRoute({
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.priceIndex,
   rateLimit: 'read',
-  handler: ({ build }) => {
-    const csv = rawFile(build, 'price-report.csv');
-    const date = (build.priceIndex as PriceIndexPayload).asOf.slice(0, 10);
-    return {
-      raw: csv,
-      contentType: CSV_TYPE,
-      headers: { 'content-disposition': `attachment; filename="price-report-${date}.csv"`, link: LICENSE_LINK },
-    };
-  },
+  handler: ({ build }) => csvDownload(build, 'price-report'),
 });
 
 const priceReportPackageRoute = defineRoute({
