@@ -6,7 +6,12 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { BuildError } from './errors.ts';
-import type { InputTable } from './inputs.ts';
+
+/** What the checks need of an input table: its file and the columns its header must name. */
+export interface CsvTable {
+  file: string;
+  columns: readonly string[];
+}
 
 const COMMA = 0x2c;
 const QUOTE = 0x22;
@@ -93,7 +98,7 @@ function where(record: CsvRecord): string {
 }
 
 /** The header's column names; fails on an empty file, a header that is not UTF-8 or not comma-separated, a repeated or missing column. */
-export function checkHeader(table: InputTable, bytes: Buffer): string[] {
+export function checkHeader(table: CsvTable, bytes: Buffer): string[] {
   const first = records(bytes).next();
   if (first.done) throw new BuildError('malformed_csv', `${table.file}: the file is empty (row 0, the header, is missing)`);
   const header = first.value;
@@ -122,7 +127,7 @@ export function checkHeader(table: InputTable, bytes: Buffer): string[] {
 }
 
 /** A NUL byte makes no sense in a text file, and DuckDB would keep it in the value. */
-export function checkNoNul(table: InputTable, bytes: Buffer, names: string[]): void {
+export function checkNoNul(table: CsvTable, bytes: Buffer, names: string[]): void {
   const at = bytes.indexOf(0);
   if (at === -1) return;
   for (const record of records(bytes)) {
@@ -138,7 +143,7 @@ function columnName(names: string[], field: number): string {
 }
 
 /** The first structural fault of a file DuckDB refused: encoding, then quotes, then the number of fields; undefined when the file has none (DuckDB failed for another reason). */
-export function diagnoseCsv(table: InputTable, bytes: Buffer, names: string[]): BuildError | undefined {
+export function diagnoseCsv(table: CsvTable, bytes: Buffer, names: string[]): BuildError | undefined {
   const width = names.length;
   for (const record of records(bytes)) {
     if (record.row === 0) continue;
@@ -163,7 +168,7 @@ export function diagnoseCsv(table: InputTable, bytes: Buffer, names: string[]): 
   return undefined;
 }
 
-function quoteError(table: InputTable, bytes: Buffer, record: CsvRecord, names: string[]): BuildError {
+function quoteError(table: CsvTable, bytes: Buffer, record: CsvRecord, names: string[]): BuildError {
   const fault = record.quoteFault!;
   const what = fault.kind === 'unclosed'
     ? 'a quoted field is never closed (a quote cut in half?)'
@@ -172,7 +177,7 @@ function quoteError(table: InputTable, bytes: Buffer, record: CsvRecord, names: 
     `${table.file}: ${where(record)}, ${columnName(names, fault.field)}: ${what}: ${shorten(fieldText(bytes, record, fault.field))}`);
 }
 
-function encodingError(table: InputTable, bytes: Buffer, record: CsvRecord, names: string[]): BuildError | undefined {
+function encodingError(table: CsvTable, bytes: Buffer, record: CsvRecord, names: string[]): BuildError | undefined {
   const slice = bytes.subarray(record.start, record.end);
   if (isUtf8(slice)) return undefined;
   const at = record.start + firstInvalidUtf8(slice);

@@ -3,14 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConfigFileSchema } from '../../contract/build.ts';
-import { checkHeader, checkNoNul, diagnoseCsv } from './csv-faults.ts';
+import { checkHeader, checkNoNul, diagnoseCsv, type CsvTable } from './csv-faults.ts';
 import { SnapshotSourceSchema, type SnapshotSource } from '../../contract/market.ts';
 import { BuildError } from './errors.ts';
 import type { z } from 'zod';
 
-export interface InputTable {
-  file: string;
-  columns: readonly string[];
+export interface InputTable extends CsvTable {
   /** the columns that identify a row; a repeated key is a structural failure */
   key: readonly string[];
 }
