@@ -13,7 +13,7 @@ import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
 import { cityChart, formatMonth, historyChart, indexChart, indexFigures, type HistorySeries, type IndexFigure } from './charts.ts';
 import { markdownToHtml } from './markdown.ts';
-import { bibtex, describeRelease, readReleasePackage } from '../routes/releases/store.ts';
+import { bibtex, describeRelease, readReleasePackage } from './releases.ts';
 import { perBuild } from './per-build.ts';
 import { STRINGS } from './strings.ts';
 

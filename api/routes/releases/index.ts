@@ -12,7 +12,7 @@ import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute, type RouteResult } from '../../http/route.ts';
 import {
   bibtex, citationCff, describeRelease, listReleaseIds, readReleaseFile, readReleasePackage, resolvedReleasePackage,
-} from './store.ts';
+} from '../../site/releases.ts';
 
 /** A release never changes: a year, then revalidate. */
 const RELEASE_CACHE: CacheHint = { maxAge: 31_536_000, staleWhileRevalidate: 86_400 };

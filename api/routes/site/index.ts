@@ -10,7 +10,7 @@ import { PriceHistoryPayloadSchema } from '../../../contract/research.ts';
 import { resolveSitePathsInJson } from '../../catalog/text.ts';
 import { perBuild } from '../../site/per-build.ts';
 import { envelopeJson } from '../../http/envelope.ts';
-import { readReleasePackage, resolvedReleasePackage } from '../releases/store.ts';
+import { readReleasePackage, resolvedReleasePackage } from '../../site/releases.ts';
 import { LICENSE_URL } from '../../http/citation.ts';
 import { CACHE, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';

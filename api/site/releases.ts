@@ -4,10 +4,10 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { LoadedBuild } from '../../build/load.ts';
-import { BUILD_ID_PATTERN, RELEASE_DATAPACKAGE, RELEASES_DIR, releasePath, type Release } from '../../../contract/research.ts';
-import { citationText, citationTitle } from '../../http/citation.ts';
-import { ApiError } from '../../http/problems.ts';
+import type { LoadedBuild } from '../build/load.ts';
+import { BUILD_ID_PATTERN, RELEASE_DATAPACKAGE, RELEASES_DIR, releasePath, type Release } from '../../contract/research.ts';
+import { citationText, citationTitle } from '../http/citation.ts';
+import { ApiError } from '../http/problems.ts';
 
 export interface ReleasePackage {
   version: string;
