@@ -14,6 +14,7 @@ import { installRateLimit, LocalCounters, type RateCounters } from './http/rate-
 import { registerRoute } from './http/route.ts';
 import './http/types.ts';
 import { FILTERS, type FilterRegistry } from './catalog/filters.ts';
+import { withPlaceSlugs } from './catalog/slug-hint.ts';
 import { routes } from './routes/index.ts';
 import { installPages } from './site/pages.ts';
 
@@ -117,7 +118,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
-  for (const def of routes(opts.filters ?? FILTERS)) registerRoute(app, def);
+  for (const def of routes(opts.filters ?? FILTERS)) registerRoute(app, def, withPlaceSlugs);
   installPages(app);
   return app;
 }

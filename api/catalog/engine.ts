@@ -11,6 +11,7 @@ import { Matcher, type MatchSet } from './match.ts';
 import { Orders } from './order.ts';
 import type { NdjsonLines } from '../build/ndjson.ts';
 import { readRecord, type RecordFile } from '../build/records.ts';
+import { PlaceNames } from './slug-hint.ts';
 import { resolveSitePathsInJson, textWithSitePaths } from './text.ts';
 
 export type { MatchSet } from './match.ts';
@@ -51,6 +52,8 @@ export class Engine {
   private readonly facetCounter: FacetCounter;
   private readonly lines = {} as Record<Locale, LocaleListings>;
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
+  /** place slugs by name, for the hint of a 400 that got a name where a slug goes */
+  readonly placeNames: PlaceNames;
   private readonly collators = new Map<Locale, Intl.Collator>();
   /** each labelled facet value's place in the order of the labels, per facet and locale */
   private readonly labelRanks = new Map<string, Map<string, number>>();
@@ -76,6 +79,7 @@ export class Engine {
     }
     for (const l of LOCALES) this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(`${facet}|${l}`));
 
+    this.placeNames = new PlaceNames(geo);
     this.places = {} as Engine['places'];
     for (const l of LOCALES) {
       const g = geo[l];

@@ -11,7 +11,6 @@ import { ApiError } from './problems.ts';
 import type { CacheHint } from './headers.ts';
 import type { RouteResponse } from './response-cache.ts';
 import { unknownMembers } from './unknown-members.ts';
-import { withPlaceSlugs } from '../catalog/slug-hint.ts';
 
 /** What a handler may return: an envelope to serialize, its JSON text already made, or other bytes. */
 export type RouteResult =
@@ -93,7 +92,10 @@ export function defineRoute<QS extends z.ZodType, PS extends z.ZodType, BS exten
 const ANY = z.any().transform(() => ({}));
 const NONE = z.any().transform(() => undefined);
 
-export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, any, any>) {
+/** Makes a request's 400 more helpful with what the build knows (e.g. the slug of a place it named). */
+export type ExplainInvalid = (error: ApiError, request: FastifyRequest, build: LoadedBuild) => ApiError;
+
+export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, any, any>, explainInvalid?: ExplainInvalid) {
   app.routeDefinitions.push(def);
   app.route({
     method: def.method,
@@ -115,7 +117,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
           { schema: def.body ?? NONE, input: request.body, what: 'body' },
         ] as const);
       } catch (err) {
-        throw err instanceof ApiError ? withPlaceSlugs(err, request, build) : err;
+        throw err instanceof ApiError && explainInvalid ? explainInvalid(err, request, build) : err;
       }
       const [params, query, body] = parsed;
       // Bodies are open: members the schema does not declare are dropped; their names (never their values) are logged.
