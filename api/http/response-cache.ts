@@ -18,13 +18,26 @@ interface KeptResponse extends RouteResponse {
 const DAY_MS = 86_400_000;
 const utcDay = (now: number) => Math.floor(now / DAY_MS);
 
+/** How many keys asked for once are remembered (a fingerprint each, direct-mapped). */
+const SEEN_SLOTS = 1 << 16;
+
+/** FNV-1a of a key's UTF-16 code units: its fingerprint in the table of keys seen once. */
+function fingerprint(key: string): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < key.length; k++) h = Math.imul(h ^ key.charCodeAt(k), 0x01000193);
+  return h | 1;
+}
+
 /**
  * The 200 responses of one build, by route and canonical request. It is made with the build it
- * answers for (api/build/store.ts), so a swap starts with an empty one.
+ * answers for (api/build/store.ts), so a swap starts with an empty one. A response is kept the
+ * second time its key is asked for: most requests are asked once (fresh filter mixes, pages,
+ * slugs), and keeping those would only copy bodies and churn memory for nothing.
  */
 export class ResponseCache {
   // A response is about its bytes in memory: the text is not kept.
   private readonly responses = new LRUCache<string, KeptResponse>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (r) => r.body.length + 64 });
+  private readonly seen = new Int32Array(SEEN_SLOTS);
 
   get size(): number {
     return this.responses.size;
@@ -33,6 +46,15 @@ export class ResponseCache {
   get(key: string, now: number): KeptResponse | undefined {
     const hit = this.responses.get(key);
     return hit && hit.day === utcDay(now) ? hit : undefined;
+  }
+
+  /** Whether a response made for `key` is worth keeping: the key was asked for before (as far as the table remembers). */
+  admits(key: string): boolean {
+    const f = fingerprint(key);
+    const slot = f & (SEEN_SLOTS - 1);
+    if (this.seen[slot] === f) return true;
+    this.seen[slot] = f;
+    return false;
   }
 
   keep(key: string, now: number, response: RouteResponse): KeptResponse {

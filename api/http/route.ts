@@ -71,8 +71,8 @@ export interface RouteDefinition<QS extends z.ZodType = z.ZodType, PS extends z.
   /**
    * For answers that depend on nothing but the build, the parsed request, the configuration and
    * the date: the key (requestKey of response-cache.ts, or one of the route's own) under which a
-   * 200 response is kept in the build's response cache through the UTC day; undefined for a
-   * request not to keep.
+   * 200 response is kept in the build's response cache through the UTC day, from the second time
+   * the key is asked for; undefined for a request not to keep.
    */
   cacheKey?: (request: { query: z.output<QS>; params: z.output<PS> }) => string | undefined;
   /** `exempt`: not counted (headers still sent); `lead`: the lead bucket on top of the read bucket */
@@ -139,7 +139,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
           app.catalog.damaged(build, err);
           throw new ApiError('INTERNAL_ERROR', 'The stored record behind this response is damaged; it is not served until the build is repaired or replaced.');
         }));
-        if (key === undefined) return send(reply, response);
+        if (key === undefined || !responses.admits(key)) return send(reply, response);
         kept = responses.keep(key, now, response);
       }
       reply.header('etag', kept.etag);
