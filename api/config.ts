@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_DIST_DIR } from '../contract/build.ts';
-import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
 
 const flag = z.enum(['0', '1', 'true', 'false', 'on', 'off', '']).transform((v) => v === '1' || v === 'true' || v === 'on');
 const positiveInt = z.coerce.number().int().min(1);
@@ -53,6 +53,45 @@ export interface RateLimitConfig {
   leadWindowMs: number;
   /** how many client IPs are remembered; least recently seen are forgotten first */
   maxClients: number;
+}
+
+/**
+ * Which peers may tell us the client's address in X-Forwarded-For (`TRUST_PROXY`):
+ * - `none`: the socket's peer is the client (the default);
+ * - `hops`: exactly this many proxies stand in front of every replica and nothing reaches it
+ *   around them; the client is the address the outermost one saw;
+ * - `addresses`: the proxies by address or CIDR; the chain is walked from the socket's peer
+ *   towards the client while the address is one of them.
+ * Never "every hop": the left-most entry is whatever the client wrote, and keying the rate limit
+ * on it would give a fresh bucket per request.
+ */
+export type TrustProxy =
+  | { kind: 'none' }
+  | { kind: 'hops'; hops: number }
+  | { kind: 'addresses'; addresses: string[] };
+
+const ALL_HOPS = /^(true|on|yes)$/i;
+const NO_PROXY = /^(0|false|off|no)$/i;
+
+/** Reads `TRUST_PROXY`: unset or 0 (none), a hop count, or comma-separated addresses and CIDRs. Throws naming what is wrong. */
+function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = value?.trim() ?? '';
+  if (text === '' || NO_PROXY.test(text)) return { kind: 'none' };
+  if (ALL_HOPS.test(text)) {
+    throw new Error(`"${text}" would trust every hop, so a client could pick its own address by writing X-Forwarded-For; name the proxies (addresses or CIDRs, comma-separated, e.g. 172.28.0.10 or 10.0.0.0/8) or give the number of proxies in front of the server (e.g. 1)`);
+  }
+  if (/^\d+$/.test(text)) return { kind: 'hops', hops: Number(text) };
+  const addresses = text.split(',').map((a) => a.trim());
+  for (const entry of addresses) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    const validPrefix = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= max);
+    if (!family || !validPrefix || rest.length) {
+      throw new Error(`"${entry}" is not an IP address or CIDR (expected e.g. 172.28.0.10, 10.0.0.0/8 or fd00::/8; or a hop count such as 1)`);
+    }
+  }
+  return { kind: 'addresses', addresses };
 }
 
 export interface AppConfig {
