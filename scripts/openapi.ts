@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLES_PATH, type Examples } from '../api/openapi/examples.ts';
-import { COMMITTED_PATH, generateDocument } from '../api/openapi/generate.ts';
+import { COMMITTED_PATH, generateDocument } from './openapi-document.ts';
 import { collectExamples, sampleApp, stableExamples } from './openapi-examples.ts';
 
 const check = process.argv.includes('--check');

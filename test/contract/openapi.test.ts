@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { ContactBodySchema } from '../../contract/leads.ts';
 import { buildOpenApiDocument, openApiPath } from '../../api/openapi/document.ts';
-import { COMMITTED_PATH, generateDocument } from '../../api/openapi/generate.ts';
+import { COMMITTED_PATH, generateDocument } from '../../scripts/openapi-document.ts';
 import { cacheControl } from '../../api/http/headers.ts';
 import { testApp } from '../support/app.ts';
 import { ContractMismatch, OpenApiValidator } from '../support/openapi-validator.ts';

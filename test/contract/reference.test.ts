@@ -12,7 +12,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { REFERENCE_ADDITIONS } from '../../api/openapi/additions.ts';
 import { publishedExamples } from '../../api/openapi/examples.ts';
-import { COMMITTED_PATH } from '../../api/openapi/generate.ts';
+import { COMMITTED_PATH } from '../../scripts/openapi-document.ts';
 import { collectExamples, sampleApp, stableExamples, type SampleApp } from '../../scripts/openapi-examples.ts';
 import { OpenApiValidator } from '../support/openapi-validator.ts';
 

@@ -3,11 +3,11 @@
  * build: no route reads the catalogue while it is being registered) and the canonical
  * configuration, so the committed copy does not depend on the environment it is generated in.
  */
-import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
-import { buildOpenApiDocument, CANONICAL_ENV, serializeDocument } from './document.ts';
+import { buildApp } from '../api/app.ts';
+import { loadConfig } from '../api/config.ts';
+import { buildOpenApiDocument, CANONICAL_ENV, serializeDocument } from '../api/openapi/document.ts';
 
-export const COMMITTED_PATH = new URL('./openapi.json', import.meta.url);
+export const COMMITTED_PATH = new URL('../api/openapi/openapi.json', import.meta.url);
 
 export async function generateDocument(): Promise<string> {
   const config = loadConfig({ ...CANONICAL_ENV });
