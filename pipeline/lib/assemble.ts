@@ -37,6 +37,11 @@ export class Texts {
     return optStr(this.byEntity.get(`${kind}/${slug}/${field}`)?.[locale]);
   }
 
+  /** The name of a published place in one locale (every one has a name in each). */
+  name(kind: 'country' | 'city' | 'zone', slug: unknown, locale: Locale): string {
+    return str(this.get(kind, str(slug), 'name', locale));
+  }
+
   /** A name or label in every locale (the mart has one for each after the fallback); undefined for an unknown entity. */
   localized<K extends keyof TextOf>(kind: K, slug: string, field: TextOf[K]): LocalizedText | undefined {
     const texts = this.byEntity.get(`${kind}/${slug}/${field}`);
@@ -106,17 +111,16 @@ export function geography(m: Marts, locale: Locale): GeoPayload {
   }
   return {
     countries: m.countries.map((c) => ({
-      slug: str(c.country_slug), name: str(m.texts.get('country', str(c.country_slug), 'name', locale)), code: str(c.country_code),
-      propertyCount: num(c.property_count),
+      slug: str(c.country_slug), name: m.texts.name('country', c.country_slug, locale), code: str(c.country_code), propertyCount: num(c.property_count),
     })),
     cities: m.cities.map((c) => ({
       slug: str(c.city_slug),
-      name: str(m.texts.get('city', str(c.city_slug), 'name', locale)),
+      name: m.texts.name('city', c.city_slug, locale),
       countryCode: str(c.country_code),
       propertyCount: num(c.property_count),
       center: { lat: num(c.lat), lng: num(c.lng) },
       zones: (zonesByCity.get(str(c.city_slug)) ?? []).map((z) => ({
-        slug: str(z.zone_slug), name: str(m.texts.get('zone', str(z.zone_slug), 'name', locale)), propertyCount: num(z.property_count),
+        slug: str(z.zone_slug), name: m.texts.name('zone', z.zone_slug, locale), propertyCount: num(z.property_count),
       })),
     })),
     currencies: Object.fromEntries(m.countries.map((c) => [str(c.country_code), str(c.currency) as Money['currency']])),
@@ -124,7 +128,7 @@ export function geography(m: Marts, locale: Locale): GeoPayload {
 }
 
 export function marketRates(m: Marts, locale: Locale): MarketRatesFile {
-  const cityName = new Map(m.cities.map((c) => [str(c.city_slug), str(m.texts.get('city', str(c.city_slug), 'name', locale))]));
+  const cityName = new Map(m.cities.map((c) => [str(c.city_slug), m.texts.name('city', c.city_slug, locale)]));
   const out: MarketRatesFile['cities'] = [];
   let current: MarketRatesFile['cities'][number] | null = null;
   for (const row of m.marketRates) {
@@ -172,7 +176,7 @@ export function rankings(m: Marts, locale: Locale): Record<string, RankingsPaylo
   const out: Record<string, RankingsPayload> = {};
   for (const c of m.cities) {
     out[str(c.city_slug)] = {
-      city: { slug: str(c.city_slug), name: str(m.texts.get('city', str(c.city_slug), 'name', locale)) },
+      city: { slug: str(c.city_slug), name: m.texts.name('city', c.city_slug, locale) },
       currency: str(c.currency) as Money['currency'],
       sampleSize: 0,
       hasReviewData: false,
@@ -226,7 +230,7 @@ const bySizeThenName = (a: { propertyCount: number; name: string }, b: { propert
 export function places(m: Marts, locale: Locale): Record<string, PlaceHub> {
   const out: Record<string, PlaceHub> = {};
   const asOfDate = m.asOf.slice(0, 10);
-  const name = (kind: 'country' | 'city' | 'zone', slug: unknown) => str(m.texts.get(kind, str(slug), 'name', locale));
+  const name = (kind: 'country' | 'city' | 'zone', slug: unknown) => m.texts.name(kind, slug, locale);
   const hub = (kind: PlaceHub['kind'], slug: string, row: Row, rest: Partial<PlaceHub>, text: PlaceText, editorialIntro?: string): PlaceHub => ({
     kind,
     slug,
@@ -280,7 +284,7 @@ export function places(m: Marts, locale: Locale): Record<string, PlaceHub> {
 }
 
 export function operatorHubs(m: Marts, locale: Locale) {
-  const cityName = new Map(m.cities.map((c) => [str(c.city_slug), str(m.texts.get('city', str(c.city_slug), 'name', locale))]));
+  const cityName = new Map(m.cities.map((c) => [str(c.city_slug), m.texts.name('city', c.city_slug, locale)]));
   const out: Record<string, unknown> = {};
   for (const o of m.operators) {
     const name = str(o.operator_name);
