@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import {
-  BillingPeriodSchema, BuildImageSchema, CurrencySchema, DateTimeSchema, LatLngSchema,
+  BillingPeriodSchema, BuildImageSchema, CurrencySchema, DateTimeSchema, LatLngSchema, LOCALES, type Locale,
   MarketPositionSchema, OptionTypeSchema, SitePathSchema, SlugSchema, AmenitySlugSchema,
 } from './common.ts';
 import {
@@ -55,7 +55,8 @@ export const ManifestSchema = z.strictObject({
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 
-export const Localized = z.strictObject({ en: z.string(), de: z.string(), es: z.string() });
+/** A text in every locale. */
+export const Localized = z.strictObject(Object.fromEntries(LOCALES.map((l) => [l, z.string()])) as Record<Locale, z.ZodString>);
 export type LocalizedText = z.infer<typeof Localized>;
 
 const Indices = z.array(z.int().min(0));

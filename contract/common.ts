@@ -5,6 +5,8 @@ export const CONTRACT_VERSION = '1.0.0';
 export const LOCALES = ['en', 'de', 'es'] as const;
 export const LocaleSchema = z.enum(LOCALES);
 export type Locale = z.infer<typeof LocaleSchema>;
+/** The locale every name must have: a text missing in another locale falls back to this one's. */
+export const FALLBACK_LOCALE = 'en' satisfies Locale;
 
 export const CURRENCIES = ['EUR', 'GBP', 'USD', 'CHF', 'VES', 'AED'] as const;
 export const CurrencySchema = z.enum(CURRENCIES);

@@ -14,10 +14,40 @@ export type Row = Record<string, unknown>;
 const str = (v: unknown): string => v as string;
 const optStr = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : (v as string));
 const num = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : (v as number));
-const byLocale = (row: Row, prefix: string, locale: Locale): string | undefined => optStr(row[`${prefix}_${locale}`]);
-const localized = (row: Row, prefix: string): LocalizedText => ({
-  en: str(row[`${prefix}_en`]), de: str(row[`${prefix}_de`]), es: str(row[`${prefix}_es`]),
-});
+const sameInAll = (s: string) => Object.fromEntries(LOCALES.map((l) => [l, s])) as LocalizedText;
+
+/** What the texts mart names, and the fields it has. */
+type TextOf = { country: 'name'; city: 'name' | 'intro'; zone: 'name'; operator: 'tagline' | 'description'; amenity: 'label'; option_type: 'label' };
+
+/** The texts mart (one row per entity, field and locale, by slug) as a lookup, built once. */
+export class Texts {
+  private readonly byEntity = new Map<string, Partial<Record<Locale, string | null>>>();
+
+  constructor(rows: Row[]) {
+    for (const r of rows) {
+      const key = `${str(r.entity_kind)}/${str(r.slug)}/${str(r.field)}`;
+      const texts = this.byEntity.get(key) ?? {};
+      texts[r.locale as Locale] = r.text as string | null;
+      this.byEntity.set(key, texts);
+    }
+  }
+
+  /** The text in one locale; undefined when there is none. */
+  get<K extends keyof TextOf>(kind: K, slug: string, field: TextOf[K], locale: Locale): string | undefined {
+    return optStr(this.byEntity.get(`${kind}/${slug}/${field}`)?.[locale]);
+  }
+
+  /** The name of a published place in one locale (every one has a name in each). */
+  name(kind: 'country' | 'city' | 'zone', slug: unknown, locale: Locale): string {
+    return str(this.get(kind, str(slug), 'name', locale));
+  }
+
+  /** A name or label in every locale (the mart has one for each after the fallback); undefined for an unknown entity. */
+  localized<K extends keyof TextOf>(kind: K, slug: string, field: TextOf[K]): LocalizedText | undefined {
+    const texts = this.byEntity.get(`${kind}/${slug}/${field}`);
+    return texts && Object.fromEntries(LOCALES.map((l) => [l, str(texts[l])])) as LocalizedText;
+  }
+}
 
 export interface Marts {
   asOf: string;
@@ -33,7 +63,7 @@ export interface Marts {
   priceHistory: Row[];
   rankings: Row[];
   amenities: Row[];
-  optionTypes: Row[];
+  texts: Texts;
 }
 
 export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
@@ -59,7 +89,7 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     priceHistory: await queryJsonRows(conn, 'select * from price_history'),
     rankings: await queryJsonRows(conn, 'select * from rankings'),
     amenities: await queryJsonRows(conn, 'select * from stg_amenities order by amenity_slug'),
-    optionTypes: await queryJsonRows(conn, 'select * from stg_option_types order by option_type_rank(option_type)'),
+    texts: new Texts(await queryJsonRows(conn, 'select * from texts')),
   };
 }
 
@@ -81,16 +111,16 @@ export function geography(m: Marts, locale: Locale): GeoPayload {
   }
   return {
     countries: m.countries.map((c) => ({
-      slug: str(c.country_slug), name: str(byLocale(c, 'name', locale)), code: str(c.country_code), propertyCount: num(c.property_count),
+      slug: str(c.country_slug), name: m.texts.name('country', c.country_slug, locale), code: str(c.country_code), propertyCount: num(c.property_count),
     })),
     cities: m.cities.map((c) => ({
       slug: str(c.city_slug),
-      name: str(byLocale(c, 'name', locale)),
+      name: m.texts.name('city', c.city_slug, locale),
       countryCode: str(c.country_code),
       propertyCount: num(c.property_count),
       center: { lat: num(c.lat), lng: num(c.lng) },
       zones: (zonesByCity.get(str(c.city_slug)) ?? []).map((z) => ({
-        slug: str(z.zone_slug), name: str(byLocale(z, 'name', locale)), propertyCount: num(z.property_count),
+        slug: str(z.zone_slug), name: m.texts.name('zone', z.zone_slug, locale), propertyCount: num(z.property_count),
       })),
     })),
     currencies: Object.fromEntries(m.countries.map((c) => [str(c.country_code), str(c.currency) as Money['currency']])),
@@ -98,7 +128,7 @@ export function geography(m: Marts, locale: Locale): GeoPayload {
 }
 
 export function marketRates(m: Marts, locale: Locale): MarketRatesFile {
-  const cityName = new Map(m.cities.map((c) => [str(c.city_slug), str(byLocale(c, 'name', locale))]));
+  const cityName = new Map(m.cities.map((c) => [str(c.city_slug), m.texts.name('city', c.city_slug, locale)]));
   const out: MarketRatesFile['cities'] = [];
   let current: MarketRatesFile['cities'][number] | null = null;
   for (const row of m.marketRates) {
@@ -146,7 +176,7 @@ export function rankings(m: Marts, locale: Locale): Record<string, RankingsPaylo
   const out: Record<string, RankingsPayload> = {};
   for (const c of m.cities) {
     out[str(c.city_slug)] = {
-      city: { slug: str(c.city_slug), name: str(byLocale(c, 'name', locale)) },
+      city: { slug: str(c.city_slug), name: m.texts.name('city', c.city_slug, locale) },
       currency: str(c.currency) as Money['currency'],
       sampleSize: 0,
       hasReviewData: false,
@@ -200,7 +230,7 @@ const bySizeThenName = (a: { propertyCount: number; name: string }, b: { propert
 export function places(m: Marts, locale: Locale): Record<string, PlaceHub> {
   const out: Record<string, PlaceHub> = {};
   const asOfDate = m.asOf.slice(0, 10);
-  const name = (row: Row) => str(byLocale(row, 'name', locale));
+  const name = (kind: 'country' | 'city' | 'zone', slug: unknown) => m.texts.name(kind, slug, locale);
   const hub = (kind: PlaceHub['kind'], slug: string, row: Row, rest: Partial<PlaceHub>, text: PlaceText, editorialIntro?: string): PlaceHub => ({
     kind,
     slug,
@@ -215,9 +245,9 @@ export function places(m: Marts, locale: Locale): Record<string, PlaceHub> {
   });
   for (const c of m.countries) {
     const cities = m.cities.filter((city) => city.country_code === c.country_code)
-      .map((city) => ({ kind: 'city' as const, slug: str(city.city_slug), name: name(city), propertyCount: num(city.property_count) }));
+      .map((city) => ({ kind: 'city' as const, slug: str(city.city_slug), name: name('city', city.city_slug), propertyCount: num(city.property_count) }));
     const text: PlaceText = {
-      name: name(c), propertyCount: num(c.property_count), operatorCount: num(c.operator_count), operatedCount: num(c.operated_count), prices: priceStats(c),
+      name: name('country', c.country_slug), propertyCount: num(c.property_count), operatorCount: num(c.operator_count), operatedCount: num(c.operated_count), prices: priceStats(c),
       children: [...cities].sort(bySizeThenName), childKind: 'city', asOfDate,
     };
     const slug = str(c.country_slug);
@@ -225,28 +255,28 @@ export function places(m: Marts, locale: Locale): Record<string, PlaceHub> {
   }
   for (const c of m.cities) {
     const zones = m.zones.filter((z) => z.city_slug === c.city_slug)
-      .map((z) => ({ kind: 'zone' as const, slug: str(z.zone_slug), name: name(z), propertyCount: num(z.property_count) }));
+      .map((z) => ({ kind: 'zone' as const, slug: str(z.zone_slug), name: name('zone', z.zone_slug), propertyCount: num(z.property_count) }));
     const text: PlaceText = {
-      name: name(c), propertyCount: num(c.property_count), operatorCount: num(c.operator_count), operatedCount: num(c.operated_count), prices: priceStats(c),
+      name: name('city', c.city_slug), propertyCount: num(c.property_count), operatorCount: num(c.operator_count), operatedCount: num(c.operated_count), prices: priceStats(c),
       children: [...zones].sort(bySizeThenName), childKind: 'zone', asOfDate,
     };
     const slug = str(c.city_slug);
     out[`city/${slug}`] = hub('city', slug, c, {
       center: { lat: num(c.lat), lng: num(c.lng) },
-      parent: { slug: str(c.country_slug), name: str(byLocale(c, 'country_name', locale)) },
+      parent: { slug: str(c.country_slug), name: name('country', c.country_slug) },
       operatorCount: num(c.operator_count),
       children: zones,
-    }, text, byLocale(c, 'intro', locale));
+    }, text, m.texts.get('city', slug, 'intro', locale));
   }
   for (const z of m.zones) {
     const text: PlaceText = {
-      name: name(z), propertyCount: num(z.property_count), operatorCount: num(z.operator_count), operatedCount: num(z.operated_count), prices: priceStats(z),
+      name: name('zone', z.zone_slug), propertyCount: num(z.property_count), operatorCount: num(z.operator_count), operatedCount: num(z.operated_count), prices: priceStats(z),
       children: [], childKind: null, asOfDate,
     };
     const slug = str(z.zone_slug);
     out[`zone/${slug}`] = hub('zone', slug, z, {
       center: coordinatesOf(z),
-      parent: { slug: str(z.city_slug), name: str(byLocale(z, 'city_name', locale)) },
+      parent: { slug: str(z.city_slug), name: name('city', z.city_slug) },
       operatorCount: num(z.operator_count),
     }, text);
   }
@@ -254,7 +284,7 @@ export function places(m: Marts, locale: Locale): Record<string, PlaceHub> {
 }
 
 export function operatorHubs(m: Marts, locale: Locale) {
-  const cityName = new Map(m.cities.map((c) => [str(c.city_slug), str(byLocale(c, 'name', locale))]));
+  const cityName = new Map(m.cities.map((c) => [str(c.city_slug), m.texts.name('city', c.city_slug, locale)]));
   const out: Record<string, unknown> = {};
   for (const o of m.operators) {
     const name = str(o.operator_name);
@@ -273,8 +303,8 @@ export function operatorHubs(m: Marts, locale: Locale) {
       cities,
       asOf: m.asOf,
       logo: logoPath ? { url: logoPath, width: LOGO_SIZE_PX, height: LOGO_SIZE_PX, alt: name } : undefined,
-      tagline: byLocale(o, 'tagline', locale),
-      description: byLocale(o, 'description', locale) ?? operatorDescription(text, locale),
+      tagline: m.texts.get('operator', str(o.operator_slug), 'tagline', locale),
+      description: m.texts.get('operator', str(o.operator_slug), 'description', locale) ?? operatorDescription(text, locale),
       pricePosition: verdict ? { verdict, sampleSize: num(o.position_sample_size) } : undefined,
     };
   }
@@ -282,61 +312,70 @@ export function operatorHubs(m: Marts, locale: Locale) {
 }
 
 export function facetLabels(m: Marts): FacetLabels {
-  const sameInAll = (s: string): LocalizedText => ({ en: s, de: s, es: s });
-  const optionLabels = new Map(m.optionTypes.map((t) => [str(t.option_type), localized(t, 'label')]));
+  const name = (kind: 'country' | 'city' | 'zone', slug: unknown) => m.texts.localized(kind, str(slug), 'name')!;
   return {
     keys: FACET_KEY_LABELS as unknown as FacetLabels['keys'],
-    country: Object.fromEntries(m.countries.map((c) => [str(c.country_slug), localized(c, 'name')])),
-    city: Object.fromEntries(m.cities.map((c) => [str(c.city_slug), localized(c, 'name')])),
-    zone: Object.fromEntries(m.zones.map((z) => [str(z.zone_slug), localized(z, 'name')])),
+    country: Object.fromEntries(m.countries.map((c) => [str(c.country_slug), name('country', c.country_slug)])),
+    city: Object.fromEntries(m.cities.map((c) => [str(c.city_slug), name('city', c.city_slug)])),
+    zone: Object.fromEntries(m.zones.map((z) => [str(z.zone_slug), name('zone', z.zone_slug)])),
     operator: Object.fromEntries(m.operators.map((o) => [str(o.operator_slug), sameInAll(str(o.operator_name))])),
-    pricingOptionType: Object.fromEntries(OPTION_TYPES.map((t) => [t, optionLabels.get(t) ?? sameInAll(t)])),
-    amenities: Object.fromEntries(m.amenities.map((a) => [str(a.amenity_slug), localized(a, 'label')])),
+    pricingOptionType: Object.fromEntries(OPTION_TYPES.map((t) => [t, m.texts.localized('option_type', t, 'label') ?? sameInAll(t)])),
+    amenities: Object.fromEntries(m.amenities.map((a) => [str(a.amenity_slug), m.texts.localized('amenity', str(a.amenity_slug), 'label')!])),
   };
 }
 
 export function suggestIndex(m: Marts): SuggestEntry[] {
   const entries: SuggestEntry[] = [];
-  const countryNames = new Map(m.countries.map((c) => [str(c.country_code), localized(c, 'name')]));
+  const names = (kind: 'country' | 'city' | 'zone', rows: Row[], slugColumn: string) =>
+    new Map(rows.map((r) => [str(r[slugColumn]), m.texts.localized(kind, str(r[slugColumn]), 'name')!]));
+  const countryNames = names('country', m.countries, 'country_slug');
+  const cityNames = names('city', m.cities, 'city_slug');
+  const zoneNames = names('zone', m.zones, 'zone_slug');
+  const countryNamesByCode = new Map(m.countries.map((c) => [str(c.country_code), countryNames.get(str(c.country_slug))!]));
+  const countryOfCity = new Map(m.cities.map((c) => [str(c.city_slug), str(c.country_slug)]));
+  const inEveryLocale = (text: (l: Locale) => string) => Object.fromEntries(LOCALES.map((l) => [l, text(l)])) as LocalizedText;
   for (const c of m.countries) {
+    const label = countryNames.get(str(c.country_slug))!;
     entries.push({
-      kind: 'country', slug: str(c.country_slug), label: localized(c, 'name'), sublabel: null, center: null,
-      propertyCount: num(c.property_count), foldedNames: foldedNames(str(c.name_en), str(c.name_de), str(c.name_es)),
+      kind: 'country', slug: str(c.country_slug), label, sublabel: null, center: null,
+      propertyCount: num(c.property_count), foldedNames: foldedNames(...Object.values(label)),
       weight: num(c.property_count),
     });
   }
   for (const c of m.cities) {
+    const label = cityNames.get(str(c.city_slug))!;
     entries.push({
-      kind: 'city', slug: str(c.city_slug), label: localized(c, 'name'), sublabel: countryNames.get(str(c.country_code)) ?? null,
+      kind: 'city', slug: str(c.city_slug), label, sublabel: countryNamesByCode.get(str(c.country_code)) ?? null,
       center: { lat: num(c.lat), lng: num(c.lng) }, propertyCount: num(c.property_count),
-      foldedNames: foldedNames(str(c.name_en), str(c.name_de), str(c.name_es)), weight: num(c.property_count),
+      foldedNames: foldedNames(...Object.values(label)), weight: num(c.property_count),
     });
   }
   for (const z of m.zones) {
-    const country = localized(z, 'country_name');
+    const label = zoneNames.get(str(z.zone_slug))!;
+    const city = cityNames.get(str(z.city_slug))!;
+    const country = countryNames.get(countryOfCity.get(str(z.city_slug))!)!;
     entries.push({
-      kind: 'zone', slug: str(z.zone_slug), label: localized(z, 'name'),
-      sublabel: Object.fromEntries(LOCALES.map((l) => [l, `${str(byLocale(z, 'city_name', l))}, ${country[l]}`])) as LocalizedText,
+      kind: 'zone', slug: str(z.zone_slug), label,
+      sublabel: inEveryLocale((l) => `${city[l]}, ${country[l]}`),
       center: coordinatesOf(z) ?? null, propertyCount: num(z.property_count),
-      foldedNames: foldedNames(str(z.name_en), str(z.name_de), str(z.name_es)), weight: num(z.property_count),
+      foldedNames: foldedNames(...Object.values(label)), weight: num(z.property_count),
     });
   }
   for (const o of m.operators) {
     const name = str(o.operator_name);
     entries.push({
-      kind: 'operator', slug: str(o.operator_slug), label: { en: name, de: name, es: name }, sublabel: null, center: null,
+      kind: 'operator', slug: str(o.operator_slug), label: sameInAll(name), sublabel: null, center: null,
       propertyCount: num(o.property_count), foldedNames: foldedNames(name), weight: num(o.property_count),
     });
   }
   for (const s of m.listings) {
     const title = str(s.title);
+    const city = cityNames.get(str(s.city_slug))!;
+    const zone = s.zone_slug === null ? undefined : zoneNames.get(str(s.zone_slug))!;
+    const country = countryNames.get(str(s.country_slug))!;
     entries.push({
-      kind: 'property', slug: str(s.slug), label: { en: title, de: title, es: title },
-      sublabel: Object.fromEntries(LOCALES.map((l) => [l,
-        s.zone_slug === null
-          ? `${str(byLocale(s, 'city_name', l))}, ${str(byLocale(s, 'country_name', l))}`
-          : `${str(byLocale(s, 'zone_name', l))}, ${str(byLocale(s, 'city_name', l))}`,
-      ])) as LocalizedText,
+      kind: 'property', slug: str(s.slug), label: sameInAll(title),
+      sublabel: inEveryLocale((l) => (zone === undefined ? `${city[l]}, ${country[l]}` : `${zone[l]}, ${city[l]}`)),
       center: coordinatesOf(s) ?? null, propertyCount: null, foldedNames: foldedNames(title), weight: 1,
     });
   }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConfigFileSchema } from '../../contract/build.ts';
+import { LOCALES } from '../../contract/common.ts';
 import { checkHeader, checkNoNul, diagnoseCsv, type CsvTable } from './csv-faults.ts';
 import { SnapshotSourceSchema, type SnapshotSource } from '../../contract/market.ts';
 import { BuildError } from './errors.ts';
@@ -13,26 +14,28 @@ export interface InputTable extends CsvTable {
   key: readonly string[];
 }
 
+/** The columns of localized texts: `<field>_<locale>` for every field and locale (stg_texts unpivots them). */
+const localized = (...fields: string[]) => fields.flatMap((field) => LOCALES.map((locale) => `${field}_${locale}`));
+
 /** The CSV tables of the input snapshot (data/README.md), loaded as raw_<name>. */
 export const INPUT_TABLES = {
-  countries: { file: 'countries.csv', columns: ['country_code', 'name_en', 'name_de', 'name_es', 'currency'], key: ['country_code'] },
+  countries: { file: 'countries.csv', columns: ['country_code', ...localized('name'), 'currency'], key: ['country_code'] },
   cities: {
     file: 'cities.csv',
-    columns: ['city_id', 'country_code', 'name_en', 'name_de', 'name_es', 'lat', 'lng', 'population', 'intro_en', 'intro_de', 'intro_es'],
+    columns: ['city_id', 'country_code', ...localized('name'), 'lat', 'lng', 'population', ...localized('intro')],
     key: ['city_id'],
   },
-  zones: { file: 'zones.csv', columns: ['zone_id', 'city_id', 'name_en', 'name_de', 'name_es', 'lat', 'lng'], key: ['zone_id'] },
+  zones: { file: 'zones.csv', columns: ['zone_id', 'city_id', ...localized('name'), 'lat', 'lng'], key: ['zone_id'] },
   operators: {
     file: 'operators.csv',
-    columns: ['operator_id', 'name', 'logo_path', 'website', 'enquiry_email', 'tagline_en', 'tagline_de', 'tagline_es',
-      'description_en', 'description_de', 'description_es'],
+    columns: ['operator_id', 'name', 'logo_path', 'website', 'enquiry_email', ...localized('tagline', 'description')],
     key: ['operator_id'],
   },
   spaces: {
     file: 'spaces.csv',
     columns: ['space_id', 'name', 'operator_id', 'city_id', 'zone_id', 'street', 'house_number', 'postal_code', 'lat', 'lng',
-      'amenities', 'capacity', 'capacity_declared', 'rating_score', 'rating_count', 'featured', 'excerpt_en', 'excerpt_de',
-      'excerpt_es', 'description_en', 'description_de', 'description_es', 'updated_at'],
+      'amenities', 'capacity', 'capacity_declared', 'rating_score', 'rating_count', 'featured', ...localized('excerpt', 'description'),
+      'updated_at'],
     key: ['space_id'],
   },
   space_images: { file: 'space_images.csv', columns: ['space_id', 'position', 'path', 'width', 'height', 'alt'], key: ['space_id', 'position'] },
@@ -42,8 +45,8 @@ export const INPUT_TABLES = {
       'min_capacity', 'max_capacity', 'observed_at', 'source_url'],
     key: ['observation_id'],
   },
-  amenities: { file: 'amenities.csv', columns: ['slug', 'label_en', 'label_de', 'label_es'], key: ['slug'] },
-  option_types: { file: 'option_types.csv', columns: ['option_type', 'label_en', 'label_de', 'label_es'], key: ['option_type'] },
+  amenities: { file: 'amenities.csv', columns: ['slug', ...localized('label')], key: ['slug'] },
+  option_types: { file: 'option_types.csv', columns: ['option_type', ...localized('label')], key: ['option_type'] },
   fx_reference: { file: 'fx_reference.csv', columns: ['currency', 'units_per_eur', 'as_of_date'], key: ['currency'] },
 } as const satisfies Record<string, InputTable>;
 

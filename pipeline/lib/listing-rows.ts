@@ -7,18 +7,18 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX, NDJSON_BUILD_FILES } from '../../contract/build.ts';
-import { LOCALES, type Locale } from '../../contract/common.ts';
+import type { Locale } from '../../contract/common.ts';
 import type { BuildWriter } from './publish.ts';
 import { lineValidator } from './validate.ts';
 
 /** Logos carry no size in the snapshot; the site serves them square at this size. */
 export const LOGO_SIZE_PX = 256;
 
-/** What listing_row_parts is made of. */
-export const LISTING_PART_SOURCES = ['listings', 'listing_prices', 'pricing_options', 'stg_option_types', 'raw_option_types', 'raw_option_types_load'] as const;
+/** What listing_row_parts and listing_option_lists are made of. */
+export const LISTING_PART_SOURCES = ['listings', 'listing_prices', 'pricing_options', 'texts'] as const;
 
-/** What the listing rows are made of once listing_row_parts exists: the parts and the texts view over the raw spaces. */
-export const LISTING_ROW_SOURCES = ['listing_row_parts', 'stg_space_texts', 'raw_spaces', 'raw_spaces_load'] as const;
+/** What the listing rows are made of once the parts exist: the parts, and the names and texts by locale. */
+export const LISTING_ROW_SOURCES = ['listing_row_parts', 'listing_option_lists', 'texts', 'int_texts__localized'] as const;
 
 /** JSON members joined with commas; null when every member is absent. */
 const members = (...list: string[]) => `nullif(concat_ws(',', ${list.join(',\n    ')}), '')`;
@@ -27,7 +27,8 @@ const object = (...list: string[]) => `'{' || concat_ws(',', ${list.join(',\n   
 /**
  * Creates listing_row_parts: per listing (slug order), the runs of members of its card, marker and
  * detail lines that are the same in every locale, as JSON text, and what the locales' members are
- * made of. Run once; listingRowsSql then only adds each locale's names, texts and paths.
+ * made of; and listing_option_lists: per listing and locale, its pricing options as a JSON array.
+ * Run once; listingRowsSql then only adds each locale's names, texts and paths.
  */
 export function listingPartsSql(): string {
   // numbers through json_number, money through json_money: written as JavaScript writes them
@@ -42,10 +43,10 @@ export function listingPartsSql(): string {
   const rating = `json_member_text('rating', case when l.rating_score is not null and l.rating_count is not null
     then '{"score":' || json_number(l.rating_score) || ',"count":' || json_number(l.rating_count) || '}' end)`;
   // typeLabel: the option type's label in the locale (the facets' label), beside the operator's own title
-  const option = (locale: Locale) => object(
+  const option = object(
     `json_member('optionType', o.option_type)`,
     `json_member('title', o.offer_title)`,
-    `json_member('typeLabel', t.label_${locale})`,
+    `json_member('typeLabel', t.text)`,
     `json_member('priceOnRequest', o.is_price_on_request)`,
     `json_member('billingPeriod', o.billing_period)`,
     `json_member_text('price', case when not o.is_price_on_request then json_money(o.amount, o.currency) end)`,
@@ -53,23 +54,22 @@ export function listingPartsSql(): string {
     `json_member('maxCapacity', o.max_capacity)`,
   );
   return `
-create or replace table listing_row_parts as
-with options as (
-  select o.slug,
-    ${LOCALES.map((locale) => `'[' || string_agg(${option(locale)}, ',' order by
-      option_type_rank(o.option_type), o.amount nulls last, billing_period_rank(o.billing_period), o.offer_id) || ']' as json_${locale}`).join(',\n    ')},
-  from pricing_options o
-  left join stg_option_types t on t.option_type = o.option_type
-  group by o.slug
-),
+create or replace table listing_option_lists as
+select o.slug, locales.locale,
+  '[' || string_agg(${option}, ',' order by
+    option_type_rank(o.option_type), o.amount nulls last, billing_period_rank(o.billing_period), o.offer_id) || ']' as json,
+from pricing_options o
+cross join (select unnest(locales()) as locale) locales
+left join texts t on t.entity_kind = 'option_type' and t.slug = o.option_type and t.field = 'label' and t.locale = locales.locale
+group by o.slug, locales.locale;
 
-prices as (
+create or replace table listing_row_parts as
+with prices as (
   select * from listing_prices where product_type = 'all'
 )
 
 select
   l.space_id, l.slug, l.city_slug, l.zone_slug, l.street, l.house_number, l.postal_code,
-  columns('^(city|zone)_name_[a-z]+$'),
   ${members(`json_member('slug', l.slug)`, `json_member('title', l.title)`, `json_member('countryCode', l.country_code)`)} as card_head,
   ${members(operator, coordinates, rating, `json_member('featured', l.is_featured)`, `json_member('updatedAt', l.updated_at)`)} as card_middle,
   ${members(`json_member('images', l.images)`, `json_member('amenities', l.amenity_slugs)`, `json_member('capacity', l.capacity)`,
@@ -78,7 +78,6 @@ select
     coordinates, `json_member('featured', l.is_featured)`, `json_member('image', l.images[1])`)} else 'null' end as marker,
   ${members(`json_member('slug', l.slug)`, `json_member('title', l.title)`, `json_member('featured', l.is_featured)`)} as detail_head,
   ${members(`json_member('images', l.images)`, `json_member('amenities', l.amenity_slugs)`)} as detail_middle,
-  ${LOCALES.map((locale) => `coalesce(options.json_${locale}, '[]') as pricing_options_${locale}`).join(', ')},
   json_member('countryCode', l.country_code) as detail_country,
   ${members(operator, coordinates,
     `json_member_text('fromPrice', case when p.from_amount is not null then json_money(p.from_amount, p.from_currency) end)`,
@@ -87,7 +86,6 @@ select
     `json_member_text('marketPosition', case when p.verdict is not null then '{"verdict":' || to_json(p.verdict)::varchar
       || ',"median":' || json_money(p.city_median, p.city_currency) || ',"sampleSize":' || json_number(p.city_sample_size) || '}' end)`)} as detail_tail,
 from listings l
-left join options on options.slug = l.slug
 left join prices p on p.slug = l.slug
 order by l.slug`;
 }
@@ -95,20 +93,29 @@ order by l.slug`;
 /** The card, marker and detail line of every listing in one locale, in slug order. */
 export function listingRowsSql(locale: Locale): string {
   if (!/^[a-z]{2}$/.test(locale)) throw new Error(`bad locale ${locale}`);
-  const city = `json_member('city', {'slug': p.city_slug, 'name': p.city_name_${locale}})`;
-  const zone = `json_member('zone', case when p.zone_slug is not null then {'slug': p.zone_slug, 'name': p.zone_name_${locale}} end)`;
+  const city = `json_member('city', {'slug': p.city_slug, 'name': city.text})`;
+  const zone = `json_member('zone', case when p.zone_slug is not null then {'slug': p.zone_slug, 'name': zone.text} end)`;
+  const name = (alias: string, kind: string, slug: string) => `left join texts ${alias} on ${alias}.entity_kind = '${kind}'
+  and ${alias}.slug = ${slug} and ${alias}.field = 'name' and ${alias}.locale = '${locale}'`;
+  const text = (field: string) => `left join int_texts__localized ${field} on ${field}.entity_kind = 'space'
+  and ${field}.entity_id = p.space_id and ${field}.field = '${field}' and ${field}.locale = '${locale}'`;
   return `
 select
-  ${object('p.card_head', city, zone, 'p.card_middle', `json_member('excerpt', coalesce(t.excerpt_${locale}, t.excerpt_en))`, 'p.card_tail')} as card,
+  ${object('p.card_head', city, zone, 'p.card_middle', `json_member('excerpt', excerpt.text)`, 'p.card_tail')} as card,
   p.marker,
   ${object('p.detail_head',
-    `json_member('description', coalesce(t.description_${locale}, t.description_en, t.excerpt_${locale}, t.excerpt_en, ''))`,
+    `json_member('description', coalesce(description.text, excerpt.text, ''))`,
     `json_member('address', concat_ws(', ',
       nullif(concat_ws(' ', nullif(p.street, ''), nullif(p.house_number, '')), ''),
-      nullif(concat_ws(' ', nullif(p.postal_code, ''), nullif(p.city_name_${locale}, '')), '')))`,
-    'p.detail_middle', `json_member_text('pricingOptions', p.pricing_options_${locale})`, `json_member('webUrl', '/${locale}/space/' || p.slug)`, 'p.detail_country', city, zone, 'p.detail_tail')} as detail,
+      nullif(concat_ws(' ', nullif(p.postal_code, ''), nullif(city.text, '')), '')))`,
+    'p.detail_middle', `json_member_text('pricingOptions', coalesce(options.json, '[]'))`, `json_member('webUrl', '/${locale}/space/' || p.slug)`,
+    'p.detail_country', city, zone, 'p.detail_tail')} as detail,
 from listing_row_parts p
-left join stg_space_texts t on t.space_id = p.space_id
+${name('city', 'city', 'p.city_slug')}
+${name('zone', 'zone', 'p.zone_slug')}
+${text('excerpt')}
+${text('description')}
+left join listing_option_lists options on options.slug = p.slug and options.locale = '${locale}'
 order by p.slug`;
 }
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { OPTION_TYPES } from '../../contract/common.ts';
+import { FALLBACK_LOCALE, LOCALES, OPTION_TYPES } from '../../contract/common.ts';
 import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder } from '../../contract/prices.ts';
 import { PUBLISH_RULES, QUALITY_FLAG_LETTERS, type PublishRules } from '../../contract/rules.ts';
 import { BuildError } from './errors.ts';
@@ -33,7 +33,8 @@ export function loadModels(sqlDir = SQL_DIR): Model[] {
     const refs = new Set<string>();
     const withoutComments = model.sql.replace(/--[^\n]*/g, '');
     // names of the model's own CTEs shadow other models
-    const ctes = new Set([...withoutComments.matchAll(/\b([a-z_][a-z0-9_]*)\s+as\s*\(/gi)].map((m) => m[1].toLowerCase()));
+    const ctes = new Set([...withoutComments.matchAll(/\b([a-z_][a-z0-9_]*)\s+as\s+(?:(?:not\s+)?materialized\s*)?\(/gi)]
+      .map((m) => m[1].toLowerCase()));
     for (const match of withoutComments.matchAll(/\b(?:from|join)\s+([a-z_][a-z0-9_]*)/gi)) {
       const ref = match[1].toLowerCase();
       if (names.has(ref) && ref !== model.name && !ctes.has(ref)) refs.add(ref);
@@ -116,13 +117,21 @@ create or replace macro price_basis_rank(product_type, basis) as list_position(c
 create or replace macro price_basis_id(basis) as list_position([${PRICE_BASES.map(sqlText).join(', ')}], basis) - 1;`;
 }
 
+/** The locales of contract/common.ts as SQL macros: the texts have one row per locale (int_texts__localized). */
+export function localeMacros(): string {
+  return `
+create or replace macro locales() as [${LOCALES.map(sqlText).join(', ')}];
+create or replace macro fallback_locale() as ${sqlText(FALLBACK_LOCALE)};`;
+}
+
 /**
- * Creates the macros (the rules', the prices', then macros.sql), then one view or table per model, in
+ * Creates the macros (the rules', the prices', the locales', then macros.sql), then one view or table per model, in
  * dependency order. Returns row counts by model.
  */
 export async function runModels(conn: DuckDBConnection, models: Model[], rules: PublishRules = PUBLISH_RULES, sqlDir = SQL_DIR): Promise<Record<string, number>> {
   await conn.run(ruleMacros(rules));
   await conn.run(priceMacros());
+  await conn.run(localeMacros());
   await conn.run(readFileSync(path.join(sqlDir, 'macros.sql'), 'utf8'));
   const counts: Record<string, number> = {};
   for (const model of models) {

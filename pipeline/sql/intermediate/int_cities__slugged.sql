@@ -5,7 +5,7 @@ with cities as (
 based as (
   select
     *,
-    coalesce(nullif(slugify(name_en), ''), 'city-' || slugify(city_id)) as base_slug,
+    coalesce(nullif(slugify(name), ''), 'city-' || slugify(city_id)) as base_slug,
   from cities
 ),
 
@@ -41,15 +41,10 @@ final as (
     city_id,
     case when candidate_rank = 1 then candidate_slug else candidate_slug || '-' || candidate_rank end as city_slug,
     country_code,
-    name_en,
-    coalesce(name_de, name_en) as name_de,
-    coalesce(name_es, name_en) as name_es,
+    name,
     lat,
     lng,
     population,
-    intro_en,
-    intro_de,
-    intro_es,
   from deduplicated
 )
 

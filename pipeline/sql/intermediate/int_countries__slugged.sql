@@ -5,7 +5,7 @@ with countries as (
 based as (
   select
     *,
-    coalesce(nullif(slugify(name_en), ''), lower(country_code)) as base_slug,
+    coalesce(nullif(slugify(name), ''), lower(country_code)) as base_slug,
   from countries
 ),
 
@@ -22,9 +22,7 @@ final as (
     -- `map` is reserved; a repeated name keeps the plain slug once, the others get the code
     case when name_rank = 1 and base_slug <> 'map' then base_slug
       else base_slug || '-' || lower(country_code) end as country_slug,
-    name_en,
-    coalesce(name_de, name_en) as name_de,
-    coalesce(name_es, name_en) as name_es,
+    name,
     currency,
   from ranked
 )

@@ -32,12 +32,6 @@ final as (
     case when regexp_full_match(coalesce(enquiry_email, ''),
       '[A-Za-z0-9_%+-]+(\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}')
       then enquiry_email end as enquiry_email,
-    tagline_en,
-    tagline_de,
-    tagline_es,
-    description_en,
-    description_de,
-    description_es,
   from ranked
 )
 

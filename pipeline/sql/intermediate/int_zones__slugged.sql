@@ -10,7 +10,7 @@ based as (
   select
     zones.*,
     -- zone slugs carry their city, so they are unique across cities (madrid-centro)
-    cities.city_slug || '-' || coalesce(nullif(slugify(zones.name_en), ''), slugify(zones.zone_id)) as base_slug,
+    cities.city_slug || '-' || coalesce(nullif(slugify(zones.name), ''), slugify(zones.zone_id)) as base_slug,
   from zones
   join cities on cities.city_id = zones.city_id
 ),
@@ -27,9 +27,7 @@ final as (
     zone_id,
     city_id,
     case when name_rank = 1 then base_slug else base_slug || '-' || name_rank end as zone_slug,
-    name_en,
-    coalesce(name_de, name_en) as name_de,
-    coalesce(name_es, name_en) as name_es,
+    name,
     lat,
     lng,
   from ranked

@@ -1,6 +1,6 @@
 -- One row per published listing (accepted space), in slug order: the base of listing cards,
--- property details, listing facts, lead routing and the suggest index. The excerpts and
--- descriptions are not here: the listing files read them per locale from stg_space_texts.
+-- property details, listing facts, lead routing and the suggest index. The names and texts are
+-- not here: the listing files and the suggest index read them per locale (texts, int_texts__localized).
 with spaces as (
   select * from int_spaces__slugged
 ),
@@ -58,17 +58,8 @@ final as (
     spaces.space_name as title,
     spaces.country_code,
     countries.country_slug,
-    countries.name_en as country_name_en,
-    countries.name_de as country_name_de,
-    countries.name_es as country_name_es,
     cities.city_slug,
-    cities.name_en as city_name_en,
-    cities.name_de as city_name_de,
-    cities.name_es as city_name_es,
     zones.zone_slug,
-    zones.name_en as zone_name_en,
-    zones.name_de as zone_name_de,
-    zones.name_es as zone_name_es,
     operators.operator_slug,
     operators.operator_name,
     operators.logo_path as operator_logo_path,

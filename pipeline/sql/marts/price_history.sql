@@ -53,7 +53,7 @@ final as (
   select
     country_code,
     city_slug,
-    name_en as city_name,
+    name as city_name,
     currency,
     product_type,
     strftime(history_month, '%Y-%m') as month,

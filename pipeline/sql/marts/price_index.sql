@@ -28,7 +28,7 @@ final as (
   select
     grid.country_code,
     grid.city_slug,
-    grid.name_en as city_name,
+    grid.name as city_name,
     grid.currency,
     grid.product_type,
     coalesce(figures.sample_size, 0) as sample_size,

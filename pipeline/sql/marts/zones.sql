@@ -33,13 +33,7 @@ final as (
   select
     zones.*,
     cities.city_slug,
-    cities.name_en as city_name_en,
-    cities.name_de as city_name_de,
-    cities.name_es as city_name_es,
     countries.currency,
-    countries.name_en as country_name_en,
-    countries.name_de as country_name_de,
-    countries.name_es as country_name_es,
     coalesce(counts.property_count, 0) as property_count,
     coalesce(counts.operator_count, 0) as operator_count,
     coalesce(counts.operated_count, 0) as operated_count,

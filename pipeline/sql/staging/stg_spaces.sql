@@ -1,5 +1,5 @@
--- The excerpts and descriptions are left out here (stg_space_texts): they are the bulk of the
--- table and are joined in only when the listing files are written.
+-- The excerpts and descriptions are left out here (stg_texts): they are the bulk of the table and
+-- are joined in only when the listing files are written.
 with source as (
   select * from raw_spaces
 ),
