@@ -12,7 +12,7 @@ import * as assemble from './lib/assemble.ts';
 import {
   LISTING_PART_SOURCES, LISTING_ROW_SOURCES, listingPartsSql, writeListingFiles,
 } from './lib/listing-rows.ts';
-import { LineChecker } from './lib/line-check.ts';
+import { OutputChecker } from './lib/output-check.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { priceIndex, writeResearchFiles } from './lib/research.ts';
 import { writeRelease } from './lib/release.ts';
@@ -76,7 +76,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const instance = await DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
   // started first: the worker loads the contract while the SQL runs
-  const checker = new LineChecker();
+  const checker = new OutputChecker();
   try {
     await conn.run("set TimeZone = 'UTC'");
     removeStaleTemporaries(distDir);
@@ -109,9 +109,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const rowCounts: Record<string, number> = {};
 
     await progress.stage('write shared files', async () => {
-      const columns = JSON.parse(marts.listingColumnsText) as ListingColumns;
-      validateOutput('listing-columns.json', BUILD_FILES['listing-columns.json'], columns);
-      writer.writeText('listing-columns.json', `${marts.listingColumnsText}\n`);
+      const columnsText = `${marts.listingColumnsText}\n`;
+      // the largest JSON file: checked on the worker while the other files are made
+      checker.json('listing-columns.json', columnsText);
+      writer.writeText('listing-columns.json', columnsText);
+      const columns = JSON.parse(columnsText) as ListingColumns;
       const shared: Record<Exclude<keyof typeof BUILD_FILES, 'listing-columns.json'>, unknown> = {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
@@ -156,6 +158,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         }, (n) => `${n} cards, markers, details and hubs validated`);
       }
     });
+
+    await checker.settled();
 
     rowCounts.countries = marts.countries.length;
     rowCounts.cities = marts.cities.length;

@@ -9,7 +9,7 @@ import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX } from '../../contract/build.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import type { BuildWriter } from './publish.ts';
-import type { LineChecker } from './line-check.ts';
+import type { OutputChecker } from './output-check.ts';
 
 /** Logos carry no size in the snapshot; the site serves them square at this size. */
 export const LOGO_SIZE_PX = 256;
@@ -117,7 +117,7 @@ order by p.slug`;
  * against its contract schema meanwhile. Returns the slugs of the cards and details, in line
  * order, once every line was checked.
  */
-export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWriter, locale: Locale, checker: LineChecker) {
+export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWriter, locale: Locale, checker: OutputChecker) {
   const names = { cards: `cards.${locale}.ndjson`, markers: `markers.${locale}.ndjson`, details: `details.${locale}.ndjson` };
   const out = { cards: writer.openText(names.cards), markers: writer.openText(names.markers), details: writer.openText(names.details) };
   /** DETAILS_INDEX: the length and CRC-32 of every detail line as written */

@@ -1,7 +1,7 @@
 /**
  * The pipeline checks every output with validators compiled from the contract's zod schemas
- * (contract/validate.ts: z.toJSONSchema, then ajv), the listing lines on a worker thread
- * (pipeline/lib/line-check.ts). The zod schemas stay the contract: a table of broken values, each
+ * (contract/validate.ts: z.toJSONSchema, then ajv), the listing lines and listing-columns.json
+ * on a worker thread (pipeline/lib/output-check.ts). The zod schemas stay the contract: a table of broken values, each
  * made from a valid one, must be rejected by zod and by the compiled validator alike, and the
  * pipeline's failure names the file, the line and the field.
  */
@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { BUILD_FILES, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, ManifestSchema } from '../../contract/build.ts';
 import { checkerFor } from '../../contract/validate.ts';
 import { BuildError } from '../../pipeline/lib/errors.ts';
-import { LineChecker } from '../../pipeline/lib/line-check.ts';
+import { OutputChecker } from '../../pipeline/lib/output-check.ts';
 import { validateOutput } from '../../pipeline/lib/validate.ts';
 import { writeBuildFixture, type Fixture } from '../support/build-fixture.ts';
 
@@ -104,7 +104,7 @@ describe('the compiled validators reject what the zod schemas reject', () => {
   }
 });
 
-describe('LineChecker (the listing lines, on a worker thread)', () => {
+describe('OutputChecker (the listing lines and listing-columns.json, on a worker thread)', () => {
   const line = (file: string) => JSON.stringify(valid(file));
   const batch = (cards: string[], markers: string[], details: string[]) => [
     { name: 'cards.en.ndjson', schema: 'cards' as const, lines: cards, keepSlugs: true },
@@ -113,7 +113,7 @@ describe('LineChecker (the listing lines, on a worker thread)', () => {
   ];
 
   it('returns the slugs of the checked lines in line order, across batches', async () => {
-    const checker = new LineChecker();
+    const checker = new OutputChecker();
     try {
       const card = valid('cards.en.ndjson');
       const detail = valid('details.de.ndjson');
@@ -132,7 +132,7 @@ describe('LineChecker (the listing lines, on a worker thread)', () => {
 
   for (const bad of BAD.filter((b) => b.file.endsWith('.ndjson'))) {
     it(`${bad.what}: the build fails naming the file, the line and the field`, async () => {
-      const checker = new LineChecker();
+      const checker = new OutputChecker();
       try {
         const lines = { cards: Array(5).fill(line('cards.en.ndjson')), markers: Array(5).fill(line('markers.en.ndjson')), details: Array(5).fill(line('details.de.ndjson')) };
         const kind = bad.file.split('.')[0] as keyof typeof lines;
@@ -152,8 +152,22 @@ describe('LineChecker (the listing lines, on a worker thread)', () => {
     });
   }
 
+  it('a JSON file sent as written is checked too: the failure names the file and the field', async () => {
+    const checker = new OutputChecker();
+    try {
+      const columns = valid('listing-columns.json');
+      checker.json('listing-columns.json', `${JSON.stringify(columns)}\n`);
+      await checker.settled();
+      columns.featured = [-1];
+      checker.json('listing-columns.json', `${JSON.stringify(columns)}\n`);
+      await assert.rejects(checker.settled(), /^BuildError: invalid_output: listing-columns\.json:\/featured\/0 must be >= 0/);
+    } finally {
+      await checker.close();
+    }
+  });
+
   it('a line that is not JSON fails the build, naming the file and the line', async () => {
-    const checker = new LineChecker();
+    const checker = new OutputChecker();
     try {
       await checker.send(0, batch([line('cards.en.ndjson'), '{"slug":'], [line('markers.en.ndjson'), 'null'], [line('details.de.ndjson'), line('details.de.ndjson')]))
         .catch(() => undefined);

@@ -1,12 +1,13 @@
 /**
- * Checks the lines of the NDJSON files on a worker thread (line-check-worker.ts) while the main
- * thread goes on reading rows from DuckDB and writing them: parsing and checking every line is
- * most of the work of writing the listing files, and it no longer waits for the writing nor the
- * writing for it. Nothing is published before every line was checked: `slugs` answers only once
- * every batch sent before it was checked, and fails with the first bad line.
+ * Checks outputs on a worker thread (output-check-worker.ts) while the main thread goes on making
+ * and writing the others: every line of the NDJSON files, and listing-columns.json. Parsing and
+ * checking every line is most of the work of writing the listing files; it no longer waits for
+ * the writing nor the writing for it. Nothing is published before everything sent was checked:
+ * `slugs` answers only once everything sent before it was checked, `settled` once everything was,
+ * and both fail with the first failure.
  */
 import { Worker } from 'node:worker_threads';
-import type { NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import type { BUILD_FILES, NDJSON_BUILD_FILES } from '../../contract/build.ts';
 import { BuildError, type BuildFailureRule } from './errors.ts';
 
 /** Batches sent and not yet checked, at most: bounds the lines held in memory while the worker catches up. */
@@ -20,8 +21,10 @@ export interface LineBatch {
   /** the same lines of several files, checked row by row across the files */
   files: { name: string; schema: keyof typeof NDJSON_BUILD_FILES; lines: string[]; keepSlugs: boolean }[];
 }
-export type LineCheckRequest = LineBatch | { kind: 'slugs'; id: number; file: string };
-export interface LineCheckReply {
+/** A JSON file as written (its text), checked against its schema in BUILD_FILES */
+export interface JsonFileCheck { kind: 'json'; id: number; file: keyof typeof BUILD_FILES; text: string }
+export type CheckRequest = LineBatch | JsonFileCheck | { kind: 'slugs'; id: number; file: string };
+export interface CheckReply {
   id: number;
   failure?: { rule?: BuildFailureRule; message: string };
   slugs?: string[];
@@ -33,16 +36,16 @@ function startWorker(module: URL): Worker {
   return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module.href)}); })`, { eval: true });
 }
 
-export class LineChecker {
-  private readonly worker = startWorker(new URL('./line-check-worker.ts', import.meta.url));
-  private readonly waiting = new Map<number, (reply: LineCheckReply) => void>();
+export class OutputChecker {
+  private readonly worker = startWorker(new URL('./output-check-worker.ts', import.meta.url));
+  private readonly waiting = new Map<number, (reply: CheckReply) => void>();
   /** replies of the batches in flight, oldest first */
-  private readonly inFlight: Promise<LineCheckReply>[] = [];
+  private readonly inFlight: Promise<CheckReply>[] = [];
   private nextId = 0;
   private failure: Error | null = null;
 
   constructor() {
-    this.worker.on('message', (reply: LineCheckReply) => {
+    this.worker.on('message', (reply: CheckReply) => {
       if (reply.failure && !this.failure) {
         const { rule, message } = reply.failure;
         this.failure = rule ? new BuildError(rule, message) : new Error(`checking the listing files failed: ${message}`);
@@ -57,9 +60,9 @@ export class LineChecker {
     });
   }
 
-  private request(request: Omit<LineBatch, 'id'> | { kind: 'slugs'; file: string }): Promise<LineCheckReply> {
+  private request(request: Omit<LineBatch, 'id'> | Omit<JsonFileCheck, 'id'> | { kind: 'slugs'; file: string }): Promise<CheckReply> {
     const id = this.nextId++;
-    const reply = new Promise<LineCheckReply>((resolve) => this.waiting.set(id, resolve));
+    const reply = new Promise<CheckReply>((resolve) => this.waiting.set(id, resolve));
     this.worker.postMessage({ ...request, id });
     return reply;
   }
@@ -73,6 +76,18 @@ export class LineChecker {
     this.throwIfFailed();
     this.inFlight.push(this.request({ kind: 'batch', first, files }));
     while (this.inFlight.length > MAX_BATCHES_IN_FLIGHT) await this.inFlight.shift();
+    this.throwIfFailed();
+  }
+
+  /** Sends the text of a JSON file as written; a failure is reported by the next call (`settled` at the latest). */
+  json(file: JsonFileCheck['file'], text: string): void {
+    this.throwIfFailed();
+    this.inFlight.push(this.request({ kind: 'json', file, text }));
+  }
+
+  /** Waits until everything sent was checked; fails with the first failure. */
+  async settled(): Promise<void> {
+    await Promise.all(this.inFlight.splice(0));
     this.throwIfFailed();
   }
 

@@ -1,13 +1,13 @@
 /**
- * The worker thread of LineChecker (line-check.ts): parses every line it is sent and checks it
- * against its contract schema, batch after batch in the order they were sent, and keeps the slugs
- * of the files that asked for them.
+ * The worker thread of OutputChecker (output-check.ts): parses every line and JSON file it is sent and
+ * checks it against its contract schema, in the order they were sent, and keeps the slugs of the
+ * files that asked for them.
  */
 import { parentPort } from 'node:worker_threads';
-import { NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import { BUILD_FILES, NDJSON_BUILD_FILES } from '../../contract/build.ts';
 import { BuildError } from './errors.ts';
-import type { LineBatch, LineCheckReply, LineCheckRequest } from './line-check.ts';
-import { lineValidator } from './validate.ts';
+import type { LineBatch, CheckReply, CheckRequest } from './output-check.ts';
+import { lineValidator, validateOutput } from './validate.ts';
 
 const validators = new Map<string, (value: unknown, index: number) => void>();
 const slugsByFile = new Map<string, string[]>();
@@ -37,11 +37,14 @@ function check(batch: LineBatch): void {
   }
 }
 
-parentPort!.on('message', (request: LineCheckRequest) => {
-  let reply: LineCheckReply;
+parentPort!.on('message', (request: CheckRequest) => {
+  let reply: CheckReply;
   try {
     if (request.kind === 'batch') {
       check(request);
+      reply = { id: request.id };
+    } else if (request.kind === 'json') {
+      validateOutput(request.file, BUILD_FILES[request.file], JSON.parse(request.text));
       reply = { id: request.id };
     } else {
       reply = { id: request.id, slugs: slugsByFile.get(request.file) ?? [] };
