@@ -39,7 +39,7 @@ function startWorker(module: URL): Worker {
 export class OutputChecker {
   private readonly worker = startWorker(new URL('./output-check-worker.ts', import.meta.url));
   private readonly waiting = new Map<number, (reply: CheckReply) => void>();
-  /** replies of the batches in flight, oldest first */
+  /** replies of the checks in flight, oldest first */
   private readonly inFlight: Promise<CheckReply>[] = [];
   private nextId = 0;
   private failure: Error | null = null;
@@ -48,7 +48,7 @@ export class OutputChecker {
     this.worker.on('message', (reply: CheckReply) => {
       if (reply.failure && !this.failure) {
         const { rule, message } = reply.failure;
-        this.failure = rule ? new BuildError(rule, message) : new Error(`checking the listing files failed: ${message}`);
+        this.failure = rule ? new BuildError(rule, message) : new Error(`checking the outputs failed: ${message}`);
       }
       this.waiting.get(reply.id)?.(reply);
       this.waiting.delete(reply.id);
