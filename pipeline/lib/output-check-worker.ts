@@ -1,13 +1,13 @@
 /**
- * The worker thread of OutputChecker (output-check.ts): parses every line and JSON file it is sent and
- * checks it against its contract schema, in the order they were sent, and keeps the slugs of the
- * files that asked for them.
+ * The worker thread of OutputChecker (output-check.ts): parses every line it is sent and checks it
+ * against its contract schema, batch after batch in the order they were sent, and keeps the slugs
+ * of the files that asked for them.
  */
 import { parentPort } from 'node:worker_threads';
-import { BUILD_FILES, NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import { NDJSON_BUILD_FILES } from '../../contract/build.ts';
 import { BuildError } from './errors.ts';
 import type { LineBatch, CheckReply, CheckRequest } from './output-check.ts';
-import { lineValidator, validateOutput } from './validate.ts';
+import { lineValidator } from './validate.ts';
 
 const validators = new Map<string, (value: unknown, index: number) => void>();
 const slugsByFile = new Map<string, string[]>();
@@ -42,9 +42,6 @@ parentPort!.on('message', (request: CheckRequest) => {
   try {
     if (request.kind === 'batch') {
       check(request);
-      reply = { id: request.id };
-    } else if (request.kind === 'json') {
-      validateOutput(request.file, BUILD_FILES[request.file], JSON.parse(request.text));
       reply = { id: request.id };
     } else {
       reply = { id: request.id, slugs: slugsByFile.get(request.file) ?? [] };

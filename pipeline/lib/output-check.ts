@@ -1,13 +1,12 @@
 /**
- * Checks outputs on a worker thread (output-check-worker.ts) while the main thread goes on making
- * and writing the others: every line of the NDJSON files, and listing-columns.json. Parsing and
- * checking every line is most of the work of writing the listing files; it no longer waits for
- * the writing nor the writing for it. Nothing is published before everything sent was checked:
- * `slugs` answers only once everything sent before it was checked, `settled` once everything was,
- * and both fail with the first failure.
+ * Checks the lines of the NDJSON files on a worker thread (output-check-worker.ts) while the main
+ * thread goes on reading rows from DuckDB and writing them: parsing and checking every line is
+ * most of the work of writing the listing files; it no longer waits for the writing nor the
+ * writing for it. Nothing is published before every line was checked: `slugs` answers only once
+ * every batch sent before it was checked, and fails with the first bad line.
  */
 import { Worker } from 'node:worker_threads';
-import type { BUILD_FILES, NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import type { NDJSON_BUILD_FILES } from '../../contract/build.ts';
 import { BuildError, type BuildFailureRule } from './errors.ts';
 
 /** Batches sent and not yet checked, at most: bounds the lines held in memory while the worker catches up. */
@@ -21,9 +20,7 @@ export interface LineBatch {
   /** the same lines of several files, checked row by row across the files */
   files: { name: string; schema: keyof typeof NDJSON_BUILD_FILES; lines: string[]; keepSlugs: boolean }[];
 }
-/** A JSON file as written (its text), checked against its schema in BUILD_FILES */
-export interface JsonFileCheck { kind: 'json'; id: number; file: keyof typeof BUILD_FILES; text: string }
-export type CheckRequest = LineBatch | JsonFileCheck | { kind: 'slugs'; id: number; file: string };
+export type CheckRequest = LineBatch | { kind: 'slugs'; id: number; file: string };
 export interface CheckReply {
   id: number;
   failure?: { rule?: BuildFailureRule; message: string };
@@ -39,7 +36,7 @@ function startWorker(module: URL): Worker {
 export class OutputChecker {
   private readonly worker = startWorker(new URL('./output-check-worker.ts', import.meta.url));
   private readonly waiting = new Map<number, (reply: CheckReply) => void>();
-  /** replies of the checks in flight, oldest first */
+  /** replies of the batches in flight, oldest first */
   private readonly inFlight: Promise<CheckReply>[] = [];
   private nextId = 0;
   private failure: Error | null = null;
@@ -60,7 +57,7 @@ export class OutputChecker {
     });
   }
 
-  private request(request: Omit<LineBatch, 'id'> | Omit<JsonFileCheck, 'id'> | { kind: 'slugs'; file: string }): Promise<CheckReply> {
+  private request(request: Omit<LineBatch, 'id'> | { kind: 'slugs'; file: string }): Promise<CheckReply> {
     const id = this.nextId++;
     const reply = new Promise<CheckReply>((resolve) => this.waiting.set(id, resolve));
     this.worker.postMessage({ ...request, id });
@@ -76,18 +73,6 @@ export class OutputChecker {
     this.throwIfFailed();
     this.inFlight.push(this.request({ kind: 'batch', first, files }));
     while (this.inFlight.length > MAX_BATCHES_IN_FLIGHT) await this.inFlight.shift();
-    this.throwIfFailed();
-  }
-
-  /** Sends the text of a JSON file as written; a failure is reported by the next call (`settled` at the latest). */
-  json(file: JsonFileCheck['file'], text: string): void {
-    this.throwIfFailed();
-    this.inFlight.push(this.request({ kind: 'json', file, text }));
-  }
-
-  /** Waits until everything sent was checked; fails with the first failure. */
-  async settled(): Promise<void> {
-    await Promise.all(this.inFlight.splice(0));
     this.throwIfFailed();
   }
 

@@ -1,7 +1,7 @@
 /**
  * The pipeline checks every output with validators compiled from the contract's zod schemas
- * (contract/validate.ts: z.toJSONSchema, then ajv), the listing lines and listing-columns.json
- * on a worker thread (pipeline/lib/output-check.ts). The zod schemas stay the contract: a table of broken values, each
+ * (contract/validate.ts: z.toJSONSchema, then ajv), the listing lines on a worker thread
+ * (pipeline/lib/output-check.ts). The zod schemas stay the contract: a table of broken values, each
  * made from a valid one, must be rejected by zod and by the compiled validator alike, and the
  * pipeline's failure names the file, the line and the field.
  */
@@ -107,7 +107,7 @@ describe('the compiled validators reject what the zod schemas reject', () => {
   }
 });
 
-describe('OutputChecker (the listing lines and listing-columns.json, on a worker thread)', () => {
+describe('OutputChecker (the listing lines, on a worker thread)', () => {
   const line = (file: string) => JSON.stringify(valid(file));
   const batch = (cards: string[], markers: string[], details: string[]) => [
     { name: 'cards.en.ndjson', schema: 'cards' as const, lines: cards, keepSlugs: true },
@@ -155,20 +155,6 @@ describe('OutputChecker (the listing lines and listing-columns.json, on a worker
       }
     });
   }
-
-  it('a JSON file sent as written is checked too: the failure names the file and the field', async () => {
-    const checker = new OutputChecker();
-    try {
-      const columns = valid('listing-columns.json');
-      checker.json('listing-columns.json', `${JSON.stringify(columns)}\n`);
-      await checker.settled();
-      columns.featured = [-1];
-      checker.json('listing-columns.json', `${JSON.stringify(columns)}\n`);
-      await assert.rejects(checker.settled(), /^BuildError: invalid_output: listing-columns\.json:\/featured\/0 must be >= 0/);
-    } finally {
-      await checker.close();
-    }
-  });
 
   it('a line that is not JSON fails the build, naming the file and the line', async () => {
     const checker = new OutputChecker();
