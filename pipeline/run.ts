@@ -12,6 +12,7 @@ import * as assemble from './lib/assemble.ts';
 import {
   LISTING_PART_SOURCES, LISTING_ROW_SOURCES, listingPartsSql, writeListingFiles,
 } from './lib/listing-rows.ts';
+import { OutputChecker } from './lib/output-check.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { priceIndex, writeResearchFiles } from './lib/research.ts';
 import { writeRelease } from './lib/release.ts';
@@ -74,6 +75,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
 
   const instance = await DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
+  // started first: the worker loads the contract while the SQL runs
+  const checker = new OutputChecker();
   try {
     await conn.run("set TimeZone = 'UTC'");
     removeStaleTemporaries(distDir);
@@ -133,7 +136,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     }, (columns) => `${columns.slugs.length} listings`).then(async (columns) => {
       for (const locale of LOCALES) {
         await progress.stage(`write locale ${locale}`, async () => {
-          const { cardSlugs, detailSlugs } = await writeListingFiles(conn, writer, locale);
+          const { cardSlugs, detailSlugs } = await writeListingFiles(conn, writer, locale, checker);
           const geo = assemble.geography(marts, locale);
           const operators = assemble.operatorHubs(marts, locale);
           checkInvariants({ columns, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });
@@ -192,6 +195,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     rmSync(tmpDir, { recursive: true, force: true });
     throw err;
   } finally {
+    await checker.close();
     conn.closeSync();
     instance.closeSync();
   }

@@ -6,10 +6,10 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { crc32 } from 'node:zlib';
-import { DETAILS_INDEX, NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import { DETAILS_INDEX } from '../../contract/build.ts';
 import type { Locale } from '../../contract/common.ts';
 import type { BuildWriter } from './publish.ts';
-import { lineValidator } from './validate.ts';
+import type { OutputChecker } from './output-check.ts';
 
 /** Logos carry no size in the snapshot; the site serves them square at this size. */
 export const LOGO_SIZE_PX = 256;
@@ -120,44 +120,37 @@ order by p.slug`;
 }
 
 /**
- * Streams the listing rows of one locale into its three NDJSON files, validating every line
- * against its contract schema. Returns the slugs of the cards and details, in line order.
+ * Streams the listing rows of one locale into its three NDJSON files; `checker` checks every line
+ * against its contract schema meanwhile. Returns the slugs of the cards and details, in line
+ * order, once every line was checked.
  */
-export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWriter, locale: Locale) {
+export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWriter, locale: Locale, checker: OutputChecker) {
   const names = { cards: `cards.${locale}.ndjson`, markers: `markers.${locale}.ndjson`, details: `details.${locale}.ndjson` };
-  const valid = {
-    cards: lineValidator(names.cards, NDJSON_BUILD_FILES.cards),
-    markers: lineValidator(names.markers, NDJSON_BUILD_FILES.markers),
-    details: lineValidator(names.details, NDJSON_BUILD_FILES.details),
-  };
   const out = { cards: writer.openText(names.cards), markers: writer.openText(names.markers), details: writer.openText(names.details) };
-  const cardSlugs: string[] = [];
-  const detailSlugs: string[] = [];
   /** DETAILS_INDEX: the length and CRC-32 of every detail line as written */
   const detailIndex: number[] = [];
-  let i = 0;
+  let first = 0;
   for await (const chunk of await conn.stream(listingRowsSql(locale))) {
     const [cards, markers, details] = [0, 1, 2].map((c) => chunk.getColumnValues(c) as string[]);
-    for (let row = 0; row < cards.length; row++, i++) {
-      const card = JSON.parse(cards[row]) as { slug: string };
-      valid.cards(card, i);
-      valid.markers(JSON.parse(markers[row]), i);
-      const detail = JSON.parse(details[row]) as { slug: string };
-      valid.details(detail, i);
-      cardSlugs.push(card.slug);
-      detailSlugs.push(detail.slug);
+    await checker.send(first, [
+      { name: names.cards, schema: 'cards', lines: cards, keepSlugs: true },
+      { name: names.markers, schema: 'markers', lines: markers, keepSlugs: false },
+      { name: names.details, schema: 'details', lines: details, keepSlugs: true },
+    ]);
+    for (let row = 0; row < cards.length; row++) {
       out.cards.write(`${cards[row]}\n`);
       out.markers.write(`${markers[row]}\n`);
       const detailLine = `${details[row]}\n`;
       out.details.write(detailLine);
       detailIndex.push(Buffer.byteLength(detailLine), crc32(detailLine));
     }
+    first += cards.length;
   }
   out.cards.close();
   out.markers.close();
   out.details.close();
   writer.writeBytes(DETAILS_INDEX.name(locale), recordIndex(detailIndex));
-  return { cardSlugs, detailSlugs };
+  return { cardSlugs: await checker.slugs(names.cards), detailSlugs: await checker.slugs(names.details) };
 }
 
 /** DETAILS_INDEX's bytes: pairs of (length, CRC-32) as little-endian uint32s. */

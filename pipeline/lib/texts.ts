@@ -1,4 +1,4 @@
-import type { Locale } from '../../contract/common.ts';
+import { CURRENCIES, LOCALES, type Currency, type Locale } from '../../contract/common.ts';
 import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
 
 /**
@@ -8,18 +8,27 @@ import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
 
 const NUMBER_LOCALE: Record<Locale, string> = { en: 'en-GB', de: 'de-DE', es: 'es-ES' };
 
+/** The number formats, made once: making an Intl.NumberFormat costs far more than formatting with one (thousands of hubs, several figures each). */
+const forLocales = <T>(make: (numberLocale: string) => T) =>
+  Object.fromEntries(LOCALES.map((l) => [l, make(NUMBER_LOCALE[l])])) as Record<Locale, T>;
+const COUNT_FORMATS = forLocales((numberLocale) => new Intl.NumberFormat(numberLocale));
+/** per locale and currency: whole amounts without cents, others with two decimals */
+const MONEY_FORMATS = forLocales((numberLocale) => Object.fromEntries(CURRENCIES.map((currency) => {
+  const format = (digits: number) => new Intl.NumberFormat(numberLocale, {
+    style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits,
+  });
+  return [currency, { whole: format(0), cents: format(2) }];
+})) as Record<Currency, { whole: Intl.NumberFormat; cents: Intl.NumberFormat }>);
+
 export function formatMoney(amount: number, currency: string, locale: Locale): string {
+  const formats = MONEY_FORMATS[locale][currency as Currency];
+  if (!formats) throw new Error(`formatMoney: ${currency} is not one of ${CURRENCIES.join(', ')}`);
   const whole = Math.abs(amount - Math.round(amount)) < 0.005;
-  return new Intl.NumberFormat(NUMBER_LOCALE[locale], {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: whole ? 0 : 2,
-    maximumFractionDigits: whole ? 0 : 2,
-  }).format(amount);
+  return (whole ? formats.whole : formats.cents).format(amount);
 }
 
 export function formatCount(n: number, locale: Locale): string {
-  return new Intl.NumberFormat(NUMBER_LOCALE[locale]).format(n);
+  return COUNT_FORMATS[locale].format(n);
 }
 
 const AND: Record<Locale, string> = { en: 'and', de: 'und', es: 'y' };

@@ -1,0 +1,169 @@
+/**
+ * The pipeline checks every output with validators compiled from the contract's zod schemas
+ * (contract/validate.ts: z.toJSONSchema, then ajv), the listing lines on a worker thread
+ * (pipeline/lib/output-check.ts). The zod schemas stay the contract: a table of broken values, each
+ * made from a valid one, must be rejected by zod and by the compiled validator alike, and the
+ * pipeline's failure names the file, the line and the field.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { z } from 'zod';
+import { BUILD_FILES, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, ManifestSchema } from '../../contract/build.ts';
+import { checkerFor } from '../../contract/validate.ts';
+import { BuildError } from '../../pipeline/lib/errors.ts';
+import { OutputChecker } from '../../pipeline/lib/output-check.ts';
+import { lineValidator, validateOutput } from '../../pipeline/lib/validate.ts';
+import { writeBuildFixture, type Fixture } from '../support/build-fixture.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+interface Bad {
+  what: string;
+  /** the file whose valid content is broken, and its schema (of a line for NDJSON files) */
+  file: string;
+  schema: z.ZodType;
+  /** breaks a copy of a valid value (of the first line for NDJSON files) */
+  breakIt(value: Json): void;
+  /** the JSON pointer the compiled validator names (of a record's first entry: a function of the valid value) */
+  field: string | ((valid: Json) => string);
+}
+
+const firstKey = (record: Json) => Object.keys(record)[0];
+
+const BAD: Bad[] = [
+  // cards.<locale>.ndjson
+  { what: 'a card without its slug', file: 'cards.en.ndjson', schema: NDJSON_BUILD_FILES.cards, breakIt: (c) => { delete c.slug; }, field: '/' },
+  { what: 'a card slug with capitals', file: 'cards.en.ndjson', schema: NDJSON_BUILD_FILES.cards, breakIt: (c) => { c.slug = 'Not-A-Slug'; }, field: '/slug' },
+  { what: 'a card with a field the contract does not know', file: 'cards.en.ndjson', schema: NDJSON_BUILD_FILES.cards, breakIt: (c) => { c.unknownField = 1; }, field: '/' },
+  { what: 'a card with a request-dependent field (fromPrice)', file: 'cards.en.ndjson', schema: NDJSON_BUILD_FILES.cards, breakIt: (c) => { c.fromPrice = { amount: 1, currency: 'EUR' }; }, field: '/' },
+  { what: 'a card whose city name is a number', file: 'cards.en.ndjson', schema: NDJSON_BUILD_FILES.cards, breakIt: (c) => { c.city.name = 7; }, field: '/city/name' },
+  { what: 'a card with a rating above 5', file: 'cards.en.ndjson', schema: NDJSON_BUILD_FILES.cards, breakIt: (c) => { c.rating = { score: 5.5, count: 3 }; }, field: '/rating/score' },
+  { what: 'a card updatedAt that is not a date-time', file: 'cards.en.ndjson', schema: NDJSON_BUILD_FILES.cards, breakIt: (c) => { c.updatedAt = 'yesterday'; }, field: '/updatedAt' },
+  { what: 'a card image with an absolute URL (the build stores site paths)', file: 'cards.en.ndjson', schema: NDJSON_BUILD_FILES.cards, breakIt: (c) => { c.images = [{ ...c.images[0], url: 'https://example.com/a.jpg' }]; }, field: '/images/0/url' },
+  { what: 'a card with a fractional capacity', file: 'cards.en.ndjson', schema: NDJSON_BUILD_FILES.cards, breakIt: (c) => { c.capacity = 2.5; }, field: '/capacity' },
+  // markers.<locale>.ndjson
+  { what: 'a marker without coordinates', file: 'markers.en.ndjson', schema: NDJSON_BUILD_FILES.markers, breakIt: (m) => { delete m.coordinates; }, field: '/' },
+  { what: 'a marker whose latitude is a string', file: 'markers.en.ndjson', schema: NDJSON_BUILD_FILES.markers, breakIt: (m) => { m.coordinates = { lat: '52.5', lng: 13.4 }; }, field: '/coordinates/lat' },
+  // details.<locale>.ndjson
+  { what: 'a detail with an unknown option type', file: 'details.de.ndjson', schema: NDJSON_BUILD_FILES.details, breakIt: (d) => { d.pricingOptions = [{ ...d.pricingOptions[0], optionType: 'hot_tub' }]; }, field: '/pricingOptions/0/optionType' },
+  { what: 'a detail price in a currency the contract does not list', file: 'details.de.ndjson', schema: NDJSON_BUILD_FILES.details, breakIt: (d) => { d.fromPrice = { amount: 10, currency: 'XYZ' }; }, field: '/fromPrice/currency' },
+  { what: 'a detail with a negative price', file: 'details.de.ndjson', schema: NDJSON_BUILD_FILES.details, breakIt: (d) => { d.fromPrice = { amount: -1, currency: 'EUR' }; }, field: '/fromPrice/amount' },
+  { what: 'a detail webUrl that is not a site path', file: 'details.de.ndjson', schema: NDJSON_BUILD_FILES.details, breakIt: (d) => { d.webUrl = 'de/space/x'; }, field: '/webUrl' },
+  { what: 'a detail market verdict outside below/around/above', file: 'details.de.ndjson', schema: NDJSON_BUILD_FILES.details, breakIt: (d) => { d.marketPosition = { verdict: 'cheap', median: { amount: 1, currency: 'EUR' }, sampleSize: 9 }; }, field: '/marketPosition/verdict' },
+  // JSON files
+  { what: 'a geo city without its center', file: 'geo.en.json', schema: LOCALIZED_BUILD_FILES.geo, breakIt: (g) => { delete g.cities[0].center; }, field: '/cities/0' },
+  { what: 'a place hub keyed outside country|city|zone', file: 'places.en.json', schema: LOCALIZED_BUILD_FILES.places, breakIt: (p) => { p[`street/${firstKey(p)}`] = p[firstKey(p)]; }, field: '/' },
+  { what: 'a lead route with an enquiry address that is not an e-mail', file: 'lead-routing.json', schema: BUILD_FILES['lead-routing.json'], breakIt: (r) => { r[firstKey(r)].enquiryEmail = 'not-an-email'; }, field: (r) => `/${firstKey(r)}/enquiryEmail` },
+  { what: 'listing columns with a negative index', file: 'listing-columns.json', schema: BUILD_FILES['listing-columns.json'], breakIt: (c) => { c.city[0] = -3; }, field: '/city/0' },
+  { what: 'a manifest with a short sha256', file: 'manifest.json', schema: ManifestSchema, breakIt: (m) => { m.files[firstKey(m.files)] = 'abc'; }, field: '/files/' },
+];
+
+let fixture: Fixture;
+const valid = (file: string): Json => {
+  const text = readFileSync(join(fixture.dir, file), 'utf8');
+  return JSON.parse(file.endsWith('.ndjson') ? text.slice(0, text.indexOf('\n')) : text);
+};
+const fieldOf = (bad: Bad) => (typeof bad.field === 'string' ? bad.field : bad.field(valid(bad.file)));
+const broken = (bad: Bad): Json => {
+  const value = structuredClone(valid(bad.file));
+  bad.breakIt(value);
+  return value;
+};
+
+before(async () => {
+  fixture = await writeBuildFixture();
+});
+after(async () => {
+  await rm(fixture.dir, { recursive: true, force: true });
+});
+
+describe('the compiled validators reject what the zod schemas reject', () => {
+  it('both accept the valid values every broken one is made from', () => {
+    for (const file of new Set(BAD.map((b) => b.file))) {
+      const schema = BAD.find((b) => b.file === file)!.schema;
+      assert.equal(schema.safeParse(valid(file)).success, true, `zod rejects the valid ${file}`);
+      assert.equal(checkerFor(schema)(valid(file)), undefined, `the compiled validator rejects the valid ${file}`);
+    }
+  });
+
+  for (const bad of BAD) {
+    it(`${bad.what}: rejected by both, the failure names the field`, () => {
+      const value = broken(bad);
+      assert.equal(bad.schema.safeParse(value).success, false, 'zod accepts it');
+      const problem = checkerFor(bad.schema)(value);
+      assert.ok(problem, 'the compiled validator accepts it');
+      assert.ok(problem.startsWith(fieldOf(bad)), `"${problem}" does not name ${fieldOf(bad)}`);
+      if (bad.file.endsWith('.ndjson')) {
+        assert.throws(() => lineValidator(bad.file, bad.schema)(value, 102),
+          (err: unknown) => err instanceof BuildError && err.message.startsWith(`invalid_output: ${bad.file}: line 103: ${fieldOf(bad)}`));
+      } else {
+        assert.throws(() => validateOutput(bad.file, bad.schema, value),
+          (err: unknown) => err instanceof BuildError && err.rule === 'invalid_output' && err.message.includes(`${bad.file}:`) && err.message.includes(fieldOf(bad)));
+      }
+    });
+  }
+});
+
+describe('OutputChecker (the listing lines, on a worker thread)', () => {
+  const line = (file: string) => JSON.stringify(valid(file));
+  const batch = (cards: string[], markers: string[], details: string[]) => [
+    { name: 'cards.en.ndjson', schema: 'cards' as const, lines: cards, keepSlugs: true },
+    { name: 'markers.en.ndjson', schema: 'markers' as const, lines: markers, keepSlugs: false },
+    { name: 'details.en.ndjson', schema: 'details' as const, lines: details, keepSlugs: true },
+  ];
+
+  it('returns the slugs of the checked lines in line order, across batches', async () => {
+    const checker = new OutputChecker();
+    try {
+      const card = valid('cards.en.ndjson');
+      const detail = valid('details.de.ndjson');
+      const slugs = ['a-1', 'b-2', 'c-3', 'd-4'];
+      const cards = slugs.map((slug) => JSON.stringify({ ...card, slug }));
+      const details = slugs.map((slug) => JSON.stringify({ ...detail, slug }));
+      const markers = slugs.map(() => 'null');
+      await checker.send(0, batch(cards.slice(0, 3), markers.slice(0, 3), details.slice(0, 3)));
+      await checker.send(3, batch(cards.slice(3), markers.slice(3), details.slice(3)));
+      assert.deepEqual(await checker.slugs('cards.en.ndjson'), slugs);
+      assert.deepEqual(await checker.slugs('details.en.ndjson'), slugs);
+    } finally {
+      await checker.close();
+    }
+  });
+
+  // one worker per case: a failure stops the checker, as it stops the build
+  for (const bad of [BAD.find((b) => b.file.startsWith('markers'))!, BAD.find((b) => b.file.startsWith('details'))!]) {
+    it(`${bad.what}: the build fails naming the file, the line and the field`, async () => {
+      const checker = new OutputChecker();
+      try {
+        const lines = { cards: Array(5).fill(line('cards.en.ndjson')), markers: Array(5).fill(line('markers.en.ndjson')), details: Array(5).fill(line('details.de.ndjson')) };
+        const kind = bad.file.split('.')[0] as keyof typeof lines;
+        lines[kind][2] = JSON.stringify(broken(bad));
+        // the second batch starts at line 101: line 3 of it is line 103 of the file
+        await checker.send(100, batch(lines.cards, lines.markers, lines.details)).catch(() => undefined);
+        const name = `${kind}.en.ndjson`;
+        await assert.rejects(checker.slugs('cards.en.ndjson'), (err: unknown) => {
+          assert.ok(err instanceof BuildError, String(err));
+          assert.equal(err.rule, 'invalid_output');
+          assert.ok(err.message.startsWith(`invalid_output: ${name}: line 103: ${fieldOf(bad)}`), err.message);
+          return true;
+        });
+      } finally {
+        await checker.close();
+      }
+    });
+  }
+
+  it('a line that is not JSON fails the build, naming the file and the line', async () => {
+    const checker = new OutputChecker();
+    try {
+      await checker.send(0, batch([line('cards.en.ndjson'), '{"slug":'], [line('markers.en.ndjson'), 'null'], [line('details.de.ndjson'), line('details.de.ndjson')]))
+        .catch(() => undefined);
+      await assert.rejects(checker.slugs('cards.en.ndjson'), /invalid_output: cards\.en\.ndjson: line 2: not JSON/);
+    } finally {
+      await checker.close();
+    }
+  });
+});
