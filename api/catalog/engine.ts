@@ -168,7 +168,7 @@ export class Engine {
 
   /**
    * One page of a matching set in `sort` order. Groups (the address rule) come one after the
-   * other, each in sort order; ties always break on slug (= index order).
+   * other, each in sort order; ties always break by slug.
    */
   page(set: MatchSet, f: FilterValues, sort: SortBy, seed: number, offset: number, limit: number): PageResult {
     const indices: number[] = [];

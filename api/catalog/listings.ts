@@ -1,7 +1,7 @@
 /**
  * The listings of one build as typed columns: what the filters, orders, facets and the rendering
  * of cards read. The loader has checked the columns' lengths (api/build/columns.ts); this checks
- * the order of the slugs and the dictionary indices as it reads them.
+ * that the slugs are unique and the dictionary indices as it reads them.
  */
 import type { ListingColumns } from '../../contract/build.ts';
 import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES, type OptionType } from '../../contract/common.ts';
@@ -36,6 +36,9 @@ export class ListingTable {
   readonly n: number;
   readonly slugs: string[];
   readonly slugIndex = new Map<string, number>();
+  /** the listings are in place order (contract/build.ts); ties of every order break by slug: a listing's place among the slugs, and the listing at each place */
+  readonly slugRank: Int32Array;
+  readonly bySlug: Int32Array;
   /** every listing */
   readonly all: Bitset;
   readonly capacity: Int32Array;
@@ -56,9 +59,13 @@ export class ListingTable {
     const n = this.n = cols.slugs.length;
     this.slugs = cols.slugs;
     for (let i = 0; i < n; i++) {
-      if (i > 0 && this.slugs[i - 1] >= this.slugs[i]) throw new Error(`listing-columns.json: slugs not sorted at ${this.slugs[i]}`);
+      if (this.slugIndex.has(this.slugs[i])) throw new Error(`listing-columns.json: slug ${this.slugs[i]} used twice`);
       this.slugIndex.set(this.slugs[i], i);
     }
+    const slugs = this.slugs;
+    this.bySlug = Int32Array.from(slugs.keys()).sort((a, b) => (slugs[a] < slugs[b] ? -1 : 1));
+    this.slugRank = new Int32Array(n);
+    for (let k = 0; k < n; k++) this.slugRank[this.bySlug[k]] = k;
     this.all = bits.full(n);
     const dict = cols.dict;
     const marketJson = dict.marketPositions.map((m) => `,"marketPosition":${JSON.stringify(m)}`);

@@ -45,10 +45,10 @@ export function keepOnly(b: Bitset, list: ArrayLike<number>): void {
   for (const i of kept) b[i >>> 5] |= 1 << (i & 31);
 }
 
-/** |b ∩ p| */
-export function countIn(b: Bitset, p: Posting): number {
-  if (p.bits) return bits.countAnd(b, p.bits);
+/** |ctx ∩ p| (ctx: a set empty outside its words [lo, hi)) */
+export function countIn(ctx: { bits: Bitset; lo: number; hi: number }, p: Posting): number {
+  if (p.bits) return bits.countAnd(ctx.bits, p.bits, ctx.lo, ctx.hi);
   let c = 0;
-  for (let k = 0; k < p.list.length; k++) if (bits.has(b, p.list[k])) c++;
+  for (let k = 0; k < p.list.length; k++) if (bits.has(ctx.bits, p.list[k])) c++;
   return c;
 }

@@ -1,5 +1,5 @@
 /**
- * The listing files of one locale as SQL: one row per listing in slug order with the JSON text of
+ * The listing files of one locale as SQL: one row per listing in place order (listings.position) with the JSON text of
  * its line in cards.<locale>.ndjson, markers.<locale>.ndjson and details.<locale>.ndjson
  * (contract/build.ts NDJSON_BUILD_FILES). Absent optional members are left out (json_member in
  * sql/macros.sql); the request-dependent fields of a card are not in it.
@@ -25,7 +25,7 @@ const members = (...list: string[]) => `nullif(concat_ws(',', ${list.join(',\n  
 const object = (...list: string[]) => `'{' || concat_ws(',', ${list.join(',\n    ')}) || '}'`;
 
 /**
- * Creates listing_row_parts: per listing (slug order), the runs of members of its card, marker and
+ * Creates listing_row_parts: per listing (place order), the runs of members of its card, marker and
  * detail lines that are the same in every locale, as JSON text, and what the locales' members are
  * made of. Run once; listingRowsSql then only adds each locale's names, texts and paths.
  */
@@ -68,7 +68,7 @@ prices as (
 )
 
 select
-  l.space_id, l.slug, l.city_slug, l.zone_slug, l.street, l.house_number, l.postal_code,
+  l.space_id, l.position, l.slug, l.city_slug, l.zone_slug, l.street, l.house_number, l.postal_code,
   columns('^(city|zone)_name_[a-z]+$'),
   ${members(`json_member('slug', l.slug)`, `json_member('title', l.title)`, `json_member('countryCode', l.country_code)`)} as card_head,
   ${members(operator, coordinates, rating, `json_member('featured', l.is_featured)`, `json_member('updatedAt', l.updated_at)`)} as card_middle,
@@ -89,10 +89,10 @@ select
 from listings l
 left join options on options.slug = l.slug
 left join prices p on p.slug = l.slug
-order by l.slug`;
+order by l.position`;
 }
 
-/** The card, marker and detail line of every listing in one locale, in slug order. */
+/** The card, marker and detail line of every listing in one locale, in place order. */
 export function listingRowsSql(locale: Locale): string {
   if (!/^[a-z]{2}$/.test(locale)) throw new Error(`bad locale ${locale}`);
   const city = `json_member('city', {'slug': p.city_slug, 'name': p.city_name_${locale}})`;
@@ -109,7 +109,7 @@ select
     'p.detail_middle', `json_member_text('pricingOptions', p.pricing_options_${locale})`, `json_member('webUrl', '/${locale}/space/' || p.slug)`, 'p.detail_country', city, zone, 'p.detail_tail')} as detail,
 from listing_row_parts p
 left join stg_space_texts t on t.space_id = p.space_id
-order by p.slug`;
+order by p.position`;
 }
 
 /**
