@@ -74,7 +74,7 @@ export class Engine {
         this.labelRanks.set(`${facet}|${l}`, new Map(sorted.map((v, k) => [v.value, k])));
       }
     }
-    for (const l of LOCALES) this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(`${facet}|${l}`));
+    for (const l of LOCALES) this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(`${facet}|${l}`), (facet, value) => this.label(facet as keyof FacetLabels, value, l));
 
     this.places = {} as Engine['places'];
     for (const l of LOCALES) {

@@ -52,6 +52,8 @@ export class FacetCounter {
   private readonly labelOrder = new Map<string, Int32Array>();
   /** each value facet's value ids by value */
   private readonly idOf = new Map<ValueFacet, Map<string, number>>();
+  /** each value id's label, by `<facet>|<locale>` */
+  private readonly labels = new Map<string, string[]>();
   /** each value id's place in that order, by `<facet>|<locale>` */
   private readonly labelPlace = new Map<string, Int32Array>();
   /** the ids a value facet lists over every listing, in their order, by `<facet>|<locale>` */
@@ -73,11 +75,12 @@ export class FacetCounter {
     }
   }
 
-  /** Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the labels). */
-  orderByLabels(locale: string, rank: (facet: string) => ReadonlyMap<string, number> | undefined): void {
+  /** Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the labels) and keeps the labels. */
+  orderByLabels(locale: string, rank: (facet: string) => ReadonlyMap<string, number> | undefined, label: (facet: string, value: string) => string): void {
     for (const x of this.matcher.declared) {
       const facet = x.index.facet;
       if (!facet || !isValueFacet(facet)) continue;
+      this.labels.set(`${x.name}|${locale}`, facet.values.map((v) => label(x.name, v)));
       const ranks = rank(x.name);
       const r = (id: number) => ranks?.get(facet.values[id]) ?? Number.MAX_SAFE_INTEGER;
       const ids = Int32Array.from(facet.values.keys()).sort((a, b) => r(a) - r(b) || (facet.values[a] < facet.values[b] ? -1 : 1));
@@ -129,9 +132,10 @@ export class FacetCounter {
       if (id !== undefined && t[id] > 0 && !listed.includes(id)) beyond.push(id);
     }
     beyond.sort(byCountThenLabel);
+    const labels = this.labels.get(key)!;
     const values: FacetValue[] = [];
-    for (const id of listed) values.push({ value: facet.values[id], label: labeling.value(x.name, facet.values[id]), count: t[id] });
-    for (const id of beyond) values.push({ value: facet.values[id], label: labeling.value(x.name, facet.values[id]), count: t[id] });
+    for (const id of listed) values.push({ value: facet.values[id], label: labels[id], count: t[id] });
+    for (const id of beyond) values.push({ value: facet.values[id], label: labels[id], count: t[id] });
     for (const s of chosen) if (!values.some((v) => v.value === s)) values.push({ value: s, label: labeling.value(x.name, s), count: 0 });
     return { values, cut };
   }

@@ -14,7 +14,7 @@ import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters, METERS_PER_DEGREE_LAT } from './geo.ts';
 import type { ListingTable } from './listings.ts';
-import { sortedOrder } from './order.ts';
+import { AmountIndex } from './amounts.ts';
 import { countIn, keepOnly, narrowTo, posting, postingsOf, type Posting } from './postings.ts';
 
 /** Parsed filter values: the production ones, and whatever parameters an extended registry declares. */
@@ -195,7 +195,7 @@ class MultiValues {
    * Counts of each value in ctx; with `within`, only listings whose amount of that value (by value
    * id) lies in [lo, hi].
    */
-  count(ctx: FacetContext, add: (value: string, count: number) => void, within?: { amounts: Float64Array[]; lo: number; hi: number }): void {
+  count(ctx: FacetContext, add: (value: string, count: number) => void, within?: { amounts: Float64Array[]; indexes: AmountIndex[]; lo: number; hi: number }): void {
     const n = this.starts.length - 1;
     const size = ctx.count;
     if (!within && size === n) {
@@ -206,8 +206,11 @@ class MultiValues {
     // taken from the totals), unless intersecting each value's postings costs less
     const perListing = this.ids.length / n;
     const complement = !within && size > n >>> 1;
-    if (!within && (complement ? n - size : size) * perListing > this.values.length * (ctx.hi - ctx.lo)) {
-      for (const [v, p] of this.postings) add(v, countIn(ctx, p));
+    if ((complement ? n - size : size) * perListing > this.values.length * (ctx.hi - ctx.lo)) {
+      this.values.forEach((v, id) => {
+        const p = this.postings.get(v)!;
+        add(v, within ? countIn(ctx, p, within.indexes[id].within(within.lo, within.hi)) : countIn(ctx, p));
+      });
       return;
     }
     const { starts, ids, counts, all } = this;
@@ -252,6 +255,7 @@ export const FILTERS = {
     index({ listings }) {
       const types = new MultiValues(listings, listings.cols.optionTypes);
       const amounts = types.byValue((t) => listings.price(t as OptionType).onBasis);
+      const indexes = types.byValue((t) => listings.onBasisIndex(t as OptionType));
       return {
         narrow: (b, f) => narrowTo(b, types.postings.get(f.pricingOptionType!)),
         // counts each type with the price range applied to that type's comparable prices
@@ -259,7 +263,7 @@ export const FILTERS = {
           ignores: ['pricingOptionType', 'price'],
           count(ctx, f, add) {
             const [lo, hi] = priceBounds(f);
-            types.count(ctx, add, priced(f) ? { amounts, lo, hi } : undefined);
+            types.count(ctx, add, priced(f) ? { amounts, indexes, lo, hi } : undefined);
           },
         },
       };
@@ -297,36 +301,22 @@ export const FILTERS = {
     declaration: FILTER_DECLARATIONS.minCapacity,
     index({ listings }) {
       const cap = listings.capacity;
-      // the listings with a capacity, by capacity: the range of a large set is found from both ends
-      const byCapacity = Int32Array.from(sortedOrder([Float64Array.from(cap, (c) => (c >= 1 ? c : Number.NaN))]).order.filter((i) => cap[i] >= 1));
+      // the listings with a capacity (at least 1), grouped by capacity
+      const byCapacity = new AmountIndex(Float64Array.from(cap, (c) => (c >= 1 ? c : Number.NaN)));
       return {
-        scans: true,
-        narrow(b, f) {
-          const min = f.minCapacity!;
-          for (let w = 0; w < b.length; w++) {
-            let x = b[w];
-            while (x) {
-              const low = x & -x;
-              x ^= low;
-              if (cap[(w << 5) + 31 - Math.clz32(low)] < min) b[w] &= ~low;
-            }
-          }
-        },
+        narrow: (b, f) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity)),
         summary: {
           ignores: ['minCapacity'],
           describe(ctx, _f, into) {
-            if (ctx.count === 0 || byCapacity.length === 0) return;
-            let lo = 0, hi = byCapacity.length - 1;
+            if (ctx.count === 0) return;
             if (ctx.count * 64 < listings.n) {
               let min = Infinity, max = -Infinity;
               eachMember(ctx, (i) => { const c = cap[i]; if (c >= 1) { if (c < min) min = c; if (c > max) max = c; } });
               if (max >= 1) into.capacityRange = { min, max };
               return;
             }
-            while (lo <= hi && !bits.has(ctx.bits, byCapacity[lo])) lo++;
-            if (lo > hi) return;
-            while (!bits.has(ctx.bits, byCapacity[hi])) hi--;
-            into.capacityRange = { min: cap[byCapacity[lo]], max: cap[byCapacity[hi]] };
+            if (!byCapacity.holdsAny(ctx)) return;
+            into.capacityRange = byCapacity.extremes(ctx.bits);
           },
         },
       };
@@ -336,26 +326,27 @@ export const FILTERS = {
     declaration: FILTER_DECLARATIONS.price,
     index({ listings }) {
       return {
-        scans: true,
         // the comparable amount on the product's own basis (monthly, or the option type's), in the
         // listing's currency: a listing priced only on another basis, or not at all, fails both bounds
         narrow(b, f) {
           const [lo, hi] = priceBounds(f);
-          const amount = listings.price(f.pricingOptionType).onBasis;
-          for (let w = 0; w < b.length; w++) {
-            let x = b[w];
-            while (x) {
-              const low = x & -x;
-              x ^= low;
-              const a = amount[(w << 5) + 31 - Math.clz32(low)];
-              if (!(a >= lo && a <= hi)) b[w] &= ~low;
-            }
-          }
+          bits.andInto(b, listings.onBasisIndex(f.pricingOptionType).within(lo, hi));
         },
         // the range of what the filter compares, with its basis; only when those prices have one currency
         summary: {
           ignores: ['price'],
           describe(ctx, f, into) {
+            const basis = PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'];
+            if (ctx.count * 64 >= listings.n) {
+              // a large set: its currencies from the listings of each, its bounds from the amounts' buckets
+              const index = listings.onBasisIndex(f.pricingOptionType);
+              const cur = index.currencyOf(ctx);
+              if (!cur) return;
+              const { min, max } = index.extremes(ctx.bits);
+              const code = CURRENCIES[cur - 1];
+              into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis };
+              return;
+            }
             const { onBasis: amount, onBasisCurrency: currency } = listings.price(f.pricingOptionType);
             let cur = 0, min = Infinity, max = -Infinity;
             for (let w = ctx.lo; w < ctx.hi; w++) {
@@ -374,10 +365,7 @@ export const FILTERS = {
             }
             if (cur) {
               const code = CURRENCIES[cur - 1];
-              into.priceRange = {
-                min: { amount: min, currency: code }, max: { amount: max, currency: code },
-                basis: PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'],
-              };
+              into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis };
             }
           },
         },

@@ -6,6 +6,7 @@
 import type { ListingColumns } from '../../contract/build.ts';
 import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES, type OptionType } from '../../contract/common.ts';
 import { PRICE_BASES, PRODUCT_PRICE_BASIS, priceBasisOrder } from '../../contract/prices.ts';
+import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters } from './geo.ts';
@@ -54,6 +55,7 @@ export class ListingTable {
   readonly latOrder: Int32Array;
   readonly latSorted: Float64Array;
   private readonly prices = new Map<OptionType | '', PriceColumn>();
+  private readonly onBasisIndexes = new Map<OptionType | '', AmountIndex>();
 
   constructor(readonly cols: ListingColumns) {
     const n = this.n = cols.slugs.length;
@@ -110,6 +112,7 @@ export class ListingTable {
       const c = cols.fromPriceByType[t];
       this.prices.set(t, c ? fill(t, c) : none());
     }
+    for (const [product, col] of this.prices) this.onBasisIndexes.set(product, new AmountIndex(col.onBasis, col.onBasisCurrency));
 
     this.capacity = new Int32Array(n);
     this.updatedMs = new Float64Array(n);
@@ -139,6 +142,11 @@ export class ListingTable {
   /** The price facts of the option type, or overall: the fromPrice cards show, the comparable price filters and orders read. */
   price(type: OptionType | undefined): PriceColumn {
     return this.prices.get(type ?? '')!;
+  }
+
+  /** The listings by their price on the product's own basis (PriceColumn.onBasis), of the option type or overall. */
+  onBasisIndex(type: OptionType | undefined): AmountIndex {
+    return this.onBasisIndexes.get(type ?? '')!;
   }
 
   distance(i: number, lat: number, lng: number): number | undefined {
