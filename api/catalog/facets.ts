@@ -320,6 +320,17 @@ export class FacetCounter {
     } else {
       for (let w = ctx.lo; w < ctx.hi; w++) {
         let x = b[w];
+        // a whole word (common: a place is a range of listings) without finding its bits
+        if (x === 0xffffffff) {
+          for (let k = 0; k < m; k++) {
+            const ids = valueIds[k], c = counts[k], t = touched[k];
+            for (let i = w << 5, end = i + 32; i < end; i++) {
+              const v = ids[i];
+              if (v >= 0 && c[v]++ === 0) t[sizes[k]++] = v;
+            }
+          }
+          continue;
+        }
         while (x) {
           const low = x & -x;
           const i = (w << 5) + 31 - Math.clz32(low);

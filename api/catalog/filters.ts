@@ -203,10 +203,11 @@ class MultiValues {
       return;
     }
     // a pass over the members (or, for more than half the listings, over those it leaves out,
-    // taken from the totals), unless intersecting each value's postings costs less
+    // taken from the totals), unless intersecting each value's postings costs less (a member
+    // visited costs about two words intersected)
     const perListing = this.ids.length / n;
     const complement = !within && size > n >>> 1;
-    if ((complement ? n - size : size) * perListing > this.values.length * (ctx.hi - ctx.lo)) {
+    if ((complement ? n - size : size) * (perListing + 1) * 2 > this.values.length * (ctx.hi - ctx.lo)) {
       this.values.forEach((v, id) => {
         const p = this.postings.get(v)!;
         add(v, within ? countIn(ctx, p, within.indexes[id].within(within.lo, within.hi)) : countIn(ctx, p));
