@@ -32,8 +32,10 @@ export const DEFAULT_DIST_DIR = 'dist';
  * suggest.json carries its names folded (`foldedNames`), so the API does not fold them at load.
  * 5: listing-columns.json's prices carry the comparable price (comparableAmount, comparableEur,
  * comparableCurrency, comparableBasis) in place of sortAmountEur.
+ * 6: listings in place order (country, city, zone, then slug) instead of slug order, in
+ * listing-columns.json and the NDJSON files alike.
  */
-export const BUILD_FORMAT_VERSION = 5;
+export const BUILD_FORMAT_VERSION = 6;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
@@ -82,7 +84,8 @@ const PriceColumnsSchema = z.strictObject({
 });
 /**
  * listing-columns.json: what the query engine filters and sorts on, by column, made for loading.
- * Every array has one entry per listing, in the order of `slugs` (sorted by slug), which is also
+ * Every array has one entry per listing, in the order of `slugs` (place order: by country, city,
+ * zone, then slug, so each country, city and zone is one range of listing indices), which is also
  * the line order of the NDJSON files; repeated values are stored once (`dict`, in order of first use) and
  * referenced by index (-1 for null); amenities and option types as the ascending indices of the
  * listings that have them; dates as ms since the epoch.

@@ -29,26 +29,38 @@ export function andNot(target: Bitset, other: Bitset): Bitset {
   return out;
 }
 
-function pop32(x: number): number {
+export function pop32(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   x = (x + (x >>> 4)) & 0x0f0f0f0f;
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-export function count(b: Bitset): number {
+/** |b|, over the words [lo, hi) when b is empty outside them */
+export function count(b: Bitset, lo = 0, hi = b.length): number {
   let c = 0;
-  for (let w = 0; w < b.length; w++) if (b[w]) c += pop32(b[w]);
+  for (let w = lo; w < hi; w++) if (b[w]) c += pop32(b[w]);
   return c;
 }
 
-export function countAnd(a: Bitset, b: Bitset): number {
+/** |a ∩ b|, over the words [lo, hi) when a is empty outside them */
+export function countAnd(a: Bitset, b: Bitset, lo = 0, hi = a.length): number {
   let c = 0;
-  for (let w = 0; w < a.length; w++) {
+  for (let w = lo; w < hi; w++) {
     const x = a[w] & b[w];
     if (x) c += pop32(x);
   }
   return c;
+}
+
+/** b := b ∩ [start, end) */
+export function keepRange(b: Bitset, start: number, end: number): void {
+  if (start >= end) { b.fill(0); return; }
+  const first = start >>> 5, last = (end - 1) >>> 5;
+  b.fill(0, 0, first);
+  b.fill(0, last + 1);
+  b[first] &= ~0 << (start & 31);
+  b[last] &= ~0 >>> (31 - ((end - 1) & 31));
 }
 
 export function toIndices(b: Bitset, size?: number): Int32Array {

@@ -77,7 +77,7 @@ export class Engine {
         this.labelRanks.set(`${facet}|${l}`, new Map(sorted.map((v, k) => [v.value, k])));
       }
     }
-    for (const l of LOCALES) this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(`${facet}|${l}`));
+    for (const l of LOCALES) this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(`${facet}|${l}`), (facet, value) => this.label(facet as keyof FacetLabels, value, l));
 
     this.placeNames = new PlaceNames(geo);
     this.places = {} as Engine['places'];
@@ -172,7 +172,7 @@ export class Engine {
 
   /**
    * One page of a matching set in `sort` order. Groups (the address rule) come one after the
-   * other, each in sort order; ties always break on slug (= index order).
+   * other, each in sort order; ties always break by slug.
    */
   page(set: MatchSet, f: FilterValues, sort: SortBy, seed: number, offset: number, limit: number): PageResult {
     const indices: number[] = [];

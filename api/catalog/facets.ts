@@ -10,7 +10,7 @@
 import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import type { FilterValues, ValueFacet } from './filters.ts';
+import type { FacetContext, FilterValues, ValueFacet } from './filters.ts';
 import type { IndexedFilter, Matcher } from './match.ts';
 
 type FacetValue = FacetsPayload['facets'][number]['values'][number];
@@ -52,14 +52,19 @@ export class FacetCounter {
   private readonly labelOrder = new Map<string, Int32Array>();
   /** each value facet's value ids by value */
   private readonly idOf = new Map<ValueFacet, Map<string, number>>();
+  /** each value id's label, by `<facet>|<locale>` */
+  private readonly labels = new Map<string, string[]>();
   /** each value id's place in that order, by `<facet>|<locale>` */
   private readonly labelPlace = new Map<string, Int32Array>();
   /** the ids a value facet lists over every listing, in their order, by `<facet>|<locale>` */
   private readonly listedOverAll = new Map<string, Int32Array>();
   /** how many values of one facet have each count, to find the count at the cap */
   private histogram = new Int32Array(0);
+  /** the members of a context before each of its words (countRanges) */
+  private readonly prefix: Int32Array;
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
+    this.prefix = new Int32Array(all.length + 1);
     for (const x of matcher.declared) {
       const facet = x.index.facet;
       if (!facet || !isValueFacet(facet)) continue;
@@ -70,11 +75,12 @@ export class FacetCounter {
     }
   }
 
-  /** Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the labels). */
-  orderByLabels(locale: string, rank: (facet: string) => ReadonlyMap<string, number> | undefined): void {
+  /** Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the labels) and keeps the labels. */
+  orderByLabels(locale: string, rank: (facet: string) => ReadonlyMap<string, number> | undefined, label: (facet: string, value: string) => string): void {
     for (const x of this.matcher.declared) {
       const facet = x.index.facet;
       if (!facet || !isValueFacet(facet)) continue;
+      this.labels.set(`${x.name}|${locale}`, facet.values.map((v) => label(x.name, v)));
       const ranks = rank(x.name);
       const r = (id: number) => ranks?.get(facet.values[id]) ?? Number.MAX_SAFE_INTEGER;
       const ids = Int32Array.from(facet.values.keys()).sort((a, b) => r(a) - r(b) || (facet.values[a] < facet.values[b] ? -1 : 1));
@@ -126,9 +132,10 @@ export class FacetCounter {
       if (id !== undefined && t[id] > 0 && !listed.includes(id)) beyond.push(id);
     }
     beyond.sort(byCountThenLabel);
+    const labels = this.labels.get(key)!;
     const values: FacetValue[] = [];
-    for (const id of listed) values.push({ value: facet.values[id], label: labeling.value(x.name, facet.values[id]), count: t[id] });
-    for (const id of beyond) values.push({ value: facet.values[id], label: labeling.value(x.name, facet.values[id]), count: t[id] });
+    for (const id of listed) values.push({ value: facet.values[id], label: labels[id], count: t[id] });
+    for (const id of beyond) values.push({ value: facet.values[id], label: labels[id], count: t[id] });
     for (const s of chosen) if (!values.some((v) => v.value === s)) values.push({ value: s, label: labeling.value(x.name, s), count: 0 });
     return { values, cut };
   }
@@ -140,7 +147,7 @@ export class FacetCounter {
   facets(f: FilterValues, labeling: FacetLabeling): { payload: FacetsPayload; truncated: boolean } {
     const own = this.matcher.ownSets(f, this.own);
     const scanning = this.matcher.scanning(f);
-    const contexts = new Map<string, { bits: Bitset; count: number }>();
+    const contexts = new Map<string, FacetContext>();
     const context = (ignores: readonly string[]) => {
       const ignored = ignores.filter((name) => own.has(name) || scanning.some((x) => x.name === name));
       const key = ignored.join('|');
@@ -150,7 +157,10 @@ export class FacetCounter {
         b.set(this.all);
         for (const [name, s] of own) if (!ignored.includes(name)) bits.andInto(b, s);
         for (const x of scanning) if (!ignored.includes(x.name)) x.index.narrow(b, f);
-        c = { bits: b, count: bits.count(b) };
+        let lo = 0, hi = b.length;
+        while (lo < hi && b[lo] === 0) lo++;
+        while (hi > lo && b[hi - 1] === 0) hi--;
+        c = { bits: b, count: bits.count(b, lo, hi), lo, hi };
         contexts.set(key, c);
       }
       return c;
@@ -159,8 +169,8 @@ export class FacetCounter {
     const counted = new Map<IndexedFilter, FacetValue[]>();
     const listed = new Map<IndexedFilter, FacetValue[]>();
     let truncated = false;
-    // value facets grouped by context: one pass over the members for each group
-    const groups = new Map<{ bits: Bitset; count: number }, { x: IndexedFilter; facet: ValueFacet }[]>();
+    // value facets grouped by context: one count for each group
+    const groups = new Map<FacetContext, { x: IndexedFilter; facet: ValueFacet }[]>();
     for (const x of this.matcher.declared) {
       const facet = x.index.facet;
       if (!facet) continue;
@@ -171,12 +181,12 @@ export class FacetCounter {
         const g = groups.get(ctx);
         if (g) g.push({ x, facet }); else groups.set(ctx, [{ x, facet }]);
       } else {
-        facet.count(ctx.bits, ctx.count, f, (value, count) => { values.push({ value, label: '', count }); });
+        facet.count(ctx, f, (value, count) => { values.push({ value, label: '', count }); });
       }
     }
     for (const [ctx, members] of groups) {
       const whole = ctx.count === this.n;
-      const touched = whole ? [] : this.countMembers(ctx.bits, ctx.count, members.map((m) => m.facet));
+      const touched = whole ? [] : this.countValues(ctx, members.map((m) => m.facet));
       members.forEach((m, k) => {
         const { values, cut } = whole
           ? this.listValues(m.x, m.facet, m.facet.totals, this.held.get(m.facet)!, selected(m.x, f), labeling)
@@ -214,8 +224,7 @@ export class FacetCounter {
     for (const x of this.matcher.declared) {
       const summary = x.index.summary;
       if (!summary) continue;
-      const ctx = context(summary.ignores);
-      summary.describe(ctx.bits, ctx.count, f, ranges);
+      summary.describe(context(summary.ignores), f, ranges);
     }
     const payload: FacetsPayload = { facets };
     if (ranges.priceRange) payload.priceRange = ranges.priceRange;
@@ -224,21 +233,75 @@ export class FacetCounter {
   }
 
   /**
-   * Counts each facet's values over the members of ctx (of `size` members); returns the ids each
-   * count touched. A context of more than half the listings is counted as the totals less the
-   * listings it leaves out.
+   * Counts each facet's values in ctx into its counters; returns the ids each count touched.
+   * A place's counts are popcounts over its ranges, unless a pass over the members costs less.
    */
-  private countMembers(ctx: Bitset, size: number, facets: ValueFacet[]): Int32Array[] {
+  private countValues(ctx: FacetContext, facets: ValueFacet[]): Int32Array[] {
+    const span = ctx.hi - ctx.lo;
+    const passCost = Math.min(ctx.count, this.n - ctx.count);
+    const byRanges = facets.map((f) => f.ranges !== undefined && span + (f.ranges.byStart.length * span) / this.all.length < passCost);
+    const touched: Int32Array[] = new Array(facets.length);
+    if (byRanges.some(Boolean)) this.prefixCounts(ctx);
+    facets.forEach((f, k) => { if (byRanges[k]) touched[k] = this.countRanges(ctx, f); });
+    const passed = facets.filter((_, k) => !byRanges[k]);
+    if (passed.length) {
+      const counts = this.countMembers(ctx, passed);
+      let j = 0;
+      facets.forEach((_, k) => { if (!byRanges[k]) touched[k] = counts[j++]; });
+    }
+    return touched;
+  }
+
+  /** prefix[w - ctx.lo]: the members of ctx in the words [ctx.lo, w), for w in [ctx.lo, ctx.hi] */
+  private prefixCounts(ctx: FacetContext): void {
+    const { bits: b, lo, hi } = ctx;
+    const p = this.prefix;
+    p[0] = 0;
+    for (let w = lo; w < hi; w++) p[w - lo + 1] = p[w - lo] + (b[w] ? bits.pop32(b[w]) : 0);
+  }
+
+  /** A place's counts in ctx: the members of each range in ctx's words (prefixCounts done). */
+  private countRanges(ctx: FacetContext, facet: ValueFacet): Int32Array {
+    const { start, end, byStart } = facet.ranges!;
+    const { counts, touched } = this.counters.get(facet)!;
+    const { bits: b, lo, hi, count } = ctx;
+    const p = this.prefix;
+    // the members of ctx before listing i
+    const before = (i: number) => {
+      const w = i >>> 5;
+      if (w < lo) return 0;
+      if (w >= hi) return count;
+      return p[w - lo] + bits.pop32(b[w] & ((1 << (i & 31)) - 1));
+    };
+    // the first range that ends after word lo
+    let l = 0, r = byStart.length;
+    while (l < r) { const m = (l + r) >>> 1; if (end[byStart[m]] <= lo << 5) l = m + 1; else r = m; }
+    let size = 0;
+    for (let k = l; k < byStart.length; k++) {
+      const id = byStart[k];
+      if (start[id] >= hi << 5) break;
+      const c = before(end[id]) - before(start[id]);
+      if (c > 0) { counts[id] = c; touched[size++] = id; }
+    }
+    return touched.subarray(0, size);
+  }
+
+  /**
+   * Counts each facet's values over the members of ctx; returns the ids each count touched. A
+   * context of more than half the listings is counted as the totals less the listings it leaves out.
+   */
+  private countMembers(ctx: FacetContext, facets: ValueFacet[]): Int32Array[] {
     const counters = facets.map((f) => this.counters.get(f)!);
     const counts = counters.map((c) => c.counts);
     const touched = counters.map((c) => c.touched);
     const valueIds = facets.map((f) => f.valueIds);
     const m = facets.length;
     const sizes = new Int32Array(m);
-    if (size > this.n >>> 1) {
+    const b = ctx.bits;
+    if (ctx.count > this.n >>> 1) {
       const all = this.all;
-      for (let w = 0; w < ctx.length; w++) {
-        let x = all[w] & ~ctx[w];
+      for (let w = 0; w < b.length; w++) {
+        let x = all[w] & ~b[w];
         while (x) {
           const low = x & -x;
           const i = (w << 5) + 31 - Math.clz32(low);
@@ -255,8 +318,19 @@ export class FacetCounter {
         for (const id of this.held.get(facets[k])!) if ((c[id] += totals[id]) > 0) t[sizes[k]++] = id;
       }
     } else {
-      for (let w = 0; w < ctx.length; w++) {
-        let x = ctx[w];
+      for (let w = ctx.lo; w < ctx.hi; w++) {
+        let x = b[w];
+        // a whole word (common: a place is a range of listings) without finding its bits
+        if (x === 0xffffffff) {
+          for (let k = 0; k < m; k++) {
+            const ids = valueIds[k], c = counts[k], t = touched[k];
+            for (let i = w << 5, end = i + 32; i < end; i++) {
+              const v = ids[i];
+              if (v >= 0 && c[v]++ === 0) t[sizes[k]++] = v;
+            }
+          }
+          continue;
+        }
         while (x) {
           const low = x & -x;
           const i = (w << 5) + 31 - Math.clz32(low);

@@ -14,7 +14,7 @@ import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters, METERS_PER_DEGREE_LAT } from './geo.ts';
 import type { ListingTable } from './listings.ts';
-import { sortedOrder } from './order.ts';
+import { AmountIndex } from './amounts.ts';
 import { countIn, keepOnly, narrowTo, posting, postingsOf, type Posting } from './postings.ts';
 
 /** Parsed filter values: the production ones, and whatever parameters an extended registry declares. */
@@ -26,6 +26,25 @@ export interface IndexContext {
   geo: Record<Locale, GeoPayload>;
 }
 
+/** The listings a facet counts over: their bits, how many, and the words [lo, hi) outside which there are none. */
+export interface FacetContext {
+  readonly bits: Bitset;
+  readonly count: number;
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/**
+ * The listings of each value of a place (country, city, zone) are one range of listing indices,
+ * the build being in place order: value id v holds [start[v], end[v]).
+ */
+export interface PlaceRanges {
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+  /** the ids of the values held by some listing, by start */
+  readonly byStart: Int32Array;
+}
+
 /** A facet whose listings each have at most one value: counted for several facets in one pass. */
 export interface ValueFacet {
   /** the filters whose values the counts ignore (its own: facets are disjunctive) */
@@ -35,18 +54,20 @@ export interface ValueFacet {
   readonly valueIds: Int32Array;
   /** the counts over every listing */
   readonly totals: Int32Array;
+  /** a place's ranges: its counts are popcounts over them */
+  readonly ranges?: PlaceRanges;
 }
 
 /** Any other facet: counts its values in a context. */
 export interface CountedFacet {
   readonly ignores: readonly string[];
-  count(ctx: Bitset, size: number, f: FilterValues, add: (value: string, count: number) => void): void;
+  count(ctx: FacetContext, f: FilterValues, add: (value: string, count: number) => void): void;
 }
 
 /** A range GET /v1/facets reports (priceRange, capacityRange). */
 export interface RangeSummary {
   readonly ignores: readonly string[];
-  describe(ctx: Bitset, size: number, f: FilterValues, into: Omit<FacetsPayload, 'facets'>): void;
+  describe(ctx: FacetContext, f: FilterValues, into: Omit<FacetsPayload, 'facets'>): void;
 }
 
 export interface FilterIndex {
@@ -69,10 +90,10 @@ export type FilterRegistry = Record<string, FilterEntry>;
 export const declarationsOf = (registry: FilterRegistry): FilterDeclarations =>
   Object.fromEntries(Object.entries(registry).map(([name, e]) => [name, e.declaration]));
 
-/** Visits the members of b in ascending order. */
-function eachMember(b: Bitset, fn: (i: number) => void): void {
-  for (let w = 0; w < b.length; w++) {
-    let x = b[w];
+/** Visits the members of ctx in ascending order. */
+function eachMember(ctx: FacetContext, fn: (i: number) => void): void {
+  for (let w = ctx.lo; w < ctx.hi; w++) {
+    let x = ctx.bits[w];
     while (x) {
       const low = x & -x;
       fn((w << 5) + 31 - Math.clz32(low));
@@ -82,7 +103,7 @@ function eachMember(b: Bitset, fn: (i: number) => void): void {
 }
 
 /** A slug filter over a dictionary-coded column, with a disjunctive facet. */
-function keyword(name: 'country' | 'city' | 'zone' | 'operator', nullable: boolean): FilterEntry {
+function keyword(name: 'operator', nullable: boolean): FilterEntry {
   return {
     declaration: FILTER_DECLARATIONS[name],
     index({ listings }) {
@@ -95,6 +116,43 @@ function keyword(name: 'country' | 'city' | 'zone' | 'operator', nullable: boole
       return {
         narrow: (b, f) => narrowTo(b, byValue.get(f[name]!)),
         facet: { ignores: [name], values, valueIds, totals: Int32Array.from(postings, (p) => p.list.length) },
+      };
+    },
+  };
+}
+
+/** The ranges of a place column; an error when a place's listings are not one range (a build not in place order). */
+function placeRanges(name: string, valueIds: Int32Array, values: readonly string[]): PlaceRanges {
+  const start = new Int32Array(values.length), end = new Int32Array(values.length);
+  const byStart: number[] = [];
+  for (let i = 0; i < valueIds.length; i++) {
+    const v = valueIds[i];
+    if (v < 0) continue;
+    if (end[v] === 0) { start[v] = i; byStart.push(v); }
+    else if (end[v] !== i) throw new Error(`listing-columns.json: the listings of ${name} ${values[v]} are not one range (listings must be in place order)`);
+    end[v] = i + 1;
+  }
+  return { start, end, byStart: Int32Array.from(byStart) };
+}
+
+/** A place filter (country, city, zone): a range of listing indices per value, with a disjunctive facet. */
+function place(name: 'country' | 'city' | 'zone', nullable: boolean): FilterEntry {
+  return {
+    declaration: FILTER_DECLARATIONS[name],
+    index({ listings }) {
+      const { cols } = listings;
+      const values = cols.dict[name];
+      listings.checkIndices(name, cols[name], values.length, nullable);
+      const valueIds = Int32Array.from(cols[name]);
+      const ranges = placeRanges(name, valueIds, values);
+      const idOf = new Map(values.map((v, id) => [v, id]));
+      return {
+        narrow(b, f) {
+          const id = idOf.get(f[name]!);
+          if (id === undefined) b.fill(0);
+          else bits.keepRange(b, ranges.start[id], ranges.end[id]);
+        },
+        facet: { ignores: [name], values, valueIds, totals: Int32Array.from(values, (_, id) => ranges.end[id] - ranges.start[id]), ranges },
       };
     },
   };
@@ -134,26 +192,33 @@ class MultiValues {
   }
 
   /**
-   * Counts of each value in ctx (of `size` members); with `within`, only listings whose amount
-   * of that value (by value id) lies in [lo, hi].
+   * Counts of each value in ctx; with `within`, only listings whose amount of that value (by value
+   * id) lies in [lo, hi].
    */
-  count(ctx: Bitset, size: number, add: (value: string, count: number) => void, within?: { amounts: Float64Array[]; lo: number; hi: number }): void {
+  count(ctx: FacetContext, add: (value: string, count: number) => void, within?: { amounts: Float64Array[]; indexes: AmountIndex[]; lo: number; hi: number }): void {
     const n = this.starts.length - 1;
+    const size = ctx.count;
     if (!within && size === n) {
       this.values.forEach((v, id) => add(v, this.totals[id]));
       return;
     }
     // a pass over the members (or, for more than half the listings, over those it leaves out,
-    // taken from the totals), unless intersecting each value's postings costs less
+    // taken from the totals), unless intersecting each value's postings costs less (a member
+    // visited costs about two words intersected)
     const perListing = this.ids.length / n;
     const complement = !within && size > n >>> 1;
-    if (!within && (complement ? n - size : size) * perListing > this.values.length * ctx.length) {
-      for (const [v, p] of this.postings) add(v, countIn(ctx, p));
+    if ((complement ? n - size : size) * (perListing + 1) * 2 > this.values.length * (ctx.hi - ctx.lo)) {
+      this.values.forEach((v, id) => {
+        const p = this.postings.get(v)!;
+        add(v, within ? countIn(ctx, p, within.indexes[id].within(within.lo, within.hi)) : countIn(ctx, p));
+      });
       return;
     }
     const { starts, ids, counts, all } = this;
-    for (let w = 0; w < ctx.length; w++) {
-      let x = complement ? all[w] & ~ctx[w] : ctx[w];
+    const b = ctx.bits;
+    const [from, to] = complement ? [0, b.length] : [ctx.lo, ctx.hi];
+    for (let w = from; w < to; w++) {
+      let x = complement ? all[w] & ~b[w] : b[w];
       while (x) {
         const low = x & -x;
         const i = (w << 5) + 31 - Math.clz32(low);
@@ -182,23 +247,24 @@ const priced = (f: FilterValues) => f.minPrice !== undefined || f.maxPrice !== u
 
 /** The production registry: exactly the filters of the contract. */
 export const FILTERS = {
-  country: keyword('country', false),
-  city: keyword('city', false),
-  zone: keyword('zone', true),
+  country: place('country', false),
+  city: place('city', false),
+  zone: place('zone', true),
   operator: keyword('operator', true),
   pricingOptionType: {
     declaration: FILTER_DECLARATIONS.pricingOptionType,
     index({ listings }) {
       const types = new MultiValues(listings, listings.cols.optionTypes);
       const amounts = types.byValue((t) => listings.price(t as OptionType).onBasis);
+      const indexes = types.byValue((t) => listings.onBasisIndex(t as OptionType));
       return {
         narrow: (b, f) => narrowTo(b, types.postings.get(f.pricingOptionType!)),
         // counts each type with the price range applied to that type's comparable prices
         facet: {
           ignores: ['pricingOptionType', 'price'],
-          count(ctx, size, f, add) {
+          count(ctx, f, add) {
             const [lo, hi] = priceBounds(f);
-            types.count(ctx, size, add, priced(f) ? { amounts, lo, hi } : undefined);
+            types.count(ctx, add, priced(f) ? { amounts, indexes, lo, hi } : undefined);
           },
         },
       };
@@ -228,7 +294,7 @@ export const FILTERS = {
       return {
         narrow(b, f) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a)); },
         // AND: each count is the list total with that amenity added
-        facet: { ignores: [], count: (ctx, size, _f, add) => amenities.count(ctx, size, add) },
+        facet: { ignores: [], count: (ctx, _f, add) => amenities.count(ctx, add) },
       };
     },
   },
@@ -236,36 +302,22 @@ export const FILTERS = {
     declaration: FILTER_DECLARATIONS.minCapacity,
     index({ listings }) {
       const cap = listings.capacity;
-      // the listings with a capacity, by capacity: the range of a large set is found from both ends
-      const byCapacity = Int32Array.from(sortedOrder([Float64Array.from(cap, (c) => (c >= 1 ? c : Number.NaN))]).order.filter((i) => cap[i] >= 1));
+      // the listings with a capacity (at least 1), grouped by capacity
+      const byCapacity = new AmountIndex(Float64Array.from(cap, (c) => (c >= 1 ? c : Number.NaN)));
       return {
-        scans: true,
-        narrow(b, f) {
-          const min = f.minCapacity!;
-          for (let w = 0; w < b.length; w++) {
-            let x = b[w];
-            while (x) {
-              const low = x & -x;
-              x ^= low;
-              if (cap[(w << 5) + 31 - Math.clz32(low)] < min) b[w] &= ~low;
-            }
-          }
-        },
+        narrow: (b, f) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity)),
         summary: {
           ignores: ['minCapacity'],
-          describe(ctx, size, _f, into) {
-            if (size === 0 || byCapacity.length === 0) return;
-            let lo = 0, hi = byCapacity.length - 1;
-            if (size * 64 < listings.n) {
+          describe(ctx, _f, into) {
+            if (ctx.count === 0) return;
+            if (ctx.count * 64 < listings.n) {
               let min = Infinity, max = -Infinity;
               eachMember(ctx, (i) => { const c = cap[i]; if (c >= 1) { if (c < min) min = c; if (c > max) max = c; } });
               if (max >= 1) into.capacityRange = { min, max };
               return;
             }
-            while (lo <= hi && !bits.has(ctx, byCapacity[lo])) lo++;
-            if (lo > hi) return;
-            while (!bits.has(ctx, byCapacity[hi])) hi--;
-            into.capacityRange = { min: cap[byCapacity[lo]], max: cap[byCapacity[hi]] };
+            if (!byCapacity.holdsAny(ctx)) return;
+            into.capacityRange = byCapacity.extremes(ctx.bits);
           },
         },
       };
@@ -275,30 +327,31 @@ export const FILTERS = {
     declaration: FILTER_DECLARATIONS.price,
     index({ listings }) {
       return {
-        scans: true,
         // the comparable amount on the product's own basis (monthly, or the option type's), in the
         // listing's currency: a listing priced only on another basis, or not at all, fails both bounds
         narrow(b, f) {
           const [lo, hi] = priceBounds(f);
-          const amount = listings.price(f.pricingOptionType).onBasis;
-          for (let w = 0; w < b.length; w++) {
-            let x = b[w];
-            while (x) {
-              const low = x & -x;
-              x ^= low;
-              const a = amount[(w << 5) + 31 - Math.clz32(low)];
-              if (!(a >= lo && a <= hi)) b[w] &= ~low;
-            }
-          }
+          bits.andInto(b, listings.onBasisIndex(f.pricingOptionType).within(lo, hi));
         },
         // the range of what the filter compares, with its basis; only when those prices have one currency
         summary: {
           ignores: ['price'],
-          describe(ctx, _size, f, into) {
+          describe(ctx, f, into) {
+            const basis = PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'];
+            if (ctx.count * 64 >= listings.n) {
+              // a large set: its currencies from the listings of each, its bounds from the amounts' buckets
+              const index = listings.onBasisIndex(f.pricingOptionType);
+              const cur = index.currencyOf(ctx);
+              if (!cur) return;
+              const { min, max } = index.extremes(ctx.bits);
+              const code = CURRENCIES[cur - 1];
+              into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis };
+              return;
+            }
             const { onBasis: amount, onBasisCurrency: currency } = listings.price(f.pricingOptionType);
             let cur = 0, min = Infinity, max = -Infinity;
-            for (let w = 0; w < ctx.length; w++) {
-              let x = ctx[w];
+            for (let w = ctx.lo; w < ctx.hi; w++) {
+              let x = ctx.bits[w];
               while (x) {
                 const low = x & -x;
                 const i = (w << 5) + 31 - Math.clz32(low);
@@ -313,10 +366,7 @@ export const FILTERS = {
             }
             if (cur) {
               const code = CURRENCIES[cur - 1];
-              into.priceRange = {
-                min: { amount: min, currency: code }, max: { amount: max, currency: code },
-                basis: PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'],
-              };
+              into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis };
             }
           },
         },

@@ -1,11 +1,12 @@
 /**
  * The listings of one build as typed columns: what the filters, orders, facets and the rendering
  * of cards read. The loader has checked the columns' lengths (api/build/columns.ts); this checks
- * the order of the slugs and the dictionary indices as it reads them.
+ * that the slugs are unique and the dictionary indices as it reads them.
  */
 import type { ListingColumns } from '../../contract/build.ts';
 import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES, type OptionType } from '../../contract/common.ts';
 import { PRICE_BASES, PRODUCT_PRICE_BASIS, priceBasisOrder } from '../../contract/prices.ts';
+import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters } from './geo.ts';
@@ -36,6 +37,9 @@ export class ListingTable {
   readonly n: number;
   readonly slugs: string[];
   readonly slugIndex = new Map<string, number>();
+  /** the listings are in place order (contract/build.ts); ties of every order break by slug: a listing's place among the slugs, and the listing at each place */
+  readonly slugRank: Int32Array;
+  readonly bySlug: Int32Array;
   /** every listing */
   readonly all: Bitset;
   readonly capacity: Int32Array;
@@ -51,14 +55,19 @@ export class ListingTable {
   readonly latOrder: Int32Array;
   readonly latSorted: Float64Array;
   private readonly prices = new Map<OptionType | '', PriceColumn>();
+  private readonly onBasisIndexes = new Map<OptionType | '', AmountIndex>();
 
   constructor(readonly cols: ListingColumns) {
     const n = this.n = cols.slugs.length;
     this.slugs = cols.slugs;
     for (let i = 0; i < n; i++) {
-      if (i > 0 && this.slugs[i - 1] >= this.slugs[i]) throw new Error(`listing-columns.json: slugs not sorted at ${this.slugs[i]}`);
+      if (this.slugIndex.has(this.slugs[i])) throw new Error(`listing-columns.json: slug ${this.slugs[i]} used twice`);
       this.slugIndex.set(this.slugs[i], i);
     }
+    const slugs = this.slugs;
+    this.bySlug = Int32Array.from(slugs.keys()).sort((a, b) => (slugs[a] < slugs[b] ? -1 : 1));
+    this.slugRank = new Int32Array(n);
+    for (let k = 0; k < n; k++) this.slugRank[this.bySlug[k]] = k;
     this.all = bits.full(n);
     const dict = cols.dict;
     const marketJson = dict.marketPositions.map((m) => `,"marketPosition":${JSON.stringify(m)}`);
@@ -103,6 +112,7 @@ export class ListingTable {
       const c = cols.fromPriceByType[t];
       this.prices.set(t, c ? fill(t, c) : none());
     }
+    for (const [product, col] of this.prices) this.onBasisIndexes.set(product, new AmountIndex(col.onBasis, col.onBasisCurrency));
 
     this.capacity = new Int32Array(n);
     this.updatedMs = new Float64Array(n);
@@ -132,6 +142,11 @@ export class ListingTable {
   /** The price facts of the option type, or overall: the fromPrice cards show, the comparable price filters and orders read. */
   price(type: OptionType | undefined): PriceColumn {
     return this.prices.get(type ?? '')!;
+  }
+
+  /** The listings by their price on the product's own basis (PriceColumn.onBasis), of the option type or overall. */
+  onBasisIndex(type: OptionType | undefined): AmountIndex {
+    return this.onBasisIndexes.get(type ?? '')!;
   }
 
   distance(i: number, lat: number, lng: number): number | undefined {

@@ -2,7 +2,7 @@
  * The orders of a list. The sorted ones (date, rating, price both ways overall and per option type) are
  * computed once per build; a page of a set walks the order testing membership, or sorts a small
  * set by rank. `random` is the keyed permutation of random-order.ts, `distance` is selected from
- * the set. Ties always break on the listing index (= slug order).
+ * the set. Ties always break by slug (the listings are in place order: the slug is the last key).
  */
 import { OPTION_TYPES, type OptionType } from '../../contract/common.ts';
 import type { SortBy } from '../../contract/queries.ts';
@@ -36,12 +36,15 @@ function denseRanks(values: Float64Array): { ranks: Float64Array; radix: number 
   return { ranks, radix: m + 1 };
 }
 
+/** The listings in a unique order that breaks every tie: at[k] is the k-th listing, rank its inverse. */
+export interface TieBreak { at: Int32Array; rank: Int32Array }
+
 /**
  * Listing indices ascending by the keys (the first decides, the next break its ties; NaN in the
- * first key last), then by index. Sorted as numbers (rank × 2^b + index) with the typed-array
- * sort, not with a comparator.
+ * first key last), then by `ties` (by index when absent). Sorted as numbers (rank × 2^b + tie
+ * rank) with the typed-array sort, not with a comparator.
  */
-export function sortedOrder(keys: Float64Array[]): Order {
+export function sortedOrder(keys: Float64Array[], ties?: TieBreak): Order {
   const n = keys[0].length;
   let ranks = denseRanks(keys[0]).ranks;
   for (const next of keys.slice(1)) {
@@ -53,12 +56,13 @@ export function sortedOrder(keys: Float64Array[]): Order {
   let slot = 1;
   while (slot < n) slot *= 2;
   const composite = new Float64Array(n);
-  for (let i = 0; i < n; i++) composite[i] = ranks[i] * slot + i;
+  for (let i = 0; i < n; i++) composite[i] = ranks[i] * slot + (ties ? ties.rank[i] : i);
   composite.sort();
   const order = new Int32Array(n);
   const rank = new Int32Array(n);
   for (let k = 0; k < n; k++) {
-    const i = composite[k] % slot;
+    const t = composite[k] % slot;
+    const i = ties ? ties.at[t] : t;
     order[k] = i;
     rank[i] = k;
   }
@@ -70,14 +74,15 @@ export class Orders {
 
   constructor(private readonly listings: ListingTable) {
     const neg = (a: Float64Array) => a.map((v) => -v);
-    this.sorted.set('date-desc:', sortedOrder([neg(listings.updatedMs)]));
-    this.sorted.set('date-asc:', sortedOrder([listings.updatedMs]));
-    this.sorted.set('rating-desc:', sortedOrder([neg(listings.ratingScore), neg(Float64Array.from(listings.ratingCount))]));
+    const bySlug: TieBreak = { at: listings.bySlug, rank: listings.slugRank };
+    this.sorted.set('date-desc:', sortedOrder([neg(listings.updatedMs)], bySlug));
+    this.sorted.set('date-asc:', sortedOrder([listings.updatedMs], bySlug));
+    this.sorted.set('rating-desc:', sortedOrder([neg(listings.ratingScore), neg(Float64Array.from(listings.ratingCount))], bySlug));
     // prices on the product's own basis first, then each other basis (contract/prices.ts); within one, by EUR amount
     for (const t of [undefined, ...OPTION_TYPES]) {
       const { basisRank, comparableEur } = listings.price(t);
-      this.sorted.set(`price-asc:${t ?? ''}`, sortedOrder([basisRank, comparableEur]));
-      this.sorted.set(`price-desc:${t ?? ''}`, sortedOrder([basisRank, neg(comparableEur)]));
+      this.sorted.set(`price-asc:${t ?? ''}`, sortedOrder([basisRank, comparableEur], bySlug));
+      this.sorted.set(`price-desc:${t ?? ''}`, sortedOrder([basisRank, neg(comparableEur)], bySlug));
     }
   }
 
@@ -89,7 +94,7 @@ export class Orders {
       const idx = bits.toIndices(set, size);
       const keys = new Float64Array(size);
       for (let k = 0; k < size; k++) keys[k] = this.listings.distance(idx[k], c.lat!, c.lng!) ?? Infinity;
-      return selectRange(idx, keys, offset, limit);
+      return selectRange(idx, keys, this.listings.slugRank, offset, limit);
     }
     const o = this.sorted.get(`${sort}:${sort === 'price-asc' || sort === 'price-desc' ? c.pricingOptionType ?? '' : ''}`)!;
     // Walking the order costs about (offset + limit) × n / size steps; sorting the set by rank
@@ -112,7 +117,7 @@ export class Orders {
     const idx = bits.toIndices(set, size);
     const ranks = new Float64Array(size);
     for (let k = 0; k < size; k++) ranks[k] = perm.rankOf(idx[k]);
-    return selectRange(idx, ranks, offset, limit);
+    return selectRange(idx, ranks, this.listings.slugRank, offset, limit);
   }
 }
 
@@ -136,14 +141,14 @@ function walkOrder(set: Bitset, size: number, at: (k: number) => number, n: numb
 }
 
 /**
- * Items ranked offset..offset+limit by (key, index), without sorting the whole set: a histogram
- * over the key range finds the buckets that hold the wanted ranks, and only those are sorted.
+ * Items ranked offset..offset+limit by (key, tie rank of the index), without sorting the whole set:
+ * a histogram over the key range finds the buckets that hold the wanted ranks, and only those are sorted.
  */
-export function selectRange(idx: Int32Array, keys: Float64Array, offset: number, limit: number): number[] {
+export function selectRange(idx: Int32Array, keys: Float64Array, tieRank: Int32Array, offset: number, limit: number): number[] {
   const n = idx.length;
   if (offset >= n || limit <= 0) return [];
   if (n <= SMALL) {
-    const pos = Array.from({ length: n }, (_, k) => k).sort((a, b) => (keys[a] === keys[b] ? idx[a] - idx[b] : keys[a] < keys[b] ? -1 : 1));
+    const pos = Array.from({ length: n }, (_, k) => k).sort((a, b) => (keys[a] === keys[b] ? tieRank[idx[a]] - tieRank[idx[b]] : keys[a] < keys[b] ? -1 : 1));
     return pos.slice(offset, offset + limit).map((k) => idx[k]);
   }
   let min = Infinity, max = -Infinity;
@@ -168,6 +173,6 @@ export function selectRange(idx: Int32Array, keys: Float64Array, offset: number,
     const b = bucket(keys[k]);
     if (b >= lo && b <= hi) picked.push(k);
   }
-  picked.sort((a, b) => (keys[a] === keys[b] ? idx[a] - idx[b] : keys[a] < keys[b] ? -1 : 1));
+  picked.sort((a, b) => (keys[a] === keys[b] ? tieRank[idx[a]] - tieRank[idx[b]] : keys[a] < keys[b] ? -1 : 1));
   return picked.slice(offset - before, offset - before + (end - offset)).map((k) => idx[k]);
 }

@@ -45,10 +45,19 @@ export function keepOnly(b: Bitset, list: ArrayLike<number>): void {
   for (const i of kept) b[i >>> 5] |= 1 << (i & 31);
 }
 
-/** |b ∩ p| */
-export function countIn(b: Bitset, p: Posting): number {
-  if (p.bits) return bits.countAnd(b, p.bits);
+/** |ctx ∩ p|, or |ctx ∩ p ∩ also| (ctx: a set empty outside its words [lo, hi)) */
+export function countIn(ctx: { bits: Bitset; lo: number; hi: number }, p: Posting, also?: Bitset): number {
+  const b = ctx.bits;
   let c = 0;
-  for (let k = 0; k < p.list.length; k++) if (bits.has(b, p.list[k])) c++;
+  if (!p.bits) {
+    for (let k = 0; k < p.list.length; k++) if (bits.has(b, p.list[k]) && (!also || bits.has(also, p.list[k]))) c++;
+  } else if (!also) c = bits.countAnd(b, p.bits, ctx.lo, ctx.hi);
+  else {
+    const pb = p.bits;
+    for (let w = ctx.lo; w < ctx.hi; w++) {
+      const x = b[w] & pb[w] & also[w];
+      if (x) c += bits.pop32(x);
+    }
+  }
   return c;
 }

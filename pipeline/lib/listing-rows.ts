@@ -1,5 +1,5 @@
 /**
- * The listing files of one locale as SQL: one row per listing in slug order with the JSON text of
+ * The listing files of one locale as SQL: one row per listing in place order (listings.position) with the JSON text of
  * its line in cards.<locale>.ndjson, markers.<locale>.ndjson and details.<locale>.ndjson
  * (contract/build.ts NDJSON_BUILD_FILES). Absent optional members are left out (json_member in
  * sql/macros.sql); the request-dependent fields of a card are not in it.
@@ -25,7 +25,7 @@ const members = (...list: string[]) => `nullif(concat_ws(',', ${list.join(',\n  
 const object = (...list: string[]) => `'{' || concat_ws(',', ${list.join(',\n    ')}) || '}'`;
 
 /**
- * Creates listing_row_parts: per listing (slug order), the runs of members of its card, marker and
+ * Creates listing_row_parts: per listing (place order), the runs of members of its card, marker and
  * detail lines that are the same in every locale, as JSON text, and what the locales' members are
  * made of; and listing_option_lists: per listing and locale, its pricing options as a JSON array.
  * Run once; listingRowsSql then only adds each locale's names, texts and paths.
@@ -69,7 +69,7 @@ with prices as (
 )
 
 select
-  l.space_id, l.slug, l.city_slug, l.zone_slug, l.street, l.house_number, l.postal_code,
+  l.space_id, l.position, l.slug, l.city_slug, l.zone_slug, l.street, l.house_number, l.postal_code,
   ${members(`json_member('slug', l.slug)`, `json_member('title', l.title)`, `json_member('countryCode', l.country_code)`)} as card_head,
   ${members(operator, coordinates, rating, `json_member('featured', l.is_featured)`, `json_member('updatedAt', l.updated_at)`)} as card_middle,
   ${members(`json_member('images', l.images)`, `json_member('amenities', l.amenity_slugs)`, `json_member('capacity', l.capacity)`,
@@ -87,10 +87,10 @@ select
       || ',"median":' || json_money(p.city_median, p.city_currency) || ',"sampleSize":' || json_number(p.city_sample_size) || '}' end)`)} as detail_tail,
 from listings l
 left join prices p on p.slug = l.slug
-order by l.slug`;
+order by l.position`;
 }
 
-/** The card, marker and detail line of every listing in one locale, in slug order. */
+/** The card, marker and detail line of every listing in one locale, in place order. */
 export function listingRowsSql(locale: Locale): string {
   if (!/^[a-z]{2}$/.test(locale)) throw new Error(`bad locale ${locale}`);
   const city = `json_member('city', {'slug': p.city_slug, 'name': city.text})`;
@@ -116,7 +116,7 @@ ${name('zone', 'zone', 'p.zone_slug')}
 ${text('excerpt')}
 ${text('description')}
 left join listing_option_lists options on options.slug = p.slug and options.locale = '${locale}'
-order by p.slug`;
+order by p.position`;
 }
 
 /**

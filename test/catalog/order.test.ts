@@ -5,7 +5,7 @@ import { before, describe, it } from 'node:test';
 import type { ListingColumns } from '../../contract/build.ts';
 import * as bits from '../../api/catalog/bitset.ts';
 import { ListingTable } from '../../api/catalog/listings.ts';
-import { Orders, sortedOrder } from '../../api/catalog/order.ts';
+import { Orders, selectRange, sortedOrder } from '../../api/catalog/order.ts';
 import { RandomOrder } from '../../api/catalog/random-order.ts';
 import { prng, writeBuildFixture } from '../support/build-fixture.ts';
 
@@ -68,11 +68,13 @@ describe('Orders', () => {
   });
 
   it('pages a sorted order like a full sort of the set', () => {
-    const { updatedMs } = listings;
+    const { updatedMs, slugs } = listings;
+    // ties by slug: the listings are in place order, not slug order
+    const bySlug = (a: number, b: number) => (slugs[a] < slugs[b] ? -1 : 1);
     const byDate = (a: number, b: number) => {
       const na = Number.isNaN(updatedMs[a]), nb = Number.isNaN(updatedMs[b]);
-      if (na || nb) return na === nb ? a - b : na ? 1 : -1;
-      return updatedMs[b] - updatedMs[a] || a - b;
+      if (na || nb) return na === nb ? bySlug(a, b) : na ? 1 : -1;
+      return updatedMs[b] - updatedMs[a] || bySlug(a, b);
     };
     for (const { members, set } of sets()) {
       const expected = [...members].sort(byDate);
@@ -80,6 +82,17 @@ describe('Orders', () => {
         assert.deepEqual(Array.from(orders.slice(set, members.length, 'date-desc', { seed: 0 }, offset, limit)), expected.slice(offset, offset + limit));
       }
     }
+  });
+
+  it('breaks ties by slug: the listings are in place order, not slug order', () => {
+    const { slugs, n } = listings;
+    const bySlug = Array.from(slugs.keys()).sort((a, b) => (slugs[a] < slugs[b] ? -1 : 1));
+    assert.notDeepEqual(bySlug, Array.from(slugs.keys()), 'the fixture is not in slug order');
+    const tied = new Float64Array(n);
+    assert.deepEqual(Array.from(sortedOrder([tied], { at: listings.bySlug, rank: listings.slugRank }).order), bySlug);
+    assert.deepEqual(selectRange(Int32Array.from(slugs.keys()), tied, listings.slugRank, 10, 30), bySlug.slice(10, 40));
+    const some = Int32Array.from(bySlug.slice(0, 3000).reverse());
+    assert.deepEqual(selectRange(some, new Float64Array(some.length), listings.slugRank, 2500, 20), bySlug.slice(2500, 2520));
   });
 
   it('sorts by several keys, NaN in the first last, ties on the index', () => {

@@ -136,6 +136,18 @@ describe('loadBuild', () => {
     await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/listing-columns\.json: fromPrice\.amount has 25 entries for 26 listings/));
   });
 
+  it('rejects listing columns whose places are not one range of listings each (not in place order)', async () => {
+    const f = await writeBuildFixture(undefined, {
+      mutate: (files) => {
+        const c = JSON.parse(files.get('listing-columns.json')!);
+        c.city[c.city.length - 1] = c.city[0];
+        files.set('listing-columns.json', JSON.stringify(c));
+      },
+    });
+    dirs.push(f.dir);
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/listing-columns\.json: the listings of city [a-z-]+ are not one range/));
+  });
+
   it('rejects a corrupt JSON file at load, not at the first request', async () => {
     const f = await writeBuildFixture(undefined, { mutate: (files) => files.set('rankings.de.json', '{"berlin": ') });
     dirs.push(f.dir);

@@ -85,6 +85,15 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
     assert.ok(manifest.rowCounts.rejects > 0, 'the sample carries flawed rows to quarantine');
   });
 
+  it('writes the listings in place order: by country, city, zone (none first), then slug', () => {
+    const columns = JSON.parse(readFileSync(path.join(distDir, 'current', 'listing-columns.json'), 'utf8'));
+    const key = (i: number) => [columns.dict.country[columns.country[i]], columns.dict.city[columns.city[i]],
+      columns.zone[i] < 0 ? '' : columns.dict.zone[columns.zone[i]], columns.slugs[i]];
+    const before = (a: string[], b: string[]) => { const k = a.findIndex((v, j) => v !== b[j]); return k >= 0 && a[k] < b[k]; };
+    for (let i = 1; i < columns.slugs.length; i++) assert.ok(before(key(i - 1), key(i)), `listing ${i}: ${key(i - 1).join('/')} before ${key(i).join('/')}`);
+    assert.notDeepEqual(columns.slugs, [...columns.slugs].sort(), 'place order is not slug order in the sample');
+  });
+
   it('agrees on counts across datasets', () => {
     const dir = path.join(distDir, 'current');
     const read = (f: string) => JSON.parse(readFileSync(path.join(dir, f), 'utf8'));

@@ -375,7 +375,7 @@ class Dict<T> {
   }
 }
 
-/** listing-columns.json of the listings (sorted by slug), as ListingColumnsSchema describes it. */
+/** listing-columns.json of the listings (in place order), as ListingColumnsSchema describes it. */
 function columnsOf(listings: FixtureListing[], facts: Facts[]): ListingColumns {
   const d = {
     country: new Dict<string>(), countryCode: new Dict<string>(), city: new Dict<string>(), zone: new Dict<string>(),
@@ -438,11 +438,19 @@ function json(name: string, schema: z.ZodType, value: unknown): string {
   return `${JSON.stringify(value)}\n`;
 }
 
-/** Writes a build directory; returns it and the listings it holds (sorted by slug). */
+/** The order of the build's listings (contract/build.ts): by country, city, zone (none first), then slug. */
+function byPlace(a: FixtureListing, b: FixtureListing): number {
+  const key = (l: FixtureListing) => [cityOf(l.city).country, l.city, l.zone ?? '', l.slug];
+  const [ka, kb] = [key(a), key(b)];
+  for (let k = 0; k < ka.length; k++) if (ka[k] !== kb[k]) return ka[k] < kb[k] ? -1 : 1;
+  return 0;
+}
+
+/** Writes a build directory; returns it and the listings it holds (in place order: listing i of the build). */
 export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {}): Promise<Fixture> {
   const target = dir ?? await mkdtemp(join(tmpdir(), 'desk-atlas-build-'));
   await mkdir(target, { recursive: true });
-  const listings = [...coreListings(), ...syntheticListings(opts.extra ?? 0)].sort((a, b) => (a.slug < b.slug ? -1 : 1));
+  const listings = [...coreListings(), ...syntheticListings(opts.extra ?? 0)].sort(byPlace);
   const locales: Locale[] = ['en', 'de', 'es'];
   const files = new Map<string, string>();
   const filler = opts.longText

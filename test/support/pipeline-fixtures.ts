@@ -126,7 +126,7 @@ export interface FixtureBuild {
   json<T = any>(file: string): T;
   /** the values of an NDJSON file, one per line */
   lines<T = any>(file: string): T[];
-  /** listing-columns.json decoded into one object per listing (slug, option types, prices, positions), in slug order */
+  /** listing-columns.json decoded into one object per listing (slug, option types, prices, positions), in the build's order (place order) */
   listings(): any[];
   text(file: string): string;
   rejects(): { file: string; row: number; rule: string; raw: string }[];

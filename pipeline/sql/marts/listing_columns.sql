@@ -1,9 +1,9 @@
 -- listing-columns.json (contract/build.ts ListingColumnsSchema) as one JSON text: what the query
--- engine filters and sorts on, by column, one entry per listing in slug order. Repeated values are
+-- engine filters and sorts on, by column, one entry per listing in place order (listings.position). Repeated values are
 -- stored once (`dict`, in order of first use) and referenced by index (-1 for none); amenities and
 -- option types as the ascending indices of the listings that have them.
 with numbered as (
-  select (row_number() over (order by slug) - 1)::integer as i, * from listings
+  select position as i, * from listings
 ),
 
 -- every dictionary value with the position of its first use

@@ -1,4 +1,4 @@
--- One row per published listing (accepted space), in slug order: the base of listing cards,
+-- One row per published listing (accepted space), in place order: the base of listing cards,
 -- property details, listing facts, lead routing and the suggest index. The names and texts are
 -- not here: the listing files and the suggest index read them per locale (texts, int_texts__localized).
 with spaces as (
@@ -55,6 +55,9 @@ final as (
   select
     spaces.space_id,
     spaces.space_slug as slug,
+    -- the listing index of every build file (listing-columns.json, the NDJSON lines): listings by
+    -- country, city, zone, then slug, so each place's listings are one range of indices
+    (row_number() over (order by countries.country_slug, cities.city_slug, zones.zone_slug nulls first, spaces.space_slug) - 1)::integer as position,
     spaces.space_name as title,
     spaces.country_code,
     countries.country_slug,
@@ -89,7 +92,7 @@ final as (
   left join operators on operators.operator_id = spaces.operator_id
   left join image_lists on image_lists.space_id = spaces.space_id
   left join option_type_lists on option_type_lists.space_id = spaces.space_id
-  order by slug
+  order by position
 )
 
 select * from final
