@@ -86,6 +86,27 @@ describe('SuggestIndex', () => {
     assert.deepEqual(slugs('brxcelna'), [], 'not two typos');
   });
 
+  it('finds each kind of typo, at the first letter, inside the word and at its end', () => {
+    const cases: [string, string[]][] = [
+      ['barcelnoa', ['barcelona', 'barcelona-loft']], // two letters swapped at the end
+      ['abrcelona', ['barcelona', 'barcelona-loft']], // swapped at the start
+      ['barclona', ['barcelona', 'barcelona-loft']], // a missing letter
+      ['arcelona', ['barcelona', 'barcelona-loft']], // the first letter missing
+      ['barcelonaa', ['barcelona', 'barcelona-loft']], // an extra letter at the end
+      ['xbarcelona', ['barcelona', 'barcelona-loft']], // an extra first letter
+      ['varcelona', ['barcelona', 'barcelona-loft']], // the first letter replaced
+      ['barcelonx', ['barcelona', 'barcelona-loft']], // the last letter replaced
+      ['strase', ['strasse-haus']], // Straße folds to strasse: one s missing
+      ['straße', ['strasse-haus']],
+      ['müncen', ['munich']], // ü folds to u, a letter missing after it
+      ['düseldorf', ['dusseldorf']],
+      ['haus strase', ['strasse-haus']], // several words, one typo
+      ['hause strase', []], // one typo per query, not per word
+      ['nueva yrok', ['new-york']],
+    ];
+    for (const [q, expected] of cases) assert.deepEqual(slugs(q), expected, q);
+  });
+
   it('ranks exact prefixes above typo matches, then larger places first', () => {
     // "munc": exact on München; a typo on Manchester (larger places do not jump the tier)
     assert.deepEqual(slugs('munc'), ['munich', 'manchester']);
