@@ -1,7 +1,8 @@
 /**
  * `suggest-index.bin`: the autocomplete index (GET /v1/search/suggest) as the pipeline builds it
- * once per build and the API loads it, without sorting or parsing anything large. It sits beside
- * suggest.json, whose entries (in rank order: an entry's position is its rank) it indexes.
+ * once per build and the API loads it, without sorting or parsing anything large. It indexes the
+ * entries of suggest.<locale>.ndjson (SUGGEST_FILES in contract/build.ts), in rank order: an
+ * entry's line is its rank.
  *
  * Words are the distinct folded words of every name (contract/fold.ts), sorted by UTF-16 code
  * units; names are numbered in rank order of their entries. Lengths and positions in words are
@@ -136,7 +137,7 @@ function checkStructure(d: SuggestIndexData, entryCount: number): void {
     if (n > 0 && d.nameEntry[n] < d.nameEntry[n - 1]) fail(`names not in rank order at ${n}`);
   }
   lists('name words', d.nameWordStart, d.nameWords, names, words, false);
-  if (d.weightStart.length !== entryCount) fail(`weightStart has ${d.weightStart.length} entries, suggest.json ${entryCount}`);
+  if (d.weightStart.length !== entryCount) fail(`weightStart has ${d.weightStart.length} entries, the suggest lines ${entryCount}`);
   for (let r = 0; r < entryCount; r++) if (d.weightStart[r] !== r && (r === 0 || d.weightStart[r] !== d.weightStart[r - 1])) fail(`weightStart ${r} is ${d.weightStart[r]}`);
   let longest = 0;
   for (const w of d.words) longest = Math.max(longest, w.length);
