@@ -17,9 +17,10 @@ import {
 import { PRICE_BASES } from './prices.ts';
 import {
   MarketRatesPayloadSchema, PlaceHubSchema, PriceIndexCitySchema, RankingsPayloadSchema,
-  SnapshotSourceSchema, SUGGEST_KINDS, operatorHubShape,
+  SnapshotSourceSchema, SuggestionSchema, operatorHubShape,
 } from './market.ts';
 import { PriceHistoryFileSchema, RejectsSummarySchema } from './research.ts';
+import { SUGGEST_INDEX_FILE } from './suggest-index.ts';
 
 /** Where the pipeline publishes (`builds/<id>/`, the `current` link) and the API serves from, unless DIST_DIR says otherwise. */
 export const DEFAULT_DIST_DIR = 'dist';
@@ -33,7 +34,9 @@ export const DEFAULT_DIST_DIR = 'dist';
  * 5: listing-columns.json's prices carry the comparable price (comparableAmount, comparableEur,
  * comparableCurrency, comparableBasis) in place of sortAmountEur.
  * 6: listings in place order (country, city, zone, then slug) instead of slug order, in
- * listing-columns.json and the NDJSON files alike.
+ * listing-columns.json and the NDJSON files alike;
+ * and the autocomplete as SUGGEST_FILES (suggestions per locale as NDJSON in rank order, and
+ * suggest-index.bin with the lookups' sorted words, postings and typo blocks) in place of suggest.json.
  */
 export const BUILD_FORMAT_VERSION = 6;
 
@@ -171,22 +174,6 @@ export const PlacesFileSchema = z.record(z.string().regex(/^(country|city|zone)\
 export const BuildOperatorHubSchema = z.strictObject(operatorHubShape(BuildImageSchema));
 export const OperatorsFileSchema = z.record(SlugSchema, BuildOperatorHubSchema);
 
-/** suggest.json: the autocomplete index, one entry per place, operator and space. */
-export const SuggestEntrySchema = z.strictObject({
-  kind: z.enum(SUGGEST_KINDS),
-  slug: SlugSchema,
-  label: Localized,
-  sublabel: Localized.nullable(),
-  center: LatLngSchema.nullable(),
-  propertyCount: z.int().min(0).nullable(),
-  /** every name of the entry in every locale, its labels included, folded (contract/fold.ts) and distinct */
-  foldedNames: z.array(z.string().min(1)),
-  /** larger places rank first: listings for places and operators, 1 for spaces */
-  weight: z.number().min(0),
-});
-export const SuggestFileSchema = z.array(SuggestEntrySchema);
-export type SuggestEntry = z.infer<typeof SuggestEntrySchema>;
-
 /** price-index.json: served at {site}/api/price-index with meta.citation added. */
 export const PriceIndexFileSchema = z.strictObject({
   asOf: DateTimeSchema,
@@ -216,7 +203,6 @@ export const BUILD_FILES = {
   'config.json': ConfigFileSchema,
   'facet-labels.json': FacetLabelsSchema,
   'listing-columns.json': ListingColumnsSchema,
-  'suggest.json': SuggestFileSchema,
   'price-index.json': PriceIndexFileSchema,
   'lead-routing.json': LeadRoutingFileSchema,
 } as const;
@@ -252,6 +238,19 @@ export const NDJSON_BUILD_FILES = {
 export const DETAILS_INDEX = {
   name: (locale: string) => `details.${locale}.index`,
   bytesPerRecord: 8,
+} as const;
+
+/**
+ * The autocomplete (GET /v1/search/suggest), one entry per place, operator and space:
+ * `suggest.<locale>.ndjson` holds each entry as the endpoint returns it in that locale, one line
+ * per entry in rank order (exact matches rank by weight, kind, slug; line i is rank i), and
+ * `suggest-index.bin` (contract/suggest-index.ts) the words of every name and what the lookups
+ * need, sorted and tabulated by the pipeline.
+ */
+export const SUGGEST_FILES = {
+  lines: (locale: string) => `suggest.${locale}.ndjson`,
+  lineSchema: SuggestionSchema,
+  index: SUGGEST_INDEX_FILE,
 } as const;
 
 /**

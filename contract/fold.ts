@@ -1,6 +1,6 @@
 /**
  * How autocomplete compares names (DESIGN.md §5): the pipeline folds every name of the suggest
- * index when it writes suggest.json, the API folds each query the same way.
+ * index when it writes suggest-index.bin, the API folds each query the same way.
  */
 const SPECIAL: Record<string, string> = {
   ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', þ: 'th', ł: 'l', ı: 'i', ħ: 'h',

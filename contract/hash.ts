@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, RESEARCH_FILES } from './build.ts';
+import { BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES } from './build.ts';
 
 /**
  * sha256 of the build format: its version and the JSON Schema of every build file. The pipeline
@@ -12,5 +12,6 @@ export const CONTRACT_HASH = createHash('sha256').update(JSON.stringify({
   files: Object.fromEntries(Object.entries(BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
   localized: Object.fromEntries(Object.entries(LOCALIZED_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
   ndjson: Object.fromEntries(Object.entries(NDJSON_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
+  suggest: z.toJSONSchema(SUGGEST_FILES.lineSchema, { io: 'input', unrepresentable: 'any' }),
   research: Object.fromEntries(Object.entries(RESEARCH_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
 })).digest('hex');

@@ -14,6 +14,7 @@ import {
 } from './lib/listing-rows.ts';
 import { OutputChecker } from './lib/output-check.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
+import { writeSuggestFiles } from './lib/suggest-index.ts';
 import { priceIndex, writeResearchFiles } from './lib/research.ts';
 import { writeRelease } from './lib/release.ts';
 import { RELEASES_DIR } from '../contract/research.ts';
@@ -115,7 +116,6 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       const shared: Record<Exclude<keyof typeof BUILD_FILES, 'listing-columns.json'>, unknown> = {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
-        'suggest.json': assemble.suggestIndex(marts),
         'price-index.json': priceIndex(marts, inputs.source),
         'lead-routing.json': assemble.leadRouting(marts),
       };
@@ -128,7 +128,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       });
       writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
       rowCounts.listings = columns.slugs.length;
-      rowCounts.suggest = (shared['suggest.json'] as unknown[]).length;
+      rowCounts.suggest = writeSuggestFiles(writer, assemble.suggestSources(marts));
       rowCounts.price_report_rows = research.priceReportRows;
       rowCounts.price_history_rows = research.priceHistoryRows;
       rowCounts.rejects = rejects.rows.length;

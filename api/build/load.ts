@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES,
-  type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile, type SuggestEntry,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, SUGGEST_FILES,
+  type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile,
 } from '../../contract/build.ts';
 import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
@@ -12,11 +12,12 @@ import { CONTRACT_HASH } from '../../contract/hash.ts';
 import type { PlaceHub, RankingsPayload } from '../../contract/market.ts';
 import { Engine, type LocaleListings } from '../catalog/engine.ts';
 import type { FilterRegistry } from '../catalog/filters.ts';
-import { SuggestIndex } from '../catalog/suggest.ts';
+import type { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths } from '../catalog/text.ts';
 import { checkColumns } from './columns.ts';
 import { checkLineCount, ndjsonLines, readWhole } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
+import { loadSuggest } from './suggest.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
 
@@ -36,8 +37,7 @@ export interface LoadedBuild {
   rankings: PerLocale<Record<string, RankingsPayload>>;
   places: PerLocale<Record<string, PlaceHub>>;
   operators: PerLocale<Record<string, unknown>>;
-  suggest: SuggestEntry[];
-  /** the autocomplete index over `suggest` */
+  /** the autocomplete (api/build/suggest.ts) */
   suggestIndex: SuggestIndex;
   priceIndex: unknown;
   leadRouting: LeadRouting;
@@ -64,6 +64,7 @@ const REQUIRED_FILES = [
   ...Object.keys(LOCALIZED_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.json`)),
   ...Object.keys(NDJSON_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.ndjson`)),
   ...LOCALES.map(DETAILS_INDEX.name),
+  SUGGEST_FILES.index, ...LOCALES.map(SUGGEST_FILES.lines),
 ];
 
 /** Web Crypto hashes on the thread pool: this thread goes on with other files meanwhile. */
@@ -104,8 +105,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     } catch (err) {
       return fail(`${name} is not JSON: ${(err as Error).message}`);
     }
-    const isArray = BUILD_FILES[name as keyof typeof BUILD_FILES]?.type === 'array';
-    if (!value || typeof value !== 'object' || Array.isArray(value) !== isArray) fail(`${name} is not a JSON ${isArray ? 'array' : 'object'}`);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) fail(`${name} is not a JSON object`);
     return (WITH_SITE_PATHS.has(kind) ? resolveSitePaths(value as T, opts.siteUrl) : value) as T;
   };
   const perLocale = async <T>(name: keyof typeof LOCALIZED_BUILD_FILES): Promise<PerLocale<T>> => {
@@ -153,22 +153,16 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     } catch (err) {
       return fail((err as Error).message);
     }
-    const [config, marketRates, rankings, places, operators, priceIndex, suggest, leadRouting] = await Promise.all([
+    const [config, marketRates, rankings, places, operators, priceIndex, suggestIndex, leadRouting] = await Promise.all([
       json<ConfigPayload>('config.json'),
       perLocale<MarketRatesFile>('market-rates'),
       perLocale<Record<string, RankingsPayload>>('rankings'),
       perLocale<Record<string, PlaceHub>>('places'),
       perLocale<Record<string, unknown>>('operators'),
       json<unknown>('price-index.json'),
-      json<SuggestEntry[]>('suggest.json'),
+      loadSuggest(read),
       json<LeadRouting>('lead-routing.json'),
     ]);
-    let suggestIndex: SuggestIndex;
-    try {
-      suggestIndex = new SuggestIndex(suggest);
-    } catch (err) {
-      return fail(`suggest.json: ${(err as Error).message}`);
-    }
     const rawFiles = new Map<string, Buffer>();
     for (const name of Object.keys(manifest.files)) if (!REQUIRED_FILES.includes(name)) rawFiles.set(name, await read(name));
 
@@ -177,7 +171,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       dir,
       manifest,
       loadedAt: (opts.now ?? Date.now)(),
-      config, labels, geo, engine, marketRates, rankings, places, operators, priceIndex, suggest, suggestIndex, leadRouting, rawFiles,
+      config, labels, geo, engine, marketRates, rankings, places, operators, priceIndex, suggestIndex, leadRouting, rawFiles,
       close: () => engine.close(),
     };
   } catch (err) {

@@ -1,9 +1,11 @@
 /**
- * The autocomplete index (DESIGN.md §5, GET /v1/search/suggest), built once when a build loads.
+ * The autocomplete index (DESIGN.md §5, GET /v1/search/suggest), built once per build by the
+ * pipeline (suggest-index.bin, contract/suggest-index.ts; pipeline/lib/suggest-index.ts).
  *
  * Every name of every entry, in every locale, is folded (contract/fold.ts: case, accents, ß → ss,
  * and the German transliterations ue/ae/oe → u/a/o, so `münchen` and `muenchen` fold alike) by the
- * pipeline; the index splits the folded names into words.
+ * pipeline and split into words. A lookup is a few binary searches in the sorted words and in the
+ * deletion blocks (typo candidates), then a walk over the postings of the words found.
  * A query token matches a word it is a prefix of (exact), or, from 4 characters, a word with a
  * prefix at Damerau-Levenshtein distance 1 (typo; one per query). Every token of the query must
  * match a word of the same name. Exact matches rank above typo matches, then larger places first
@@ -11,13 +13,12 @@
  * (`munc`: Munich, a typo on its fourth letter, before Fuencarral, folded funcarral, a typo on its
  * first); then kind (country, city, zone, operator, property) and slug.
  */
-import type { SuggestEntry } from '../../contract/build.ts';
 import { fold } from '../../contract/fold.ts';
 import type { Locale } from '../../contract/common.ts';
-import { MAX_SUGGEST_LIMIT, type Suggestion } from '../../contract/market.ts';
+import { MAX_SUGGEST_LIMIT } from '../../contract/market.ts';
+import { compareDeleted, SUGGEST_SHORT_PREFIX, type SuggestIndexData } from '../../contract/suggest-index.ts';
 
-export const MIN_TYPO_LENGTH = 4;
-const KIND_ORDER: Record<SuggestEntry['kind'], number> = { country: 0, city: 1, zone: 2, operator: 3, property: 4 };
+export const MIN_TYPO_LENGTH = SUGGEST_SHORT_PREFIX;
 
 /** The words of a text as the index compares them. */
 export const tokens = (text: string): string[] => {
@@ -50,43 +51,28 @@ export function prefixDistance(t: string, w: string): 0 | 1 | 2 {
   return 2;
 }
 
+/** How many entries matched, and the ranks of the best ones, best first. */
 export interface SuggestResult {
   total: number;
-  items: Suggestion[];
+  ranks: number[];
 }
 
-/** The words a query token matches (SuggestIndex.wordsOf). */
-interface TokenWords { exact: Int32Array; typo: Int32Array; names: number }
+/** suggest.<locale>.ndjson held in memory: entry i (rank i) is bytes [starts[i], starts[i + 1] - 1). */
+export interface SuggestLines { bytes: Buffer; starts: Float64Array }
 
 const MAX_TOKENS = 8;
 const NO_MATCH = 2;
-/** Single-token queries shorter than this (no typos allowed) are answered from a precomputed table. */
-const SHORT_PREFIX = MIN_TYPO_LENGTH;
 
-/** An entry as the endpoint returns it, in one locale. */
-function render(e: SuggestEntry, l: Locale): Suggestion {
-  const s: Suggestion = { kind: e.kind, slug: e.slug, label: e.label[l] };
-  if (e.sublabel) s.sublabel = e.sublabel[l];
-  if (e.center) s.center = e.center;
-  if (e.propertyCount !== null) s.propertyCount = e.propertyCount;
-  return s;
+/** Whether the word `w` without its character `i` starts with `key`. */
+function deletedStartsWith(w: string, i: number, key: string): boolean {
+  if (w.length - 1 < key.length) return false;
+  for (let j = 0; j < key.length; j++) if (w.charCodeAt(j < i ? j : j + 1) !== key.charCodeAt(j)) return false;
+  return true;
 }
 
 export class SuggestIndex {
-  /** entries in rank order (weight desc, kind, slug): an entry's position is its rank */
-  private readonly entries: SuggestEntry[];
-  /** the first rank of each entry's weight: typo matches order on it before their exact prefix length */
-  private readonly weightStart: Int32Array;
-  /** the entry of every distinct folded name */
-  private readonly nameEntry: Int32Array;
-  /** distinct folded words, sorted, and the names each occurs in (ascending: names are numbered in rank order) */
+  /** the distinct folded words, sorted */
   private readonly words: string[];
-  private readonly postings: Int32Array[];
-  /** the words of each name: nameWords[nameWordStart[id] .. nameWordStart[id + 1]) */
-  private readonly nameWordStart: Int32Array;
-  private readonly nameWords: Int32Array;
-  /** the words by their second character (by their first, the sorted list has them in a range) */
-  private readonly bySecondChar = new Map<number, Int32Array>();
   // Scratch state of one query (queries run synchronously, one at a time).
   /** per query token, for every word: `stamp` when the word matches the token; its tier (0 exact, 1 typo) */
   private readonly wordStamp: Int32Array[];
@@ -95,97 +81,50 @@ export class SuggestIndex {
   private readonly wordAgree: Uint8Array[];
   /** the longest exact prefix before the edit of the typo the last nameTypos counted */
   private typoAgree = 0;
-  /** per query token, the words it matches: slotWords[k][0 .. slotCount[k]) */
+  /** per query token, the words it matches, exact ones first: slotWords[k][0 .. slotCount[k]) */
   private readonly slotWords: Int32Array[];
   private readonly slotCount = new Int32Array(MAX_TOKENS);
+  /** how many names the words of the token matched last occur in */
+  private slotNames = 0;
   private readonly nameStamp: Int32Array;
   private readonly entryStamp: Int32Array;
   private readonly entryTier: Uint8Array;
   private readonly entryAgree: Uint8Array;
-  /**
-   * Every prefix of fewer than SHORT_PREFIX characters of some word: how many entries match it
-   * and the best MAX_SUGGEST_LIMIT of them (ranks, ascending). One- and two-letter queries match
-   * tens of thousands of names; this answers them without a walk.
-   */
-  private readonly shortPrefixes = new Map<string, { total: number; top: Int32Array }>();
+  /** the ranks of the entries matched exactly and by a typo, and the typo matches' sort keys */
+  private readonly exactRanks: Int32Array;
+  private readonly typoRanks: Int32Array;
+  private readonly typoKeys: Float64Array;
   private stamp = 0;
 
-  constructor(source: SuggestEntry[]) {
-    this.entries = [...source].sort((a, b) => b.weight - a.weight || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]
-      || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-    this.weightStart = new Int32Array(this.entries.length);
-    for (let r = 1; r < this.entries.length; r++) {
-      this.weightStart[r] = this.entries[r].weight === this.entries[r - 1].weight ? this.weightStart[r - 1] : r;
-    }
-    const nameEntry: number[] = [];
-    const nameWordLists: string[][] = [];
-    const byWord = new Map<string, number[]>();
-    this.entries.forEach((e, rank) => {
-      for (const name of e.foldedNames) {
-        const id = nameEntry.length;
-        nameEntry.push(rank);
-        const words = [...new Set(name.split(' '))];
-        nameWordLists.push(words);
-        for (const w of words) {
-          let list = byWord.get(w);
-          if (!list) byWord.set(w, (list = []));
-          list.push(id);
-        }
-      }
-    });
-    this.nameEntry = Int32Array.from(nameEntry);
-    this.words = [...byWord.keys()].sort();
-    this.postings = this.words.map((w) => Int32Array.from(byWord.get(w)!));
-    const wordId = new Map(this.words.map((w, i) => [w, i]));
-    this.nameWordStart = new Int32Array(nameEntry.length + 1);
-    const flat: number[] = [];
-    nameWordLists.forEach((words, id) => {
-      for (const w of words) flat.push(wordId.get(w)!);
-      this.nameWordStart[id + 1] = flat.length;
-    });
-    this.nameWords = Int32Array.from(flat);
-    const second = new Map<number, number[]>();
-    this.words.forEach((w, i) => {
-      if (w.length < 2) return;
-      const c = w.charCodeAt(1);
-      let list = second.get(c);
-      if (!list) second.set(c, (list = []));
-      list.push(i);
-    });
-    for (const [c, list] of second) this.bySecondChar.set(c, Int32Array.from(list));
-    this.wordStamp = Array.from({ length: MAX_TOKENS }, () => new Int32Array(this.words.length));
-    this.wordTier = Array.from({ length: MAX_TOKENS }, () => new Uint8Array(this.words.length));
-    this.wordAgree = Array.from({ length: MAX_TOKENS }, () => new Uint8Array(this.words.length));
-    this.slotWords = Array.from({ length: MAX_TOKENS }, () => new Int32Array(this.words.length));
-    this.nameStamp = new Int32Array(nameEntry.length);
-    this.entryStamp = new Int32Array(this.entries.length);
-    this.entryTier = new Uint8Array(this.entries.length);
-    this.entryAgree = new Uint8Array(this.entries.length);
-    this.tabulateShortPrefixes();
-  }
+  private readonly entryCount: number;
 
-  private tabulateShortPrefixes(): void {
-    const prefixes = new Set<string>();
-    for (const w of this.words) for (let len = 1; len < SHORT_PREFIX && len <= w.length; len++) prefixes.add(w.slice(0, len));
-    const ranks: number[] = [];
-    for (const p of prefixes) {
-      const stamp = ++this.stamp;
-      ranks.length = 0;
-      for (let i = this.lowerBound(p); i < this.words.length && this.words[i].startsWith(p); i++) {
-        const list = this.postings[i];
-        for (let j = 0; j < list.length; j++) {
-          const rank = this.nameEntry[list[j]];
-          if (this.entryStamp[rank] === stamp) continue;
-          this.entryStamp[rank] = stamp;
-          ranks.push(rank);
-        }
-      }
-      this.shortPrefixes.set(p, { total: ranks.length, top: Int32Array.from(smallest(ranks, MAX_SUGGEST_LIMIT)) });
-    }
+  /** `lines`: each locale's entries in rank order; `index`: suggest-index.bin over them, checked (contract/suggest-index.ts). */
+  constructor(private readonly lines: Record<Locale, SuggestLines>, private readonly index: SuggestIndexData) {
+    const entries = index.weightStart.length;
+    this.entryCount = entries;
+    this.words = index.words;
+    const wordCount = this.words.length;
+    this.wordStamp = Array.from({ length: MAX_TOKENS }, () => new Int32Array(wordCount));
+    this.wordTier = Array.from({ length: MAX_TOKENS }, () => new Uint8Array(wordCount));
+    this.wordAgree = Array.from({ length: MAX_TOKENS }, () => new Uint8Array(wordCount));
+    this.slotWords = Array.from({ length: MAX_TOKENS }, () => new Int32Array(wordCount));
+    this.nameStamp = new Int32Array(index.nameEntry.length);
+    this.entryStamp = new Int32Array(entries);
+    this.entryTier = new Uint8Array(entries);
+    this.entryAgree = new Uint8Array(entries);
+    this.exactRanks = new Int32Array(entries);
+    this.typoRanks = new Int32Array(entries);
+    this.typoKeys = new Float64Array(entries);
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.entryCount;
+  }
+
+  /** The entries of `ranks` as the endpoint returns them in `locale`: a JSON array. */
+  itemsJson(ranks: number[], locale: Locale): string {
+    const { bytes, starts } = this.lines[locale];
+    return `[${ranks.map((r) => bytes.toString('utf8', starts[r], starts[r + 1] - 1)).join(',')}]`;
   }
 
   private lowerBound(t: string): number {
@@ -199,80 +138,65 @@ export class SuggestIndex {
     return lo;
   }
 
-  /** The first word whose first character is `c` or after it. */
-  private firstCharFrom(c: number): number {
-    return this.lowerBound(String.fromCharCode(c));
-  }
-
   /**
-   * The words token `t` matches: exact prefixes, then (from 4 characters) words with a prefix one
-   * edit away; and how many names they occur in.
+   * Marks the words token `t` (slot k) matches and lists them in `slotWords[k]`: the words it is
+   * a prefix of (tier 0, a range of the sorted words), then, from MIN_TYPO_LENGTH characters, the
+   * words with a prefix one edit away (tier 1); sets `slotNames` to how many names they occur in.
    */
-  private wordsOf(t: string): TokenWords {
-    const exact: number[] = [];
-    const typo: number[] = [];
-    let names = 0;
-    for (let i = this.lowerBound(t); i < this.words.length && this.words[i].startsWith(t); i++) {
-      exact.push(i);
-      names += this.postings[i].length;
-    }
-    if (t.length >= MIN_TYPO_LENGTH) {
-      // With one edit, placed at the first difference, a candidate word starts with t[0] (the
-      // edit comes later) or with t[1] (t[0] extra, or the first two swapped), or has t[1]
-      // second (t[0] replaced) or t[0] second (a letter missing before t[0]).
-      const seen = new Set<number>(exact);
-      const t0 = t.charCodeAt(0);
-      const t1 = t.charCodeAt(1);
-      for (let pass = 0; pass < 2; pass++) {
-        const c = pass === 0 ? t0 : t1;
-        if (pass === 1 && t1 === t0) break;
-        const second = this.bySecondChar.get(c);
-        const secondLength = second ? second.length : 0;
-        let i = this.firstCharFrom(c);
-        for (let j = -1; ; ) {
-          let w: number;
-          if (i < this.words.length && this.words[i].charCodeAt(0) === c) w = i++;
-          else if (++j < secondLength) w = second![j];
-          else break;
-          if (seen.has(w)) continue;
-          const word = this.words[w];
-          if (word.length >= t.length - 1 && prefixDistance(t, word) === 1) {
-            seen.add(w);
-            typo.push(w);
-            names += this.postings[w].length;
-          }
-        }
-      }
-    }
-    return { exact: Int32Array.from(exact), typo: Int32Array.from(typo), names };
-  }
-
-  /**
-   * Marks the words token `t` (slot k) matches, exact prefixes at tier 0 and typo matches at
-   * tier 1, and lists them in `slotWords[k]`; returns how many names they occur in.
-   */
-  private matchWords(t: string, k: number, stamp: number): number {
-    const { exact, typo, names } = this.wordsOf(t);
+  private matchWords(t: string, k: number, stamp: number): void {
     const mark = this.wordStamp[k];
     const tier = this.wordTier[k];
     const list = this.slotWords[k];
+    const { postingStart } = this.index;
     let count = 0;
-    for (let i = 0; i < exact.length; i++) {
-      const w = exact[i];
+    let names = 0;
+    for (let w = this.lowerBound(t); w < this.words.length && this.words[w].startsWith(t); w++) {
       mark[w] = stamp;
       tier[w] = 0;
       list[count++] = w;
-    }
-    const agree = this.wordAgree[k];
-    for (let i = 0; i < typo.length; i++) {
-      const w = typo[i];
-      mark[w] = stamp;
-      tier[w] = 1;
-      agree[w] = Math.min(commonPrefix(t, this.words[w]), 255);
-      list[count++] = w;
+      names += postingStart[w + 1] - postingStart[w];
     }
     this.slotCount[k] = count;
-    return names;
+    this.slotNames = names;
+    if (t.length < MIN_TYPO_LENGTH) return;
+    // The edit sits at the first difference e: t without t[e] starts the word (an extra letter),
+    // t[e] and t[e + 1] swapped start it, or, in deletion block e, the word without its letter e
+    // starts with t without t[e] (a letter replaced) or with t (a letter missing).
+    const { deletionStart, deletionWords } = this.index;
+    const blocks = deletionStart.length - 1;
+    for (let e = 0; e < t.length; e++) {
+      const without = t.slice(0, e) + t.slice(e + 1);
+      this.typoRange(t, k, stamp, without);
+      if (e + 1 < t.length && t.charCodeAt(e) !== t.charCodeAt(e + 1)) this.typoRange(t, k, stamp, t.slice(0, e) + t[e + 1] + t[e] + t.slice(e + 2));
+      if (e >= blocks) continue;
+      for (const key of [without, t]) {
+        let lo = deletionStart[e];
+        let hi = deletionStart[e + 1];
+        const end = hi;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (compareDeleted(this.words[deletionWords[mid]], e, key) < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let j = lo; j < end && deletedStartsWith(this.words[deletionWords[j]], e, key); j++) this.considerTypo(t, k, stamp, deletionWords[j]);
+      }
+    }
+  }
+
+  private typoRange(t: string, k: number, stamp: number, key: string): void {
+    for (let w = this.lowerBound(key); w < this.words.length && this.words[w].startsWith(key); w++) this.considerTypo(t, k, stamp, w);
+  }
+
+  /** Adds word `w` to the typo matches of token `t` (slot k) if it is one. */
+  private considerTypo(t: string, k: number, stamp: number, w: number): void {
+    if (this.wordStamp[k][w] === stamp) return;
+    const word = this.words[w];
+    if (word.length < t.length - 1 || prefixDistance(t, word) !== 1) return;
+    this.wordStamp[k][w] = stamp;
+    this.wordTier[k][w] = 1;
+    this.wordAgree[k][w] = Math.min(commonPrefix(t, word), 255);
+    this.slotWords[k][this.slotCount[k]++] = w;
+    this.slotNames += this.index.postingStart[w + 1] - this.index.postingStart[w];
   }
 
   /**
@@ -281,15 +205,16 @@ export class SuggestIndex {
    */
   private nameTypos(id: number, tokenCount: number, stamp: number): number {
     let typos = 0;
-    const from = this.nameWordStart[id];
-    const to = this.nameWordStart[id + 1];
+    const { nameWordStart, nameWords } = this.index;
+    const from = nameWordStart[id];
+    const to = nameWordStart[id + 1];
     for (let k = 0; k < tokenCount; k++) {
       const mark = this.wordStamp[k];
       const tier = this.wordTier[k];
       let best = NO_MATCH;
       let agree = 0;
       for (let j = from; j < to && best > 0; j++) {
-        const w = this.nameWords[j];
+        const w = nameWords[j];
         if (mark[w] !== stamp) continue;
         if (tier[w] < best) best = tier[w];
         if (tier[w] === 1 && this.wordAgree[k][w] > agree) agree = this.wordAgree[k][w];
@@ -301,15 +226,26 @@ export class SuggestIndex {
     return typos;
   }
 
-  /** The best `limit` suggestions for `q` in `locale`, and how many entries matched. */
-  search(q: string, locale: Locale, limit: number): SuggestResult {
-    const qs = tokens(q).slice(0, MAX_TOKENS);
-    if (qs.length === 0) return { total: 0, items: [] };
-    if (qs.length === 1 && qs[0].length < SHORT_PREFIX && limit <= MAX_SUGGEST_LIMIT) {
-      const hit = this.shortPrefixes.get(qs[0]);
-      if (!hit) return { total: 0, items: [] };
-      return { total: hit.total, items: Array.from(hit.top.subarray(0, limit), (rank) => render(this.entries[rank], locale)) };
+  /** The answer to a one-token query shorter than SUGGEST_SHORT_PREFIX, from the build's table. */
+  private shortPrefix(t: string, limit: number): SuggestResult {
+    const { shortPrefixes, shortTotal, shortTopStart, shortTop } = this.index;
+    let lo = 0;
+    let hi = shortPrefixes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (shortPrefixes[mid] < t) lo = mid + 1;
+      else hi = mid;
     }
+    if (shortPrefixes[lo] !== t) return { total: 0, ranks: [] };
+    const from = shortTopStart[lo];
+    return { total: shortTotal[lo], ranks: Array.from(shortTop.subarray(from, Math.min(shortTopStart[lo + 1], from + limit))) };
+  }
+
+  /** The best `limit` entries for `q`, and how many entries matched. */
+  search(q: string, limit: number): SuggestResult {
+    const qs = tokens(q).slice(0, MAX_TOKENS);
+    if (qs.length === 0) return { total: 0, ranks: [] };
+    if (qs.length === 1 && qs[0].length < SUGGEST_SHORT_PREFIX && limit <= MAX_SUGGEST_LIMIT) return this.shortPrefix(qs[0], limit);
     if (this.stamp === 0x7fffffff) {
       for (const a of this.wordStamp) a.fill(0);
       this.nameStamp.fill(0);
@@ -318,56 +254,66 @@ export class SuggestIndex {
     }
     const stamp = ++this.stamp;
     // The token whose words occur in the fewest names drives; each of those names is then checked
-    // against every token through its own few words.
+    // against every token through its own few words (one token: the words' tiers are the names').
     let driver = 0;
     let driverNames = Infinity;
     for (let k = 0; k < qs.length; k++) {
-      const names = this.matchWords(qs[k], k, stamp);
-      if (names === 0) return { total: 0, items: [] };
-      if (names < driverNames) {
+      this.matchWords(qs[k], k, stamp);
+      if (this.slotNames === 0) return { total: 0, ranks: [] };
+      if (this.slotNames < driverNames) {
         driver = k;
-        driverNames = names;
+        driverNames = this.slotNames;
       }
     }
+    const { postingStart, postingNames, nameEntry } = this.index;
+    const single = qs.length === 1;
     // an entry takes the best of its names: exact (0) before typo (1)
-    const exact: number[] = [];
-    const typo: number[] = [];
+    let exactCount = 0;
+    let typoCount = 0;
     let total = 0;
     const driverWords = this.slotWords[driver];
     for (let d = 0; d < this.slotCount[driver]; d++) {
-      const list = this.postings[driverWords[d]];
-      for (let j = 0; j < list.length; j++) {
-        const id = list[j];
-        if (this.nameStamp[id] === stamp) continue;
-        this.nameStamp[id] = stamp;
-        const tier = this.nameTypos(id, qs.length, stamp);
-        if (tier === NO_MATCH) continue;
-        const rank = this.nameEntry[id];
+      const w = driverWords[d];
+      for (let j = postingStart[w]; j < postingStart[w + 1]; j++) {
+        const id = postingNames[j];
+        let tier: number;
+        if (single) {
+          tier = this.wordTier[0][w];
+          this.typoAgree = this.wordAgree[0][w];
+        } else {
+          if (this.nameStamp[id] === stamp) continue;
+          this.nameStamp[id] = stamp;
+          tier = this.nameTypos(id, qs.length, stamp);
+          if (tier === NO_MATCH) continue;
+        }
+        const rank = nameEntry[id];
         if (this.entryStamp[rank] !== stamp) {
           this.entryStamp[rank] = stamp;
           this.entryTier[rank] = tier;
           this.entryAgree[rank] = tier === 1 ? this.typoAgree : 0;
           total += 1;
-          (tier === 0 ? exact : typo).push(rank);
+          if (tier === 0) this.exactRanks[exactCount++] = rank;
+          else this.typoRanks[typoCount++] = rank;
         } else if (tier < this.entryTier[rank]) {
           this.entryTier[rank] = tier;
-          exact.push(rank);
+          this.exactRanks[exactCount++] = rank;
         } else if (tier === 1 && this.typoAgree > this.entryAgree[rank]) {
           this.entryAgree[rank] = this.typoAgree;
         }
       }
     }
-    const pick = smallest(exact, limit);
+    const pick = smallest(this.exactRanks, exactCount, limit);
     if (pick.length < limit) {
       // typo matches by weight, then the longer exact prefix, then rank: one number each
-      const n = this.entries.length;
-      const keys: number[] = [];
-      for (const rank of typo) {
-        if (this.entryTier[rank] === 1) keys.push((this.weightStart[rank] * 256 + 255 - this.entryAgree[rank]) * n + rank);
+      const n = this.entryCount;
+      let keys = 0;
+      for (let j = 0; j < typoCount; j++) {
+        const rank = this.typoRanks[j];
+        if (this.entryTier[rank] === 1) this.typoKeys[keys++] = (this.index.weightStart[rank] * 256 + 255 - this.entryAgree[rank]) * n + rank;
       }
-      for (const key of smallest(keys, limit - pick.length)) pick.push(key % n);
+      for (const key of smallest(this.typoKeys, keys, limit - pick.length)) pick.push(key % n);
     }
-    return { total, items: pick.map((rank) => render(this.entries[rank], locale)) };
+    return { total, ranks: pick };
   }
 }
 
@@ -378,11 +324,12 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
-/** The `k` smallest numbers of `xs`, ascending (k is small; xs may be large). */
-function smallest(xs: number[], k: number): number[] {
-  if (xs.length <= k * 4) return xs.sort((a, b) => a - b).slice(0, k);
+/** The `k` smallest of the first `count` numbers of `xs`, ascending (k is small; count may be large). */
+function smallest(xs: Int32Array | Float64Array, count: number, k: number): number[] {
+  if (count <= k * 4) return Array.from(xs.subarray(0, count)).sort((a, b) => a - b).slice(0, k);
   const top: number[] = [];
-  for (const x of xs) {
+  for (let j = 0; j < count; j++) {
+    const x = xs[j];
     if (top.length === k && x >= top[k - 1]) continue;
     let i = top.length === k ? k - 1 : top.length;
     if (top.length === k) top.pop();

@@ -1,10 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { FacetLabels, LeadRouting, LocalizedText, MarketRatesFile, SuggestEntry } from '../../contract/build.ts';
+import type { FacetLabels, LeadRouting, LocalizedText, MarketRatesFile } from '../../contract/build.ts';
 import type { GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, OPTION_TYPES, type BillingPeriod, type Locale, type Money, type OptionType } from '../../contract/common.ts';
 import { foldedNames } from '../../contract/fold.ts';
 import { MAX_RANKING_LIMIT, type PlaceHub, type RankingsPayload } from '../../contract/market.ts';
 import { LOGO_SIZE_PX } from './listing-rows.ts';
+import type { SuggestSource } from './suggest-index.ts';
 import { queryJsonRows, queryRows } from './models.ts';
 import {
   FACET_KEY_LABELS, operatorDescription, operatorFaqs, placeFaqs, placeIntro, placeShortDescription, type PlaceText,
@@ -324,8 +325,9 @@ export function facetLabels(m: Marts): FacetLabels {
   };
 }
 
-export function suggestIndex(m: Marts): SuggestEntry[] {
-  const entries: SuggestEntry[] = [];
+/** The entries of the autocomplete: every country, city, zone, operator and space (pipeline/lib/suggest-index.ts). */
+export function suggestSources(m: Marts): SuggestSource[] {
+  const entries: SuggestSource[] = [];
   const names = (kind: 'country' | 'city' | 'zone', rows: Row[], slugColumn: string) =>
     new Map(rows.map((r) => [str(r[slugColumn]), m.texts.localized(kind, str(r[slugColumn]), 'name')!]));
   const countryNames = names('country', m.countries, 'country_slug');

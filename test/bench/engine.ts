@@ -3,12 +3,14 @@
  *   tsx test/bench/engine.ts --dist DIR [--queries 3000] [--seed 1] [--only facets]
  * Loads a build with loadBuild (caches off) and measures, per query, the CPU time (µs, so a busy
  * machine does not count) a request costs the engine: match + page + card JSON for lists, facets
- * for facets. Every query is drawn fresh (filters, seeds, pages), as users send them. Uses only
- * the engine's public methods.
+ * for facets, lookup + the items' JSON for suggest. Every query is drawn fresh (filters, seeds,
+ * pages, what a person has typed), as users send them. Uses only the engine's and the suggest
+ * index's public methods.
  */
 import { parseArgs } from 'node:util';
 import { loadBuild } from '../../api/build/load.ts';
 import type { Engine, Filters } from '../../api/catalog/engine.ts';
+import { LOCALES, type Locale } from '../../contract/common.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import { prng } from '../support/build-fixture.ts';
 
@@ -64,8 +66,23 @@ function listPage(f: Filters, sort: SortBy, seed: number, page: number, pageSize
   return bytes;
 }
 
+/** Names people type, as the benchmark's traffic draws them: places in every locale and space titles. */
+const placeNames = LOCALES.flatMap((locale) => build.geo[locale].countries.map((c) => ({ text: c.name, locale }))
+  .concat(build.geo[locale].cities.flatMap((c) => [c.name, ...c.zones.map((z) => z.name)].map((text) => ({ text, locale })))));
+
+/** What a person has typed so far (test/bench/traffic.ts): 1–12 characters, sometimes two words, from 5 on a typo in a quarter. */
+function suggestQuery(): { q: string; locale: Locale; limit: number } {
+  const name = rnd() < 0.5 ? pick(placeNames) : { text: engine.title(Math.floor(rnd() * engine.n), 'en'), locale: pick(LOCALES) };
+  const length = Math.min(name.text.length, 1 + Math.floor(rnd() * rnd() * 12));
+  let q = name.text.slice(0, Math.max(1, length));
+  if (q.length >= 5 && rnd() < 0.25) {
+    const i = 1 + Math.floor(rnd() * (q.length - 2));
+    q = rnd() < 0.5 ? q.slice(0, i) + q.slice(i + 1) : q.slice(0, i) + q[i + 1] + q[i] + q.slice(i + 2);
+  }
+  return { q: q.trim() || q, locale: name.locale, limit: rnd() < 0.2 ? 5 + Math.floor(rnd() * 6) : 8 };
+}
+
 const SORTED: SortBy[] = ['date-desc', 'date-asc', 'rating-desc', 'price-asc'];
-const LOCALES = ['en', 'de', 'es'] as const;
 const seed = () => Math.floor(rnd() * 2 ** 31);
 /** Each scenario draws a query (untimed) and returns what answering it costs (timed). */
 const scenarios: Record<string, () => () => unknown> = {
@@ -75,6 +92,10 @@ const scenarios: Record<string, () => () => unknown> = {
   'list, random filter mixes, sorted, pages 1-5': () => { const f = randomFilters(), s = pick(SORTED), p = 1 + Math.floor(rnd() * 5); return () => listPage(f, s, 0, p, 20); },
   'facets, random filter mixes': () => { const f = randomFilters(), l = pick(LOCALES); return () => engine.facets(f, l); },
   'facets, no filter': () => { const l = pick(LOCALES); return () => engine.facets({}, l); },
+  'suggest (prefixes of names, typos)': () => {
+    const { q, locale, limit } = suggestQuery();
+    return () => build.suggestIndex.itemsJson(build.suggestIndex.search(q, limit).ranks, locale);
+  },
 };
 
 const count = Number(values.queries);
@@ -95,7 +116,7 @@ for (const [name, draw] of Object.entries(scenarios)) {
   const mean = times.reduce((a, b) => a + b, 0) / count;
   rows.push(`| ${name} | ${Math.round(at(0.5))} | ${Math.round(at(0.99))} | ${Math.round(times[count - 1])} | ${Math.round(mean)} |`);
 }
-console.log(`\n${count} queries each, µs of CPU time per query (match + page + cards, or facets)\n`);
+console.log(`\n${count} queries each, µs of CPU time per query (match + page + cards, facets, or suggest lookup + items)\n`);
 console.log('| query | p50 | p99 | max | mean |\n|---|---:|---:|---:|---:|');
 for (const r of rows) console.log(r);
 await build.close();

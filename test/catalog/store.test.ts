@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +42,18 @@ async function withLines(name: string, change: (lines: string[]) => string[]) {
     },
   });
   dirs.push(f.dir);
+  return f;
+}
+
+/** A fixture build with one file's bytes changed on disk and the manifest's checksum following. */
+async function withBytes(name: string, change: (bytes: Buffer) => Buffer) {
+  const f = await writeBuildFixture();
+  dirs.push(f.dir);
+  const bytes = change(await readFile(join(f.dir, name)));
+  await writeFile(join(f.dir, name), bytes);
+  const m = JSON.parse(await readFile(join(f.dir, 'manifest.json'), 'utf8'));
+  m.files[name] = createHash('sha256').update(bytes).digest('hex');
+  await writeFile(join(f.dir, 'manifest.json'), JSON.stringify(m));
   return f;
 }
 
@@ -146,6 +159,32 @@ describe('loadBuild', () => {
     });
     dirs.push(f.dir);
     await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/listing-columns\.json: the listings of city [a-z-]+ are not one range/));
+  });
+
+  it('rejects damaged autocomplete files at load, each with what is wrong', async () => {
+    const ok = await writeBuildFixture();
+    dirs.push(ok.dir);
+    const build = await loadBuild(ok.dir, { siteUrl: SITE });
+    const { ranks } = build.suggestIndex.search('tor twelv', 8);
+    assert.deepEqual(JSON.parse(build.suggestIndex.itemsJson(ranks, 'de'))[0], { kind: 'property', slug: 'tor-twelve', label: 'Tor Twelve' }, 'the fixture finds a space by its title');
+    await build.close();
+    const cases: [string, (b: Buffer) => Buffer, RegExp][] = [
+      ['suggest-index.bin', (b) => b.subarray(0, b.length - 8), /suggest-index\.bin: section shortTop is \d+ bytes, the file holds \d+/],
+      ['suggest-index.bin', (b) => Buffer.concat([Buffer.from('XXXX'), b.subarray(4)]), /suggest-index\.bin: not a suggest index/],
+      // the first two words swapped: the binary searches would miss words
+      ['suggest-index.bin', (b) => {
+        const text = b.toString('latin1');
+        const words = text.slice(8, 8 + b.readUInt32LE(4)).split(' ');
+        [words[0], words[1]] = [words[1], words[0]];
+        return Buffer.concat([b.subarray(0, 8), Buffer.from(words.join(' '), 'latin1'), b.subarray(8 + b.readUInt32LE(4))]);
+      }, /suggest-index\.bin: words not sorted at 1/],
+      ['suggest.es.ndjson', (b) => Buffer.concat([b, Buffer.from('{"kind":"city","slug":"x","label":"X"}\n')]), /suggest\.es\.ndjson has 27 lines, suggest\.en\.ndjson 26/],
+      ['suggest.de.ndjson', (b) => b.subarray(0, b.length - 1), /suggest\.de\.ndjson does not end with a newline/],
+    ];
+    for (const [name, change, pattern] of cases) {
+      const f = await withBytes(name, change);
+      await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(pattern), String(pattern));
+    }
   });
 
   it('rejects a corrupt JSON file at load, not at the first request', async () => {

@@ -1,19 +1,36 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SuggestEntry } from '../../contract/build.ts';
 import fc from 'fast-check';
+import { suggestLines } from '../../api/build/suggest.ts';
 import { MIN_TYPO_LENGTH, prefixDistance, SuggestIndex, tokens } from '../../api/catalog/suggest.ts';
+import { LOCALES, type Locale } from '../../contract/common.ts';
 import { fold, foldedNames } from '../../contract/fold.ts';
+import type { Suggestion } from '../../contract/market.ts';
+import { decodeSuggestIndex, encodeSuggestIndex } from '../../contract/suggest-index.ts';
+import { buildSuggestIndex, suggestion, type SuggestSource } from '../../pipeline/lib/suggest-index.ts';
 
 const L = (en: string, de = en, es = en) => ({ en, de, es });
-function entry(kind: SuggestEntry['kind'], slug: string, label: ReturnType<typeof L>, weight: number, extra: Partial<SuggestEntry> = {}): SuggestEntry {
+function entry(kind: SuggestSource['kind'], slug: string, label: ReturnType<typeof L>, weight: number, extra: Partial<SuggestSource> = {}): SuggestSource {
   return {
     kind, slug, label, sublabel: null, center: null, propertyCount: kind === 'property' ? null : weight,
     foldedNames: foldedNames(label.en, label.de, label.es), weight, ...extra,
   };
 }
 
-const ENTRIES: SuggestEntry[] = [
+/** The index the API loads, made as the pipeline makes it and read back through the files' format. */
+function indexOf(sources: SuggestSource[]) {
+  const { ranked, data } = buildSuggestIndex(sources);
+  const lines = Object.fromEntries(LOCALES.map((l) => [l, suggestLines(Buffer.from(ranked.map((e) => `${JSON.stringify(suggestion(e, l))}\n`).join('')), l)]));
+  const idx = new SuggestIndex(lines as Record<Locale, ReturnType<typeof suggestLines>>, decodeSuggestIndex(encodeSuggestIndex(data), ranked.length));
+  return {
+    search(q: string, locale: Locale, limit: number): { total: number; items: Suggestion[] } {
+      const { total, ranks } = idx.search(q, limit);
+      return { total, items: JSON.parse(idx.itemsJson(ranks, locale)) };
+    },
+  };
+}
+
+const ENTRIES: SuggestSource[] = [
   entry('country', 'germany', L('Germany', 'Deutschland', 'Alemania'), 400),
   entry('city', 'munich', L('Munich', 'München', 'Múnich'), 68, { sublabel: L('Germany', 'Deutschland', 'Alemania'), center: { lat: 48.14, lng: 11.58 } }),
   entry('city', 'manchester', L('Manchester', 'Manchester', 'Mánchester'), 29),
@@ -27,7 +44,7 @@ const ENTRIES: SuggestEntry[] = [
   entry('property', 'barcelona-loft', L('Barcelona Loft'), 1),
   entry('property', 'strasse-haus', L('Haus an der Straße'), 1),
 ];
-const index = new SuggestIndex(ENTRIES);
+const index = indexOf(ENTRIES);
 const slugs = (q: string, locale: 'en' | 'de' | 'es' = 'en', limit = 8) => index.search(q, locale, limit).items.map((i) => i.slug);
 
 describe('fold', () => {
@@ -69,6 +86,27 @@ describe('SuggestIndex', () => {
     assert.deepEqual(slugs('brxcelna'), [], 'not two typos');
   });
 
+  it('finds each kind of typo, at the first letter, inside the word and at its end', () => {
+    const cases: [string, string[]][] = [
+      ['barcelnoa', ['barcelona', 'barcelona-loft']], // two letters swapped at the end
+      ['abrcelona', ['barcelona', 'barcelona-loft']], // swapped at the start
+      ['barclona', ['barcelona', 'barcelona-loft']], // a missing letter
+      ['arcelona', ['barcelona', 'barcelona-loft']], // the first letter missing
+      ['barcelonaa', ['barcelona', 'barcelona-loft']], // an extra letter at the end
+      ['xbarcelona', ['barcelona', 'barcelona-loft']], // an extra first letter
+      ['varcelona', ['barcelona', 'barcelona-loft']], // the first letter replaced
+      ['barcelonx', ['barcelona', 'barcelona-loft']], // the last letter replaced
+      ['strase', ['strasse-haus']], // Straße folds to strasse: one s missing
+      ['straße', ['strasse-haus']],
+      ['müncen', ['munich']], // ü folds to u, a letter missing after it
+      ['düseldorf', ['dusseldorf']],
+      ['haus strase', ['strasse-haus']], // several words, one typo
+      ['hause strase', []], // one typo per query, not per word
+      ['nueva yrok', ['new-york']],
+    ];
+    for (const [q, expected] of cases) assert.deepEqual(slugs(q), expected, q);
+  });
+
   it('ranks exact prefixes above typo matches, then larger places first', () => {
     // "munc": exact on München; a typo on Manchester (larger places do not jump the tier)
     assert.deepEqual(slugs('munc'), ['munich', 'manchester']);
@@ -78,7 +116,7 @@ describe('SuggestIndex', () => {
 
   it('ranks a typo late in the word above one on its first letter, at the same weight', () => {
     // munc: Munich is a typo on its 4th letter (muni…); Fuencarral folds to funcarral, a typo on its 1st
-    const spaces = new SuggestIndex([
+    const spaces = indexOf([
       entry('property', 'almendra-calle-de-fuencarral', L('Almendra Calle de Fuencarral'), 1),
       entry('property', 'quillhaven-munich', L('Quillhaven Munich'), 1),
       entry('property', 'anker-munchen', L('Anker München'), 1),
@@ -118,7 +156,7 @@ describe('SuggestIndex', () => {
     const query = fc.array(word, { minLength: 1, maxLength: 3 }).map((w) => w.join(' '));
     fc.assert(fc.property(names, fc.array(query, { minLength: 1, maxLength: 10 }), (nameList, queries) => {
       const entries = nameList.map((n, i) => entry('property', `s-${i}`, L(n), 1 + (i % 5)));
-      const idx = new SuggestIndex(entries);
+      const idx = indexOf(entries);
       for (const q of queries) {
         // the definition: every query word is a prefix of some word of the name (tier 0) or, from
         // MIN_TYPO_LENGTH characters, one edit away from a prefix (tier 1); one typo per query

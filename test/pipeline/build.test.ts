@@ -6,9 +6,10 @@ import { crc32 } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import {
-  BUILD_FILES, DETAILS_INDEX, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES,
+  BUILD_FILES, DETAILS_INDEX, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES,
 } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
+import { decodeSuggestIndex } from '../../contract/suggest-index.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { MAX_RANKING_LIMIT } from '../../contract/market.ts';
 import { runBuild } from '../../pipeline/run.ts';
@@ -37,6 +38,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       ...Object.keys(LOCALIZED_BUILD_FILES).flatMap((n) => LOCALES.map((l) => `${n}.${l}.json`)),
       ...Object.keys(NDJSON_BUILD_FILES).flatMap((n) => LOCALES.map((l) => `${n}.${l}.ndjson`)),
       ...LOCALES.map(DETAILS_INDEX.name),
+      SUGGEST_FILES.index, ...LOCALES.map(SUGGEST_FILES.lines),
       ...Object.keys(RESEARCH_FILES),
       ...OTHER_BUILD_FILES,
     ].sort();
@@ -134,8 +136,14 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       const operators = read(`operators.${locale}.json`);
       for (const [slug, hub] of Object.entries<any>(operators)) assert.equal(hub.propertyCount, byOperator.get(slug) ?? 0);
     }
-    const suggest = read('suggest.json');
-    assert.equal(suggest.filter((s: any) => s.kind === 'property').length, columns.slugs.length);
+    const suggestSlugs = LOCALES.map((locale) => {
+      const lines = readFileSync(path.join(dir, SUGGEST_FILES.lines(locale)), 'utf8').slice(0, -1).split('\n');
+      const suggest = lines.map((line) => SUGGEST_FILES.lineSchema.parse(JSON.parse(line)));
+      assert.equal(suggest.filter((s) => s.kind === 'property').length, columns.slugs.length);
+      return suggest.map((s) => `${s.kind}/${s.slug}`);
+    });
+    for (const slugs of suggestSlugs) assert.deepEqual(slugs, suggestSlugs[0], 'one entry per line, in the same rank order in every locale');
+    decodeSuggestIndex(readFileSync(path.join(dir, SUGGEST_FILES.index)), suggestSlugs[0].length);
     assert.deepEqual(Object.keys(read('lead-routing.json')).sort(), [...columns.slugs].sort());
     const index = read('price-index.json');
     const report = parse(readFileSync(path.join(dir, 'price-report.csv')), { columns: true }) as Record<string, string>[];

@@ -209,7 +209,7 @@ describe('pipeline rules', () => {
     assert.deepEqual(slugs, ['map-berlin', 'map-london']);
     assert.ok(b.json('operators.en.json')['map-2']);
     assert.ok(b.json('geo.en.json').cities.some((c: any) => c.slug === 'map-de'));
-    assert.ok(!JSON.stringify(b.json('suggest.json').map((s: any) => s.slug)).includes('"map"'));
+    assert.ok(!JSON.stringify(b.lines('suggest.en.ndjson').map((s: any) => s.slug)).includes('"map"'));
   });
 
   it('derives capacity_status and updatedAt from the space', async () => {

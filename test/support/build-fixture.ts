@@ -11,11 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, type ListingColumns,
+  BUILD_FILES, BUILD_FORMAT_VERSION, SUGGEST_FILES, DETAILS_INDEX, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, type ListingColumns,
 } from '../../contract/build.ts';
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
 import { OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
+import { encodeSuggestIndex } from '../../contract/suggest-index.ts';
+import { buildSuggestIndex, suggestion } from '../../pipeline/lib/suggest-index.ts';
+import { foldedNames } from '../../contract/fold.ts';
 import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder, type PriceBasis } from '../../contract/prices.ts';
 import { checkerFor } from '../../contract/validate.ts';
 
@@ -555,7 +558,12 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     localized('operators', {});
   }
   files.set('config.json', json('config.json', BUILD_FILES['config.json'], { minSupportedBuild: opts.minSupportedBuild ?? 100, recommendedBuild: 120, flags: { newSearch: true } }));
-  files.set('suggest.json', json('suggest.json', BUILD_FILES['suggest.json'], []));
+  // the autocomplete over the spaces' titles, made as the pipeline makes it
+  const suggest = buildSuggestIndex(listings.map((l) => ({
+    kind: 'property' as const, slug: l.slug, label: { en: l.title, de: l.title, es: l.title }, sublabel: null, center: null,
+    propertyCount: null, foldedNames: foldedNames(l.title), weight: 1,
+  })));
+  for (const l of locales) files.set(SUGGEST_FILES.lines(l), suggest.ranked.map((e) => `${JSON.stringify(suggestion(e, l))}\n`).join(''));
   files.set('price-index.json', json('price-index.json', BUILD_FILES['price-index.json'], { asOf: '2026-11-01T00:00:00Z', methodologyUrl: '/methodology', cities: [] }));
   files.set('lead-routing.json', json('lead-routing.json', BUILD_FILES['lead-routing.json'], Object.fromEntries(listings.map((l) => [l.slug, {
     title: l.title, citySlug: l.city, operatorSlug: l.operator, operatorName: OPERATORS.find((o) => o.slug === l.operator)?.name ?? null,
@@ -565,6 +573,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   // the record indexes are made from the details as validated, as the pipeline does: a mutation
   // of a details file is damage they reveal
   const binary = new Map<string, Buffer>(locales.map((l) => [DETAILS_INDEX.name(l), detailsIndex(files.get(`details.${l}.ndjson`)!)]));
+  binary.set(SUGGEST_FILES.index, encodeSuggestIndex(suggest.data));
   opts.mutate?.(files);
 
   const checksums: Record<string, string> = {};

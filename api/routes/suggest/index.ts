@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope, LocaleSchema, PaginatedMetaSchema } from '../../../contract/common.ts';
 import { queryIntDefault } from '../../../contract/query-params.ts';
 import { DEFAULT_SUGGEST_LIMIT, MAX_SUGGEST_LIMIT, SuggestionSchema } from '../../../contract/market.ts';
-import { pagination } from '../../http/envelope.ts';
+import { envelopeJson, pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
@@ -30,7 +30,9 @@ export const suggestRoute = defineRoute({
   cacheKey: requestKey,
   rateLimit: 'read',
   handler: ({ query: q, build, cite }) => {
-    const { total, items } = build.suggestIndex.search(q.q, q.locale, q.limit);
-    return { data: items, meta: { pagination: pagination(1, q.limit, total), citation: cite(q.locale, { kind: 'home' }) } };
+    const { total, ranks } = build.suggestIndex.search(q.q, q.limit);
+    return {
+      json: envelopeJson(build.suggestIndex.itemsJson(ranks, q.locale), { pagination: pagination(1, q.limit, total), citation: cite(q.locale, { kind: 'home' }) }),
+    };
   },
 });
