@@ -7,7 +7,7 @@ import type { LoadedBuild } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
 import type { ListingCard, PropertyDetail } from '../../contract/catalog.ts';
 import type { Locale, Money, OptionType, SlugName } from '../../contract/common.ts';
-import type { OperatorHub, PlaceHub, PriceIndexCity, PriceIndexPayload } from '../../contract/market.ts';
+import type { PlaceHub, PriceIndexCity, PriceIndexPayload } from '../../contract/market.ts';
 import type { PriceHistoryCity, PriceHistoryPayload } from '../../contract/research.ts';
 import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
