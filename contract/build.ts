@@ -36,7 +36,9 @@ export const DEFAULT_DIST_DIR = 'dist';
  * 6: listings in place order (country, city, zone, then slug) instead of slug order, in
  * listing-columns.json and the NDJSON files alike;
  * and the autocomplete as SUGGEST_FILES (suggestions per locale as NDJSON in rank order, and
- * suggest-index.bin with the lookups' sorted words, postings and typo blocks) in place of suggest.json.
+ * suggest-index.bin with the lookups' sorted words, postings and typo blocks) in place of suggest.json;
+ * and the hubs (rankings, places, operators) are keyed files (KEYED_BUILD_FILES): one value per line,
+ * a record index and the keys, in place of one JSON object per locale.
  */
 export const BUILD_FORMAT_VERSION = 6;
 
@@ -211,10 +213,31 @@ export const BUILD_FILES = {
 export const LOCALIZED_BUILD_FILES = {
   geo: GeoFileSchema,
   'market-rates': MarketRatesFileSchema,
+} as const;
+
+/**
+ * The localized files looked up by key, one value per request (the hubs), with the schema of the
+ * whole map the pipeline validates. Each is written as three files per locale (KEYED_FILE): the
+ * values, one JSON value and a newline per line (site paths site-relative); its record index, in
+ * the format of DETAILS_INDEX; and the key of every line, in line order, as a JSON array of
+ * strings. The API holds the keys and the index, and reads a line when it is asked for, checked
+ * against the index.
+ */
+export const KEYED_BUILD_FILES = {
   rankings: RankingsFileSchema,
   places: PlacesFileSchema,
   operators: OperatorsFileSchema,
 } as const;
+
+export const KEYED_FILE = {
+  lines: (name: string, locale: string) => `${name}.${locale}.ndjson`,
+  index: (name: string, locale: string) => `${name}.${locale}.index`,
+  keys: (name: string, locale: string) => `${name}.${locale}.keys.json`,
+} as const;
+
+/** Every file of the keyed files of a build. */
+export const keyedFileNames = (locales: readonly string[]) => Object.keys(KEYED_BUILD_FILES)
+  .flatMap((name) => locales.flatMap((l) => [KEYED_FILE.lines(name, l), KEYED_FILE.index(name, l), KEYED_FILE.keys(name, l)]));
 
 /**
  * The listings of a locale as NDJSON, written as `<name>.<locale>.ndjson`: line i (a JSON value

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES } from './build.ts';
+import { BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES } from './build.ts';
 
 /**
  * sha256 of the build format: its version and the JSON Schema of every build file. The pipeline
@@ -11,6 +11,7 @@ export const CONTRACT_HASH = createHash('sha256').update(JSON.stringify({
   manifest: z.toJSONSchema(ManifestSchema, { io: 'input', unrepresentable: 'any' }),
   files: Object.fromEntries(Object.entries(BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
   localized: Object.fromEntries(Object.entries(LOCALIZED_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
+  keyed: Object.fromEntries(Object.entries(KEYED_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
   ndjson: Object.fromEntries(Object.entries(NDJSON_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
   suggest: z.toJSONSchema(SUGGEST_FILES.lineSchema, { io: 'input', unrepresentable: 'any' }),
   research: Object.fromEntries(Object.entries(RESEARCH_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
+  BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
 } from '../contract/build.ts';
 import { LOCALES } from '../contract/common.ts';
 import { CONTRACT_HASH } from '../contract/hash.ts';
@@ -25,6 +25,7 @@ import { createProgress, formatMs, type Progress } from './lib/progress.ts';
 import {
   BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
 } from './lib/publish.ts';
+import { writeKeyedFile } from './lib/keyed-files.ts';
 import { checkInvariants, validateOutput } from './lib/validate.ts';
 import { checkVolumes, inputVolumes } from './lib/volume.ts';
 import { describeChanges, readBuildFigures } from './lib/changes.ts';
@@ -143,14 +144,20 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           const localized: Record<keyof typeof LOCALIZED_BUILD_FILES, unknown> = {
             geo,
             'market-rates': assemble.marketRates(marts, locale),
-            rankings: assemble.rankings(marts, locale),
-            places: assemble.places(marts, locale),
-            operators,
           };
           for (const [name, value] of Object.entries(localized) as [keyof typeof LOCALIZED_BUILD_FILES, unknown][]) {
             const file = `${name}.${locale}.json`;
             validateOutput(file, LOCALIZED_BUILD_FILES[name], value);
             writer.writeJson(file, value);
+          }
+          const keyed: Record<keyof typeof KEYED_BUILD_FILES, Record<string, unknown>> = {
+            rankings: assemble.rankings(marts, locale),
+            places: assemble.places(marts, locale),
+            operators,
+          };
+          for (const [name, values] of Object.entries(keyed) as [keyof typeof KEYED_BUILD_FILES, Record<string, unknown>][]) {
+            validateOutput(KEYED_FILE.lines(name, locale), KEYED_BUILD_FILES[name], values);
+            writeKeyedFile(writer, name, locale, values);
           }
           return cardSlugs.length;
         }, (n) => `${n} cards, markers, details and hubs validated`);

@@ -3,18 +3,19 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, SUGGEST_FILES,
-  type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LOCALIZED_BUILD_FILES, ManifestSchema,
+  NDJSON_BUILD_FILES, SUGGEST_FILES, type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile,
 } from '../../contract/build.ts';
 import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
-import type { PlaceHub, RankingsPayload } from '../../contract/market.ts';
+import type { OperatorHub, PlaceHub, RankingsPayload } from '../../contract/market.ts';
 import { Engine, type LocaleListings } from '../catalog/engine.ts';
 import type { FilterRegistry } from '../catalog/filters.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths } from '../catalog/text.ts';
 import { checkColumns } from './columns.ts';
+import { KeyedRecords } from './keyed.ts';
 import { checkLineCount, ndjsonLines, readWhole } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
 import { loadSuggest } from './suggest.ts';
@@ -34,16 +35,19 @@ export interface LoadedBuild {
   /** the listing engine: filters, sorts, facets, cards, markers and details */
   engine: Engine;
   marketRates: PerLocale<MarketRatesFile>;
-  rankings: PerLocale<Record<string, RankingsPayload>>;
-  places: PerLocale<Record<string, PlaceHub>>;
-  operators: PerLocale<Record<string, unknown>>;
+  /** by city slug */
+  rankings: PerLocale<KeyedRecords<RankingsPayload>>;
+  /** by `<kind>/<slug>` */
+  places: PerLocale<KeyedRecords<PlaceHub>>;
+  /** by operator slug */
+  operators: PerLocale<KeyedRecords<OperatorHub>>;
   /** the autocomplete (api/build/suggest.ts) */
   suggestIndex: SuggestIndex;
   priceIndex: unknown;
   leadRouting: LeadRouting;
   /** files served as they are (price-report.csv, price-report.datapackage.json), if present */
   rawFiles: Map<string, Buffer>;
-  /** releases the open detail files; call once the build is no longer served */
+  /** releases the open detail and hub files; call once the build is no longer served */
   close(): Promise<void>;
 }
 
@@ -54,7 +58,7 @@ export interface LoadOptions {
   now?: () => number;
   /** the filters the engine indexes (default FILTERS, api/catalog/filters.ts) */
   filters?: FilterRegistry;
-  /** read every detail line and check it against its record index (once a damaged one was found) */
+  /** read every detail and hub line and check it against its record index (once a damaged one was found) */
   checkAllDetails?: boolean;
 }
 
@@ -65,7 +69,10 @@ const REQUIRED_FILES = [
   ...Object.keys(NDJSON_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.ndjson`)),
   ...LOCALES.map(DETAILS_INDEX.name),
   SUGGEST_FILES.index, ...LOCALES.map(SUGGEST_FILES.lines),
+  ...keyedFileNames(LOCALES),
 ];
+
+type Keyed = keyof typeof KEYED_BUILD_FILES;
 
 /** Web Crypto hashes on the thread pool: this thread goes on with other files meanwhile. */
 const sha256 = async (buf: Buffer) => Buffer.from(await webcrypto.subtle.digest('SHA-256', buf)).toString('hex');
@@ -79,9 +86,10 @@ const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BU
  * Checks a build directory and loads it, the same at start-up and on reload: the manifest (format
  * version, contract hash, every required file listed), the sha256 of every file it holds in
  * memory, the structure of the listing files (listing-columns.json and one NDJSON line per
- * listing); then the engine and indexes. The details files stay on disk: each line is checked
- * against its record index when it is read (api/build/records.ts), which the whole file's
- * sha256 at load could not prove for bytes read later. Every file is parsed here: a build that loads has nothing left to fail later.
+ * listing); then the engine and indexes. The details files and the hubs' lines stay on disk:
+ * each line is checked against its record index when it is read (api/build/records.ts), which
+ * the whole file's sha256 at load could not prove for bytes read later. Every file held in memory
+ * is parsed here: a build that loads has nothing left to fail later but a line damaged on disk.
  * Elements are not validated against the contract again: the pipeline did before it published,
  * and the manifest with its checksums and contract hash is the proof.
  */
@@ -113,7 +121,29 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     return Object.fromEntries(LOCALES.map((l, k) => [l, values[k]])) as PerLocale<T>;
   };
 
-  const details: RecordFile[] = [];
+  const onDisk: RecordFile[] = [];
+  /** a keyed file's keys and index, checked against the manifest; its lines are checked when read (api/build/keyed.ts) */
+  const keyed = async <T>(name: Keyed): Promise<PerLocale<KeyedRecords<T>>> => {
+    const opened = await Promise.all(LOCALES.map(async (l) => {
+      const linesName = KEYED_FILE.lines(name, l);
+      const lines = await openRecords(join(dir, linesName), linesName, await read(KEYED_FILE.index(name, l))).catch((err: Error) => fail(err.message));
+      onDisk.push(lines);
+      if (opts.checkAllDetails) await checkAllRecords(lines).catch((err: Error) => fail(err.message));
+      const keysName = KEYED_FILE.keys(name, l);
+      let keys: unknown;
+      try {
+        keys = JSON.parse((await read(keysName)).toString('utf8'));
+      } catch (err) {
+        return fail(`${keysName} is not JSON: ${(err as Error).message}`);
+      }
+      try {
+        return new KeyedRecords<T>(lines, keys, opts.siteUrl);
+      } catch (err) {
+        return fail((err as Error).message);
+      }
+    }));
+    return Object.fromEntries(LOCALES.map((l, k) => [l, opened[k]])) as PerLocale<KeyedRecords<T>>;
+  };
   try {
     // The NDJSON files first: their big buffers are allocated while the JS heap is still small,
     // which keeps the collections they trigger cheap.
@@ -134,7 +164,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       for (const p of [cards, markers]) p.catch(() => undefined);
       const detailsName = `details.${l}.ndjson`;
       const detailFile = await openRecords(join(dir, detailsName), detailsName, await read(DETAILS_INDEX.name(l))).catch((err: Error) => fail(err.message));
-      details.push(detailFile);
+      onDisk.push(detailFile);
       if (opts.checkAllDetails) await checkAllRecords(detailFile).catch((err: Error) => fail(err.message));
       listings[l] = { cards: await lines('cards', cards), markers: await lines('markers', markers), details: detailFile, siteUrl: opts.siteUrl };
     }
@@ -156,9 +186,9 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     const [config, marketRates, rankings, places, operators, priceIndex, suggestIndex, leadRouting] = await Promise.all([
       json<ConfigPayload>('config.json'),
       perLocale<MarketRatesFile>('market-rates'),
-      perLocale<Record<string, RankingsPayload>>('rankings'),
-      perLocale<Record<string, PlaceHub>>('places'),
-      perLocale<Record<string, unknown>>('operators'),
+      keyed<RankingsPayload>('rankings'),
+      keyed<PlaceHub>('places'),
+      keyed<OperatorHub>('operators'),
       json<unknown>('price-index.json'),
       loadSuggest(read),
       json<LeadRouting>('lead-routing.json'),
@@ -172,10 +202,13 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       manifest,
       loadedAt: (opts.now ?? Date.now)(),
       config, labels, geo, engine, marketRates, rankings, places, operators, priceIndex, suggestIndex, leadRouting, rawFiles,
-      close: () => engine.close(),
+      close: async () => {
+        await engine.close();
+        for (const hubs of [rankings, places, operators]) for (const l of LOCALES) await hubs[l].close().catch(() => undefined);
+      },
     };
   } catch (err) {
-    for (const f of details) await f.fh.close().catch(() => undefined);
+    for (const f of onDisk) await f.fh.close().catch(() => undefined);
     throw err instanceof BuildLoadError ? err : new BuildLoadError(`build ${dir}: ${(err as Error).message}`);
   }
 }

@@ -7,7 +7,7 @@ import type { LoadedBuild } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
 import type { ListingCard, PropertyDetail } from '../../contract/catalog.ts';
 import type { Locale, Money, OptionType, SlugName } from '../../contract/common.ts';
-import type { OperatorHub, PlaceHub, PriceIndexCity, PriceIndexPayload } from '../../contract/market.ts';
+import type { PlaceHub, PriceIndexCity, PriceIndexPayload } from '../../contract/market.ts';
 import type { PriceHistoryCity, PriceHistoryPayload } from '../../contract/research.ts';
 import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
@@ -50,7 +50,6 @@ const apiLink = (ctx: ViewContext, path: string, query: Record<string, string> =
   type: JSON_TYPE,
 });
 
-const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
 
 const slugName = (h: { slug: string; name: string }): SlugName => ({ slug: h.slug, name: h.name });
 
@@ -100,12 +99,12 @@ export function homeView(ctx: ViewContext): PageView {
   };
 }
 
-export function placeView(ctx: ViewContext): PageView | undefined {
+export async function placeView(ctx: ViewContext): Promise<PageView | undefined> {
   const hubs = ctx.build.places[ctx.locale];
   const { country: countrySlug, city: citySlug, zone: zoneSlug } = ctx.params;
-  const country = own(hubs, `country/${countrySlug}`);
-  const city = citySlug === undefined ? undefined : own(hubs, `city/${citySlug}`);
-  const zone = zoneSlug === undefined ? undefined : own(hubs, `zone/${zoneSlug}`);
+  const country = await hubs.get(`country/${countrySlug}`);
+  const city = citySlug === undefined ? undefined : await hubs.get(`city/${citySlug}`);
+  const zone = zoneSlug === undefined ? undefined : await hubs.get(`zone/${zoneSlug}`);
   if (!country) return undefined;
   if (citySlug !== undefined && (!city || city.parent?.slug !== country.slug)) return undefined;
   if (zoneSlug !== undefined && (!zone || zone.parent?.slug !== city?.slug)) return undefined;
@@ -129,7 +128,7 @@ export function placeView(ctx: ViewContext): PageView | undefined {
       listing: cards(ctx, filters),
       listingsHref: apiLink(ctx, '/v1/properties', { [hub.kind]: hub.slug }).href,
       cityLinks: city && !zone ? [
-        ...(Object.hasOwn(ctx.build.rankings[ctx.locale], city.slug) ? [linkTo(ctx, { kind: 'best', city: slugName(city) })] : []),
+        ...(ctx.build.rankings[ctx.locale].has(city.slug) ? [linkTo(ctx, { kind: 'best', city: slugName(city) })] : []),
         linkTo(ctx, { kind: 'prices', city: slugName(city) }),
       ] : [],
     },
@@ -159,8 +158,8 @@ export async function spaceView(ctx: ViewContext): Promise<PageView | undefined>
   };
 }
 
-export function operatorView(ctx: ViewContext): PageView | undefined {
-  const hub = own(ctx.build.operators[ctx.locale] as Record<string, OperatorHub>, ctx.params.slug);
+export async function operatorView(ctx: ViewContext): Promise<PageView | undefined> {
+  const hub = await ctx.build.operators[ctx.locale].get(ctx.params.slug);
   if (!hub) return undefined;
   return {
     template: 'operator',
@@ -175,8 +174,8 @@ export function operatorView(ctx: ViewContext): PageView | undefined {
   };
 }
 
-export function bestView(ctx: ViewContext): PageView | undefined {
-  const ranking = own(ctx.build.rankings[ctx.locale], ctx.params.city);
+export async function bestView(ctx: ViewContext): Promise<PageView | undefined> {
+  const ranking = await ctx.build.rankings[ctx.locale].get(ctx.params.city);
   if (!ranking) return undefined;
   return {
     template: 'best',

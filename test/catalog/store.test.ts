@@ -188,9 +188,9 @@ describe('loadBuild', () => {
   });
 
   it('rejects a corrupt JSON file at load, not at the first request', async () => {
-    const f = await writeBuildFixture(undefined, { mutate: (files) => files.set('rankings.de.json', '{"berlin": ') });
+    const f = await writeBuildFixture(undefined, { mutate: (files) => files.set('market-rates.de.json', '{"asOf": ') });
     dirs.push(f.dir);
-    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/rankings\.de\.json is not JSON/));
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/market-rates\.de\.json is not JSON/));
   });
 
   it('resolves site paths against SITE_URL in cards, markers and details', async () => {

@@ -6,14 +6,14 @@ import { crc32 } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import {
-  BUILD_FILES, DETAILS_INDEX, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES,
+  BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES,
 } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { decodeSuggestIndex } from '../../contract/suggest-index.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { MAX_RANKING_LIMIT } from '../../contract/market.ts';
 import { runBuild } from '../../pipeline/run.ts';
-import { quietProgress } from '../support/pipeline-fixtures.ts';
+import { quietProgress, readKeyed } from '../support/pipeline-fixtures.ts';
 import { tempDir } from '../support/pipeline-fixtures.ts';
 
 const SAMPLE = path.resolve('data');
@@ -39,6 +39,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       ...Object.keys(NDJSON_BUILD_FILES).flatMap((n) => LOCALES.map((l) => `${n}.${l}.ndjson`)),
       ...LOCALES.map(DETAILS_INDEX.name),
       SUGGEST_FILES.index, ...LOCALES.map(SUGGEST_FILES.lines),
+      ...keyedFileNames(LOCALES),
       ...Object.keys(RESEARCH_FILES),
       ...OTHER_BUILD_FILES,
     ].sort();
@@ -73,14 +74,22 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
         });
       }
     }
-    for (const locale of LOCALES) {
-      const index = readFileSync(path.join(dir, DETAILS_INDEX.name(locale)));
-      const lines = readFileSync(path.join(dir, `details.${locale}.ndjson`), 'utf8').slice(0, -1).split('\n');
+    const checkIndex = (indexName: string, linesName: string) => {
+      const index = readFileSync(path.join(dir, indexName));
+      const lines = readFileSync(path.join(dir, linesName), 'utf8').slice(0, -1).split('\n');
       assert.equal(index.length, lines.length * DETAILS_INDEX.bytesPerRecord);
       lines.forEach((line, i) => {
-        assert.equal(index.readUInt32LE(i * 8), Buffer.byteLength(line) + 1, `${DETAILS_INDEX.name(locale)}: length of line ${i + 1}`);
-        assert.equal(index.readUInt32LE(i * 8 + 4), crc32(`${line}\n`), `${DETAILS_INDEX.name(locale)}: CRC-32 of line ${i + 1}`);
+        assert.equal(index.readUInt32LE(i * 8), Buffer.byteLength(line) + 1, `${indexName}: length of line ${i + 1}`);
+        assert.equal(index.readUInt32LE(i * 8 + 4), crc32(`${line}\n`), `${indexName}: CRC-32 of line ${i + 1}`);
       });
+    };
+    for (const locale of LOCALES) {
+      checkIndex(DETAILS_INDEX.name(locale), `details.${locale}.ndjson`);
+      for (const [name, schema] of Object.entries(KEYED_BUILD_FILES)) {
+        checkIndex(KEYED_FILE.index(name, locale), KEYED_FILE.lines(name, locale));
+        const r = schema.safeParse(readKeyed(dir, name, locale));
+        assert.ok(r.success, `${KEYED_FILE.lines(name, locale)}: ${r.error?.message}`);
+      }
     }
     assert.equal(manifest.contractHash, CONTRACT_HASH);
     assert.ok(manifest.rowCounts.listings >= 1000);
@@ -123,17 +132,17 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
         assert.equal(c.propertyCount, byCity.get(c.slug) ?? 0, `city ${c.slug}`);
         for (const z of c.zones) assert.equal(z.propertyCount, byZone.get(z.slug) ?? 0, `zone ${z.slug}`);
       }
-      const places = read(`places.${locale}.json`);
+      const places = readKeyed(dir, 'places', locale);
       for (const c of geo.cities) assert.equal(places[`city/${c.slug}`].propertyCount, c.propertyCount);
       for (const c of geo.countries) assert.equal(places[`country/${c.slug}`].propertyCount, c.propertyCount);
       const rates = read(`market-rates.${locale}.json`);
       for (const c of rates.cities) assert.equal(c.propertyCount, byCity.get(c.rates.city.slug) ?? 0);
-      const rankings = read(`rankings.${locale}.json`);
+      const rankings = readKeyed(dir, 'rankings', locale);
       for (const c of geo.cities) {
         assert.equal(rankings[c.slug].sampleSize, c.propertyCount, `rankings ${c.slug}: every listing is eligible`);
         assert.equal(rankings[c.slug].ranked.length, Math.min(c.propertyCount, MAX_RANKING_LIMIT), `rankings ${c.slug}: the top entries`);
       }
-      const operators = read(`operators.${locale}.json`);
+      const operators = readKeyed(dir, 'operators', locale);
       for (const [slug, hub] of Object.entries<any>(operators)) assert.equal(hub.propertyCount, byOperator.get(slug) ?? 0);
     }
     const suggestSlugs = LOCALES.map((locale) => {

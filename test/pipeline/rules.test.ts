@@ -106,7 +106,7 @@ describe('pipeline rules', () => {
     assert.deepEqual(city.byType.map((t: any) => [t.optionType, t.sampleSize, t.published, t.median]),
       [['private_office', 0, false, undefined], ['exclusive_bereich', 0, false, undefined], ['fix_desk', 0, false, undefined],
         ['flex_desk', 4, false, undefined], ['membership', 0, false, undefined]], 'the same product rows as the CSV');
-    assert.equal(thin.json('places.en.json')['city/berlin'].medianMonthlyPerDesk, undefined);
+    assert.equal(thin.keyed('places', 'en')['city/berlin'].medianMonthlyPerDesk, undefined);
     assert.ok(thin.listings().every((f: any) => f.marketPosition === null));
     assert.ok(thin.lines('details.en.ndjson').every((c: any) => c.marketPosition === undefined));
     const rates = thin.json('market-rates.en.json').cities.find((c: any) => c.rates.city.slug === 'berlin').rates;
@@ -115,7 +115,7 @@ describe('pipeline rules', () => {
       max: { amount: 400, currency: 'EUR' }, sampleSize: 4, thinSample: true,
     });
     assert.match(thin.text('price-report.csv'), /DE,berlin,Berlin,EUR,all,4,false,,,,,/);
-    assert.match(thin.json('places.en.json')['city/berlin'].faqs[0].answer, /4 of the 5 needed/);
+    assert.match(thin.keyed('places', 'en')['city/berlin'].faqs[0].answer, /4 of the 5 needed/);
 
     const enough = await buildFixture(withFlexDesks([100, 200, 300, 400, 500]));
     const published = indexCity(enough, 'berlin');
@@ -126,10 +126,10 @@ describe('pipeline rules', () => {
     const cards = enough.lines('details.en.ndjson');
     assert.deepEqual(cards.map((c: any) => c.marketPosition.verdict), ['below', 'below', 'around', 'above', 'above']);
     assert.equal(enough.json('market-rates.en.json').cities[0].rates.byType[0].thinSample, undefined);
-    const faq = enough.json('places.en.json')['city/berlin'].faqs[0];
+    const faq = enough.keyed('places', 'en')['city/berlin'].faqs[0];
     assert.equal(faq.question, 'How much does a desk cost in Berlin?');
     assert.match(faq.answer, /€300, based on 5 coworking spaces/);
-    assert.match(enough.json('places.de.json')['city/berlin'].faqs[0].answer, /liegt bei 300\s€ im Monat/u);
+    assert.match(enough.keyed('places', 'de')['city/berlin'].faqs[0].answer, /liegt bei 300\s€ im Monat/u);
   });
 
   it('places a listing against the city median: below < 0.9×, around up to 1.1×, above beyond', async () => {
@@ -207,7 +207,7 @@ describe('pipeline rules', () => {
     const b = await buildFixture(t);
     const slugs = b.listings().map((f: any) => f.slug).sort();
     assert.deepEqual(slugs, ['map-berlin', 'map-london']);
-    assert.ok(b.json('operators.en.json')['map-2']);
+    assert.ok(b.keyed('operators', 'en')['map-2']);
     assert.ok(b.json('geo.en.json').cities.some((c: any) => c.slug === 'map-de'));
     assert.ok(!JSON.stringify(b.lines('suggest.en.ndjson').map((s: any) => s.slug)).includes('"map"'));
   });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, SUGGEST_FILES, DETAILS_INDEX, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, type ListingColumns,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, type ListingColumns,
 } from '../../contract/build.ts';
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
 import { OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
@@ -272,7 +272,7 @@ export function syntheticListings(count: number, seed = 7, prefix = 'space'): Fi
 
 const sha256 = (buf: Buffer | string) => createHash('sha256').update(buf).digest('hex');
 
-/** DETAILS_INDEX of a details file: (length, CRC-32) of every line. */
+/** DETAILS_INDEX of a details or keyed file: (length, CRC-32) of every line. */
 function detailsIndex(text: string): Buffer {
   const lines = text.split('\n').slice(0, -1).map((l) => `${l}\n`);
   const buf = Buffer.alloc(lines.length * DETAILS_INDEX.bytesPerRecord);
@@ -553,9 +553,14 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
       currencies: Object.fromEntries(COUNTRIES.map((c) => [c.code, c.currency])),
     });
     localized('market-rates', { asOf: '2026-11-01T00:00:00Z', cities: [] });
-    localized('rankings', {});
-    localized('places', {});
-    localized('operators', {});
+    const keyed = (name: keyof typeof KEYED_BUILD_FILES, values: Record<string, unknown>) => {
+      json(KEYED_FILE.lines(name, locale), KEYED_BUILD_FILES[name], values);
+      files.set(KEYED_FILE.lines(name, locale), Object.values(values).map((v) => `${JSON.stringify(v)}\n`).join(''));
+      files.set(KEYED_FILE.keys(name, locale), `${JSON.stringify(Object.keys(values))}\n`);
+    };
+    keyed('rankings', {});
+    keyed('places', {});
+    keyed('operators', {});
   }
   files.set('config.json', json('config.json', BUILD_FILES['config.json'], { minSupportedBuild: opts.minSupportedBuild ?? 100, recommendedBuild: 120, flags: { newSearch: true } }));
   // the autocomplete over the spaces' titles, made as the pipeline makes it
@@ -574,6 +579,9 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   // of a details file is damage they reveal
   const binary = new Map<string, Buffer>(locales.map((l) => [DETAILS_INDEX.name(l), detailsIndex(files.get(`details.${l}.ndjson`)!)]));
   binary.set(SUGGEST_FILES.index, encodeSuggestIndex(suggest.data));
+  for (const name of Object.keys(KEYED_BUILD_FILES)) {
+    for (const l of locales) binary.set(KEYED_FILE.index(name, l), detailsIndex(files.get(KEYED_FILE.lines(name, l))!));
+  }
   opts.mutate?.(files);
 
   const checksums: Record<string, string> = {};

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { ListingColumns } from '../../contract/build.ts';
+import { KEYED_FILE, type ListingColumns } from '../../contract/build.ts';
 import { PRICE_BASES } from '../../contract/prices.ts';
 import { INPUT_TABLES, type InputTableName } from '../../pipeline/lib/inputs.ts';
 
@@ -128,8 +128,18 @@ export interface FixtureBuild {
   lines<T = any>(file: string): T[];
   /** listing-columns.json decoded into one object per listing (slug, option types, prices, positions), in the build's order (place order) */
   listings(): any[];
+  /** a keyed file (KEYED_FILE, the hubs) as the map of its keys to their values */
+  keyed(name: string, locale: string): Record<string, any>;
   text(file: string): string;
   rejects(): { file: string; row: number; rule: string; raw: string }[];
+}
+
+/** A keyed file of a build directory (KEYED_FILE) as the map of its keys to their values, in line order. */
+export function readKeyed(dir: string, name: string, locale: string): Record<string, any> {
+  const keys = JSON.parse(readFileSync(path.join(dir, KEYED_FILE.keys(name, locale)), 'utf8')) as string[];
+  const lines = readFileSync(path.join(dir, KEYED_FILE.lines(name, locale)), 'utf8').split('\n').slice(0, -1);
+  if (lines.length !== keys.length) throw new Error(`${KEYED_FILE.lines(name, locale)}: ${lines.length} lines for ${keys.length} keys`);
+  return Object.fromEntries(keys.map((k, i) => [k, JSON.parse(lines[i])]));
 }
 
 /** A pipeline progress reporter that prints nothing. */
@@ -151,6 +161,7 @@ export async function buildFixture(tables: FixtureTables, options: { rejectLimit
     distDir,
     text,
     json: (file) => JSON.parse(text(file)),
+    keyed: (name, locale) => readKeyed(current, name, locale),
     lines: (file) => text(file).split('\n').slice(0, -1).map((line) => JSON.parse(line)),
     listings: () => decodeColumns(JSON.parse(text('listing-columns.json'))),
     rejects: () => (parse(text('rejects.csv'), { columns: true }) as Record<string, string>[]).map((r) => ({

@@ -11,13 +11,21 @@ import { defineRoute } from '../../http/route.ts';
 
 interface Placeholder { label: string; caption: string; width: number; height: number }
 
-const byBuild = new WeakMap<LoadedBuild, Map<string, Placeholder>>();
+const byBuild = new WeakMap<LoadedBuild, Promise<Map<string, Placeholder>>>();
 
 /** Every image URL of a build with what its placeholder shows; built once per build, on first use. */
-function placeholders(build: LoadedBuild, siteUrl: string): Map<string, Placeholder> {
+function placeholders(build: LoadedBuild, siteUrl: string): Promise<Map<string, Placeholder>> {
   let map = byBuild.get(build);
-  if (map) return map;
-  map = new Map();
+  if (!map) {
+    map = collectPlaceholders(build, siteUrl);
+    byBuild.set(build, map);
+    map.catch(() => byBuild.delete(build));
+  }
+  return map;
+}
+
+async function collectPlaceholders(build: LoadedBuild, siteUrl: string): Promise<Map<string, Placeholder>> {
+  const map = new Map<string, Placeholder>();
   const sitePath = (url: string) => (url.startsWith(siteUrl) ? url.slice(siteUrl.length) : url);
   const noFilters = {} as Parameters<LoadedBuild['engine']['cardJson']>[2];
   for (let i = 0; i < build.engine.n; i++) {
@@ -28,10 +36,10 @@ function placeholders(build: LoadedBuild, siteUrl: string): Map<string, Placehol
       map.set(sitePath(img.url), { label: card.title, caption: img.alt, width: img.width, height: img.height });
     }
   }
-  for (const hub of Object.values(build.operators.en) as { name: string; logo?: { url: string; width: number; height: number } }[]) {
+  for (const slug of build.operators.en.keys()) {
+    const hub = (await build.operators.en.get(slug))! as { name: string; logo?: { url: string; width: number; height: number } };
     if (hub.logo) map.set(sitePath(hub.logo.url), { label: hub.name, caption: 'logo', width: hub.logo.width, height: hub.logo.height });
   }
-  byBuild.set(build, map);
   return map;
 }
 
@@ -60,9 +68,9 @@ export const mediaRoute = defineRoute({
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.media,
   rateLimit: 'read',
-  handler: ({ request, build, config }) => {
+  handler: async ({ request, build, config }) => {
     const path = `/media/${(request.params as { '*': string })['*'] ?? ''}`;
-    const p = placeholders(build, config.siteUrl).get(path);
+    const p = (await placeholders(build, config.siteUrl)).get(path);
     if (!p) throw new ApiError('NOT_FOUND', 'No image at that path.');
     return { raw: placeholderSvg(p), contentType: 'image/svg+xml; charset=utf-8' };
   },

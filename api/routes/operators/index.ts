@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts';
 import { SlugParamsSchema } from '../../../contract/queries.ts';
-import { OperatorHubSchema, type OperatorHub } from '../../../contract/market.ts';
+import { OperatorHubSchema } from '../../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';
@@ -23,9 +23,8 @@ export const operatorHubRoute = defineRoute({
   cache: CACHE.market,
   cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query, params, build, cite }) => {
-    const hubs = build.operators[query.locale] as Record<string, OperatorHub>;
-    const hub = Object.hasOwn(hubs, params.slug) ? hubs[params.slug] : undefined;
+  handler: async ({ query, params, build, cite }) => {
+    const hub = await build.operators[query.locale].get(params.slug);
     if (!hub) throw new ApiError('NOT_FOUND', `No operator with slug "${params.slug}".`);
     return { data: hub, meta: { citation: cite(query.locale, { kind: 'operator', slug: hub.slug, name: hub.name }) } };
   },

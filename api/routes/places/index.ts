@@ -14,10 +14,9 @@ const PlaceParamsSchema = z.object({ kind: PlaceKindSchema, slug: SlugSchema });
 const slugName = (h: PlaceHub): SlugName => ({ slug: h.slug, name: h.name });
 
 /** The hub's public page: /{locale}/coworking/{country}[/{city}[/{zone}]], walking up the parents. */
-function placePage(build: LoadedBuild, locale: Locale, hub: PlaceHub): CitationPage {
-  const hubs = build.places[locale];
+async function placePage(build: LoadedBuild, locale: Locale, hub: PlaceHub): Promise<CitationPage> {
   if (hub.kind === 'country') return { kind: 'coworking', country: slugName(hub) };
-  const city = hub.kind === 'city' ? hub : hub.parent && hubs[`city/${hub.parent.slug}`];
+  const city = hub.kind === 'city' ? hub : hub.parent && await build.places[locale].get(`city/${hub.parent.slug}`);
   const country = city?.parent;
   if (!city || !country) return { kind: 'home' };
   return { kind: 'coworking', country, city: slugName(city), zone: hub.kind === 'zone' ? slugName(hub) : undefined };
@@ -40,11 +39,9 @@ export const placeHubRoute = defineRoute({
   cache: CACHE.market,
   cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query, params, build, cite }) => {
-    const key = `${params.kind}/${params.slug}`;
-    const hubs = build.places[query.locale];
-    const hub = Object.hasOwn(hubs, key) ? hubs[key] : undefined;
+  handler: async ({ query, params, build, cite }) => {
+    const hub = await build.places[query.locale].get(`${params.kind}/${params.slug}`);
     if (!hub) throw new ApiError('NOT_FOUND', `No ${params.kind} with slug "${params.slug}".`);
-    return { data: hub, meta: { citation: cite(query.locale, placePage(build, query.locale, hub)) } };
+    return { data: hub, meta: { citation: cite(query.locale, await placePage(build, query.locale, hub)) } };
   },
 });

@@ -31,8 +31,8 @@ export const rankingsRoute = defineRoute({
   cache: CACHE.market,
   cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query: q, build, cite }) => {
-    const ranking = Object.hasOwn(build.rankings[q.locale], q.city) ? build.rankings[q.locale][q.city] : undefined;
+  handler: async ({ query: q, build, cite }) => {
+    const ranking = await build.rankings[q.locale].get(q.city);
     if (!ranking) throw new ApiError('NOT_FOUND', `No city with slug "${q.city}".`);
     return {
       data: { ...ranking, ranked: ranking.ranked.slice(0, q.limit) },
