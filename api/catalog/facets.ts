@@ -1,11 +1,11 @@
 /**
  * GET /v1/facets from the registry's facets and ranges. Facets are disjunctive: a facet counts
  * under every filter but the ones it ignores (its own), so its count for a value is the list
- * total with that value selected instead. Each filter of the request that intersects bitsets is
- * matched once on its own; each distinct context is the intersection of those it keeps, in a
- * reused buffer, then narrowed by the scanning filters it keeps (they cost what the set holds).
+ * total with that value selected instead. Each filter of the request is matched once on its own; each distinct context is the intersection of those it keeps, in a
+ * reused buffer, and counts only over the words where it has members.
  * The facets with one value per listing that share a context are counted in one pass over its
- * members (or taken from the build's totals when the context is every listing).
+ * members, a place's by popcounts over its ranges (or taken from the build's totals when the
+ * context is every listing).
  */
 import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
@@ -146,17 +146,15 @@ export class FacetCounter {
    */
   facets(f: FilterValues, labeling: FacetLabeling): { payload: FacetsPayload; truncated: boolean } {
     const own = this.matcher.ownSets(f, this.own);
-    const scanning = this.matcher.scanning(f);
     const contexts = new Map<string, FacetContext>();
     const context = (ignores: readonly string[]) => {
-      const ignored = ignores.filter((name) => own.has(name) || scanning.some((x) => x.name === name));
+      const ignored = ignores.filter((name) => own.has(name));
       const key = ignored.join('|');
       let c = contexts.get(key);
       if (!c) {
         const b = this.scratch[contexts.size] ??= new Uint32Array(this.all.length);
         b.set(this.all);
         for (const [name, s] of own) if (!ignored.includes(name)) bits.andInto(b, s);
-        for (const x of scanning) if (!ignored.includes(x.name)) x.index.narrow(b, f);
         let lo = 0, hi = b.length;
         while (lo < hi && b[lo] === 0) lo++;
         while (hi > lo && b[hi - 1] === 0) hi--;

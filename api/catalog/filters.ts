@@ -73,8 +73,6 @@ export interface RangeSummary {
 export interface FilterIndex {
   /** Narrows b to the listings that match f; called when f sets one of the filter's parameters. */
   narrow(b: Bitset, f: FilterValues): void;
-  /** narrow visits the members of b: run after the filters that intersect bitsets */
-  readonly scans?: boolean;
   /** The groups a matching set is listed in, one after the other (the address rule). */
   groups?(set: Bitset, f: FilterValues): Bitset[];
   readonly facet?: ValueFacet | CountedFacet;

@@ -16,23 +16,19 @@ export interface IndexedFilter {
 export class Matcher {
   /** in registry order */
   readonly declared: readonly IndexedFilter[];
-  /** the filters that intersect bitsets before those that visit members */
-  private readonly filters: readonly IndexedFilter[];
 
   constructor(registry: FilterRegistry, private readonly ctx: IndexContext) {
     this.declared = Object.entries(registry).map(([name, e]) => ({ name, params: Object.keys(e.declaration.params), index: e.index(ctx) }));
-    this.filters = [...this.declared.filter((f) => !f.index.scans), ...this.declared.filter((f) => f.index.scans)];
   }
 
   /**
-   * The listings of each filter f sets that intersects bitsets, on its own, into `buffers` (reused;
-   * grown as needed): a match that ignores some filters is then the intersection of the others'
-   * sets, narrowed by the scanning filters it keeps (`scanning`).
+   * The listings of each filter f sets, on its own, into `buffers` (reused; grown as needed): a
+   * match that ignores some filters is then the intersection of the others' sets.
    */
   ownSets(f: FilterValues, buffers: Bitset[]): Map<string, Bitset> {
     const out = new Map<string, Bitset>();
-    for (const x of this.filters) {
-      if (!isSet(x, f) || x.index.scans) continue;
+    for (const x of this.declared) {
+      if (!isSet(x, f)) continue;
       const b = buffers[out.size] ??= new Uint32Array(this.ctx.listings.all.length);
       b.set(this.ctx.listings.all);
       x.index.narrow(b, f);
@@ -41,21 +37,16 @@ export class Matcher {
     return out;
   }
 
-  /** The filters f sets whose narrow visits the members of a set (cheaper on a smaller set). */
-  scanning(f: FilterValues): IndexedFilter[] {
-    return this.filters.filter((x) => x.index.scans && isSet(x, f));
-  }
-
   /** The listings matching every filter f sets. */
   match(f: FilterValues): MatchSet {
     const b = Uint32Array.from(this.ctx.listings.all);
-    for (const x of this.filters) if (isSet(x, f)) x.index.narrow(b, f);
+    for (const x of this.declared) if (isSet(x, f)) x.index.narrow(b, f);
     return { bits: b, count: bits.count(b) };
   }
 
   /** The groups the set is listed in, one after the other: one, unless a filter set in f splits it. */
   groups(set: MatchSet, f: FilterValues): { bits: Bitset; count: number }[] {
-    for (const x of this.filters) {
+    for (const x of this.declared) {
       if (x.index.groups && isSet(x, f)) {
         return x.index.groups(set.bits, f).map((g) => ({ bits: g, count: bits.count(g) }));
       }
