@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
@@ -66,6 +67,9 @@ function gitSha(): string {
   }
 }
 
+/** DuckDB's share of the machine's memory (the rest is the JavaScript heap's: the marts are read into it). */
+const DUCKDB_MEMORY_SHARE = 0.5;
+
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const progress = options.progress ?? createProgress();
   const keep = options.keep ?? 5;
@@ -75,7 +79,14 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const buildId = newBuildId(builtAt);
   const tmpDir = path.join(distDir, 'builds', `${buildId}.tmp`);
 
-  const instance = await DuckDBInstance.create(':memory:');
+  // DuckDB keeps to its share of the machine and spills beyond it (an in-memory database spills
+  // only where a temp directory is named), so the JavaScript heap keeps the rest and a large
+  // snapshot slows down instead of being killed. A killed build's spill is removed like its build.
+  const spillDir = path.join(distDir, 'builds', `spill-${process.pid}.tmp`);
+  const instance = await DuckDBInstance.create(':memory:', {
+    memory_limit: `${Math.floor((totalmem() * DUCKDB_MEMORY_SHARE) / 2 ** 20)}MB`,
+    temp_directory: spillDir,
+  });
   const conn = await instance.connect();
   // started first: the worker loads the contract while the SQL runs
   const checker = new OutputChecker();
@@ -205,6 +216,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     await checker.close();
     conn.closeSync();
     instance.closeSync();
+    rmSync(spillDir, { recursive: true, force: true });
   }
 }
 
