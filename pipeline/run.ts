@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -83,6 +83,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   // only where a temp directory is named), so the JavaScript heap keeps the rest and a large
   // snapshot slows down instead of being killed. A killed build's spill is removed like its build.
   const spillDir = path.join(distDir, 'builds', `spill-${process.pid}.tmp`);
+  mkdirSync(spillDir, { recursive: true });
   const instance = await DuckDBInstance.create(':memory:', {
     memory_limit: `${Math.floor((totalmem() * DUCKDB_MEMORY_SHARE) / 2 ** 20)}MB`,
     temp_directory: spillDir,
