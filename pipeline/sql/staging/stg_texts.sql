@@ -1,60 +1,39 @@
 -- Every localized text of the snapshot as a row: the inputs' <field>_<locale> columns unpivoted into
 -- (entity_kind, entity_id, locale, field, text): one row per column and input row (unpivot leaves out
 -- nulls, hence the coalesce), a blank text as null. The ids are trimmed as the other staging models trim them, so that the texts join by id.
-with countries_columns as (
-  select upper(trim(country_code)) as entity_id, coalesce(columns('^name_'), '') from raw_countries
-),
-
-countries as (
-  unpivot countries_columns on columns(* exclude (entity_id)) into name source_column value text
-),
-
-cities_columns as (
-  select trim(city_id) as entity_id, coalesce(columns('^(name|intro)_'), '') from raw_cities
+with countries as (
+  unpivot (select upper(trim(country_code)) as entity_id, coalesce(columns('^name_'), '') from raw_countries)
+  on columns(* exclude (entity_id)) into name source_column value text
 ),
 
 cities as (
-  unpivot cities_columns on columns(* exclude (entity_id)) into name source_column value text
-),
-
-zones_columns as (
-  select trim(zone_id) as entity_id, coalesce(columns('^name_'), '') from raw_zones
+  unpivot (select trim(city_id) as entity_id, coalesce(columns('^(name|intro)_'), '') from raw_cities)
+  on columns(* exclude (entity_id)) into name source_column value text
 ),
 
 zones as (
-  unpivot zones_columns on columns(* exclude (entity_id)) into name source_column value text
-),
-
-operators_columns as (
-  select trim(operator_id) as entity_id, coalesce(columns('^(tagline|description)_'), '') from raw_operators
+  unpivot (select trim(zone_id) as entity_id, coalesce(columns('^name_'), '') from raw_zones)
+  on columns(* exclude (entity_id)) into name source_column value text
 ),
 
 operators as (
-  unpivot operators_columns on columns(* exclude (entity_id)) into name source_column value text
-),
-
-spaces_columns as (
-  select trim(space_id) as entity_id, coalesce(columns('^(excerpt|description)_'), '') from raw_spaces
+  unpivot (select trim(operator_id) as entity_id, coalesce(columns('^(tagline|description)_'), '') from raw_operators)
+  on columns(* exclude (entity_id)) into name source_column value text
 ),
 
 spaces as (
-  unpivot spaces_columns on columns(* exclude (entity_id)) into name source_column value text
-),
-
-amenities_columns as (
-  select trim(slug) as entity_id, coalesce(columns('^label_'), '') from raw_amenities
+  unpivot (select trim(space_id) as entity_id, coalesce(columns('^(excerpt|description)_'), '') from raw_spaces)
+  on columns(* exclude (entity_id)) into name source_column value text
 ),
 
 amenities as (
-  unpivot amenities_columns on columns(* exclude (entity_id)) into name source_column value text
-),
-
-option_types_columns as (
-  select trim(option_type) as entity_id, coalesce(columns('^label_'), '') from raw_option_types
+  unpivot (select trim(slug) as entity_id, coalesce(columns('^label_'), '') from raw_amenities)
+  on columns(* exclude (entity_id)) into name source_column value text
 ),
 
 option_types as (
-  unpivot option_types_columns on columns(* exclude (entity_id)) into name source_column value text
+  unpivot (select trim(option_type) as entity_id, coalesce(columns('^label_'), '') from raw_option_types)
+  on columns(* exclude (entity_id)) into name source_column value text
 ),
 
 texts as (
