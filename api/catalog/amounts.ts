@@ -1,9 +1,10 @@
 /**
  * The listings of one amount column grouped by amount, in log-scale buckets (a counting sort at
  * load, no comparison sort): the listings with an amount in [lo, hi] are those of the buckets
- * between the bounds' buckets, and those of the bounds' buckets that pass. A price filter, the
- * product facet's counts under it and the price range cost what the buckets at the bounds hold,
- * not what the match set holds.
+ * between the bounds' buckets, and those of the bounds' buckets that pass. The buckets between are
+ * taken from a few cumulative bitsets kept at load (every listing at or above a marked bucket):
+ * a price or capacity bound costs two passes over the words, what lies between the marks next to
+ * it and what the buckets at the bounds hold, not what the match set holds.
  */
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
@@ -11,6 +12,8 @@ import type { Bitset } from './bitset.ts';
 const PER_DOUBLING = 8;
 const BUCKETS = 1 + PER_DOUBLING * 48;
 const bucketOf = (a: number) => (a < 1 ? 0 : Math.min(BUCKETS - 1, 1 + Math.floor(Math.log2(a) * PER_DOUBLING)));
+/** about this many cumulative bitsets per index (fewer when it holds fewer than all listings) */
+const MARKS = 32;
 
 export class AmountIndex {
   /** the listings with an amount, by bucket: bucket k holds members[starts[k] .. starts[k + 1]) */
@@ -22,6 +25,9 @@ export class AmountIndex {
   private readonly scratch: Bitset;
   /** the listings with an amount in each currency code (index into CURRENCIES + 1) */
   private readonly byCurrency = new Map<number, Bitset>();
+  /** marked buckets, ascending, and atLeast[j]: the listings of the buckets at or above marks[j]; the buckets strictly between two marks hold fewer than a mark's step */
+  private readonly marks: Int32Array;
+  private readonly atLeast: Bitset[] = [];
 
   /** amount: NaN for a listing without one; currency: its code (prices), 0 when none */
   constructor(private readonly amount: Float64Array, currency?: Uint8Array) {
@@ -34,6 +40,17 @@ export class AmountIndex {
     for (let i = 0; i < n; i++) if (!Number.isNaN(amount[i])) this.members[fill[bucketOf(amount[i])]++] = i;
     this.priced = bits.fromIndices(n, this.members);
     this.scratch = new Uint32Array(this.priced.length);
+    // mark a bucket once the buckets from it up to the mark above hold a step (a step's patch costs about a pass over the words)
+    const step = Math.max(Math.ceil(this.members.length / MARKS), n >>> 6, 1);
+    const marks: number[] = [];
+    const above = new Uint32Array(this.priced.length);
+    for (let k = BUCKETS - 1, since = 0; k >= 0; k--) {
+      for (let j = starts[k]; j < starts[k + 1]; j++) above[this.members[j] >>> 5] |= 1 << (this.members[j] & 31);
+      since += starts[k + 1] - starts[k];
+      if (since >= step) { marks.push(k); this.atLeast.push(Uint32Array.from(above)); since = 0; }
+    }
+    this.marks = Int32Array.from(marks.reverse());
+    this.atLeast.reverse();
     if (!currency) return;
     for (const i of this.members) {
       let b = this.byCurrency.get(currency[i]);
@@ -65,31 +82,55 @@ export class AmountIndex {
 
   /** The listings with lo ≤ amount ≤ hi (valid until the next call). */
   within(lo: number, hi: number): Bitset {
-    const { starts, members, amount } = this;
     const out = this.scratch;
-    const first = bucketOf(lo), last = bucketOf(hi);
     if (!(lo <= hi)) { out.fill(0); return out; }
-    const inner = last > first + 1 ? starts[last] - starts[first + 1] : 0;
-    if (inner * 2 <= members.length) {
-      // set those that pass, from the buckets between the bounds
-      out.fill(0);
-      for (let k = starts[first]; k < starts[last + 1]; k++) {
-        const i = members[k], a = amount[i];
-        if (a >= lo && a <= hi) out[i >>> 5] |= 1 << (i & 31);
-      }
+    const first = bucketOf(lo), last = bucketOf(hi);
+    // the inner buckets (first, last): from the first mark above first, less from the first mark at or above last
+    const a = this.firstMarkFrom(first + 1);
+    if (a < this.marks.length && this.marks[a] < last) {
+      const c = this.firstMarkFrom(last);
+      const from = this.atLeast[a];
+      if (c < this.marks.length) {
+        const to = this.atLeast[c];
+        for (let w = 0; w < out.length; w++) out[w] = from[w] & ~to[w];
+      } else out.set(from);
+      this.put(last, c < this.marks.length ? this.marks[c] : BUCKETS, 0);
+      this.put(first + 1, this.marks[a], 1);
     } else {
-      // clear those that fail, from the buckets outside and at the bounds
-      out.set(this.priced);
-      const clear = (from: number, to: number) => {
-        for (let k = from; k < to; k++) {
-          const i = members[k], a = amount[i];
-          if (!(a >= lo && a <= hi)) out[i >>> 5] &= ~(1 << (i & 31));
-        }
-      };
-      clear(0, starts[first + 1]);
-      clear(Math.max(starts[first + 1], starts[last]), members.length);
+      out.fill(0);
+      this.put(first + 1, last, 1);
     }
+    this.putWithin(first, lo, hi);
+    if (last !== first) this.putWithin(last, lo, hi);
     return out;
+  }
+
+  /** The first mark at or above bucket k (marks.length when none). */
+  private firstMarkFrom(k: number): number {
+    const { marks } = this;
+    let l = 0, r = marks.length;
+    while (l < r) { const m = (l + r) >>> 1; if (marks[m] < k) l = m + 1; else r = m; }
+    return l;
+  }
+
+  /** Sets (bit 1) or clears (bit 0) in the scratch every listing of the buckets [from, to). */
+  private put(from: number, to: number, bit: 0 | 1): void {
+    const { starts, members, scratch: out } = this;
+    if (from >= to) return;
+    for (let j = starts[from]; j < starts[to]; j++) {
+      const i = members[j];
+      if (bit) out[i >>> 5] |= 1 << (i & 31);
+      else out[i >>> 5] &= ~(1 << (i & 31));
+    }
+  }
+
+  /** Sets in the scratch the listings of bucket k with lo ≤ amount ≤ hi. */
+  private putWithin(k: number, lo: number, hi: number): void {
+    const { starts, members, amount, scratch: out } = this;
+    for (let j = starts[k]; j < starts[k + 1]; j++) {
+      const i = members[j], a = amount[i];
+      if (a >= lo && a <= hi) out[i >>> 5] |= 1 << (i & 31);
+    }
   }
 
   /** The lowest and highest amount among the members of b (b has at least one listing with an amount). */

@@ -1,11 +1,13 @@
 /**
  * GET /v1/facets from the registry's facets and ranges. Facets are disjunctive: a facet counts
  * under every filter but the ones it ignores (its own), so its count for a value is the list
- * total with that value selected instead. Each filter of the request is matched once on its own; each distinct context is the intersection of those it keeps, in a
- * reused buffer, and counts only over the words where it has members.
+ * total with that value selected instead. Each filter of the request is matched once on its own;
+ * each distinct context is the intersection of those it keeps, in a reused buffer, over the words
+ * where all of them have members.
  * The facets with one value per listing that share a context are counted in one pass over its
- * members, a place's by popcounts over its ranges (or taken from the build's totals when the
- * context is every listing).
+ * members, a place's by popcounts over its ranges. The contexts most requests share and that are
+ * wide (every listing; one option type, amenity or country alone: a filter's `tallied` values)
+ * are counted once per build into tallies, with the values each lists per locale.
  */
 import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
@@ -29,6 +31,26 @@ export interface FacetLabeling {
 
 const isValueFacet = (f: unknown): f is ValueFacet => (f as ValueFacet).valueIds !== undefined;
 
+/** The counts of every value facet under one context, counted once per build. */
+interface Tally {
+  /** each facet's counts by value id and the ids counted above 0 */
+  readonly counts: Map<ValueFacet, { t: Int32Array; ids: Int32Array }>;
+  /** the ids each facet lists, in their order, by `<facet>|<locale>` */
+  readonly listed: Map<string, Int32Array>;
+}
+
+interface Context extends FacetContext {
+  /** its counts when they were counted once per build */
+  tally?: Tally;
+}
+
+/** A set of listings as a context: its members and the words [lo, hi) outside which it has none. */
+function span(b: Bitset, lo = 0, hi = b.length): Context {
+  while (lo < hi && b[lo] === 0) lo++;
+  while (hi > lo && b[hi - 1] === 0) hi--;
+  return { bits: b, count: bits.count(b, lo, hi), lo, hi };
+}
+
 /** The values a filter selects in f (a facet shows them even at count 0). */
 function selected(x: IndexedFilter, f: FilterValues): string[] {
   const out: string[] = [];
@@ -43,11 +65,14 @@ function selected(x: IndexedFilter, f: FilterValues): string[] {
 export class FacetCounter {
   /** buffers reused by every request (the server answers one at a time) */
   private readonly scratch: Bitset[] = [];
+  /** the words of each scratch buffer that may hold members (the rest are zero) */
+  private readonly scratchLo: number[] = [];
+  private readonly scratchHi: number[] = [];
   private readonly own: Bitset[] = [];
+  /** the value facets of the registry */
+  private readonly valueFacets: { x: IndexedFilter; facet: ValueFacet }[] = [];
   /** the counters of each value facet, zero between requests, and the ids a count has touched */
   private readonly counters = new Map<ValueFacet, { counts: Int32Array; touched: Int32Array }>();
-  /** the ids of each value facet's values held by some listing (its counts over every listing) */
-  private readonly held = new Map<ValueFacet, Int32Array>();
   /** each value facet's value ids in the order of their labels, by `<facet>|<locale>` (built with the engine) */
   private readonly labelOrder = new Map<string, Int32Array>();
   /** each value facet's value ids by value */
@@ -56,8 +81,10 @@ export class FacetCounter {
   private readonly labels = new Map<string, string[]>();
   /** each value id's place in that order, by `<facet>|<locale>` */
   private readonly labelPlace = new Map<string, Int32Array>();
-  /** the ids a value facet lists over every listing, in their order, by `<facet>|<locale>` */
-  private readonly listedOverAll = new Map<string, Int32Array>();
+  /** the counts over every listing (the totals) */
+  private readonly whole: Tally = { counts: new Map(), listed: new Map() };
+  /** the counts under each tallied value of a filter alone, by `<filter>|<value>` */
+  private readonly tallies = new Map<string, Tally>();
   /** how many values of one facet have each count, to find the count at the cap */
   private histogram = new Int32Array(0);
   /** the members of a context before each of its words (countRanges) */
@@ -69,62 +96,93 @@ export class FacetCounter {
       const facet = x.index.facet;
       if (!facet || !isValueFacet(facet)) continue;
       const size = facet.values.length;
+      this.valueFacets.push({ x, facet });
       this.counters.set(facet, { counts: new Int32Array(size), touched: new Int32Array(size) });
-      this.held.set(facet, Int32Array.from(facet.values.keys()).filter((id) => facet.totals[id] > 0));
+      this.whole.counts.set(facet, { t: facet.totals, ids: Int32Array.from(facet.values.keys()).filter((id) => facet.totals[id] > 0) });
       this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
+    }
+    const facets = this.valueFacets.map((v) => v.facet);
+    for (const x of matcher.declared) {
+      const tallied = x.index.tallied;
+      if (!tallied || !facets.length) continue;
+      for (const value of tallied.values) {
+        const b = Uint32Array.from(all);
+        x.index.narrow(b, tallied.filters(value));
+        const ctx = span(b);
+        if (ctx.count === 0) continue;
+        const touched = this.countValues(ctx, facets);
+        const counts = new Map<ValueFacet, { t: Int32Array; ids: Int32Array }>();
+        facets.forEach((facet, k) => {
+          const c = this.counters.get(facet)!.counts;
+          counts.set(facet, { t: c.slice(), ids: touched[k].slice() });
+          for (const id of touched[k]) c[id] = 0;
+        });
+        this.tallies.set(`${x.name}|${value}`, { counts, listed: new Map() });
+      }
     }
   }
 
-  /** Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the labels) and keeps the labels. */
+  /** Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the labels), keeps the labels and lists each tally's values. */
   orderByLabels(locale: string, rank: (facet: string) => ReadonlyMap<string, number> | undefined, label: (facet: string, value: string) => string): void {
-    for (const x of this.matcher.declared) {
-      const facet = x.index.facet;
-      if (!facet || !isValueFacet(facet)) continue;
-      this.labels.set(`${x.name}|${locale}`, facet.values.map((v) => label(x.name, v)));
+    for (const { x, facet } of this.valueFacets) {
+      const key = `${x.name}|${locale}`;
+      this.labels.set(key, facet.values.map((v) => label(x.name, v)));
       const ranks = rank(x.name);
       const r = (id: number) => ranks?.get(facet.values[id]) ?? Number.MAX_SAFE_INTEGER;
       const ids = Int32Array.from(facet.values.keys()).sort((a, b) => r(a) - r(b) || (facet.values[a] < facet.values[b] ? -1 : 1));
-      this.labelOrder.set(`${x.name}|${locale}`, ids);
+      this.labelOrder.set(key, ids);
       const place = new Int32Array(ids.length);
       ids.forEach((id, k) => { place[id] = k; });
-      this.labelPlace.set(`${x.name}|${locale}`, place);
-      const byCount = Array.from(this.held.get(facet)!).sort((a, b) => facet.totals[b] - facet.totals[a] || place[a] - place[b]);
-      this.listedOverAll.set(`${x.name}|${locale}`, Int32Array.from(byCount.slice(0, MAX_FACET_VALUES)));
+      this.labelPlace.set(key, place);
+      for (const tally of [this.whole, ...this.tallies.values()]) {
+        const { t, ids: counted } = tally.counts.get(facet)!;
+        tally.listed.set(key, Int32Array.from(this.top(t, counted, key)));
+      }
     }
   }
 
   /**
-   * The values a value facet lists from its counts t (`ids`: the values counted above 0): by count,
-   * then label; at most MAX_FACET_VALUES (the first in label order among those tied at the cap's
-   * count), then the selected values beyond them. Only the listed values are made and labelled;
-   * over every listing (t is the totals) the listed ids are the build's.
+   * The ids a value facet lists from its counts t (`ids`: the values counted above 0), by count
+   * then label: every one when they are at most MAX_FACET_VALUES, else the highest counts (the
+   * first in label order among those tied at the cap's count).
    */
-  private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, ids: Int32Array, chosen: string[], labeling: FacetLabeling): { values: FacetValue[]; cut: boolean } {
+  private top(t: Int32Array, ids: Int32Array, key: string): number[] {
+    const place = this.labelPlace.get(key)!;
+    if (ids.length <= MAX_FACET_VALUES) return Array.from(ids).sort((a, b) => t[b] - t[a] || place[a] - place[b]);
+    let max = 0;
+    for (let k = 0; k < ids.length; k++) if (t[ids[k]] > max) max = t[ids[k]];
+    // how many values have each count, from the highest down to the cap (counts are at most n)
+    if (this.histogram.length <= max) this.histogram = new Int32Array(max + 1);
+    const h = this.histogram;
+    for (let k = 0; k < ids.length; k++) h[t[ids[k]]]++;
+    // listed: every count above `atCap`, and the first `ties` in label order of those equal to it
+    let above = 0, atCap = max;
+    for (; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
+    let ties = MAX_FACET_VALUES - above;
+    // h[c] becomes the place of the first value with count c (higher counts first), then one pass in label order places each
+    for (let c = max, at = 0; c > atCap; c--) { const k = h[c]; h[c] = at; at += k; }
+    const listed = new Array<number>(MAX_FACET_VALUES);
+    const order = this.labelOrder.get(key)!;
+    for (let k = 0, tie = above; k < order.length; k++) {
+      const id = order[k], c = t[id];
+      if (c > atCap) listed[h[c]++] = id;
+      else if (c === atCap && ties > 0) { listed[tie++] = id; ties--; }
+    }
+    h.fill(0, 0, max + 1);
+    return listed;
+  }
+
+  /**
+   * The values a value facet lists from its counts t (`ids`: the values counted above 0; `listed`:
+   * the ids listed when counted once per build): by count, then label; at most MAX_FACET_VALUES,
+   * then the selected values beyond them. Only the listed values are made and labelled.
+   */
+  private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, ids: Int32Array, listedOnce: Int32Array | undefined, chosen: string[], labeling: FacetLabeling): { values: FacetValue[]; cut: boolean } {
     const key = `${x.name}|${labeling.locale}`;
     const cut = ids.length > MAX_FACET_VALUES;
     const place = this.labelPlace.get(key)!;
     const byCountThenLabel = (a: number, b: number) => t[b] - t[a] || place[a] - place[b];
-    let listed: number[];
-    if (t === facet.totals) listed = Array.from(this.listedOverAll.get(key)!);
-    else if (!cut) listed = Array.from(ids).sort(byCountThenLabel);
-    else {
-      // listed: every count above `atCap`, and the first `ties` in label order of those equal to it
-      let max = 0;
-      for (let k = 0; k < ids.length; k++) if (t[ids[k]] > max) max = t[ids[k]];
-      // how many values have each count, from the highest down to the cap (counts are at most n)
-      if (this.histogram.length <= max) this.histogram = new Int32Array(max + 1);
-      const h = this.histogram;
-      for (let k = 0; k < ids.length; k++) h[t[ids[k]]]++;
-      let above = 0, atCap = max;
-      for (; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
-      let ties = MAX_FACET_VALUES - above;
-      h.fill(0, 0, max + 1);
-      listed = [];
-      for (let k = 0; k < ids.length; k++) if (t[ids[k]] > atCap) listed.push(ids[k]);
-      const order = this.labelOrder.get(key)!;
-      for (let k = 0; ties > 0; k++) if (t[order[k]] === atCap) { listed.push(order[k]); ties--; }
-      listed.sort(byCountThenLabel);
-    }
+    const listed = listedOnce ? Array.from(listedOnce) : this.top(t, ids, key);
     const idOf = this.idOf.get(facet)!;
     const beyond: number[] = [];
     for (const s of new Set(chosen)) {
@@ -146,21 +204,37 @@ export class FacetCounter {
    */
   facets(f: FilterValues, labeling: FacetLabeling): { payload: FacetsPayload; truncated: boolean } {
     const own = this.matcher.ownSets(f, this.own);
-    const contexts = new Map<string, FacetContext>();
+    const sets = this.matcher.declared.filter((x) => own.has(x.name)).map((x) => ({ x, ...span(own.get(x.name)!) }));
+    const contexts = new Map<string, Context>();
     const context = (ignores: readonly string[]) => {
-      const ignored = ignores.filter((name) => own.has(name));
-      const key = ignored.join('|');
+      const kept = sets.filter((s) => !ignores.includes(s.x.name));
+      const key = kept.map((s) => s.x.name).join('|');
       let c = contexts.get(key);
-      if (!c) {
-        const b = this.scratch[contexts.size] ??= new Uint32Array(this.all.length);
-        b.set(this.all);
-        for (const [name, s] of own) if (!ignored.includes(name)) bits.andInto(b, s);
-        let lo = 0, hi = b.length;
-        while (lo < hi && b[lo] === 0) lo++;
-        while (hi > lo && b[hi - 1] === 0) hi--;
-        c = { bits: b, count: bits.count(b, lo, hi), lo, hi };
-        contexts.set(key, c);
+      if (c) return c;
+      if (kept.length === 0) c = { bits: this.all, count: this.n, lo: 0, hi: this.all.length };
+      else {
+        // the intersection of the kept sets, over the words where all of them have members
+        let lo = 0, hi = this.all.length;
+        for (const s of kept) { lo = Math.max(lo, s.lo); hi = Math.min(hi, s.hi); }
+        if (hi < lo) hi = lo;
+        const slot = contexts.size;
+        const b = this.scratch[slot] ??= new Uint32Array(this.all.length);
+        b.fill(0, this.scratchLo[slot] ?? 0, this.scratchHi[slot] ?? 0);
+        b.set(kept[0].bits.subarray(lo, hi), lo);
+        for (let k = 1; k < kept.length; k++) {
+          const o = kept[k].bits;
+          for (let w = lo; w < hi; w++) b[w] &= o[w];
+        }
+        this.scratchLo[slot] = lo;
+        this.scratchHi[slot] = hi;
+        c = span(b, lo, hi);
       }
+      if (c.count === this.n) c.tally = this.whole;
+      else if (kept.length === 1) {
+        const value = kept[0].x.index.tallied?.valueOf(f);
+        if (value !== undefined) c.tally = this.tallies.get(`${kept[0].x.name}|${value}`);
+      }
+      contexts.set(key, c);
       return c;
     };
 
@@ -168,7 +242,7 @@ export class FacetCounter {
     const listed = new Map<IndexedFilter, FacetValue[]>();
     let truncated = false;
     // value facets grouped by context: one count for each group
-    const groups = new Map<FacetContext, { x: IndexedFilter; facet: ValueFacet }[]>();
+    const groups = new Map<Context, { x: IndexedFilter; facet: ValueFacet }[]>();
     for (const x of this.matcher.declared) {
       const facet = x.index.facet;
       if (!facet) continue;
@@ -183,17 +257,18 @@ export class FacetCounter {
       }
     }
     for (const [ctx, members] of groups) {
-      const whole = ctx.count === this.n;
-      const touched = whole ? [] : this.countValues(ctx, members.map((m) => m.facet));
+      const { tally } = ctx;
+      const touched = tally ? [] : this.countValues(ctx, members.map((m) => m.facet));
       members.forEach((m, k) => {
-        const { values, cut } = whole
-          ? this.listValues(m.x, m.facet, m.facet.totals, this.held.get(m.facet)!, selected(m.x, f), labeling)
-          : this.listValues(m.x, m.facet, this.counters.get(m.facet)!.counts, touched[k], selected(m.x, f), labeling);
+        const once = tally?.counts.get(m.facet);
+        const { values, cut } = once
+          ? this.listValues(m.x, m.facet, once.t, once.ids, tally!.listed.get(`${m.x.name}|${labeling.locale}`), selected(m.x, f), labeling)
+          : this.listValues(m.x, m.facet, this.counters.get(m.facet)!.counts, touched[k], undefined, selected(m.x, f), labeling);
         listed.set(m.x, values);
         truncated ||= cut;
       });
       // the next request starts from zero
-      if (!whole) members.forEach((m, k) => { const { counts } = this.counters.get(m.facet)!; for (const id of touched[k]) counts[id] = 0; });
+      if (!tally) members.forEach((m, k) => { const { counts } = this.counters.get(m.facet)!; for (const id of touched[k]) counts[id] = 0; });
     }
 
     const facets: FacetsPayload['facets'] = [];
@@ -313,7 +388,7 @@ export class FacetCounter {
       for (let k = 0; k < m; k++) {
         const { totals } = facets[k];
         const c = counts[k], t = touched[k];
-        for (const id of this.held.get(facets[k])!) if ((c[id] += totals[id]) > 0) t[sizes[k]++] = id;
+        for (const id of this.whole.counts.get(facets[k])!.ids) if ((c[id] += totals[id]) > 0) t[sizes[k]++] = id;
       }
     } else {
       for (let w = ctx.lo; w < ctx.hi; w++) {

@@ -77,6 +77,12 @@ export interface FilterIndex {
   groups?(set: Bitset, f: FilterValues): Bitset[];
   readonly facet?: ValueFacet | CountedFacet;
   readonly summary?: RangeSummary;
+  /**
+   * Values whose context, the filter alone, many requests share and is wide (an option type, an
+   * amenity, a country): the facet counter counts the value facets under each once per build.
+   * `valueOf` is the one tallied value f selects, undefined when f selects another set.
+   */
+  readonly tallied?: { readonly values: readonly string[]; filters(value: string): FilterValues; valueOf(f: FilterValues): string | undefined };
 }
 
 export interface FilterEntry {
@@ -133,8 +139,11 @@ function placeRanges(name: string, valueIds: Int32Array, values: readonly string
   return { start, end, byStart: Int32Array.from(byStart) };
 }
 
-/** A place filter (country, city, zone): a range of listing indices per value, with a disjunctive facet. */
-function place(name: 'country' | 'city' | 'zone', nullable: boolean): FilterEntry {
+/**
+ * A place filter (country, city, zone): a range of listing indices per value, with a disjunctive
+ * facet; `tallied` for countries (few and wide; a city's or zone's listings are counted at once).
+ */
+function place(name: 'country' | 'city' | 'zone', nullable: boolean, tallied = false): FilterEntry {
   return {
     declaration: FILTER_DECLARATIONS[name],
     index({ listings }) {
@@ -151,6 +160,7 @@ function place(name: 'country' | 'city' | 'zone', nullable: boolean): FilterEntr
           else bits.keepRange(b, ranges.start[id], ranges.end[id]);
         },
         facet: { ignores: [name], values, valueIds, totals: Int32Array.from(values, (_, id) => ranges.end[id] - ranges.start[id]), ranges },
+        tallied: tallied ? { values, filters: (v) => ({ [name]: v }), valueOf: (f) => f[name] } : undefined,
       };
     },
   };
@@ -202,10 +212,12 @@ class MultiValues {
     }
     // a pass over the members (or, for more than half the listings, over those it leaves out,
     // taken from the totals), unless intersecting each value's postings costs less (a member
-    // visited costs about two words intersected)
+    // visited costs about two words intersected; with `within`, each value's amounts in range
+    // cost a pass over every word)
     const perListing = this.ids.length / n;
     const complement = !within && size > n >>> 1;
-    if ((complement ? n - size : size) * (perListing + 1) * 2 > this.values.length * (ctx.hi - ctx.lo)) {
+    const words = ctx.hi - ctx.lo + (within ? this.all.length : 0);
+    if ((complement ? n - size : size) * (perListing + 1) * 2 > this.values.length * words) {
       this.values.forEach((v, id) => {
         const p = this.postings.get(v)!;
         add(v, within ? countIn(ctx, p, within.indexes[id].within(within.lo, within.hi)) : countIn(ctx, p));
@@ -245,7 +257,7 @@ const priced = (f: FilterValues) => f.minPrice !== undefined || f.maxPrice !== u
 
 /** The production registry: exactly the filters of the contract. */
 export const FILTERS = {
-  country: place('country', false),
+  country: place('country', false, true),
   city: place('city', false),
   zone: place('zone', true),
   operator: keyword('operator', true),
@@ -257,6 +269,7 @@ export const FILTERS = {
       const indexes = types.byValue((t) => listings.onBasisIndex(t as OptionType));
       return {
         narrow: (b, f) => narrowTo(b, types.postings.get(f.pricingOptionType!)),
+        tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), valueOf: (f) => f.pricingOptionType },
         // counts each type with the price range applied to that type's comparable prices
         facet: {
           ignores: ['pricingOptionType', 'price'],
@@ -291,6 +304,7 @@ export const FILTERS = {
       const amenities = new MultiValues(listings, listings.cols.amenities);
       return {
         narrow(b, f) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a)); },
+        tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), valueOf: (f) => (new Set(f.amenities).size === 1 ? f.amenities![0] : undefined) },
         // AND: each count is the list total with that amenity added
         facet: { ignores: [], count: (ctx, _f, add) => amenities.count(ctx, add) },
       };
