@@ -12,7 +12,7 @@
 import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import type { FacetContext, FilterValues, ValueFacet } from './filters.ts';
+import type { CountedFacet, FacetContext, FilterValues, ValueFacet } from './filters.ts';
 import type { IndexedFilter, Matcher } from './match.ts';
 
 type FacetValue = FacetsPayload['facets'][number]['values'][number];
@@ -31,10 +31,12 @@ export interface FacetLabeling {
 
 const isValueFacet = (f: unknown): f is ValueFacet => (f as ValueFacet).valueIds !== undefined;
 
-/** The counts of every value facet under one context, counted once per build. */
+/** The counts of every facet under one context, counted once per build. */
 interface Tally {
-  /** each facet's counts by value id and the ids counted above 0 */
+  /** each value facet's counts by value id and the ids counted above 0 */
   readonly counts: Map<ValueFacet, { t: Int32Array; ids: Int32Array }>;
+  /** each other facet's counts as it adds them (those that read nothing but the context) */
+  readonly added: Map<CountedFacet, [string, number][]>;
   /** the ids each facet lists, in their order, by `<facet>|<locale>` */
   readonly listed: Map<string, Int32Array>;
 }
@@ -44,11 +46,17 @@ interface Context extends FacetContext {
   tally?: Tally;
 }
 
-/** A set of listings as a context: its members and the words [lo, hi) outside which it has none. */
-function span(b: Bitset, lo = 0, hi = b.length): Context {
+/** The words [lo, hi) of b outside which it is empty, within the words given. */
+function wordsOf(b: Bitset, lo = 0, hi = b.length): { lo: number; hi: number } {
   while (lo < hi && b[lo] === 0) lo++;
   while (hi > lo && b[hi - 1] === 0) hi--;
-  return { bits: b, count: bits.count(b, lo, hi), lo, hi };
+  return { lo, hi };
+}
+
+/** A set of listings as a context (empty outside the words [lo, hi) given). */
+function span(b: Bitset, lo = 0, hi = b.length): Context {
+  const w = wordsOf(b, lo, hi);
+  return { bits: b, count: bits.count(b, w.lo, w.hi), lo: w.lo, hi: w.hi };
 }
 
 /** The values a filter selects in f (a facet shows them even at count 0). */
@@ -82,7 +90,7 @@ export class FacetCounter {
   /** each value id's place in that order, by `<facet>|<locale>` */
   private readonly labelPlace = new Map<string, Int32Array>();
   /** the counts over every listing (the totals) */
-  private readonly whole: Tally = { counts: new Map(), listed: new Map() };
+  private readonly whole: Tally = { counts: new Map(), added: new Map(), listed: new Map() };
   /** the counts under each tallied value of a filter alone, by `<filter>|<value>` */
   private readonly tallies = new Map<string, Tally>();
   /** how many values of one facet have each count, to find the count at the cap */
@@ -117,9 +125,24 @@ export class FacetCounter {
           counts.set(facet, { t: c.slice(), ids: touched[k].slice() });
           for (const id of touched[k]) c[id] = 0;
         });
-        this.tallies.set(`${x.name}|${value}`, { counts, listed: new Map() });
+        this.tallies.set(`${x.name}|${value}`, { counts, added: this.countOthers(ctx), listed: new Map() });
       }
     }
+    const whole = this.countOthers({ bits: all, count: n, lo: 0, hi: all.length });
+    for (const [facet, added] of whole) this.whole.added.set(facet, added);
+  }
+
+  /** The counts under ctx of each facet that is not a value facet and depends on the context alone. */
+  private countOthers(ctx: FacetContext): Map<CountedFacet, [string, number][]> {
+    const out = new Map<CountedFacet, [string, number][]>();
+    for (const x of this.matcher.declared) {
+      const facet = x.index.facet;
+      if (!facet || isValueFacet(facet) || !facet.contextOnly?.({})) continue;
+      const added: [string, number][] = [];
+      facet.count(ctx, {}, (value, count) => { added.push([value, count]); });
+      out.set(facet, added);
+    }
+    return out;
   }
 
   /** Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the labels), keeps the labels and lists each tally's values. */
@@ -204,7 +227,7 @@ export class FacetCounter {
    */
   facets(f: FilterValues, labeling: FacetLabeling): { payload: FacetsPayload; truncated: boolean } {
     const own = this.matcher.ownSets(f, this.own);
-    const sets = this.matcher.declared.filter((x) => own.has(x.name)).map((x) => ({ x, ...span(own.get(x.name)!) }));
+    const sets = this.matcher.declared.filter((x) => own.has(x.name)).map((x) => ({ x, bits: own.get(x.name)!, ...wordsOf(own.get(x.name)!) }));
     const contexts = new Map<string, Context>();
     const context = (ignores: readonly string[]) => {
       const kept = sets.filter((s) => !ignores.includes(s.x.name));
@@ -253,7 +276,9 @@ export class FacetCounter {
         const g = groups.get(ctx);
         if (g) g.push({ x, facet }); else groups.set(ctx, [{ x, facet }]);
       } else {
-        facet.count(ctx, f, (value, count) => { values.push({ value, label: '', count }); });
+        const once = facet.contextOnly?.(f) ? ctx.tally?.added.get(facet) : undefined;
+        if (once) for (const [value, count] of once) values.push({ value, label: '', count });
+        else facet.count(ctx, f, (value, count) => { values.push({ value, label: '', count }); });
       }
     }
     for (const [ctx, members] of groups) {

@@ -62,6 +62,8 @@ export interface ValueFacet {
 export interface CountedFacet {
   readonly ignores: readonly string[];
   count(ctx: FacetContext, f: FilterValues, add: (value: string, count: number) => void): void;
+  /** whether its counts under f depend on the context alone (then they may be counted once per build); no when absent */
+  contextOnly?(f: FilterValues): boolean;
 }
 
 /** A range GET /v1/facets reports (priceRange, capacityRange). */
@@ -79,7 +81,7 @@ export interface FilterIndex {
   readonly summary?: RangeSummary;
   /**
    * Values whose context, the filter alone, many requests share and is wide (an option type, an
-   * amenity, a country): the facet counter counts the value facets under each once per build.
+   * amenity, a country): the facet counter counts the facets under each once per build.
    * `valueOf` is the one tallied value f selects, undefined when f selects another set.
    */
   readonly tallied?: { readonly values: readonly string[]; filters(value: string): FilterValues; valueOf(f: FilterValues): string | undefined };
@@ -277,6 +279,7 @@ export const FILTERS = {
             const [lo, hi] = priceBounds(f);
             types.count(ctx, add, priced(f) ? { amounts, indexes, lo, hi } : undefined);
           },
+          contextOnly: (f) => !priced(f),
         },
       };
     },
@@ -306,7 +309,7 @@ export const FILTERS = {
         narrow(b, f) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a)); },
         tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), valueOf: (f) => (new Set(f.amenities).size === 1 ? f.amenities![0] : undefined) },
         // AND: each count is the list total with that amenity added
-        facet: { ignores: [], count: (ctx, _f, add) => amenities.count(ctx, add) },
+        facet: { ignores: [], count: (ctx, _f, add) => amenities.count(ctx, add), contextOnly: () => true },
       };
     },
   },
