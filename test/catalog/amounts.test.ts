@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AmountIndex } from '../../api/catalog/amounts.ts';
+import * as bits from '../../api/catalog/bitset.ts';
+import { prng } from '../support/build-fixture.ts';
+
+/** An amount column: integers like capacities, or prices with cents; some listings without one. */
+function column(n: number, kind: 'capacity' | 'price', rnd: () => number): Float64Array {
+  return Float64Array.from({ length: n }, () => {
+    const r = rnd();
+    if (r < 0.1) return Number.NaN;
+    if (kind === 'capacity') return Math.floor(1 + rnd() * rnd() * 300);
+    return r < 0.15 ? 0 : Math.round(rnd() * rnd() * 20_000 * 100) / 100;
+  });
+}
+
+describe('AmountIndex.within', () => {
+  it('is the listings with lo ≤ amount ≤ hi, whatever the bounds', () => {
+    const rnd = prng(3);
+    for (const n of [1, 33, 1_000, 20_000]) {
+      for (const kind of ['capacity', 'price'] as const) {
+        const amount = column(n, kind, rnd);
+        const index = new AmountIndex(amount);
+        const bounds: [number, number][] = [[-Infinity, Infinity], [0, 0], [1, Infinity], [500, 100], [Number.NaN, 10]];
+        for (let k = 0; k < 200; k++) {
+          const lo = Math.round(rnd() * rnd() * 20_000);
+          bounds.push([lo, rnd() < 0.3 ? Infinity : lo + Math.round(rnd() * 5_000)]);
+        }
+        for (const [lo, hi] of bounds) {
+          const expected = bits.fromIndices(n, Array.from(amount.keys()).filter((i) => amount[i] >= lo && amount[i] <= hi));
+          assert.deepEqual(index.within(lo, hi), expected, `${kind} n=${n} [${lo}, ${hi}]`);
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * The facet counter against the list, under each kind of context: every listing, the contexts
+ * counted once per build (one option type, amenity or country alone) and contexts counted per
+ * request. Every value's count equals the list total with that value applied, and every value
+ * with listings there is listed.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { LoadedBuild } from '../../api/build/load.ts';
+import type { FilterValues } from '../../api/catalog/filters.ts';
+import { LOCALES } from '../../contract/common.ts';
+import { fixtureBuild } from '../support/app.ts';
+import { removeDir } from '../support/build-fixture.ts';
+
+let build: LoadedBuild;
+let dir: string;
+before(async () => {
+  const made = await fixtureBuild({ extra: 300 });
+  build = made.build;
+  dir = made.fixture.dir;
+});
+after(async () => {
+  await build.close();
+  await removeDir(dir);
+});
+
+/** f with one facet value applied: an amenity is added (AND), any other value replaces the filter's. */
+function applied(f: FilterValues, key: string, value: string): FilterValues {
+  if (key === 'amenities') return { ...f, amenities: [...new Set([...(f.amenities ?? []), value])] };
+  return { ...f, [key]: value };
+}
+
+function checkAgainstList(f: FilterValues): number {
+  const engine = build.engine;
+  const choices = engine.facets({}, 'en').payload.facets;
+  let checked = 0;
+  for (const locale of LOCALES) {
+    const { payload, truncated } = engine.facets(f, locale);
+    assert.equal(truncated, false, 'the fixture has fewer values than the cap');
+    for (const facet of payload.facets) {
+      const listed = new Map(facet.values.map((v) => [v.value, v.count]));
+      for (const { value } of choices.find((c) => c.key === facet.key)!.values) {
+        const expected = engine.match(applied(f, facet.key, value)).count;
+        if (expected > 0 || listed.has(value)) assert.equal(listed.get(value), expected, `${JSON.stringify(f)} ${locale}: ${facet.key}=${value}`);
+        checked++;
+      }
+    }
+  }
+  return checked;
+}
+
+describe('facet counts under each kind of context', () => {
+  it('every listing', () => {
+    assert.ok(checkAgainstList({}) > 0);
+  });
+
+  it('one option type, one amenity or one country alone (counted once per build)', () => {
+    const all = build.engine.facets({}, 'en').payload.facets;
+    const values = (key: string) => all.find((c) => c.key === key)!.values.map((v) => v.value);
+    const contexts: FilterValues[] = [
+      ...values('pricingOptionType').map((t) => ({ pricingOptionType: t }) as FilterValues),
+      ...values('amenities').map((a) => ({ amenities: [a] })),
+      ...values('country').map((country) => ({ country })),
+    ];
+    assert.ok(contexts.length > 10);
+    for (const f of contexts) checkAgainstList(f);
+  });
+
+  it('contexts counted per request, including a tallied one under a filter its facets read', () => {
+    const contexts: FilterValues[] = [
+      { amenities: ['wifi', 'coffee'] },
+      { city: 'berlin', pricingOptionType: 'private_office' },
+      { country: 'germany', pricingOptionType: 'flex_desk' },
+      { pricingOptionType: 'private_office', minPrice: 100, maxPrice: 900 },
+      // the option type facet's context is the amenity alone, but its counts read the price range
+      { amenities: ['wifi'], minPrice: 200, maxPrice: 1500 },
+      { amenities: ['wifi'], minCapacity: 10 },
+      { currency: 'EUR' },
+      { operator: build.engine.facets({}, 'en').payload.facets.find((c) => c.key === 'operator')!.values[0].value },
+    ];
+    for (const f of contexts) checkAgainstList(f);
+  });
+});
