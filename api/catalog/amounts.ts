@@ -28,6 +28,9 @@ export class AmountIndex {
   /** marked buckets, ascending, and atLeast[j]: the listings of the buckets at or above marks[j]; the buckets strictly between two marks hold fewer than a mark's step */
   private readonly marks: Int32Array;
   private readonly atLeast: Bitset[] = [];
+  /** each bucket's lowest and highest amount (extremes stops at a member that has it) */
+  private readonly lowest = new Float64Array(BUCKETS).fill(Infinity);
+  private readonly highest = new Float64Array(BUCKETS).fill(-Infinity);
 
   /** amount: NaN for a listing without one; currency: its code (prices), 0 when none */
   constructor(private readonly amount: Float64Array, currency?: Uint8Array) {
@@ -39,6 +42,13 @@ export class AmountIndex {
     const fill = starts.slice(0, BUCKETS);
     for (let i = 0; i < n; i++) if (!Number.isNaN(amount[i])) this.members[fill[bucketOf(amount[i])]++] = i;
     this.priced = bits.fromIndices(n, this.members);
+    for (let k = 0; k < BUCKETS; k++) {
+      for (let j = starts[k]; j < starts[k + 1]; j++) {
+        const a = amount[this.members[j]];
+        if (a < this.lowest[k]) this.lowest[k] = a;
+        if (a > this.highest[k]) this.highest[k] = a;
+      }
+    }
     this.scratch = new Uint32Array(this.priced.length);
     // mark a bucket once the buckets from it up to the mark above hold a step (a step's patch costs about a pass over the words)
     const step = Math.max(Math.ceil(this.members.length / MARKS), n >>> 6, 1);
@@ -135,13 +145,19 @@ export class AmountIndex {
 
   /** The lowest and highest amount among the members of b (b has at least one listing with an amount). */
   extremes(b: Bitset): { min: number; max: number } {
-    const { starts, members, amount } = this;
+    const { starts, members, amount, lowest, highest } = this;
     let min = Infinity, max = -Infinity;
     for (let k = 0; k < BUCKETS && min === Infinity; k++) {
-      for (let j = starts[k]; j < starts[k + 1]; j++) if (bits.has(b, members[j]) && amount[members[j]] < min) min = amount[members[j]];
+      for (let j = starts[k]; j < starts[k + 1]; j++) {
+        const i = members[j];
+        if (bits.has(b, i) && amount[i] < min && (min = amount[i]) === lowest[k]) break;
+      }
     }
     for (let k = BUCKETS - 1; k >= 0 && max === -Infinity; k--) {
-      for (let j = starts[k]; j < starts[k + 1]; j++) if (bits.has(b, members[j]) && amount[members[j]] > max) max = amount[members[j]];
+      for (let j = starts[k]; j < starts[k + 1]; j++) {
+        const i = members[j];
+        if (bits.has(b, i) && amount[i] > max && (max = amount[i]) === highest[k]) break;
+      }
     }
     return { min, max };
   }

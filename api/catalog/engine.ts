@@ -55,8 +55,8 @@ export class Engine {
   /** place slugs by name, for the hint of a 400 that got a name where a slug goes */
   readonly placeNames: PlaceNames;
   private readonly collators = new Map<Locale, Intl.Collator>();
-  /** each labelled facet value's place in the order of the labels, per facet and locale */
-  private readonly labelRanks = new Map<string, Map<string, number>>();
+  /** each labelled facet value's place in the order of the labels, by facet, then locale */
+  private readonly labelRanks = new Map<string, Map<Locale, Map<string, number>>>();
 
   constructor(
     cols: ListingColumns, readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>,
@@ -74,10 +74,11 @@ export class Engine {
       for (const l of LOCALES) {
         const byLabel = this.compareLabels(l);
         const sorted = Object.keys(table).map((value) => ({ value, label: this.label(facet as keyof FacetLabels, value, l) })).sort(byLabel);
-        this.labelRanks.set(`${facet}|${l}`, new Map(sorted.map((v, k) => [v.value, k])));
+        if (!this.labelRanks.has(facet)) this.labelRanks.set(facet, new Map());
+        this.labelRanks.get(facet)!.set(l, new Map(sorted.map((v, k) => [v.value, k])));
       }
     }
-    for (const l of LOCALES) this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(`${facet}|${l}`), (facet, value) => this.label(facet as keyof FacetLabels, value, l));
+    for (const l of LOCALES) this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(facet)?.get(l), (facet, value) => this.label(facet as keyof FacetLabels, value, l));
 
     this.placeNames = new PlaceNames(geo);
     this.places = {} as Engine['places'];
@@ -213,7 +214,7 @@ export class Engine {
       value: (facet, value) => this.label(facet as keyof FacetLabels, value, locale),
       compare: this.compareLabels(locale),
       // the order of the labels, computed once; a value without a label (an unknown selected slug) is collated
-      rank: (facet, value) => this.labelRanks.get(`${facet}|${locale}`)?.get(value),
+      rank: (facet, value) => this.labelRanks.get(facet)?.get(locale)?.get(value),
     });
   }
 

@@ -38,7 +38,7 @@ interface Tally {
   /** each other facet's counts as it adds them (those that read nothing but the context) */
   readonly added: Map<CountedFacet, [string, number][]>;
   /** the ids each facet lists, in their order, by `<facet>|<locale>` */
-  readonly listed: Map<string, Int32Array>;
+  readonly listed: Map<string, readonly number[]>;
 }
 
 interface Context extends FacetContext {
@@ -159,7 +159,7 @@ export class FacetCounter {
       this.labelPlace.set(key, place);
       for (const tally of [this.whole, ...this.tallies.values()]) {
         const { t, ids: counted } = tally.counts.get(facet)!;
-        tally.listed.set(key, Int32Array.from(this.top(t, counted, key)));
+        tally.listed.set(key, this.top(t, counted, key));
       }
     }
   }
@@ -200,12 +200,12 @@ export class FacetCounter {
    * the ids listed when counted once per build): by count, then label; at most MAX_FACET_VALUES,
    * then the selected values beyond them. Only the listed values are made and labelled.
    */
-  private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, ids: Int32Array, listedOnce: Int32Array | undefined, chosen: string[], labeling: FacetLabeling): { values: FacetValue[]; cut: boolean } {
+  private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, ids: Int32Array, listedOnce: readonly number[] | undefined, chosen: string[], labeling: FacetLabeling): { values: FacetValue[]; cut: boolean } {
     const key = `${x.name}|${labeling.locale}`;
     const cut = ids.length > MAX_FACET_VALUES;
     const place = this.labelPlace.get(key)!;
     const byCountThenLabel = (a: number, b: number) => t[b] - t[a] || place[a] - place[b];
-    const listed = listedOnce ? Array.from(listedOnce) : this.top(t, ids, key);
+    const listed = listedOnce ?? this.top(t, ids, key);
     const idOf = this.idOf.get(facet)!;
     const beyond: number[] = [];
     for (const s of new Set(chosen)) {
