@@ -7,7 +7,9 @@
  * The facets with one value per listing that share a context are counted in one pass over its
  * members, a place's by popcounts over its ranges. The contexts most requests share and that are
  * wide (every listing; one option type, amenity or country alone: a filter's `tallied` values)
- * are counted once per build into tallies, with the values each lists per locale.
+ * are counted once per build into tallies, with the values each lists per locale. A context
+ * inside a tally's listings that holds most of them (two amenities: most listings with the
+ * first have the second) is counted as the tally less the listings of the tally it leaves out.
  */
 import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
@@ -33,6 +35,9 @@ const isValueFacet = (f: unknown): f is ValueFacet => (f as ValueFacet).valueIds
 
 /** The counts of every facet under one context, counted once per build. */
 interface Tally {
+  /** the context's listings */
+  readonly bits: Bitset;
+  readonly size: number;
   /** each value facet's counts by value id and the ids counted above 0 */
   readonly counts: Map<ValueFacet, { t: Int32Array; ids: Int32Array }>;
   /** each other facet's counts as it adds them (those that read nothing but the context) */
@@ -44,6 +49,9 @@ interface Tally {
 interface Context extends FacetContext {
   /** its counts when they were counted once per build */
   tally?: Tally;
+  /** else a tally whose listings include its own, and the listings of that tally it leaves out (fewer than a pass over it would visit) */
+  base?: Tally;
+  left?: Context;
 }
 
 /** The words [lo, hi) of b outside which it is empty, within the words given. */
@@ -76,6 +84,8 @@ export class FacetCounter {
   /** the words of each scratch buffer that may hold members (the rest are zero) */
   private readonly scratchLo: number[] = [];
   private readonly scratchHi: number[] = [];
+  /** the listings of a tally each context leaves out */
+  private readonly leftScratch: Bitset[] = [];
   private readonly own: Bitset[] = [];
   /** the value facets of the registry */
   private readonly valueFacets: { x: IndexedFilter; facet: ValueFacet }[] = [];
@@ -90,7 +100,7 @@ export class FacetCounter {
   /** each value id's place in that order, by `<facet>|<locale>` */
   private readonly labelPlace = new Map<string, Int32Array>();
   /** the counts over every listing (the totals) */
-  private readonly whole: Tally = { counts: new Map(), added: new Map(), listed: new Map() };
+  private readonly whole: Tally;
   /** the counts under each tallied value of a filter alone, by `<filter>|<value>` */
   private readonly tallies = new Map<string, Tally>();
   /** how many values of one facet have each count, to find the count at the cap */
@@ -100,6 +110,7 @@ export class FacetCounter {
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
     this.prefix = new Int32Array(all.length + 1);
+    this.whole = { bits: all, size: n, counts: new Map(), added: new Map(), listed: new Map() };
     for (const x of matcher.declared) {
       const facet = x.index.facet;
       if (!facet || !isValueFacet(facet)) continue;
@@ -125,11 +136,32 @@ export class FacetCounter {
           counts.set(facet, { t: c.slice(), ids: touched[k].slice() });
           for (const id of touched[k]) c[id] = 0;
         });
-        this.tallies.set(`${x.name}|${value}`, { counts, added: this.countOthers(ctx), listed: new Map() });
+        this.tallies.set(`${x.name}|${value}`, { bits: b, size: ctx.count, counts, added: this.countOthers(ctx), listed: new Map() });
       }
     }
     const whole = this.countOthers({ bits: all, count: n, lo: 0, hi: all.length });
     for (const [facet, added] of whole) this.whole.added.set(facet, added);
+  }
+
+  /** The listings of the tally that ctx leaves out, in a scratch buffer of its own (`slot`: the context's). */
+  private leftOut(tally: Tally, ctx: Context, slot: number): Context {
+    const b = this.leftScratch[slot] ??= new Uint32Array(this.all.length);
+    const t = tally.bits, c = ctx.bits;
+    for (let w = 0; w < b.length; w++) b[w] = t[w] & ~c[w];
+    return span(b);
+  }
+
+  /** Counts each facet's values as the tally's less those of `left` into its counters; returns the ids above 0. */
+  private countLess(tally: Tally, left: Context, facets: ValueFacet[]): Int32Array[] {
+    const lessBy = this.countValues(left, facets);
+    return facets.map((facet, k) => {
+      const { counts, touched } = this.counters.get(facet)!;
+      for (const id of lessBy[k]) counts[id] = -counts[id];
+      const { t, ids } = tally.counts.get(facet)!;
+      let size = 0;
+      for (const id of ids) if ((counts[id] += t[id]) > 0) touched[size++] = id;
+      return touched.subarray(0, size);
+    });
   }
 
   /** The counts under ctx of each facet that is not a value facet and depends on the context alone. */
@@ -252,10 +284,18 @@ export class FacetCounter {
         this.scratchHi[slot] = hi;
         c = span(b, lo, hi);
       }
-      if (c.count === this.n) c.tally = this.whole;
-      else if (kept.length === 1) {
-        const value = kept[0].x.index.tallied?.valueOf(f);
-        if (value !== undefined) c.tally = this.tallies.get(`${kept[0].x.name}|${value}`);
+      // the tally holding the context with the fewest listings besides it: the context itself when none
+      let base = this.whole;
+      for (const s of kept) {
+        for (const value of s.x.index.tallied?.holding(f) ?? []) {
+          const t = this.tallies.get(`${s.x.name}|${value}`);
+          if (t && t.size < base.size) base = t;
+        }
+      }
+      if (base.size === c.count) c.tally = base;
+      else if (base !== this.whole && base.size - c.count < Math.min(c.count, this.n - c.count)) {
+        c.base = base;
+        c.left = this.leftOut(base, c, contexts.size);
       }
       contexts.set(key, c);
       return c;
@@ -276,14 +316,19 @@ export class FacetCounter {
         const g = groups.get(ctx);
         if (g) g.push({ x, facet }); else groups.set(ctx, [{ x, facet }]);
       } else {
-        const once = facet.contextOnly?.(f) ? ctx.tally?.added.get(facet) : undefined;
-        if (once) for (const [value, count] of once) values.push({ value, label: '', count });
-        else facet.count(ctx, f, (value, count) => { values.push({ value, label: '', count }); });
+        const once = facet.contextOnly?.(f) ? (ctx.tally ?? ctx.base)?.added.get(facet) : undefined;
+        if (!once) facet.count(ctx, f, (value, count) => { values.push({ value, label: '', count }); });
+        else if (ctx.tally) for (const [value, count] of once) values.push({ value, label: '', count });
+        else {
+          // the base's counts less those of the listings the context leaves out (added in the same order)
+          let k = 0;
+          facet.count(ctx.left!, f, (_, count) => { const [value, all] = once[k++]; values.push({ value, label: '', count: all - count }); });
+        }
       }
     }
     for (const [ctx, members] of groups) {
       const { tally } = ctx;
-      const touched = tally ? [] : this.countValues(ctx, members.map((m) => m.facet));
+      const touched = tally ? [] : ctx.base ? this.countLess(ctx.base, ctx.left!, members.map((m) => m.facet)) : this.countValues(ctx, members.map((m) => m.facet));
       members.forEach((m, k) => {
         const once = tally?.counts.get(m.facet);
         const { values, cut } = once

@@ -82,9 +82,9 @@ export interface FilterIndex {
   /**
    * Values whose context, the filter alone, many requests share and is wide (an option type, an
    * amenity, a country): the facet counter counts the facets under each once per build.
-   * `valueOf` is the one tallied value f selects, undefined when f selects another set.
+   * `holding` lists the tallied values whose listings include every listing f's set holds.
    */
-  readonly tallied?: { readonly values: readonly string[]; filters(value: string): FilterValues; valueOf(f: FilterValues): string | undefined };
+  readonly tallied?: { readonly values: readonly string[]; filters(value: string): FilterValues; holding(f: FilterValues): readonly string[] };
 }
 
 export interface FilterEntry {
@@ -162,7 +162,7 @@ function place(name: 'country' | 'city' | 'zone', nullable: boolean, tallied = f
           else bits.keepRange(b, ranges.start[id], ranges.end[id]);
         },
         facet: { ignores: [name], values, valueIds, totals: Int32Array.from(values, (_, id) => ranges.end[id] - ranges.start[id]), ranges },
-        tallied: tallied ? { values, filters: (v) => ({ [name]: v }), valueOf: (f) => f[name] } : undefined,
+        tallied: tallied ? { values, filters: (v) => ({ [name]: v }), holding: (f) => [f[name]!] } : undefined,
       };
     },
   };
@@ -271,7 +271,7 @@ export const FILTERS = {
       const indexes = types.byValue((t) => listings.onBasisIndex(t as OptionType));
       return {
         narrow: (b, f) => narrowTo(b, types.postings.get(f.pricingOptionType!)),
-        tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), valueOf: (f) => f.pricingOptionType },
+        tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), holding: (f) => [f.pricingOptionType!] },
         // counts each type with the price range applied to that type's comparable prices
         facet: {
           ignores: ['pricingOptionType', 'price'],
@@ -307,7 +307,7 @@ export const FILTERS = {
       const amenities = new MultiValues(listings, listings.cols.amenities);
       return {
         narrow(b, f) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a)); },
-        tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), valueOf: (f) => (new Set(f.amenities).size === 1 ? f.amenities![0] : undefined) },
+        tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities! },
         // AND: each count is the list total with that amenity added
         facet: { ignores: [], count: (ctx, _f, add) => amenities.count(ctx, add), contextOnly: () => true },
       };

@@ -68,7 +68,9 @@ describe('facet counts under each kind of context', () => {
 
   it('contexts counted per request, including a tallied one under a filter its facets read', () => {
     const contexts: FilterValues[] = [
+      // inside a tally (wifi, coffee): counted as the tally less the listings it leaves out
       { amenities: ['wifi', 'coffee'] },
+      { amenities: ['wifi'], pricingOptionType: 'flex_desk' },
       { city: 'berlin', pricingOptionType: 'private_office' },
       { country: 'germany', pricingOptionType: 'flex_desk' },
       { pricingOptionType: 'private_office', minPrice: 100, maxPrice: 900 },
