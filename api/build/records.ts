@@ -55,14 +55,17 @@ export async function openRecords(path: string, name: string, index: Buffer): Pr
   }
 }
 
-/** Line i, checked against the record index, as text without its newline. */
-export async function readRecord(file: RecordFile, i: number): Promise<string> {
+/** Line i, checked against the record index, as bytes without its newline. */
+export async function readRecordBytes(file: RecordFile, i: number): Promise<Buffer> {
   const start = file.starts[i], length = file.starts[i + 1] - start;
   const buf = Buffer.allocUnsafe(length);
   const { bytesRead } = await file.fh.read(buf, 0, length, start);
   checkRecord(file, i, buf, bytesRead);
-  return buf.toString('utf8', 0, length - 1);
+  return buf.subarray(0, length - 1);
 }
+
+/** Line i, checked against the record index, as text without its newline. */
+export const readRecord = async (file: RecordFile, i: number): Promise<string> => (await readRecordBytes(file, i)).toString();
 
 function checkRecord(file: RecordFile, i: number, bytes: Buffer, bytesRead = bytes.length): void {
   const length = file.starts[i + 1] - file.starts[i];

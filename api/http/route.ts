@@ -12,10 +12,10 @@ import type { CacheHint } from './headers.ts';
 import type { RouteResponse } from './response-cache.ts';
 import { unknownMembers } from './unknown-members.ts';
 
-/** What a handler may return: an envelope to serialize, its JSON text already made, or other bytes. */
+/** What a handler may return: an envelope to serialize, its JSON (text or UTF-8 bytes) already made, or other bytes. */
 export type RouteResult =
   | { data: unknown; meta?: MetaInput }
-  | { json: string }
+  | { json: string | Buffer }
   | { raw: string | Buffer; contentType: string; headers?: Record<string, string> };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -25,9 +25,10 @@ function responseOf(result: RouteResult): RouteResponse {
   return { body: 'json' in result ? result.json : envelope(result.data, result.meta), contentType: JSON_TYPE };
 }
 
+/** Sends a body as bytes: encoded once here, not again by the ETag's hash and by the socket. */
 function send(reply: FastifyReply, { body, contentType, headers }: RouteResponse) {
-  for (const [k, v] of Object.entries(headers ?? {})) reply.header(k, v);
-  return reply.type(contentType).send(body);
+  if (headers) for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  return reply.type(contentType).send(typeof body === 'string' ? Buffer.from(body) : body);
 }
 
 export interface RouteContext<Q, P, B> {

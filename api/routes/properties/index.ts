@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../../contract/catalog.ts';
 import { envelope, MetaSchema, PaginatedMetaSchema } from '../../../contract/common.ts';
 import { MAP_MAX_PAGE_SIZE, SlugParamsSchema, LocaleQuerySchema, type CatalogQuerySchemas, type PropertyListQuery } from '../../../contract/queries.ts';
-import { envelopeJson, pagination } from '../../http/envelope.ts';
+import { closeEnvelope, openEnvelope, pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute, type RouteContext, type RouteResult } from '../../http/route.ts';
@@ -16,7 +16,7 @@ const STATUSES = [200, 400, 429, 500, 502];
 const listKey = (request: { query: PropertyListQuery; params: unknown }) =>
   request.query.sortBy === 'random' && request.query.seed === undefined ? undefined : requestKey(request);
 
-/** Shared by the list and the map: filter, order, page, splice the pre-serialized items. */
+/** Shared by the list and the map: filter, order, page, splice the items' bytes. */
 function renderList(
   ctx: RouteContext<PropertyListQuery, unknown, unknown>,
   kind: 'list' | 'map',
@@ -28,12 +28,14 @@ function renderList(
   let set = engine.match(q);
   if (kind === 'map') set = engine.withCoords(set);
   const { total, indices } = engine.page(set, q, sort, seed ?? 0, (page - 1) * pageSize, pageSize);
-  const parts = new Array<string>(indices.length);
+  const w = openEnvelope().text('[');
   for (let k = 0; k < indices.length; k++) {
-    parts[k] = kind === 'list' ? engine.cardJson(indices[k], q.locale, q) : engine.markerJson(indices[k], q.locale, q);
+    if (k > 0) w.text(',');
+    if (kind === 'list') engine.writeCard(w, indices[k], q.locale, q);
+    else engine.writeMarker(w, indices[k], q.locale, q);
   }
   return {
-    json: envelopeJson(`[${parts.join(',')}]`, {
+    json: closeEnvelope(w.text(']'), {
       pagination: pagination(page, pageSize, total),
       truncated: kind === 'map' ? total > pageSize : undefined,
       seed,
@@ -91,6 +93,8 @@ export const propertyDetailRoute = defineRoute({
   handler: async ({ query: { locale }, params: { slug }, build: { engine }, cite }) => {
     const i = engine.slugIndex.get(slug);
     if (i === undefined) throw new ApiError('NOT_FOUND', `No space with slug "${slug}".`);
-    return { json: envelopeJson(await engine.detailJson(i, locale), { citation: cite(locale, { kind: 'space', slug, title: engine.title(i, locale) }) }) };
+    const w = openEnvelope(4096);
+    await engine.writeDetail(w, i, locale);
+    return { json: closeEnvelope(w, { citation: cite(locale, { kind: 'space', slug, title: engine.title(i, locale) }) }) };
   },
 });
