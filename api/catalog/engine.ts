@@ -112,14 +112,14 @@ export class Engine {
   }
 
   /** Writes the detail JSON of listing i, URLs resolved; DamagedRecordError when its line is not the one the pipeline wrote. */
-  async writeDetail(w: JsonBytes, i: number, locale: Locale): Promise<void> {
-    const bytes = await readRecordBytes(this.lines[locale].details, i);
+  writeDetail(w: JsonBytes, i: number, locale: Locale): void {
+    const bytes = readRecordBytes(this.lines[locale].details, i);
     writeWithSitePaths(w, bytes, 0, bytes.length, sitePathOffsets(bytes), 0, this.siteUrlBytes[locale]);
   }
 
   async detailJson(i: number, locale: Locale): Promise<string> {
     const w = new JsonBytes(4096);
-    await this.writeDetail(w, i, locale);
+    this.writeDetail(w, i, locale);
     return w.finish().toString();
   }
 

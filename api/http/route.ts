@@ -131,15 +131,20 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       let kept = key === undefined ? undefined : responses.get(key, now);
       if (!kept) {
         const cfg = app.config;
-        const response = responseOf(await Promise.resolve(def.handler({
-          request, reply, query, params, body, build, config: cfg, now,
-          cite: (locale, page, data) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now, data }),
-        })).catch((err: unknown) => {
+        let result: RouteResult;
+        try {
+          // a handler may throw or reject: a damaged record is refused the same way from either
+          result = await def.handler({
+            request, reply, query, params, body, build, config: cfg, now,
+            cite: (locale, page, data) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now, data }),
+          });
+        } catch (err) {
           if (!(err instanceof DamagedRecordError)) throw err;
           request.log.error({ err, buildId: build.id }, 'damaged record refused');
           app.catalog.damaged(build, err);
           throw new ApiError('INTERNAL_ERROR', 'The stored record behind this response is damaged; it is not served until the build is repaired or replaced.');
-        }));
+        }
+        const response = responseOf(result);
         if (key === undefined || !responses.admits(key)) return send(reply, response);
         kept = responses.keep(key, now, response);
       }

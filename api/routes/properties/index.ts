@@ -90,11 +90,11 @@ export const propertyDetailRoute = defineRoute({
   cache: CACHE.listing,
   cacheKey: requestKey,
   rateLimit: 'read',
-  handler: async ({ query: { locale }, params: { slug }, build: { engine }, cite }) => {
+  handler: ({ query: { locale }, params: { slug }, build: { engine }, cite }) => {
     const i = engine.slugIndex.get(slug);
     if (i === undefined) throw new ApiError('NOT_FOUND', `No space with slug "${slug}".`);
     const w = openEnvelope(4096);
-    await engine.writeDetail(w, i, locale);
+    engine.writeDetail(w, i, locale);
     return { json: closeEnvelope(w, { citation: cite(locale, { kind: 'space', slug, title: engine.title(i, locale) }) }) };
   },
 });
