@@ -9,6 +9,7 @@ export class JsonBytes {
   private buf: Buffer;
   private length = 0;
 
+  /** `capacity`: the bytes expected (the buffer grows past it when needed) */
   constructor(capacity = 16 * 1024) {
     this.buf = Buffer.allocUnsafe(capacity);
   }
@@ -16,20 +17,42 @@ export class JsonBytes {
   private reserve(n: number): void {
     if (this.length + n <= this.buf.length) return;
     const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n));
-    this.buf.copy(grown, 0, 0, this.length);
+    grown.set(this.buf.subarray(0, this.length));
     this.buf = grown;
   }
 
   /** Bytes [start, end) of `src`. */
   bytes(src: Buffer, start = 0, end = src.length): this {
     this.reserve(end - start);
-    this.length += src.copy(this.buf, this.length, start, end);
+    this.buf.set(src.subarray(start, end), this.length);
+    this.length += end - start;
+    return this;
+  }
+
+  /** One ASCII character, by its code. */
+  byte(code: number): this {
+    this.reserve(1);
+    this.buf[this.length++] = code;
     return this;
   }
 
   /** A text, UTF-8 encoded. */
   text(s: string): this {
     this.reserve(s.length * 3);
+    // short ASCII texts (brackets, separators, numeric fields) are copied by hand: cheaper than a call into the encoder
+    if (s.length <= 64) {
+      const { buf } = this;
+      let k = 0;
+      for (; k < s.length; k++) {
+        const c = s.charCodeAt(k);
+        if (c > 0x7f) break;
+        buf[this.length + k] = c;
+      }
+      if (k === s.length) {
+        this.length += k;
+        return this;
+      }
+    }
     this.length += this.buf.write(s, this.length);
     return this;
   }
