@@ -31,7 +31,7 @@ export class KeyedRecords<T> {
   async get(key: string): Promise<T | undefined> {
     const i = this.lineOf.get(key);
     if (i === undefined) return undefined;
-    return JSON.parse(resolveSitePathsInJson(await readRecord(this.lines, i), this.siteUrl)) as T;
+    return JSON.parse(resolveSitePathsInJson(readRecord(this.lines, i), this.siteUrl)) as T;
   }
 
   close(): Promise<void> {

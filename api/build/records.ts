@@ -5,6 +5,7 @@
  * contract/build.ts; the index itself is checked against the manifest at load): a line changed or
  * cut after loading is refused, never served.
  */
+import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX } from '../../contract/build.ts';
@@ -55,14 +56,22 @@ export async function openRecords(path: string, name: string, index: Buffer): Pr
   }
 }
 
-/** Line i, checked against the record index, as text without its newline. */
-export async function readRecord(file: RecordFile, i: number): Promise<string> {
+/**
+ * Line i, checked against the record index, as bytes without its newline. Read synchronously: a
+ * line the page cache holds costs a couple of µs this way, against ~30 µs of CPU for a round trip
+ * through the thread pool (promise, queue, wake-up); a line it does not hold blocks the event loop
+ * for one disk read.
+ */
+export function readRecordBytes(file: RecordFile, i: number): Buffer {
   const start = file.starts[i], length = file.starts[i + 1] - start;
   const buf = Buffer.allocUnsafe(length);
-  const { bytesRead } = await file.fh.read(buf, 0, length, start);
+  const bytesRead = readSync(file.fh.fd, buf, 0, length, start);
   checkRecord(file, i, buf, bytesRead);
-  return buf.toString('utf8', 0, length - 1);
+  return buf.subarray(0, length - 1);
 }
+
+/** Line i, checked against the record index, as text without its newline. */
+export const readRecord = (file: RecordFile, i: number): string => readRecordBytes(file, i).toString();
 
 function checkRecord(file: RecordFile, i: number, bytes: Buffer, bytesRead = bytes.length): void {
   const length = file.starts[i + 1] - file.starts[i];

@@ -10,9 +10,10 @@ import { ListingTable } from './listings.ts';
 import { Matcher, type MatchSet } from './match.ts';
 import { Orders } from './order.ts';
 import type { NdjsonLines } from '../build/ndjson.ts';
-import { readRecord, type RecordFile } from '../build/records.ts';
+import { readRecordBytes, type RecordFile } from '../build/records.ts';
 import { PlaceNames } from './slug-hint.ts';
-import { resolveSitePathsInJson, textWithSitePaths } from './text.ts';
+import { JsonBytes } from './json-bytes.ts';
+import { sitePathOffsets, writeWithSitePaths } from './text.ts';
 
 export type { MatchSet } from './match.ts';
 export type { Filters } from '../../contract/filters.ts';
@@ -32,8 +33,8 @@ export interface PlaceRef { country: SlugName; city?: SlugName; zone?: SlugName 
  */
 export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; details: RecordFile; siteUrl: string }
 
-/** Line i as JSON text without its closing brace, site paths resolved, ready for the request-dependent fields. */
-const openLine = (l: NdjsonLines, i: number, siteUrl: string) => textWithSitePaths(l.bytes, l.starts[i], l.starts[i + 1] - 2, l.sitePaths, l.firstSitePath[i], siteUrl);
+/** Writes line i without its closing brace, site paths resolved, ready for the request-dependent fields. */
+const writeOpenLine = (w: JsonBytes, l: NdjsonLines, i: number, siteUrl: Buffer) => writeWithSitePaths(w, l.bytes, l.starts[i], l.starts[i + 1] - 2, l.sitePaths, l.firstSitePath[i], siteUrl);
 const isNullLine = (l: NdjsonLines, i: number) => l.starts[i + 1] - l.starts[i] === 5 && l.bytes[l.starts[i]] === 0x6e;
 
 /**
@@ -51,6 +52,8 @@ export class Engine {
   private readonly orders: Orders;
   private readonly facetCounter: FacetCounter;
   private readonly lines = {} as Record<Locale, LocaleListings>;
+  /** each locale's siteUrl as the UTF-8 bytes put before site paths */
+  private readonly siteUrlBytes = {} as Record<Locale, Buffer>;
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
   /** place slugs by name, for the hint of a 400 that got a name where a slug goes */
   readonly placeNames: PlaceNames;
@@ -106,12 +109,19 @@ export class Engine {
       if (isNullLine(l.markers, i) !== Number.isNaN(this.listings.lat[i])) throw new Error(`markers.${locale}.ndjson: the marker of ${this.slugs[i]} disagrees with its coordinates in listing-columns.json`);
     }
     this.lines[locale] = l;
+    this.siteUrlBytes[locale] = Buffer.from(l.siteUrl);
   }
 
-  /** The detail JSON of listing i, URLs resolved; DamagedRecordError when its line is not the one the pipeline wrote. */
+  /** Writes the detail JSON of listing i, URLs resolved; DamagedRecordError when its line is not the one the pipeline wrote. */
+  writeDetail(w: JsonBytes, i: number, locale: Locale): void {
+    const bytes = readRecordBytes(this.lines[locale].details, i);
+    writeWithSitePaths(w, bytes, 0, bytes.length, sitePathOffsets(bytes), 0, this.siteUrlBytes[locale]);
+  }
+
   async detailJson(i: number, locale: Locale): Promise<string> {
-    const l = this.lines[locale];
-    return resolveSitePathsInJson(await readRecord(l.details, i), l.siteUrl);
+    const w = new JsonBytes(4096);
+    this.writeDetail(w, i, locale);
+    return w.finish().toString();
   }
 
   /** The card's title (for citations): its `"title"` string read from the card's bytes, not the whole card parsed. */
@@ -226,18 +236,27 @@ export class Engine {
     return `,"fromPrice":{"amount":${c.amount[i]},"currency":"${CURRENCIES[c.currency[i] - 1]}"},"fromBillingPeriod":"${BILLING_PERIODS[c.period[i] - 1]}"`;
   }
 
-  cardJson(i: number, locale: Locale, f: Filters): string {
-    let s = openLine(this.lines[locale].cards, i, this.lines[locale].siteUrl) + this.priceFields(i, f.pricingOptionType);
+  /** Writes the card of listing i with the fields that depend on the filters (price of an option type, distance). */
+  writeCard(w: JsonBytes, i: number, locale: Locale, f: Filters): void {
+    writeOpenLine(w, this.lines[locale].cards, i, this.siteUrlBytes[locale]);
+    let s = this.priceFields(i, f.pricingOptionType);
     const mp = this.listings.price(f.pricingOptionType).market[i];
     if (mp) s += mp;
     if (f.lat !== undefined && f.lng !== undefined) {
       const d = this.listings.distance(i, f.lat, f.lng);
       if (d !== undefined) s += `,"distanceMeters":${Math.round(d * 10) / 10}`;
     }
-    return `${s}}`;
+    w.text(`${s}}`);
   }
 
-  markerJson(i: number, locale: Locale, f: Filters): string {
-    return `${openLine(this.lines[locale].markers, i, this.lines[locale].siteUrl)}${this.priceFields(i, f.pricingOptionType)}}`;
+  writeMarker(w: JsonBytes, i: number, locale: Locale, f: Filters): void {
+    writeOpenLine(w, this.lines[locale].markers, i, this.siteUrlBytes[locale]);
+    w.text(`${this.priceFields(i, f.pricingOptionType)}}`);
+  }
+
+  cardJson(i: number, locale: Locale, f: Filters): string {
+    const w = new JsonBytes(4096);
+    this.writeCard(w, i, locale, f);
+    return w.finish().toString();
   }
 }

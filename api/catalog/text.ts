@@ -3,6 +3,7 @@
  * known only at start (DESIGN.md §3), so the API resolves them: in JSON files when it loads a
  * build, in NDJSON lines when it renders one.
  */
+import type { JsonBytes } from './json-bytes.ts';
 
 const URL_KEYS = new Set(['url', 'webUrl', 'methodologyUrl']);
 /** `"url":"/…"` can only be a key and its value (quotes inside JSON strings are escaped), so a match is exact. */
@@ -44,7 +45,7 @@ const endsWith = (bytes: Buffer, end: number, ascii: string) => {
 /**
  * Where the site paths are in UTF-8 JSON bytes (a whole NDJSON file), found without decoding
  * them: the offset of the `/` each one starts with, ascending. The paths are resolved when a line
- * is rendered (textWithSitePaths), so the bytes are kept as the build wrote them.
+ * is rendered (writeWithSitePaths), so the bytes are kept as the build wrote them.
  */
 export function sitePathOffsets(bytes: Buffer): Float64Array {
   // every key ends in `rl":"/`: find those, then check the key before and the byte after
@@ -57,13 +58,15 @@ export function sitePathOffsets(bytes: Buffer): Float64Array {
   return Float64Array.from(at);
 }
 
-/** Bytes [start, end) as text, siteUrl put before the site paths at offsets[from], offsets[from + 1], … below end. */
-export function textWithSitePaths(bytes: Buffer, start: number, end: number, offsets: Float64Array, from: number, siteUrl: string): string {
-  let text = '';
+/**
+ * Writes bytes [start, end) with `siteUrl` (UTF-8) put before the site paths at offsets[from],
+ * offsets[from + 1], … below end: the bytes are copied, never decoded.
+ */
+export function writeWithSitePaths(w: JsonBytes, bytes: Buffer, start: number, end: number, offsets: ArrayLike<number>, from: number, siteUrl: Buffer): void {
   let pos = start;
   for (let k = from; k < offsets.length && offsets[k] < end; k++) {
-    text += bytes.toString('utf8', pos, offsets[k]) + siteUrl;
+    w.bytes(bytes, pos, offsets[k]).bytes(siteUrl);
     pos = offsets[k];
   }
-  return text + bytes.toString('utf8', pos, end);
+  w.bytes(bytes, pos, end);
 }

@@ -1,4 +1,5 @@
 import { CONTRACT_VERSION, type Citation, type Pagination } from '../../contract/common.ts';
+import { JsonBytes } from '../catalog/json-bytes.ts';
 
 export interface MetaInput {
   pagination?: Pagination;
@@ -21,8 +22,14 @@ export function pagination(page: number, pageSize: number, total: number): Pagin
   return { page, pageSize, total, pageCount: Math.ceil(total / pageSize) };
 }
 
-/** The envelope around a `data` value that is already JSON (pre-serialized cards are spliced in). */
+/** The envelope around a `data` value that is already JSON. */
 export const envelopeJson = (dataJson: string, metaInput: MetaInput = {}) =>
   `{"data":${dataJson},"meta":${JSON.stringify(meta(metaInput))}}`;
+
+/** An envelope written as bytes (cards and details are spliced in from the build's bytes): the data goes next. */
+export const openEnvelope = (capacity?: number) => new JsonBytes(capacity).text('{"data":');
+
+/** Ends an envelope opened by openEnvelope, its data written; returns the body. */
+export const closeEnvelope = (w: JsonBytes, metaInput: MetaInput = {}) => w.text(`,"meta":${JSON.stringify(meta(metaInput))}}`).finish();
 
 export const envelope = (data: unknown, metaInput: MetaInput = {}) => envelopeJson(JSON.stringify(data), metaInput);

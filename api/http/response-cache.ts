@@ -58,7 +58,8 @@ export class ResponseCache {
   }
 
   keep(key: string, now: number, response: RouteResponse): KeptResponse {
-    const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+    // a copy: a body written by JsonBytes shares a larger allocation, which the size limit would not count
+    const body = Buffer.from(response.body);
     const kept = { ...response, body, etag: etagOf(body), day: utcDay(now) };
     this.responses.set(key, kept);
     return kept;

@@ -12,10 +12,10 @@ import type { CacheHint } from './headers.ts';
 import type { RouteResponse } from './response-cache.ts';
 import { unknownMembers } from './unknown-members.ts';
 
-/** What a handler may return: an envelope to serialize, its JSON text already made, or other bytes. */
+/** What a handler may return: an envelope to serialize, its JSON (text or UTF-8 bytes) already made, or other bytes. */
 export type RouteResult =
   | { data: unknown; meta?: MetaInput }
-  | { json: string }
+  | { json: string | Buffer }
   | { raw: string | Buffer; contentType: string; headers?: Record<string, string> };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -25,9 +25,10 @@ function responseOf(result: RouteResult): RouteResponse {
   return { body: 'json' in result ? result.json : envelope(result.data, result.meta), contentType: JSON_TYPE };
 }
 
+/** Sends a body as bytes: encoded once here, not again by the ETag's hash and by the socket. */
 function send(reply: FastifyReply, { body, contentType, headers }: RouteResponse) {
-  for (const [k, v] of Object.entries(headers ?? {})) reply.header(k, v);
-  return reply.type(contentType).send(body);
+  if (headers) for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  return reply.type(contentType).send(typeof body === 'string' ? Buffer.from(body) : body);
 }
 
 export interface RouteContext<Q, P, B> {
@@ -130,15 +131,20 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       let kept = key === undefined ? undefined : responses.get(key, now);
       if (!kept) {
         const cfg = app.config;
-        const response = responseOf(await Promise.resolve(def.handler({
-          request, reply, query, params, body, build, config: cfg, now,
-          cite: (locale, page, data) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now, data }),
-        })).catch((err: unknown) => {
+        let result: RouteResult;
+        try {
+          // a handler may throw or reject: a damaged record is refused the same way from either
+          result = await def.handler({
+            request, reply, query, params, body, build, config: cfg, now,
+            cite: (locale, page, data) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now, data }),
+          });
+        } catch (err) {
           if (!(err instanceof DamagedRecordError)) throw err;
           request.log.error({ err, buildId: build.id }, 'damaged record refused');
           app.catalog.damaged(build, err);
           throw new ApiError('INTERNAL_ERROR', 'The stored record behind this response is damaged; it is not served until the build is repaired or replaced.');
-        }));
+        }
+        const response = responseOf(result);
         if (key === undefined || !responses.admits(key)) return send(reply, response);
         kept = responses.keep(key, now, response);
       }

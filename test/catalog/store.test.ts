@@ -9,6 +9,7 @@ import { buildApp } from '../../api/app.ts';
 import { BuildLoadError, loadBuild } from '../../api/build/load.ts';
 import { DamagedRecordError } from '../../api/build/records.ts';
 import { CatalogStore } from '../../api/build/store.ts';
+import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { BUILD_FORMAT_VERSION } from '../../contract/build.ts';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { SITE, testConfig } from '../support/app.ts';
@@ -205,7 +206,9 @@ describe('loadBuild', () => {
     assert.equal(card.images[0].url, 'https://example.org/media/spaces/tor-twelve/0.svg');
     assert.deepEqual(card.fromPrice, { amount: 25, currency: 'EUR' });
     assert.equal(card.fromBillingPeriod, 'day');
-    assert.equal(JSON.parse(b.engine.markerJson(i, 'es', { pricingOptionType: 'private_office' })).image.url, 'https://example.org/media/spaces/tor-twelve/0.svg');
+    const marker = new JsonBytes();
+    b.engine.writeMarker(marker, i, 'es', { pricingOptionType: 'private_office' });
+    assert.equal(JSON.parse(marker.finish().toString()).image.url, 'https://example.org/media/spaces/tor-twelve/0.svg');
     await b.close();
   });
 

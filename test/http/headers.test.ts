@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -53,6 +54,25 @@ describe('caching', () => {
     assert.equal(weak.statusCode, 304);
     const other = await app.inject({ url: '/v1/properties?locale=de&sortBy=date-desc&pageSize=5' });
     assert.notEqual(other.headers.etag, etag);
+  });
+
+  it('tags the bytes sent: list, map and detail bodies written as bytes, in every locale', async () => {
+    const sha1 = (bytes: Buffer) => `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+    for (const locale of ['en', 'de', 'es']) {
+      for (const url of [`/v1/properties?locale=${locale}&seed=7`, `/v1/properties/map?locale=${locale}&pageSize=3`, `/v1/properties/tor-twelve?locale=${locale}`]) {
+        const r = await app.inject({ url });
+        assert.equal(r.statusCode, 200, url);
+        assert.equal(r.headers.etag, sha1(r.rawPayload), `${url}: the tag is the hash of the bytes sent`);
+        assert.equal(Number(r.headers['content-length']), r.rawPayload.length, url);
+        const { data } = JSON.parse(r.body);
+        const first = Array.isArray(data) ? data[0] : data;
+        assert.match(first.images?.[0]?.url ?? first.image.url, /^https:\/\/deskatlas\.test\/media\//, `${url}: site paths resolved`);
+      }
+    }
+    const page1 = await app.inject({ url: '/v1/properties?locale=de&seed=7&pageSize=2' });
+    const page2 = await app.inject({ url: '/v1/properties?locale=de&seed=7&pageSize=2&page=2' });
+    assert.notEqual(page1.headers.etag, page2.headers.etag, 'another body, another tag');
+    assert.equal((await app.inject({ url: '/v1/properties?locale=de&seed=7&pageSize=2&page=2', headers: { 'if-none-match': String(page2.headers.etag) } })).statusCode, 304);
   });
 
   it('uses the hints per endpoint and no-store on errors', async () => {

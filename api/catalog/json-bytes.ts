@@ -1,0 +1,64 @@
+/**
+ * A JSON response body written as UTF-8 bytes. Slices of the build's bytes (NDJSON lines held in
+ * memory or read from disk) are copied in as they are, never decoded to text and encoded again;
+ * the short texts around them (brackets, separators, the fields that depend on the request) are
+ * encoded as they are written. The body ends up as one Buffer, which the ETag hashes and the
+ * socket sends without another conversion.
+ */
+export class JsonBytes {
+  private buf: Buffer;
+  private length = 0;
+
+  /** `capacity`: the bytes expected (the buffer grows past it when needed) */
+  constructor(capacity = 16 * 1024) {
+    this.buf = Buffer.allocUnsafe(capacity);
+  }
+
+  private reserve(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n));
+    grown.set(this.buf.subarray(0, this.length));
+    this.buf = grown;
+  }
+
+  /** Bytes [start, end) of `src`. */
+  bytes(src: Buffer, start = 0, end = src.length): this {
+    this.reserve(end - start);
+    this.buf.set(src.subarray(start, end), this.length);
+    this.length += end - start;
+    return this;
+  }
+
+  /** One ASCII character, by its code. */
+  byte(code: number): this {
+    this.reserve(1);
+    this.buf[this.length++] = code;
+    return this;
+  }
+
+  /** A text, UTF-8 encoded. */
+  text(s: string): this {
+    this.reserve(s.length * 3);
+    // short ASCII texts (brackets, separators, numeric fields) are copied by hand: cheaper than a call into the encoder
+    if (s.length <= 64) {
+      const { buf } = this;
+      let k = 0;
+      for (; k < s.length; k++) {
+        const c = s.charCodeAt(k);
+        if (c > 0x7f) break;
+        buf[this.length + k] = c;
+      }
+      if (k === s.length) {
+        this.length += k;
+        return this;
+      }
+    }
+    this.length += this.buf.write(s, this.length);
+    return this;
+  }
+
+  /** The bytes written (sharing memory with the writer: write nothing after). */
+  finish(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
+}

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { JsonBytes } from '../../api/catalog/json-bytes.ts';
+import { sitePathOffsets, writeWithSitePaths } from '../../api/catalog/text.ts';
+
+describe('JsonBytes', () => {
+  it('writes slices, single bytes and texts (ASCII or not, short or long) as UTF-8, growing past its capacity', () => {
+    const line = Buffer.from('{"city":"München","note":"Straße – 5 €"}\n');
+    const long = `"${'Zürich '.repeat(40)}"`;
+    const w = new JsonBytes(8);
+    w.text('{"a":').bytes(line, 0, line.length - 1).byte(0x2c).text('"b":"é"').byte(0x2c).text('"c":').text(long).text(',"d":[1,2]}');
+    const expected = `{"a":{"city":"München","note":"Straße – 5 €"},"b":"é","c":${long},"d":[1,2]}`;
+    assert.equal(w.finish().toString(), expected);
+    assert.deepEqual(JSON.parse(w.finish().toString()).a, { city: 'München', note: 'Straße – 5 €' });
+    assert.equal(w.finish().length, Buffer.byteLength(expected));
+  });
+
+  it('puts the site URL before every site path of a slice, and only there', () => {
+    const line = Buffer.from('{"url":"/media/a.svg","name":"Köln","webUrl":"/de/space/x","logo":{"url":"//cdn.example/x.svg"},"methodologyUrl":"/methodology","href":"/no"}');
+    const w = new JsonBytes(16);
+    writeWithSitePaths(w, line, 0, line.length, sitePathOffsets(line), 0, Buffer.from('https://atlas.example'));
+    assert.deepEqual(JSON.parse(w.finish().toString()), {
+      url: 'https://atlas.example/media/a.svg', name: 'Köln', webUrl: 'https://atlas.example/de/space/x',
+      logo: { url: '//cdn.example/x.svg' }, methodologyUrl: 'https://atlas.example/methodology', href: '/no',
+    });
+  });
+});
