@@ -54,6 +54,7 @@ export interface Marts {
   asOf: string;
   /** listing-columns.json as the listing_columns mart wrote it */
   listingColumnsText: string;
+  /** the columns of the listings mart the autocomplete and the lead routing read, by slug */
   listings: Row[];
   countries: Row[];
   cities: Row[];
@@ -61,7 +62,6 @@ export interface Marts {
   operators: Row[];
   marketRates: Row[];
   priceIndex: Row[];
-  priceHistory: Row[];
   rankings: Row[];
   amenities: Row[];
   texts: Texts;
@@ -79,15 +79,15 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     asOf: str(asOfRow.as_of),
     listingColumnsText: (await queryRows<{ json: string }>(conn, 'select json from listing_columns'))[0].json,
     // the images, logos and postal codes are only in the listing files (listing-rows.ts)
-    listings: await queryJsonRows(conn,
-      'select * exclude (space_id, images, operator_logo_path, postal_code, capacity_status) from listings order by slug'),
+    // what the autocomplete and the lead routing read (the rest is in the listing files, listing-rows.ts)
+    listings: await queryJsonRows(conn, `select slug, title, country_slug, city_slug, zone_slug, lat, lng,
+      operator_slug, operator_name, enquiry_email from listings order by slug`),
     countries: await queryJsonRows(conn, 'select * from countries order by country_slug'),
     cities: await queryJsonRows(conn, 'select * from cities order by city_slug'),
     zones: await queryJsonRows(conn, 'select * from zones order by city_slug, zone_slug'),
     operators: await queryJsonRows(conn, 'select * from operators order by operator_slug'),
     marketRates: await queryJsonRows(conn, 'select * from market_rates'),
     priceIndex: await queryJsonRows(conn, 'select * from price_index'),
-    priceHistory: await queryJsonRows(conn, 'select * from price_history'),
     rankings: await queryJsonRows(conn, 'select * from rankings'),
     amenities: await queryJsonRows(conn, 'select * from stg_amenities order by amenity_slug'),
     texts: new Texts(await queryJsonRows(conn, 'select * from texts')),
@@ -103,13 +103,19 @@ function coordinatesOf(row: Row) {
   return { lat: num(row.lat), lng: num(row.lng) };
 }
 
-export function geography(m: Marts, locale: Locale): GeoPayload {
-  const zonesByCity = new Map<string, Row[]>();
-  for (const z of m.zones) {
-    const list = zonesByCity.get(str(z.city_slug)) ?? [];
-    list.push(z);
-    zonesByCity.set(str(z.city_slug), list);
+/** Rows by the value of one column, each group in the rows' order. */
+function groupBy(rows: Row[], column: string): Map<string, Row[]> {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const list = groups.get(str(row[column]));
+    if (list) list.push(row);
+    else groups.set(str(row[column]), [row]);
   }
+  return groups;
+}
+
+export function geography(m: Marts, locale: Locale): GeoPayload {
+  const zonesByCity = groupBy(m.zones, 'city_slug');
   return {
     countries: m.countries.map((c) => ({
       slug: str(c.country_slug), name: m.texts.name('country', c.country_slug, locale), code: str(c.country_code), propertyCount: num(c.property_count),
@@ -244,8 +250,10 @@ export function places(m: Marts, locale: Locale): Record<string, PlaceHub> {
     ...placeFigures(row),
     ...rest,
   });
+  const citiesByCountry = groupBy(m.cities, 'country_code');
+  const zonesByCity = groupBy(m.zones, 'city_slug');
   for (const c of m.countries) {
-    const cities = m.cities.filter((city) => city.country_code === c.country_code)
+    const cities = (citiesByCountry.get(str(c.country_code)) ?? [])
       .map((city) => ({ kind: 'city' as const, slug: str(city.city_slug), name: name('city', city.city_slug), propertyCount: num(city.property_count) }));
     const text: PlaceText = {
       name: name('country', c.country_slug), propertyCount: num(c.property_count), operatorCount: num(c.operator_count), operatedCount: num(c.operated_count), prices: priceStats(c),
@@ -255,7 +263,7 @@ export function places(m: Marts, locale: Locale): Record<string, PlaceHub> {
     out[`country/${slug}`] = hub('country', slug, c, { operatorCount: num(c.operator_count), children: cities }, text);
   }
   for (const c of m.cities) {
-    const zones = m.zones.filter((z) => z.city_slug === c.city_slug)
+    const zones = (zonesByCity.get(str(c.city_slug)) ?? [])
       .map((z) => ({ kind: 'zone' as const, slug: str(z.zone_slug), name: name('zone', z.zone_slug), propertyCount: num(z.property_count) }));
     const text: PlaceText = {
       name: name('city', c.city_slug), propertyCount: num(c.property_count), operatorCount: num(c.operator_count), operatedCount: num(c.operated_count), prices: priceStats(c),
