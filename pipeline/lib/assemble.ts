@@ -88,7 +88,12 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     operators: await queryJsonRows(conn, 'select * from operators order by operator_slug'),
     marketRates: await queryJsonRows(conn, 'select * from market_rates'),
     priceIndex: await queryJsonRows(conn, 'select * from price_index'),
-    rankings: await queryJsonRows(conn, 'select * from rankings'),
+    // the ranked spaces each city shows (MAX_RANKING_LIMIT at most), in rank order, with the city's count
+    rankings: await queryJsonRows(conn, `select * exclude (rank) from (
+      select *, count(*) over (partition by city_slug) as city_sample_size,
+        row_number() over (partition by city_slug order by score desc, slug) as rank,
+      from rankings)
+      where rank <= ${MAX_RANKING_LIMIT} order by city_slug, rank`),
     amenities: await queryJsonRows(conn, 'select * from stg_amenities order by amenity_slug'),
     texts: new Texts(await queryJsonRows(conn, 'select * from texts')),
   };
@@ -193,9 +198,8 @@ export function rankings(m: Marts, locale: Locale): Record<string, RankingsPaylo
   }
   for (const r of m.rankings) {
     const entry = out[str(r.city_slug)];
-    entry.sampleSize += 1;
+    entry.sampleSize = num(r.city_sample_size);
     entry.hasReviewData = r.has_review_data as boolean;
-    if (entry.ranked.length === MAX_RANKING_LIMIT) continue;
     entry.ranked.push({
       slug: str(r.slug),
       title: str(r.title),
@@ -378,14 +382,24 @@ export function suggestSources(m: Marts): SuggestSource[] {
       propertyCount: num(o.property_count), foldedNames: foldedNames(name), weight: num(o.property_count),
     });
   }
+  // a space's sublabel is its place's: made once per place, shared by the place's spaces
+  const placeSublabels = new Map<string, LocalizedText>();
+  const placeSublabel = (s: Row) => {
+    const key = s.zone_slug === null ? `city/${str(s.city_slug)}/${str(s.country_slug)}` : `zone/${str(s.zone_slug)}/${str(s.city_slug)}`;
+    let sublabel = placeSublabels.get(key);
+    if (!sublabel) {
+      const city = cityNames.get(str(s.city_slug))!;
+      const zone = s.zone_slug === null ? undefined : zoneNames.get(str(s.zone_slug))!;
+      const country = countryNames.get(str(s.country_slug))!;
+      sublabel = inEveryLocale((l) => (zone === undefined ? `${city[l]}, ${country[l]}` : `${zone[l]}, ${city[l]}`));
+      placeSublabels.set(key, sublabel);
+    }
+    return sublabel;
+  };
   for (const s of m.listings) {
     const title = str(s.title);
-    const city = cityNames.get(str(s.city_slug))!;
-    const zone = s.zone_slug === null ? undefined : zoneNames.get(str(s.zone_slug))!;
-    const country = countryNames.get(str(s.country_slug))!;
     entries.push({
-      kind: 'property', slug: str(s.slug), label: sameInAll(title),
-      sublabel: inEveryLocale((l) => (zone === undefined ? `${city[l]}, ${country[l]}` : `${zone[l]}, ${city[l]}`)),
+      kind: 'property', slug: str(s.slug), label: sameInAll(title), sublabel: placeSublabel(s),
       center: coordinatesOf(s) ?? null, propertyCount: null, foldedNames: foldedNames(title), weight: 1,
     });
   }
