@@ -136,9 +136,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const rowCounts: Record<string, number> = {};
 
     await progress.stage('write shared files', async () => {
-      const columns = JSON.parse(marts.listingColumnsText) as ListingColumns;
+      // parsed from the bytes: its text (hundreds of MB at 1,000,000 spaces) is not held beyond the parse
+      const file = marts.listingColumnsFile;
+      const columns = JSON.parse(file.toString('utf8', 0, file.length - 1)) as ListingColumns;
       validateOutput('listing-columns.json', BUILD_FILES['listing-columns.json'], columns);
-      writer.writeText('listing-columns.json', `${marts.listingColumnsText}\n`);
+      writer.writeBytes('listing-columns.json', file);
       const shared: Record<Exclude<keyof typeof BUILD_FILES, 'listing-columns.json'>, unknown> = {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),

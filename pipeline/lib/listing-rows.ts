@@ -135,7 +135,8 @@ ${listingRowsSql(locale)}`);
   try {
     for (const file of LISTING_FILES) {
       const column = file.slice(0, -1);
-      await conn.run(`copy (select ${column} from listing_lines order by position) to ${sqlText(writer.pathOf(fileName(file, locale)))}
+      // the table keeps the query's order (place order): DuckDB scans a table in insertion order
+      await conn.run(`copy (select ${column} from listing_lines) to ${sqlText(writer.pathOf(fileName(file, locale)))}
         (format csv, header false, quote '', escape '', delimiter '\t')`);
     }
   } finally {
