@@ -211,7 +211,7 @@ export async function writePriceHistory(conn: DuckDBConnection, writer: BuildWri
 /**
  * Writes the research files beside price-index.json (the history: writePriceHistory): the report
  * CSV, its datapackage, the snapshot's source, the methodology and the rejects summary (each JSON
- * file checked against its contract schema first). Returns the CSVs' row counts.
+ * file checked against its contract schema first). Returns the report CSV's row count.
  */
 export function writeResearchFiles(writer: BuildWriter, marts: Marts, input: {
   source: SnapshotSource; rowsByFile: Record<string, number>; rejectRows: string[][]; dataPackage: unknown;
