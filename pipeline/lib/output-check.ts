@@ -58,23 +58,27 @@ export class OutputChecker {
   private readonly queue: Job[] = [];
   private readonly running = new Map<Worker, Job>();
   private nextId = 0;
+  /** a worker's uncaught error (the worker is gone): every check not yet answered, and every later one, fails with it */
+  private failure: Error | null = null;
 
   constructor(workers = WORKERS) {
     for (let k = 0; k < workers; k++) {
       const worker = startWorker(new URL('./output-check-worker.ts', import.meta.url));
-      worker.on('message', (reply: CheckReply) => this.done(worker, (job) => job.resolve(reply)));
-      worker.on('error', (err) => this.done(worker, (job) => job.reject(err)));
+      worker.on('message', (reply: CheckReply) => {
+        const job = this.running.get(worker);
+        this.running.delete(worker);
+        job?.resolve(reply);
+        this.idle.push(worker);
+        this.dispatch();
+      });
+      worker.on('error', (err) => {
+        this.failure ??= new Error(`checking the outputs failed: ${err.stack ?? err.message}`);
+        for (const job of [...this.running.values(), ...this.queue.splice(0)]) job.reject(this.failure);
+        this.running.clear();
+      });
       this.workers.push(worker);
       this.idle.push(worker);
     }
-  }
-
-  private done(worker: Worker, settle: (job: Job) => void): void {
-    const job = this.running.get(worker);
-    this.running.delete(worker);
-    if (job) settle(job);
-    this.idle.push(worker);
-    this.dispatch();
   }
 
   private dispatch(): void {
@@ -88,6 +92,7 @@ export class OutputChecker {
 
   /** Queues a file's check; the answer is the check, or the file's first bad line. */
   check(request: FileCheckRequest): Promise<CheckReply> {
+    if (this.failure) return Promise.reject(this.failure);
     const reply = new Promise<CheckReply>((resolve, reject) => this.queue.push({ request, resolve, reject }));
     this.dispatch();
     return reply;
