@@ -7,16 +7,16 @@ import { stringify } from 'csv-stringify/sync';
 import {
   BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
 } from '../contract/build.ts';
-import { LOCALES } from '../contract/common.ts';
+import { LOCALES, type Locale } from '../contract/common.ts';
 import { CONTRACT_HASH } from '../contract/hash.ts';
 import * as assemble from './lib/assemble.ts';
 import {
-  LISTING_PART_SOURCES, LISTING_ROW_SOURCES, listingPartsSql, writeListingFiles,
+  checkListingFiles, copyListingFiles, LISTING_PART_SOURCES, LISTING_ROW_SOURCES, listingPartsSql,
 } from './lib/listing-rows.ts';
 import { OutputChecker } from './lib/output-check.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { writeSuggestFiles } from './lib/suggest-index.ts';
-import { priceIndex, writeResearchFiles } from './lib/research.ts';
+import { PRICE_HISTORY_MART, priceIndex, writePriceHistory, writeResearchFiles } from './lib/research.ts';
 import { writeRelease } from './lib/release.ts';
 import { RELEASES_DIR } from '../contract/research.ts';
 import { BuildError } from './lib/errors.ts';
@@ -111,21 +111,36 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
 
     const marts = await progress.stage('read marts', async () => {
       const read = await assemble.readMarts(conn);
-      // only the listing files are read from DuckDB after this: free the rest of its memory
+      // only the listing files and the price history are read from DuckDB after this: free the rest of its memory
       // before their parts are made, then what the parts were made of
-      await dropAllExcept(conn, [...LISTING_PART_SOURCES, ...LISTING_ROW_SOURCES]);
+      await dropAllExcept(conn, [...LISTING_PART_SOURCES, ...LISTING_ROW_SOURCES, PRICE_HISTORY_MART]);
       await conn.run(listingPartsSql());
-      await dropAllExcept(conn, LISTING_ROW_SOURCES);
+      await dropAllExcept(conn, [...LISTING_ROW_SOURCES, PRICE_HISTORY_MART]);
       return read;
     }, (m) => `asOf=${m.asOf}`);
     const writer = new BuildWriter(tmpDir);
+    // DuckDB writes the listing files; the checker's workers read each back and check every line
+    // while the main thread makes the other files. A locale's stage waits for its checks.
+    const listingChecks = await progress.stage('write listing files', async () => {
+      const checks = new Map<Locale, ReturnType<typeof checkListingFiles>>();
+      for (const locale of LOCALES) {
+        await copyListingFiles(conn, writer, locale);
+        const check = checkListingFiles(checker, writer, locale);
+        check.catch(() => undefined); // its failure is thrown where its locale awaits it
+        checks.set(locale, check);
+      }
+      await dropAllExcept(conn, [PRICE_HISTORY_MART]);
+      return checks;
+    }, () => `cards, markers and details for ${LOCALES.join(', ')}; lines checked meanwhile`);
     const dataPackage = priceReportDataPackage(marts.asOf, inputs.source);
     const rowCounts: Record<string, number> = {};
 
     await progress.stage('write shared files', async () => {
-      const columns = JSON.parse(marts.listingColumnsText) as ListingColumns;
+      // parsed from the bytes: its text (hundreds of MB at 1,000,000 spaces) is not held beyond the parse
+      const file = marts.listingColumnsFile;
+      const columns = JSON.parse(file.toString('utf8', 0, file.length - 1)) as ListingColumns;
       validateOutput('listing-columns.json', BUILD_FILES['listing-columns.json'], columns);
-      writer.writeText('listing-columns.json', `${marts.listingColumnsText}\n`);
+      writer.writeBytes('listing-columns.json', file);
       const shared: Record<Exclude<keyof typeof BUILD_FILES, 'listing-columns.json'>, unknown> = {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
@@ -143,13 +158,14 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       rowCounts.listings = columns.slugs.length;
       rowCounts.suggest = writeSuggestFiles(writer, assemble.suggestSources(marts));
       rowCounts.price_report_rows = research.priceReportRows;
-      rowCounts.price_history_rows = research.priceHistoryRows;
+      rowCounts.price_history_rows = await writePriceHistory(conn, writer, marts.asOf, inputs.source);
+      await dropAllExcept(conn, []);
       rowCounts.rejects = rejects.rows.length;
       return columns;
     }, (columns) => `${columns.slugs.length} listings`).then(async (columns) => {
       for (const locale of LOCALES) {
         await progress.stage(`write locale ${locale}`, async () => {
-          const { cardSlugs, detailSlugs } = await writeListingFiles(conn, writer, locale, checker);
+          const { cardSlugs, detailSlugs } = await listingChecks.get(locale)!;
           const geo = assemble.geography(marts, locale);
           const operators = assemble.operatorHubs(marts, locale);
           checkInvariants({ columns, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });

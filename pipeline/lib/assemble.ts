@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBBlobValue, DuckDBConnection } from '@duckdb/node-api';
 import type { FacetLabels, LeadRouting, LocalizedText, MarketRatesFile } from '../../contract/build.ts';
 import type { GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, OPTION_TYPES, type BillingPeriod, type Locale, type Money, type OptionType } from '../../contract/common.ts';
@@ -6,7 +6,7 @@ import { foldedNames } from '../../contract/fold.ts';
 import { MAX_RANKING_LIMIT, type PlaceHub, type RankingsPayload } from '../../contract/market.ts';
 import { LOGO_SIZE_PX } from './listing-rows.ts';
 import type { SuggestSource } from './suggest-index.ts';
-import { queryJsonRows, queryRows } from './models.ts';
+import { queryJsonRows } from './models.ts';
 import {
   FACET_KEY_LABELS, operatorDescription, operatorFaqs, placeFaqs, placeIntro, placeShortDescription, type PlaceText,
 } from './texts.ts';
@@ -52,8 +52,9 @@ export class Texts {
 
 export interface Marts {
   asOf: string;
-  /** listing-columns.json as the listing_columns mart wrote it */
-  listingColumnsText: string;
+  /** listing-columns.json's bytes as the listing_columns mart wrote them, with the newline (a Buffer, outside the JavaScript heap) */
+  listingColumnsFile: Buffer;
+  /** the columns of the listings mart the autocomplete and the lead routing read, by slug */
   listings: Row[];
   countries: Row[];
   cities: Row[];
@@ -61,10 +62,15 @@ export interface Marts {
   operators: Row[];
   marketRates: Row[];
   priceIndex: Row[];
-  priceHistory: Row[];
   rankings: Row[];
   amenities: Row[];
   texts: Texts;
+}
+
+async function listingColumnsFile(conn: DuckDBConnection): Promise<Buffer> {
+  const reader = await conn.runAndReadAll('select encode(json || chr(10)) from listing_columns');
+  const { bytes } = reader.getRows()[0][0] as DuckDBBlobValue;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
 export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
@@ -77,18 +83,23 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     from int_price_observations__checked where reject_rule is null`);
   return {
     asOf: str(asOfRow.as_of),
-    listingColumnsText: (await queryRows<{ json: string }>(conn, 'select json from listing_columns'))[0].json,
+    listingColumnsFile: await listingColumnsFile(conn),
     // the images, logos and postal codes are only in the listing files (listing-rows.ts)
-    listings: await queryJsonRows(conn,
-      'select * exclude (space_id, images, operator_logo_path, postal_code, capacity_status) from listings order by slug'),
+    // what the autocomplete and the lead routing read (the rest is in the listing files, listing-rows.ts)
+    listings: await queryJsonRows(conn, `select slug, title, country_slug, city_slug, zone_slug, lat, lng,
+      operator_slug, operator_name, enquiry_email from listings order by slug`),
     countries: await queryJsonRows(conn, 'select * from countries order by country_slug'),
     cities: await queryJsonRows(conn, 'select * from cities order by city_slug'),
     zones: await queryJsonRows(conn, 'select * from zones order by city_slug, zone_slug'),
     operators: await queryJsonRows(conn, 'select * from operators order by operator_slug'),
     marketRates: await queryJsonRows(conn, 'select * from market_rates'),
     priceIndex: await queryJsonRows(conn, 'select * from price_index'),
-    priceHistory: await queryJsonRows(conn, 'select * from price_history'),
-    rankings: await queryJsonRows(conn, 'select * from rankings'),
+    // the ranked spaces each city shows (MAX_RANKING_LIMIT at most), in rank order, with the city's count
+    rankings: await queryJsonRows(conn, `select * exclude (rank) from (
+      select *, count(*) over (partition by city_slug) as city_sample_size,
+        row_number() over (partition by city_slug order by score desc, slug) as rank,
+      from rankings)
+      where rank <= ${MAX_RANKING_LIMIT} order by city_slug, rank`),
     amenities: await queryJsonRows(conn, 'select * from stg_amenities order by amenity_slug'),
     texts: new Texts(await queryJsonRows(conn, 'select * from texts')),
   };
@@ -103,13 +114,19 @@ function coordinatesOf(row: Row) {
   return { lat: num(row.lat), lng: num(row.lng) };
 }
 
-export function geography(m: Marts, locale: Locale): GeoPayload {
-  const zonesByCity = new Map<string, Row[]>();
-  for (const z of m.zones) {
-    const list = zonesByCity.get(str(z.city_slug)) ?? [];
-    list.push(z);
-    zonesByCity.set(str(z.city_slug), list);
+/** Rows by the value of one column, each group in the rows' order. */
+function groupBy(rows: Row[], column: string): Map<string, Row[]> {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const list = groups.get(str(row[column]));
+    if (list) list.push(row);
+    else groups.set(str(row[column]), [row]);
   }
+  return groups;
+}
+
+export function geography(m: Marts, locale: Locale): GeoPayload {
+  const zonesByCity = groupBy(m.zones, 'city_slug');
   return {
     countries: m.countries.map((c) => ({
       slug: str(c.country_slug), name: m.texts.name('country', c.country_slug, locale), code: str(c.country_code), propertyCount: num(c.property_count),
@@ -187,9 +204,8 @@ export function rankings(m: Marts, locale: Locale): Record<string, RankingsPaylo
   }
   for (const r of m.rankings) {
     const entry = out[str(r.city_slug)];
-    entry.sampleSize += 1;
+    entry.sampleSize = num(r.city_sample_size);
     entry.hasReviewData = r.has_review_data as boolean;
-    if (entry.ranked.length === MAX_RANKING_LIMIT) continue;
     entry.ranked.push({
       slug: str(r.slug),
       title: str(r.title),
@@ -244,8 +260,10 @@ export function places(m: Marts, locale: Locale): Record<string, PlaceHub> {
     ...placeFigures(row),
     ...rest,
   });
+  const citiesByCountry = groupBy(m.cities, 'country_code');
+  const zonesByCity = groupBy(m.zones, 'city_slug');
   for (const c of m.countries) {
-    const cities = m.cities.filter((city) => city.country_code === c.country_code)
+    const cities = (citiesByCountry.get(str(c.country_code)) ?? [])
       .map((city) => ({ kind: 'city' as const, slug: str(city.city_slug), name: name('city', city.city_slug), propertyCount: num(city.property_count) }));
     const text: PlaceText = {
       name: name('country', c.country_slug), propertyCount: num(c.property_count), operatorCount: num(c.operator_count), operatedCount: num(c.operated_count), prices: priceStats(c),
@@ -255,7 +273,7 @@ export function places(m: Marts, locale: Locale): Record<string, PlaceHub> {
     out[`country/${slug}`] = hub('country', slug, c, { operatorCount: num(c.operator_count), children: cities }, text);
   }
   for (const c of m.cities) {
-    const zones = m.zones.filter((z) => z.city_slug === c.city_slug)
+    const zones = (zonesByCity.get(str(c.city_slug)) ?? [])
       .map((z) => ({ kind: 'zone' as const, slug: str(z.zone_slug), name: name('zone', z.zone_slug), propertyCount: num(z.property_count) }));
     const text: PlaceText = {
       name: name('city', c.city_slug), propertyCount: num(c.property_count), operatorCount: num(c.operator_count), operatedCount: num(c.operated_count), prices: priceStats(c),
@@ -370,14 +388,24 @@ export function suggestSources(m: Marts): SuggestSource[] {
       propertyCount: num(o.property_count), foldedNames: foldedNames(name), weight: num(o.property_count),
     });
   }
+  // a space's sublabel is its place's: made once per place, shared by the place's spaces
+  const placeSublabels = new Map<string, LocalizedText>();
+  const placeSublabel = (s: Row) => {
+    const key = s.zone_slug === null ? `city/${str(s.city_slug)}/${str(s.country_slug)}` : `zone/${str(s.zone_slug)}/${str(s.city_slug)}`;
+    let sublabel = placeSublabels.get(key);
+    if (!sublabel) {
+      const city = cityNames.get(str(s.city_slug))!;
+      const zone = s.zone_slug === null ? undefined : zoneNames.get(str(s.zone_slug))!;
+      const country = countryNames.get(str(s.country_slug))!;
+      sublabel = inEveryLocale((l) => (zone === undefined ? `${city[l]}, ${country[l]}` : `${zone[l]}, ${city[l]}`));
+      placeSublabels.set(key, sublabel);
+    }
+    return sublabel;
+  };
   for (const s of m.listings) {
     const title = str(s.title);
-    const city = cityNames.get(str(s.city_slug))!;
-    const zone = s.zone_slug === null ? undefined : zoneNames.get(str(s.zone_slug))!;
-    const country = countryNames.get(str(s.country_slug))!;
     entries.push({
-      kind: 'property', slug: str(s.slug), label: sameInAll(title),
-      sublabel: inEveryLocale((l) => (zone === undefined ? `${city[l]}, ${country[l]}` : `${zone[l]}, ${city[l]}`)),
+      kind: 'property', slug: str(s.slug), label: sameInAll(title), sublabel: placeSublabel(s),
       center: coordinatesOf(s) ?? null, propertyCount: null, foldedNames: foldedNames(title), weight: 1,
     });
   }

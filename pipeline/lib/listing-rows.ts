@@ -5,7 +5,6 @@
  * sql/macros.sql); the request-dependent fields of a card are not in it.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX } from '../../contract/build.ts';
 import type { Locale } from '../../contract/common.ts';
 import type { BuildWriter } from './publish.ts';
@@ -90,7 +89,7 @@ left join prices p on p.slug = l.slug
 order by l.position`;
 }
 
-/** The card, marker and detail line of every listing in one locale, in place order. */
+/** The card, marker and detail line of every listing in one locale, in place order (with its position). */
 export function listingRowsSql(locale: Locale): string {
   if (!/^[a-z]{2}$/.test(locale)) throw new Error(`bad locale ${locale}`);
   const city = `json_member('city', {'slug': p.city_slug, 'name': city.text})`;
@@ -101,6 +100,7 @@ export function listingRowsSql(locale: Locale): string {
   and ${field}.entity_id = p.space_id and ${field}.field = '${field}' and ${field}.locale = '${locale}'`;
   return `
 select
+  p.position,
   ${object('p.card_head', city, zone, 'p.card_middle', `json_member('excerpt', excerpt.text)`, 'p.card_tail')} as card,
   p.marker,
   ${object('p.detail_head',
@@ -119,43 +119,44 @@ left join listing_option_lists options on options.slug = p.slug and options.loca
 order by p.position`;
 }
 
+const LISTING_FILES = ['cards', 'markers', 'details'] as const;
+type ListingFile = (typeof LISTING_FILES)[number];
+const fileName = (file: ListingFile, locale: Locale) => `${file}.${locale}.ndjson`;
+const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
 /**
- * Streams the listing rows of one locale into its three NDJSON files; `checker` checks every line
- * against its contract schema meanwhile. Returns the slugs of the cards and details, in line
- * order, once every line was checked.
+ * Has DuckDB write the three NDJSON files of one locale into the build (COPY of the finished line
+ * texts, unquoted: a JSON text holds no raw newline), so no line passes through JavaScript here;
+ * checkListingFiles then reads them back and checks every line.
  */
-export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWriter, locale: Locale, checker: OutputChecker) {
-  const names = { cards: `cards.${locale}.ndjson`, markers: `markers.${locale}.ndjson`, details: `details.${locale}.ndjson` };
-  const out = { cards: writer.openText(names.cards), markers: writer.openText(names.markers), details: writer.openText(names.details) };
-  /** DETAILS_INDEX: the length and CRC-32 of every detail line as written */
-  const detailIndex: number[] = [];
-  let first = 0;
-  for await (const chunk of await conn.stream(listingRowsSql(locale))) {
-    const [cards, markers, details] = [0, 1, 2].map((c) => chunk.getColumnValues(c) as string[]);
-    await checker.send(first, [
-      { name: names.cards, schema: 'cards', lines: cards, keepSlugs: true },
-      { name: names.markers, schema: 'markers', lines: markers, keepSlugs: false },
-      { name: names.details, schema: 'details', lines: details, keepSlugs: true },
-    ]);
-    for (let row = 0; row < cards.length; row++) {
-      out.cards.write(`${cards[row]}\n`);
-      out.markers.write(`${markers[row]}\n`);
-      const detailLine = `${details[row]}\n`;
-      out.details.write(detailLine);
-      detailIndex.push(Buffer.byteLength(detailLine), crc32(detailLine));
+export async function copyListingFiles(conn: DuckDBConnection, writer: BuildWriter, locale: Locale): Promise<void> {
+  await conn.run(`create or replace temp table listing_lines as
+${listingRowsSql(locale)}`);
+  try {
+    for (const file of LISTING_FILES) {
+      const column = file.slice(0, -1);
+      // the table keeps the query's order (place order): DuckDB scans a table in insertion order
+      await conn.run(`copy (select ${column} from listing_lines) to ${sqlText(writer.pathOf(fileName(file, locale)))}
+        (format csv, header false, quote '', escape '', delimiter '\t')`);
     }
-    first += cards.length;
+  } finally {
+    await conn.run('drop table if exists listing_lines');
   }
-  out.cards.close();
-  out.markers.close();
-  out.details.close();
-  writer.writeBytes(DETAILS_INDEX.name(locale), recordIndex(detailIndex));
-  return { cardSlugs: await checker.slugs(names.cards), detailSlugs: await checker.slugs(names.details) };
 }
 
-/** DETAILS_INDEX's bytes: pairs of (length, CRC-32) as little-endian uint32s. */
-function recordIndex(pairs: number[]): Buffer {
-  const buf = Buffer.alloc(pairs.length * 4);
-  pairs.forEach((v, k) => buf.writeUInt32LE(v, k * 4));
-  return buf;
+/**
+ * Checks every line of one locale's listing files (copyListingFiles) against its contract schema on
+ * the checker's workers, then lists the files with their sha256 and writes the details' record index
+ * (DETAILS_INDEX). Returns the slugs of the cards and details, in line order; fails with the first
+ * bad line (lowest line, then cards, markers, details).
+ */
+export async function checkListingFiles(checker: OutputChecker, writer: BuildWriter, locale: Locale) {
+  const request = (file: ListingFile) => ({
+    name: fileName(file, locale), path: writer.pathOf(fileName(file, locale)), schema: file,
+    keepSlugs: file !== 'markers', recordIndex: file === 'details',
+  });
+  const checks = await checker.checkAll({ cards: request('cards'), markers: request('markers'), details: request('details') });
+  for (const file of LISTING_FILES) writer.addWritten(fileName(file, locale), checks[file].sha256);
+  writer.writeBytes(DETAILS_INDEX.name(locale), checks.details.index!);
+  return { cardSlugs: checks.cards.slugs!, detailSlugs: checks.details.slugs! };
 }

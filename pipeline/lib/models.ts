@@ -158,12 +158,15 @@ export async function queryRows<T = Record<string, unknown>>(conn: DuckDBConnect
  * bigints; lists, structs and nulls as arrays, objects and null; the query's order is kept.
  */
 export async function queryJsonRows<T = Record<string, unknown>>(conn: DuckDBConnection, sql: string): Promise<T[]> {
-  const result = await conn.stream(`select to_json(q)::varchar as j from (\n${sql}\n) q`);
   const rows: T[] = [];
-  for await (const chunk of result) {
-    for (const text of chunk.getColumnValues(0) as string[]) rows.push(JSON.parse(text) as T);
-  }
+  await forEachJsonRowChunk<T>(conn, sql, (chunk) => { for (const row of chunk) rows.push(row); });
   return rows;
+}
+
+/** A query's rows as queryJsonRows makes them, handed over a chunk at a time (the rows are never held whole). */
+export async function forEachJsonRowChunk<T = Record<string, unknown>>(conn: DuckDBConnection, sql: string, take: (rows: T[]) => void): Promise<void> {
+  const result = await conn.stream(`select to_json(q)::varchar as j from (\n${sql}\n) q`);
+  for await (const chunk of result) take((chunk.getColumnValues(0) as string[]).map((text) => JSON.parse(text) as T));
 }
 
 /** One text column of a query, streamed (null stays null). */

@@ -1,56 +1,93 @@
 /**
- * The worker thread of OutputChecker (output-check.ts): parses every line it is sent and checks it
- * against its contract schema, batch after batch in the order they were sent, and keeps the slugs
- * of the files that asked for them.
+ * A worker thread of OutputChecker (output-check.ts): reads one NDJSON file of the build, hashes
+ * it, parses every line and checks it against its contract schema; keeps the slugs and the record
+ * index when asked; fsyncs the file (DuckDB wrote it) before answering.
  */
+import { createHash } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import { crc32 } from 'node:zlib';
+import { DETAILS_INDEX, NDJSON_BUILD_FILES } from '../../contract/build.ts';
 import { BuildError } from './errors.ts';
-import type { LineBatch, CheckReply, CheckRequest } from './output-check.ts';
+import type { CheckReply, FileCheck, FileCheckRequest } from './output-check.ts';
 import { lineValidator } from './validate.ts';
 
-const validators = new Map<string, (value: unknown, index: number) => void>();
-const slugsByFile = new Map<string, string[]>();
+const READ_BYTES = 8 << 20;
+const NEWLINE = 0x0a;
 
-function check(batch: LineBatch): void {
-  const files = batch.files.map((f) => {
-    let validate = validators.get(f.name);
-    if (!validate) validators.set(f.name, (validate = lineValidator(f.name, NDJSON_BUILD_FILES[f.schema])));
-    let slugs = f.keepSlugs ? slugsByFile.get(f.name) : undefined;
-    if (f.keepSlugs && !slugs) slugsByFile.set(f.name, (slugs = []));
-    return { ...f, validate, slugs };
-  });
-  const rows = files[0].lines.length;
-  // row by row across the files, the order the pipeline always checked them in
-  for (let row = 0; row < rows; row++) {
-    const index = batch.first + row;
-    for (const f of files) {
-      let value: unknown;
-      try {
-        value = JSON.parse(f.lines[row]);
-      } catch (err) {
-        throw new BuildError('invalid_output', `${f.name}: line ${index + 1}: not JSON (${(err as Error).message})`);
-      }
-      f.validate(value, index);
-      f.slugs?.push((value as { slug: string }).slug);
-    }
+/** A failure at a line (0-based): OutputChecker.checkAll reports the lowest line across a listing's files. */
+class LineError extends Error {
+  constructor(readonly line: number, readonly failure: unknown) {
+    super(String(failure));
   }
 }
 
-parentPort!.on('message', (request: CheckRequest) => {
+function checkFile(request: FileCheckRequest): FileCheck {
+  const validate = lineValidator(request.name, NDJSON_BUILD_FILES[request.schema]);
+  const hash = createHash('sha256');
+  const slugs: string[] | undefined = request.keepSlugs ? [] : undefined;
+  let index = request.recordIndex ? Buffer.alloc(1 << 16) : undefined;
+  let line = 0;
+  const fd = openSync(request.path, 'r');
+  try {
+    let buffer = Buffer.allocUnsafe(READ_BYTES);
+    /** bytes of buffer holding data not yet split into lines */
+    let held = 0;
+    for (;;) {
+      if (held === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
+      const read = readSync(fd, buffer, held, buffer.length - held, null);
+      if (read === 0) break;
+      hash.update(buffer.subarray(held, held + read));
+      const end = held + read;
+      let start = 0;
+      for (let nl = buffer.indexOf(NEWLINE, held); nl !== -1 && nl < end; nl = buffer.indexOf(NEWLINE, start)) {
+        let value: unknown;
+        const text = buffer.toString('utf8', start, nl);
+        try {
+          value = JSON.parse(text);
+        } catch (err) {
+          throw new LineError(line, new BuildError('invalid_output', `${request.name}: line ${line + 1}: not JSON (${(err as Error).message})`));
+        }
+        try {
+          validate(value, line);
+        } catch (err) {
+          throw new LineError(line, err);
+        }
+        slugs?.push((value as { slug: string }).slug);
+        if (index) {
+          const at = line * DETAILS_INDEX.bytesPerRecord;
+          if (at + DETAILS_INDEX.bytesPerRecord > index.length) index = Buffer.concat([index, Buffer.alloc(index.length)]);
+          index.writeUInt32LE(nl + 1 - start, at);
+          index.writeUInt32LE(crc32(buffer.subarray(start, nl + 1)), at + 4);
+        }
+        line++;
+        start = nl + 1;
+      }
+      buffer.copy(buffer, 0, start, end);
+      held = end - start;
+    }
+    if (held > 0) throw new LineError(line, new BuildError('invalid_output', `${request.name}: line ${line + 1}: the last line has no newline`));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return {
+    sha256: hash.digest('hex'), lines: line, slugs,
+    index: index && new Uint8Array(index.buffer, index.byteOffset, line * DETAILS_INDEX.bytesPerRecord),
+  };
+}
+
+parentPort!.on('message', (request: FileCheckRequest & { id: number }) => {
   let reply: CheckReply;
   try {
-    if (request.kind === 'batch') {
-      check(request);
-      reply = { id: request.id };
-    } else {
-      reply = { id: request.id, slugs: slugsByFile.get(request.file) ?? [] };
-      slugsByFile.delete(request.file);
-    }
+    const check = checkFile(request);
+    reply = { id: request.id, check };
   } catch (err) {
-    reply = err instanceof BuildError
-      ? { id: request.id, failure: { rule: err.rule, message: err.message.slice(err.rule.length + 2) } }
-      : { id: request.id, failure: { message: (err as Error).stack ?? String(err) } };
+    const line = err instanceof LineError ? err.line : -1;
+    const cause = err instanceof LineError ? err.failure : err;
+    reply = cause instanceof BuildError
+      ? { id: request.id, failure: { line, rule: cause.rule, message: cause.message.slice(cause.rule.length + 2) } }
+      : { id: request.id, failure: { line, message: (cause as Error).stack ?? String(cause) } };
   }
   parentPort!.postMessage(reply);
 });

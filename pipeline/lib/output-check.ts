@@ -1,31 +1,44 @@
 /**
- * Checks the lines of the NDJSON files on a worker thread (output-check-worker.ts) while the main
- * thread goes on reading rows from DuckDB and writing them: parsing and checking every line is
- * most of the work of writing the listing files; it no longer waits for the writing nor the
- * writing for it. Nothing is published before every line was checked: `slugs` answers only once
- * every batch sent before it was checked, and fails with the first bad line.
+ * Checks the NDJSON files DuckDB wrote (listing-rows.ts) on worker threads
+ * (output-check-worker.ts): each file is read back once, its sha256 taken, and every line parsed and
+ * checked against its contract schema, while the main thread goes on with DuckDB and the hubs.
+ * Nothing is published before every line was checked: a file's check answers only once every line
+ * was checked, or fails with its first bad line.
  */
 import { Worker } from 'node:worker_threads';
 import type { NDJSON_BUILD_FILES } from '../../contract/build.ts';
 import { BuildError, type BuildFailureRule } from './errors.ts';
 
-/** Batches sent and not yet checked, at most: bounds the lines held in memory while the worker catches up. */
-const MAX_BATCHES_IN_FLIGHT = 8;
+/** Files checked at once: one worker each. Two keeps a core for DuckDB and the main thread on a small machine, and halves the wall time of the checks. */
+const WORKERS = 2;
 
-export interface LineBatch {
-  kind: 'batch';
-  id: number;
-  /** the 0-based line number of the batch's first line, in every file of the batch */
-  first: number;
-  /** the same lines of several files, checked row by row across the files */
-  files: { name: string; schema: keyof typeof NDJSON_BUILD_FILES; lines: string[]; keepSlugs: boolean }[];
+export interface FileCheckRequest {
+  /** the file's name in the build (named in failures) */
+  name: string;
+  /** its path on disk */
+  path: string;
+  schema: keyof typeof NDJSON_BUILD_FILES;
+  /** return the `slug` of every line, in line order */
+  keepSlugs: boolean;
+  /** return the record index (DETAILS_INDEX: the length and CRC-32 of every line) */
+  recordIndex: boolean;
 }
-export type CheckRequest = LineBatch | { kind: 'slugs'; id: number; file: string };
-export interface CheckReply {
-  id: number;
-  failure?: { rule?: BuildFailureRule; message: string };
+
+export interface FileCheck {
+  sha256: string;
+  lines: number;
   slugs?: string[];
+  index?: Uint8Array;
 }
+
+/** A file's first bad line: its 0-based line number and the failure. */
+export interface LineFailure {
+  line: number;
+  rule?: BuildFailureRule;
+  message: string;
+}
+
+export type CheckReply = { id: number; check: FileCheck } | { id: number; failure: LineFailure };
 
 /** A worker running a TypeScript module: tsx's loader is registered in its thread first (a Node 20 worker does not inherit it). */
 function startWorker(module: URL): Worker {
@@ -33,59 +46,75 @@ function startWorker(module: URL): Worker {
   return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module.href)}); })`, { eval: true });
 }
 
+interface Job {
+  request: FileCheckRequest;
+  resolve(reply: CheckReply): void;
+  reject(err: Error): void;
+}
+
 export class OutputChecker {
-  private readonly worker = startWorker(new URL('./output-check-worker.ts', import.meta.url));
-  private readonly waiting = new Map<number, (reply: CheckReply) => void>();
-  /** replies of the batches in flight, oldest first */
-  private readonly inFlight: Promise<CheckReply>[] = [];
+  private readonly idle: Worker[] = [];
+  private readonly workers: Worker[] = [];
+  private readonly queue: Job[] = [];
+  private readonly running = new Map<Worker, Job>();
   private nextId = 0;
+  /** a worker's uncaught error (the worker is gone): every check not yet answered, and every later one, fails with it */
   private failure: Error | null = null;
 
-  constructor() {
-    this.worker.on('message', (reply: CheckReply) => {
-      if (reply.failure && !this.failure) {
-        const { rule, message } = reply.failure;
-        this.failure = rule ? new BuildError(rule, message) : new Error(`checking the outputs failed: ${message}`);
-      }
-      this.waiting.get(reply.id)?.(reply);
-      this.waiting.delete(reply.id);
-    });
-    this.worker.on('error', (err) => {
-      this.failure ??= err;
-      for (const [id, answer] of this.waiting) answer({ id });
-      this.waiting.clear();
-    });
+  constructor(workers = WORKERS) {
+    for (let k = 0; k < workers; k++) {
+      const worker = startWorker(new URL('./output-check-worker.ts', import.meta.url));
+      worker.on('message', (reply: CheckReply) => {
+        const job = this.running.get(worker);
+        this.running.delete(worker);
+        job?.resolve(reply);
+        this.idle.push(worker);
+        this.dispatch();
+      });
+      worker.on('error', (err) => {
+        this.failure ??= new Error(`checking the outputs failed: ${err.stack ?? err.message}`);
+        for (const job of [...this.running.values(), ...this.queue.splice(0)]) job.reject(this.failure);
+        this.running.clear();
+      });
+      this.workers.push(worker);
+      this.idle.push(worker);
+    }
   }
 
-  private request(request: Omit<LineBatch, 'id'> | { kind: 'slugs'; file: string }): Promise<CheckReply> {
-    const id = this.nextId++;
-    const reply = new Promise<CheckReply>((resolve) => this.waiting.set(id, resolve));
-    this.worker.postMessage({ ...request, id });
+  private dispatch(): void {
+    while (this.idle.length && this.queue.length) {
+      const worker = this.idle.shift()!;
+      const job = this.queue.shift()!;
+      this.running.set(worker, job);
+      worker.postMessage({ ...job.request, id: this.nextId++ });
+    }
+  }
+
+  /** Queues a file's check; the answer is the check, or the file's first bad line. */
+  check(request: FileCheckRequest): Promise<CheckReply> {
+    if (this.failure) return Promise.reject(this.failure);
+    const reply = new Promise<CheckReply>((resolve, reject) => this.queue.push({ request, resolve, reject }));
+    this.dispatch();
     return reply;
   }
 
-  private throwIfFailed(): void {
-    if (this.failure) throw this.failure;
-  }
-
-  /** Sends a batch of lines; waits while the worker is MAX_BATCHES_IN_FLIGHT batches behind. */
-  async send(first: number, files: LineBatch['files']): Promise<void> {
-    this.throwIfFailed();
-    this.inFlight.push(this.request({ kind: 'batch', first, files }));
-    while (this.inFlight.length > MAX_BATCHES_IN_FLIGHT) await this.inFlight.shift();
-    this.throwIfFailed();
-  }
-
-  /** The slugs of a file's lines, in line order, once every line sent was checked (kept when the batch said keepSlugs). */
-  async slugs(file: string): Promise<string[]> {
-    this.throwIfFailed();
-    const reply = await this.request({ kind: 'slugs', file });
-    this.inFlight.length = 0;
-    this.throwIfFailed();
-    return reply.slugs!;
+  /**
+   * The checks of files whose lines belong together (line i of each is one listing), or the first
+   * bad line among them: the lowest line number, then the first file in `files`' order (the order
+   * the pipeline reports a listing's lines in).
+   */
+  async checkAll<K extends string>(files: Record<K, FileCheckRequest>): Promise<Record<K, FileCheck>> {
+    const names = Object.keys(files) as K[];
+    const replies = await Promise.all(names.map((k) => this.check(files[k])));
+    let first: LineFailure | undefined;
+    for (const reply of replies) {
+      if ('failure' in reply && (!first || reply.failure.line < first.line)) first = reply.failure;
+    }
+    if (first) throw first.rule ? new BuildError(first.rule, first.message) : new Error(`checking the outputs failed: ${first.message}`);
+    return Object.fromEntries(names.map((k, i) => [k, (replies[i] as { check: FileCheck }).check])) as Record<K, FileCheck>;
   }
 
   async close(): Promise<void> {
-    await this.worker.terminate();
+    await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }

@@ -1,4 +1,4 @@
-/** One line per stage on stderr: stage name, what it produced, elapsed time. */
+/** One line per stage on stderr: stage name, what it produced, elapsed time and the process's CPU time. */
 export interface Progress {
   stage<T>(name: string, work: () => Promise<T>, describe?: (result: T) => string): Promise<T>;
   note(message: string): void;
@@ -11,10 +11,13 @@ export function createProgress(write: (line: string) => void = (line) => process
     startedAt,
     async stage(name, work, describe) {
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       const result = await work();
       const ms = performance.now() - t0;
+      // every thread of the process (DuckDB's, the checkers'): on a shared machine the wall time drifts, the CPU time less
+      const cpu = process.cpuUsage(cpu0);
       const detail = describe ? ` ${describe(result)}` : '';
-      write(`[pipeline] ${name.padEnd(22)}${detail} (${formatMs(ms)})`);
+      write(`[pipeline] ${name.padEnd(22)}${detail} (${formatMs(ms)}, CPU ${formatMs((cpu.user + cpu.system) / 1000)})`);
       return result;
     },
     note(message) {

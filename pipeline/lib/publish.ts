@@ -84,6 +84,16 @@ export class BuildWriter {
     out.close();
   }
 
+  /** Where a file written by another hand (DuckDB's COPY) goes. */
+  pathOf(name: string): string {
+    return path.join(this.dir, name);
+  }
+
+  /** Lists a file written at pathOf(name), already fsynced, with the sha256 of its bytes. */
+  addWritten(name: string, sha256: string): void {
+    this.files[name] = sha256;
+  }
+
   writeBytes(name: string, bytes: Uint8Array): void {
     const fd = openSync(path.join(this.dir, name), 'w');
     let offset = 0;

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import { RESEARCH_FILES } from '../../contract/build.ts';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,8 @@ import type { PriceIndexCity, SnapshotSource } from '../../contract/market.ts';
 import type { PriceHistoryCity, PriceHistoryPoint, RejectsSummary } from '../../contract/research.ts';
 import type { Marts, Row } from './assemble.ts';
 import type { BuildWriter } from './publish.ts';
-import { validateOutput } from './validate.ts';
+import { elementValidator, validateOutput } from './validate.ts';
+import { forEachJsonRowChunk, queryColumn } from './models.ts';
 
 export const METHODOLOGY_PATH = '/en/price-index#methodology';
 
@@ -90,25 +92,21 @@ export function priceIndex(m: Marts, source: SnapshotSource) {
   return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, cities, source };
 }
 
-export function priceHistory(m: Marts, source: SnapshotSource) {
-  const months = [...new Set(m.priceHistory.map((row) => str(row.month)))].sort();
-  const cities: PriceHistoryCity[] = [];
+/** A city's history from its rows (the mart's order: `all` first, then each desk product, months in order). */
+function historyCity(rows: Row[]): PriceHistoryCity {
   const point = (row: Row): PriceHistoryPoint => ({ month: str(row.month), ...figures(row), ...insufficient(row), ...quality(row) });
-  for (const rows of cityGroups(m.priceHistory)) {
-    const byProduct = new Map<string, PriceHistoryPoint[]>();
-    for (const row of rows) {
-      const points = byProduct.get(str(row.product_type)) ?? [];
-      points.push(point(row));
-      byProduct.set(str(row.product_type), points);
-    }
-    const { all, ...types } = Object.fromEntries(byProduct);
-    cities.push({
-      ...cityFields(rows[0]),
-      points: all,
-      byType: Object.entries(types).map(([optionType, points]) => ({ optionType: optionType as OptionType, points })),
-    });
+  const byProduct = new Map<string, PriceHistoryPoint[]>();
+  for (const row of rows) {
+    const points = byProduct.get(str(row.product_type)) ?? [];
+    points.push(point(row));
+    byProduct.set(str(row.product_type), points);
   }
-  return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, months, cities, source };
+  const { all, ...types } = Object.fromEntries(byProduct);
+  return {
+    ...cityFields(rows[0]),
+    points: all,
+    byType: Object.entries(types).map(([optionType, points]) => ({ optionType: optionType as OptionType, points })),
+  };
 }
 
 const FIGURE_COLUMNS = ['sample_size', 'published', 'median', 'average', 'min', 'max'] as const;
@@ -145,9 +143,7 @@ export const PRICE_HISTORY_COLUMNS = [
   'country_code', 'city_slug', 'city_name', 'currency', 'product_type', 'month', ...FIGURE_COLUMNS, ...QUALITY_COLUMNS,
 ] as const;
 
-export function priceHistoryRows(m: Marts): string[][] {
-  return m.priceHistory.map((row) => [...placeCells(row), str(row.month), ...figureCells(row), ...qualityCells(row)]);
-}
+const priceHistoryCells = (row: Row) => [...placeCells(row), str(row.month), ...figureCells(row), ...qualityCells(row)];
 
 /** The quarantine in figures: per input file (every file, none rejected included) the rows read and rejected, by rule. */
 export function rejectsSummary(rejectRows: string[][], rowsByFile: Record<string, number>): RejectsSummary {
@@ -162,23 +158,66 @@ export function rejectsSummary(rejectRows: string[][], rowsByFile: Record<string
   return { rejected: rejectRows.length, files };
 }
 
-const csv = (header: readonly string[], rows: string[][]) => stringify([[...header], ...rows], { record_delimiter: '\r\n' });
+/** The mart the history is streamed from (read after the other marts). */
+export const PRICE_HISTORY_MART = 'price_history';
+
+const CSV_OPTIONS = { record_delimiter: '\r\n' } as const;
+const csv = (header: readonly string[], rows: string[][]) => stringify([[...header], ...rows], CSV_OPTIONS);
 
 /**
- * Writes the research files beside price-index.json: the report CSV, the history as JSON and CSV,
- * their datapackage, the snapshot's source, the methodology and the rejects summary (each JSON
- * file checked against its contract schema first). Returns the CSVs' row counts.
+ * Writes price-history.json and price-report-history.csv from the price_history mart, streamed a
+ * city at a time (at 1,000,000 spaces the history has millions of rows and the JSON more bytes
+ * than a JavaScript string holds): the file's head is checked against its schema with no cities,
+ * then each city against the city's schema before it is written. Returns the CSV's row count.
+ */
+export async function writePriceHistory(conn: DuckDBConnection, writer: BuildWriter, asOf: string, source: SnapshotSource): Promise<number> {
+  const file = 'price-history.json';
+  const schema = RESEARCH_FILES[file];
+  const months = (await queryColumn(conn, `select distinct month from ${PRICE_HISTORY_MART} order by month`)) as string[];
+  const head = { asOf, methodologyUrl: METHODOLOGY_PATH, months, cities: [] as PriceHistoryCity[], source };
+  validateOutput(file, schema, head);
+  const [before, after] = JSON.stringify(head).split('"cities":[]');
+  const checkCity = elementValidator(file, '/cities', schema.shape.cities.element);
+  const json = writer.openText(file);
+  const table = writer.openText('price-report-history.csv');
+  json.write(`${before}"cities":[`);
+  table.write(stringify([[...PRICE_HISTORY_COLUMNS]], CSV_OPTIONS));
+  let cities = 0;
+  let rows = 0;
+  let city: Row[] = [];
+  const writeCity = () => {
+    const value = historyCity(city);
+    checkCity(value, cities);
+    json.write((cities++ === 0 ? '' : ',') + JSON.stringify(value));
+  };
+  await forEachJsonRowChunk(conn, `select * from ${PRICE_HISTORY_MART}`, (chunk) => {
+    for (const row of chunk) {
+      if (city.length && row.city_slug !== city[0].city_slug) {
+        writeCity();
+        city = [];
+      }
+      city.push(row);
+    }
+    table.write(stringify(chunk.map(priceHistoryCells), CSV_OPTIONS));
+    rows += chunk.length;
+  });
+  if (city.length) writeCity();
+  json.write(`]${after}\n`);
+  json.close();
+  table.close();
+  return rows;
+}
+
+/**
+ * Writes the research files beside price-index.json (the history: writePriceHistory): the report
+ * CSV, its datapackage, the snapshot's source, the methodology and the rejects summary (each JSON
+ * file checked against its contract schema first). Returns the report CSV's row count.
  */
 export function writeResearchFiles(writer: BuildWriter, marts: Marts, input: {
   source: SnapshotSource; rowsByFile: Record<string, number>; rejectRows: string[][]; dataPackage: unknown;
-}): { priceReportRows: number; priceHistoryRows: number } {
+}): { priceReportRows: number } {
   const reportRows = priceReportRows(marts);
   writer.writeText('price-report.csv', csv(PRICE_REPORT_COLUMNS, reportRows));
-  const history = priceHistory(marts, input.source);
-  validateOutput('price-history.json', RESEARCH_FILES['price-history.json'], history);
-  writer.writeJson('price-history.json', history);
-  const historyRows = priceHistoryRows(marts);
-  writer.writeText('price-report-history.csv', csv(PRICE_HISTORY_COLUMNS, historyRows));
   writer.writeJson('price-report.datapackage.json', input.dataPackage);
   validateOutput('source.json', RESEARCH_FILES['source.json'], input.source);
   writer.writeJson('source.json', input.source);
@@ -186,5 +225,5 @@ export function writeResearchFiles(writer: BuildWriter, marts: Marts, input: {
   const summary = rejectsSummary(input.rejectRows, input.rowsByFile);
   validateOutput('rejects-summary.json', RESEARCH_FILES['rejects-summary.json'], summary);
   writer.writeJson('rejects-summary.json', summary);
-  return { priceReportRows: reportRows.length, priceHistoryRows: historyRows.length };
+  return { priceReportRows: reportRows.length };
 }

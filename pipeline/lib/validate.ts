@@ -17,6 +17,12 @@ export function validateOutput(file: string, schema: z.ZodType, value: unknown):
   fail(file, '', checkerFor(schema)(value));
 }
 
+/** The validator of the elements of an array at `path` in a file written piece by piece; errors name the element (`<path>/<index>`). */
+export function elementValidator(file: string, path: string, schema: z.ZodType): (value: unknown, index: number) => void {
+  const check = checkerFor(schema);
+  return (value, index) => fail(file, `${path}/${index}`, check(value));
+}
+
 /** The validator of one line of an NDJSON file (`schema`: the schema of a line); errors name the line (1-based). */
 export function lineValidator(file: string, schema: z.ZodType): (value: unknown, index: number) => void {
   const check = checkerFor(schema);

@@ -79,10 +79,10 @@ export interface PipelineRun {
   peakRssMb?: number;
 }
 
-/** `tsx pipeline/build.ts --data DIR --dist DIR --allow-shrink` into a fresh `dist`. */
+/** `npm run data -- --data DIR --dist DIR --allow-shrink` (`tsx pipeline/build.ts` with its heap size, package.json) into a fresh `dist`. */
 export async function runPipeline(dataDir: string, dist: string): Promise<PipelineRun> {
   rmSync(dist, { recursive: true, force: true });
-  const args = [TSX, 'pipeline/build.ts', '--data', dataDir, '--dist', dist, '--allow-shrink'];
+  const args = ['npm', 'run', '--silent', 'data', '--', '--data', dataDir, '--dist', dist, '--allow-shrink'];
   const timed = existsSync(TIME);
   const r = timed ? await run(TIME, ['-v', ...args]) : await run(args[0], args.slice(1));
   // time(1) reports a child killed by a signal as its own exit 128+n, with a line saying so

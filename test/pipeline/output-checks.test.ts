@@ -1,17 +1,20 @@
 /**
  * The pipeline checks every output with validators compiled from the contract's zod schemas
- * (contract/validate.ts: z.toJSONSchema, then ajv), the listing lines on a worker thread
+ * (contract/validate.ts: z.toJSONSchema, then ajv), the listing files on worker threads
  * (pipeline/lib/output-check.ts). The zod schemas stay the contract: a table of broken values, each
  * made from a valid one, must be rejected by zod and by the compiled validator alike, and the
  * pipeline's failure names the file, the line and the field.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { z } from 'zod';
-import { BUILD_FILES, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, ManifestSchema } from '../../contract/build.ts';
+import { BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, ManifestSchema } from '../../contract/build.ts';
 import { checkerFor } from '../../contract/validate.ts';
 import { BuildError } from '../../pipeline/lib/errors.ts';
 import { OutputChecker } from '../../pipeline/lib/output-check.ts';
@@ -115,47 +118,65 @@ describe('the compiled validators reject what the zod schemas reject', () => {
   }
 });
 
-describe('OutputChecker (the listing lines, on a worker thread)', () => {
+describe('OutputChecker (the listing files, read back and checked on worker threads)', () => {
   const line = (file: string) => JSON.stringify(valid(file));
-  const batch = (cards: string[], markers: string[], details: string[]) => [
-    { name: 'cards.en.ndjson', schema: 'cards' as const, lines: cards, keepSlugs: true },
-    { name: 'markers.en.ndjson', schema: 'markers' as const, lines: markers, keepSlugs: false },
-    { name: 'details.en.ndjson', schema: 'details' as const, lines: details, keepSlugs: true },
-  ];
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'output-check-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('returns the slugs of the checked lines in line order, across batches', async () => {
+  /** Writes the three files of one locale (a line per listing) and the requests that check them. */
+  const files = (lines: { cards: string[]; markers: string[]; details: string[] }) => {
+    const request = (file: 'cards' | 'markers' | 'details') => {
+      const name = `${file}.en.ndjson`;
+      writeFileSync(join(dir, name), lines[file].map((l) => `${l}\n`).join(''));
+      return { name, path: join(dir, name), schema: file, keepSlugs: file !== 'markers', recordIndex: file === 'details' };
+    };
+    return { cards: request('cards'), markers: request('markers'), details: request('details') };
+  };
+  const valid5 = () => ({ cards: Array(5).fill(line('cards.en.ndjson')), markers: Array(5).fill(line('markers.en.ndjson')), details: Array(5).fill(line('details.de.ndjson')) });
+
+  it('returns the slugs in line order, the sha256 of the bytes and the record index of every line', async () => {
     const checker = new OutputChecker();
     try {
       const card = valid('cards.en.ndjson');
       const detail = valid('details.de.ndjson');
       const slugs = ['a-1', 'b-2', 'c-3', 'd-4'];
-      const cards = slugs.map((slug) => JSON.stringify({ ...card, slug }));
-      const details = slugs.map((slug) => JSON.stringify({ ...detail, slug }));
-      const markers = slugs.map(() => 'null');
-      await checker.send(0, batch(cards.slice(0, 3), markers.slice(0, 3), details.slice(0, 3)));
-      await checker.send(3, batch(cards.slice(3), markers.slice(3), details.slice(3)));
-      assert.deepEqual(await checker.slugs('cards.en.ndjson'), slugs);
-      assert.deepEqual(await checker.slugs('details.en.ndjson'), slugs);
+      // a multi-byte character: the index counts bytes, not characters
+      const details = slugs.map((slug) => JSON.stringify({ ...detail, slug, title: `Büro ${slug}` }));
+      const requests = files({ cards: slugs.map((slug) => JSON.stringify({ ...card, slug })), markers: slugs.map(() => 'null'), details });
+      const checks = await checker.checkAll(requests);
+      assert.deepEqual(checks.cards.slugs, slugs);
+      assert.deepEqual(checks.details.slugs, slugs);
+      assert.equal(checks.markers.slugs, undefined);
+      for (const file of ['cards', 'markers', 'details'] as const) {
+        assert.equal(checks[file].sha256, createHash('sha256').update(readFileSync(requests[file].path)).digest('hex'));
+        assert.equal(checks[file].lines, 4);
+      }
+      const index = Buffer.from(checks.details.index!);
+      assert.equal(index.length, 4 * DETAILS_INDEX.bytesPerRecord);
+      details.forEach((text, i) => {
+        const bytes = Buffer.from(`${text}\n`);
+        assert.equal(index.readUInt32LE(i * 8), bytes.length);
+        assert.equal(index.readUInt32LE(i * 8 + 4), crc32(bytes));
+      });
     } finally {
       await checker.close();
     }
   });
 
-  // one worker per case: a failure stops the checker, as it stops the build
   for (const bad of [BAD.find((b) => b.file.startsWith('markers'))!, BAD.find((b) => b.file.startsWith('details'))!]) {
     it(`${bad.what}: the build fails naming the file, the line and the field`, async () => {
       const checker = new OutputChecker();
       try {
-        const lines = { cards: Array(5).fill(line('cards.en.ndjson')), markers: Array(5).fill(line('markers.en.ndjson')), details: Array(5).fill(line('details.de.ndjson')) };
+        const lines = valid5();
         const kind = bad.file.split('.')[0] as keyof typeof lines;
         lines[kind][2] = JSON.stringify(broken(bad));
-        // the second batch starts at line 101: line 3 of it is line 103 of the file
-        await checker.send(100, batch(lines.cards, lines.markers, lines.details)).catch(() => undefined);
-        const name = `${kind}.en.ndjson`;
-        await assert.rejects(checker.slugs('cards.en.ndjson'), (err: unknown) => {
+        await assert.rejects(checker.checkAll(files(lines)), (err: unknown) => {
           assert.ok(err instanceof BuildError, String(err));
           assert.equal(err.rule, 'invalid_output');
-          assert.ok(err.message.startsWith(`invalid_output: ${name}: line 103: ${fieldOf(bad)}`), err.message);
+          assert.ok(err.message.startsWith(`invalid_output: ${kind}.en.ndjson: line 3: ${fieldOf(bad)}`), err.message);
           return true;
         });
       } finally {
@@ -164,12 +185,32 @@ describe('OutputChecker (the listing lines, on a worker thread)', () => {
     });
   }
 
+  it('reports the first bad listing: the lowest line across the files, then cards, markers, details', async () => {
+    const checker = new OutputChecker();
+    try {
+      const badCard = JSON.stringify(broken(BAD[1]));
+      const badMarker = JSON.stringify(broken(BAD.find((b) => b.file.startsWith('markers'))!));
+      const badDetail = JSON.stringify(broken(BAD.find((b) => b.file.startsWith('details'))!));
+      const lines = valid5();
+      lines.cards[3] = badCard;
+      lines.details[1] = badDetail;
+      await assert.rejects(checker.checkAll(files(lines)), /^BuildError: invalid_output: details\.en\.ndjson: line 2: /);
+      lines.cards[1] = badCard;
+      lines.markers[1] = badMarker;
+      await assert.rejects(checker.checkAll(files(lines)), /^BuildError: invalid_output: cards\.en\.ndjson: line 2: /);
+      // the checker goes on after a failed file
+      assert.equal((await checker.checkAll(files(valid5()))).cards.lines, 5);
+    } finally {
+      await checker.close();
+    }
+  });
+
   it('a line that is not JSON fails the build, naming the file and the line', async () => {
     const checker = new OutputChecker();
     try {
-      await checker.send(0, batch([line('cards.en.ndjson'), '{"slug":'], [line('markers.en.ndjson'), 'null'], [line('details.de.ndjson'), line('details.de.ndjson')]))
-        .catch(() => undefined);
-      await assert.rejects(checker.slugs('cards.en.ndjson'), /invalid_output: cards\.en\.ndjson: line 2: not JSON/);
+      const lines = valid5();
+      lines.cards[1] = '{"slug":';
+      await assert.rejects(checker.checkAll(files(lines)), /invalid_output: cards\.en\.ndjson: line 2: not JSON/);
     } finally {
       await checker.close();
     }
