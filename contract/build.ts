@@ -39,8 +39,10 @@ export const DEFAULT_DIST_DIR = 'dist';
  * suggest-index.bin with the lookups' sorted words, postings and typo blocks) in place of suggest.json;
  * and the hubs (rankings, places, operators) are keyed files (KEYED_BUILD_FILES): one value per line,
  * a record index and the keys, in place of one JSON object per locale.
+ * 7: the listing columns as listing-columns.bin (contract/listing-columns.ts: typed arrays with a
+ * JSON header, and the sort orders computed by the pipeline) in place of listing-columns.json.
  */
-export const BUILD_FORMAT_VERSION = 6;
+export const BUILD_FORMAT_VERSION = 7;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
@@ -88,7 +90,8 @@ const PriceColumnsSchema = z.strictObject({
   comparableBasis: z.array(z.int().min(-1).max(PRICE_BASES.length - 1)),
 });
 /**
- * listing-columns.json: what the query engine filters and sorts on, by column, made for loading.
+ * The listing_columns mart: what the query engine filters and sorts on, by column, which the
+ * pipeline validates and writes as listing-columns.bin (contract/listing-columns.ts).
  * Every array has one entry per listing, in the order of `slugs` (place order: by country, city,
  * zone, then slug, so each country, city and zone is one range of listing indices), which is also
  * the line order of the NDJSON files; repeated values are stored once (`dict`, in order of first use) and
@@ -204,7 +207,6 @@ export type BuildStaticMarker = z.infer<typeof BuildStaticMarkerSchema>;
 export const BUILD_FILES = {
   'config.json': ConfigFileSchema,
   'facet-labels.json': FacetLabelsSchema,
-  'listing-columns.json': ListingColumnsSchema,
   'price-index.json': PriceIndexFileSchema,
   'lead-routing.json': LeadRoutingFileSchema,
 } as const;
@@ -241,7 +243,7 @@ export const keyedFileNames = (locales: readonly string[]) => Object.keys(KEYED_
 
 /**
  * The listings of a locale as NDJSON, written as `<name>.<locale>.ndjson`: line i (a JSON value
- * and a newline) belongs to the listing at index i of listing-columns.json's `slugs`, so every
+ * and a newline) belongs to the listing at index i of listing-columns.bin's `slugs`, so every
  * file has exactly one line per listing. `markers` holds `null` for a listing without coordinates.
  * Site paths stay site-relative; request-dependent fields are added by the API.
  */

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
+  BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, ListingColumnsSchema, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
 } from '../contract/build.ts';
+import { LISTING_COLUMNS_FILE } from '../contract/listing-columns.ts';
 import { LOCALES } from '../contract/common.ts';
 import { CONTRACT_HASH } from '../contract/hash.ts';
 import * as assemble from './lib/assemble.ts';
@@ -27,6 +28,7 @@ import {
   BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
 } from './lib/publish.ts';
 import { writeKeyedFile } from './lib/keyed-files.ts';
+import { listingColumnsFile } from './lib/listing-columns.ts';
 import { checkInvariants, validateOutput } from './lib/validate.ts';
 import { checkVolumes, inputVolumes } from './lib/volume.ts';
 import { describeChanges, readBuildFigures } from './lib/changes.ts';
@@ -124,9 +126,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
 
     await progress.stage('write shared files', async () => {
       const columns = JSON.parse(marts.listingColumnsText) as ListingColumns;
-      validateOutput('listing-columns.json', BUILD_FILES['listing-columns.json'], columns);
-      writer.writeText('listing-columns.json', `${marts.listingColumnsText}\n`);
-      const shared: Record<Exclude<keyof typeof BUILD_FILES, 'listing-columns.json'>, unknown> = {
+      validateOutput(LISTING_COLUMNS_FILE, ListingColumnsSchema, columns);
+      writer.writeBytes(LISTING_COLUMNS_FILE, listingColumnsFile(columns, marts.listingOrdersText));
+      const shared: Record<keyof typeof BUILD_FILES, unknown> = {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
         'price-index.json': priceIndex(marts, inputs.source),

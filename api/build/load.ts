@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import {
   BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LOCALIZED_BUILD_FILES, ManifestSchema,
-  NDJSON_BUILD_FILES, SUGGEST_FILES, type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile,
+  NDJSON_BUILD_FILES, SUGGEST_FILES, type FacetLabels, type LeadRouting, type Manifest, type MarketRatesFile,
 } from '../../contract/build.ts';
+import { decodeListingColumns, LISTING_COLUMNS_FILE, type ListingColumnsData } from '../../contract/listing-columns.ts';
 import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
@@ -14,7 +15,6 @@ import { Engine, type LocaleListings } from '../catalog/engine.ts';
 import type { FilterRegistry } from '../catalog/filters.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths } from '../catalog/text.ts';
-import { checkColumns } from './columns.ts';
 import { KeyedRecords } from './keyed.ts';
 import { checkLineCount, ndjsonLines, readWhole } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
@@ -65,6 +65,7 @@ export interface LoadOptions {
 /** Every file a build must list in its manifest. */
 const REQUIRED_FILES = [
   ...Object.keys(BUILD_FILES),
+  LISTING_COLUMNS_FILE,
   ...Object.keys(LOCALIZED_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.json`)),
   ...Object.keys(NDJSON_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.ndjson`)),
   ...LOCALES.map(DETAILS_INDEX.name),
@@ -85,7 +86,7 @@ const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BU
 /**
  * Checks a build directory and loads it, the same at start-up and on reload: the manifest (format
  * version, contract hash, every required file listed), the sha256 of every file it holds in
- * memory, the structure of the listing files (listing-columns.json and one NDJSON line per
+ * memory, the structure of the listing files (listing-columns.bin and one NDJSON line per
  * listing); then the engine and indexes. The details files and the hubs' lines stay on disk:
  * each line is checked against its record index when it is read (api/build/records.ts), which
  * the whole file's sha256 at load could not prove for bytes read later. Every file held in memory
@@ -168,12 +169,12 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       if (opts.checkAllDetails) await checkAllRecords(detailFile).catch((err: Error) => fail(err.message));
       listings[l] = { cards: await lines('cards', cards), markers: await lines('markers', markers), details: detailFile, siteUrl: opts.siteUrl };
     }
-    const columns = await json<ListingColumns>('listing-columns.json');
+    let columns: ListingColumnsData;
     try {
-      checkColumns(columns);
+      columns = decodeListingColumns(await read(LISTING_COLUMNS_FILE));
       for (const l of LOCALES) for (const name of ['cards', 'markers', 'details'] as const) checkLineCount(`${name}.${l}.ndjson`, listings[l][name], columns.slugs.length);
     } catch (err) {
-      fail((err as Error).message);
+      return fail((err as Error).message);
     }
     const [labels, geo] = await Promise.all([json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo')]);
     let engine: Engine;

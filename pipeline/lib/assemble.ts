@@ -52,8 +52,10 @@ export class Texts {
 
 export interface Marts {
   asOf: string;
-  /** listing-columns.json as the listing_columns mart wrote it */
+  /** the listing_columns mart's JSON (ListingColumnsSchema), which becomes listing-columns.bin */
   listingColumnsText: string;
+  /** the listing_orders mart: each order's listing positions as a JSON list, by order name */
+  listingOrdersText: Map<string, string>;
   listings: Row[];
   countries: Row[];
   cities: Row[];
@@ -78,6 +80,7 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
   return {
     asOf: str(asOfRow.as_of),
     listingColumnsText: (await queryRows<{ json: string }>(conn, 'select json from listing_columns'))[0].json,
+    listingOrdersText: new Map((await queryRows<{ sort: string; listings: string }>(conn, 'select sort, listings from listing_orders')).map((r) => [r.sort, r.listings])),
     // the images, logos and postal codes are only in the listing files (listing-rows.ts)
     listings: await queryJsonRows(conn,
       'select * exclude (space_id, images, operator_logo_path, postal_code, capacity_status) from listings order by slug'),

@@ -11,12 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, type ListingColumns,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, ListingColumnsSchema, type ListingColumns,
 } from '../../contract/build.ts';
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
 import { OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { encodeSuggestIndex } from '../../contract/suggest-index.ts';
+import { encodeListingColumns, LISTING_COLUMNS_FILE, type ListingOrder } from '../../contract/listing-columns.ts';
+import { listingOrders } from './listing-columns.ts';
 import { buildSuggestIndex, suggestion } from '../../pipeline/lib/suggest-index.ts';
 import { foldedNames } from '../../contract/fold.ts';
 import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder, type PriceBasis } from '../../contract/prices.ts';
@@ -292,6 +294,10 @@ export interface FixtureOptions {
   longText?: boolean;
   /** change the file texts before the manifest is written (e.g. to break one); the checksums match what it leaves */
   mutate?: (files: Map<string, string>) => void;
+  /** change the listing columns and orders before they are encoded into listing-columns.bin (e.g. to break them) */
+  columns?: (columns: ListingColumns, orders: Record<ListingOrder, number[]>) => void;
+  /** change the binary files before the manifest is written */
+  mutateBinary?: (files: Map<string, Buffer>) => void;
 }
 
 export interface Fixture {
@@ -299,6 +305,8 @@ export interface Fixture {
   listings: FixtureListing[];
   countries: FixtureCountry[];
   cities: FixtureCity[];
+  /** the listing columns as the listing_columns mart would give them (before encoding) */
+  columns: ListingColumns;
 }
 
 const cityOf = (slug: string) => CITIES.find((c) => c.slug === slug)!;
@@ -309,7 +317,7 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 interface Price { amount: number; currency: Currency; billingPeriod: BillingPeriod }
 /** The price a listing compares on (contract/prices.ts), overall or of one option type. */
 interface Comparable { amount: number; eur: number; currency: Currency; basis: PriceBasis }
-/** What listing-columns.json holds of a listing. */
+/** What the listing columns hold of a listing. */
 interface Facts {
   fromPrice: Price | null;
   fromPriceByType: Partial<Record<OptionType, Price>>;
@@ -378,7 +386,7 @@ class Dict<T> {
   }
 }
 
-/** listing-columns.json of the listings (in place order), as ListingColumnsSchema describes it. */
+/** The listing columns of the listings (in place order), as ListingColumnsSchema describes them. */
 function columnsOf(listings: FixtureListing[], facts: Facts[]): ListingColumns {
   const d = {
     country: new Dict<string>(), countryCode: new Dict<string>(), city: new Dict<string>(), zone: new Dict<string>(),
@@ -461,7 +469,11 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     : '';
 
   const facts = listings.map(factsOf);
-  files.set('listing-columns.json', json('listing-columns.json', BUILD_FILES['listing-columns.json'], columnsOf(listings, facts)));
+  const columns = columnsOf(listings, facts);
+  const problem = checkerFor(ListingColumnsSchema)(columns);
+  if (problem) throw new Error(`fixture listing columns: ${problem}`);
+  const orders = listingOrders(columns);
+  opts.columns?.(columns, orders);
 
   const keyLabels = {
     country: { en: 'Country', de: 'Land', es: 'País' },
@@ -579,10 +591,12 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   // of a details file is damage they reveal
   const binary = new Map<string, Buffer>(locales.map((l) => [DETAILS_INDEX.name(l), detailsIndex(files.get(`details.${l}.ndjson`)!)]));
   binary.set(SUGGEST_FILES.index, encodeSuggestIndex(suggest.data));
+  binary.set(LISTING_COLUMNS_FILE, encodeListingColumns(columns, orders));
   for (const name of Object.keys(KEYED_BUILD_FILES)) {
     for (const l of locales) binary.set(KEYED_FILE.index(name, l), detailsIndex(files.get(KEYED_FILE.lines(name, l))!));
   }
   opts.mutate?.(files);
+  opts.mutateBinary?.(binary);
 
   const checksums: Record<string, string> = {};
   for (const [name, text] of [...files, ...binary]) {
@@ -600,7 +614,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     rowCounts: { listings: listings.length },
   };
   await writeFile(join(target, 'manifest.json'), JSON.stringify(manifest));
-  return { dir: target, listings, countries: COUNTRIES, cities: CITIES };
+  return { dir: target, listings, countries: COUNTRIES, cities: CITIES, columns };
 }
 
 /** Points `<dist>/current` at a build directory the way the pipeline does: a new link renamed over the old. */
