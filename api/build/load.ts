@@ -1,4 +1,3 @@
-import { webcrypto } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -16,7 +15,8 @@ import type { FilterRegistry } from '../catalog/filters.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths } from '../catalog/text.ts';
 import { KeyedRecords } from './keyed.ts';
-import { checkLineCount, ndjsonLines, readWhole } from './ndjson.ts';
+import { Hashers, readShared } from './hash.ts';
+import { checkLineCount, ndjsonLines } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
 import { loadSuggest } from './suggest.ts';
 
@@ -75,8 +75,17 @@ const REQUIRED_FILES = [
 
 type Keyed = keyof typeof KEYED_BUILD_FILES;
 
-/** Web Crypto hashes on the thread pool: this thread goes on with other files meanwhile. */
-const sha256 = async (buf: Buffer) => Buffer.from(await webcrypto.subtle.digest('SHA-256', buf)).toString('hex');
+/** The files left on disk (read a line at a time, each checked against its record index). */
+const ON_DISK = new Set([...LOCALES.map((l) => `details.${l}.ndjson`), ...Object.keys(KEYED_BUILD_FILES).flatMap((name) => LOCALES.map((l) => KEYED_FILE.lines(name, l)))]);
+
+/** The files held in memory, in the order the loader needs them (the others after them). */
+const FIRST_NEEDED = [
+  ...LOCALES.flatMap((l) => [`cards.${l}.ndjson`, `markers.${l}.ndjson`, DETAILS_INDEX.name(l)]),
+  LISTING_COLUMNS_FILE, 'facet-labels.json', ...LOCALES.map((l) => `geo.${l}.json`),
+];
+
+/** Hashing threads: the machines this runs on have two cores or more. */
+const HASHERS = 2;
 
 /** The JSON files whose schema has a site path field: only those are walked to resolve them. */
 const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BUILD_FILES })
@@ -100,11 +109,24 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   for (const name of REQUIRED_FILES) if (!(name in manifest.files)) fail(`manifest lists no ${name}`);
   for (const name of Object.keys(manifest.files)) if (name.includes('/') || name.includes('..')) fail(`unsafe file name ${name}`);
 
-  const read = async (name: string): Promise<Buffer> => {
-    const buf = await readWhole(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
-    if (await sha256(buf) !== manifest.files[name]) fail(`${name} checksum mismatch`);
-    return buf;
+  // Every file held in memory is read and hashed from the start, on the thread pool and the
+  // hashing threads, while this thread checks and indexes the files in the order it needs them.
+  const hashers = new Hashers(HASHERS);
+  const reads = new Map<string, Promise<Buffer>>();
+  const read = (name: string): Promise<Buffer> => {
+    let reading = reads.get(name);
+    if (!reading) {
+      reading = (async () => {
+        const buf = await readShared(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
+        if (await hashers.sha256(buf) !== manifest.files[name]) fail(`${name} checksum mismatch`);
+        return buf;
+      })();
+      reading.catch(() => undefined);
+      reads.set(name, reading);
+    }
+    return reading;
   };
+  for (const name of new Set([...FIRST_NEEDED, ...Object.keys(manifest.files)])) if (!ON_DISK.has(name)) void read(name);
   /** A JSON file by its name, and its name in BUILD_FILES or LOCALIZED_BUILD_FILES */
   const json = async <T>(name: string, kind = name): Promise<T> => {
     const buf = await read(name);
@@ -146,28 +168,22 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     return Object.fromEntries(LOCALES.map((l, k) => [l, opened[k]])) as PerLocale<KeyedRecords<T>>;
   };
   try {
-    // The NDJSON files first: their big buffers are allocated while the JS heap is still small,
-    // which keeps the collections they trigger cheap.
     const listings = {} as PerLocale<LocaleListings>;
     for (const l of LOCALES) {
-      // read ahead: the files come from the thread pool while this thread hashes and scans
-      const lines = async (name: 'cards' | 'markers', reading: Promise<Buffer>) => {
+      const lines = async (name: 'cards' | 'markers') => {
         const file = `${name}.${l}.ndjson`;
-        const bytes = await reading;
+        const bytes = await read(file);
         try {
           return ndjsonLines(bytes, file, name === 'markers');
         } catch (err) {
           return fail((err as Error).message);
         }
       };
-      const cards = read(`cards.${l}.ndjson`);
-      const markers = read(`markers.${l}.ndjson`);
-      for (const p of [cards, markers]) p.catch(() => undefined);
       const detailsName = `details.${l}.ndjson`;
       const detailFile = await openRecords(join(dir, detailsName), detailsName, await read(DETAILS_INDEX.name(l))).catch((err: Error) => fail(err.message));
       onDisk.push(detailFile);
       if (opts.checkAllDetails) await checkAllRecords(detailFile).catch((err: Error) => fail(err.message));
-      listings[l] = { cards: await lines('cards', cards), markers: await lines('markers', markers), details: detailFile, siteUrl: opts.siteUrl };
+      listings[l] = { cards: await lines('cards'), markers: await lines('markers'), details: detailFile, siteUrl: opts.siteUrl };
     }
     let columns: ListingColumnsData;
     try {
@@ -211,6 +227,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   } catch (err) {
     for (const f of onDisk) await f.fh.close().catch(() => undefined);
     throw err instanceof BuildLoadError ? err : new BuildLoadError(`build ${dir}: ${(err as Error).message}`);
+  } finally {
+    await hashers.close();
   }
 }
 

@@ -6,7 +6,6 @@
  * exactly one line per listing, every line a JSON object (or `null` where allowed), the file
  * ending with its last line's newline.
  */
-import { open } from 'node:fs/promises';
 import { sitePathOffsets } from '../catalog/text.ts';
 
 /**
@@ -43,22 +42,4 @@ export function ndjsonLines(bytes: Buffer, name: string, nullable = false): Ndjs
 export function checkLineCount(name: string, lines: { starts: Float64Array }, listings: number): void {
   const count = lines.starts.length - 1;
   if (count !== listings) throw new Error(`${name} has ${count} lines for ${listings} listings`);
-}
-
-/** A whole file, read with one request to the thread pool (fs.readFile reads in small steps). */
-export async function readWhole(path: string): Promise<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const { size } = await fh.stat();
-    const buf = Buffer.allocUnsafe(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await fh.read(buf, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return filled === size ? buf : buf.subarray(0, filled);
-  } finally {
-    await fh.close();
-  }
 }
