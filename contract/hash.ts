@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES } from './build.ts';
+import { BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, LEAD_ROUTING, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES } from './build.ts';
 import { LISTING_ORDERS, ListingColumnsHeaderSchema } from './listing-columns.ts';
 
 /**
@@ -15,6 +15,7 @@ export const CONTRACT_HASH = createHash('sha256').update(JSON.stringify({
   keyed: Object.fromEntries(Object.entries(KEYED_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
   ndjson: Object.fromEntries(Object.entries(NDJSON_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
   listingColumns: { header: z.toJSONSchema(ListingColumnsHeaderSchema, { io: 'input', unrepresentable: 'any' }), orders: LISTING_ORDERS },
+  leadRouting: z.toJSONSchema(LEAD_ROUTING.schema, { io: 'input', unrepresentable: 'any' }),
   suggest: z.toJSONSchema(SUGGEST_FILES.lineSchema, { io: 'input', unrepresentable: 'any' }),
   research: Object.fromEntries(Object.entries(RESEARCH_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
 })).digest('hex');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, ListingColumnsSchema, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
+  BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, ListingColumnsSchema, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
 } from '../contract/build.ts';
 import { LISTING_COLUMNS_FILE } from '../contract/listing-columns.ts';
 import { LOCALES } from '../contract/common.ts';
@@ -29,6 +29,7 @@ import {
 } from './lib/publish.ts';
 import { writeKeyedFile } from './lib/keyed-files.ts';
 import { listingColumnsFile } from './lib/listing-columns.ts';
+import { writeLineIndex } from './lib/line-index.ts';
 import { checkInvariants, validateOutput } from './lib/validate.ts';
 import { checkVolumes, inputVolumes } from './lib/volume.ts';
 import { describeChanges, readBuildFigures } from './lib/changes.ts';
@@ -132,12 +133,14 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
         'price-index.json': priceIndex(marts, inputs.source),
-        'lead-routing.json': assemble.leadRouting(marts),
       };
       for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
         validateOutput(file, BUILD_FILES[file], value);
         writer.writeJson(file, value);
       }
+      const routing = assemble.leadRouting(marts);
+      validateOutput(KEYED_FILE.lines(LEAD_ROUTING.name), LEAD_ROUTING.schema, routing);
+      writeKeyedFile(writer, LEAD_ROUTING.name, undefined, routing);
       const research = writeResearchFiles(writer, marts, {
         source: inputs.source, rowsByFile: inputRowsByFile(inputs.rowCounts), rejectRows: rejects.rows, dataPackage,
       });
@@ -152,6 +155,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       for (const locale of LOCALES) {
         await progress.stage(`write locale ${locale}`, async () => {
           const { cardSlugs, detailSlugs } = await writeListingFiles(conn, writer, locale, checker);
+          for (const name of LINE_INDEXED_FILES) writeLineIndex(writer, `${name}.${locale}.ndjson`);
           const geo = assemble.geography(marts, locale);
           const operators = assemble.operatorHubs(marts, locale);
           checkInvariants({ columns, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LOCALIZED_BUILD_FILES, ManifestSchema,
-  NDJSON_BUILD_FILES, SUGGEST_FILES, type FacetLabels, type LeadRouting, type Manifest, type MarketRatesFile,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema,
+  NDJSON_BUILD_FILES, SUGGEST_FILES, type FacetLabels, type LeadRoute, type Manifest, type MarketRatesFile,
 } from '../../contract/build.ts';
+import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
 import { decodeListingColumns, LISTING_COLUMNS_FILE, type ListingColumnsData } from '../../contract/listing-columns.ts';
 import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
@@ -44,7 +45,8 @@ export interface LoadedBuild {
   /** the autocomplete (api/build/suggest.ts) */
   suggestIndex: SuggestIndex;
   priceIndex: unknown;
-  leadRouting: LeadRouting;
+  /** by space slug (a keyed file: the routes of the spaces a lead names are read when it arrives) */
+  leadRouting: LeadRoutes;
   /** files served as they are (price-report.csv, price-report.datapackage.json), if present */
   rawFiles: Map<string, Buffer>;
   /** releases the open detail and hub files; call once the build is no longer served */
@@ -52,6 +54,9 @@ export interface LoadedBuild {
 }
 
 export class BuildLoadError extends Error {}
+
+/** The lead routing of a build: which spaces it routes, and the route of one. */
+export type LeadRoutes = Pick<KeyedRecords<LeadRoute>, 'has' | 'get'>;
 
 export interface LoadOptions {
   siteUrl: string;
@@ -66,21 +71,26 @@ export interface LoadOptions {
 const REQUIRED_FILES = [
   ...Object.keys(BUILD_FILES),
   LISTING_COLUMNS_FILE,
+  ...LINE_INDEXED_FILES.flatMap((name) => LOCALES.map((l) => LINE_INDEX_FILE(`${name}.${l}.ndjson`))),
   ...Object.keys(LOCALIZED_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.json`)),
   ...Object.keys(NDJSON_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.ndjson`)),
   ...LOCALES.map(DETAILS_INDEX.name),
   SUGGEST_FILES.index, ...LOCALES.map(SUGGEST_FILES.lines),
   ...keyedFileNames(LOCALES),
+  KEYED_FILE.lines(LEAD_ROUTING.name), KEYED_FILE.index(LEAD_ROUTING.name), KEYED_FILE.keys(LEAD_ROUTING.name),
 ];
 
 type Keyed = keyof typeof KEYED_BUILD_FILES;
 
 /** The files left on disk (read a line at a time, each checked against its record index). */
-const ON_DISK = new Set([...LOCALES.map((l) => `details.${l}.ndjson`), ...Object.keys(KEYED_BUILD_FILES).flatMap((name) => LOCALES.map((l) => KEYED_FILE.lines(name, l)))]);
+const ON_DISK = new Set([
+  ...LOCALES.map((l) => `details.${l}.ndjson`), ...Object.keys(KEYED_BUILD_FILES).flatMap((name) => LOCALES.map((l) => KEYED_FILE.lines(name, l))),
+  KEYED_FILE.lines(LEAD_ROUTING.name),
+]);
 
 /** The files held in memory, in the order the loader needs them (the others after them). */
 const FIRST_NEEDED = [
-  ...LOCALES.flatMap((l) => [`cards.${l}.ndjson`, `markers.${l}.ndjson`, DETAILS_INDEX.name(l)]),
+  ...LOCALES.flatMap((l) => [`cards.${l}.ndjson`, LINE_INDEX_FILE(`cards.${l}.ndjson`), `markers.${l}.ndjson`, LINE_INDEX_FILE(`markers.${l}.ndjson`), DETAILS_INDEX.name(l)]),
   LISTING_COLUMNS_FILE, 'facet-labels.json', ...LOCALES.map((l) => `geo.${l}.json`),
 ];
 
@@ -146,25 +156,26 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
 
   const onDisk: RecordFile[] = [];
   /** a keyed file's keys and index, checked against the manifest; its lines are checked when read (api/build/keyed.ts) */
+  const keyedFile = async <T>(name: string, l?: Locale): Promise<KeyedRecords<T>> => {
+    const linesName = KEYED_FILE.lines(name, l);
+    const lines = await openRecords(join(dir, linesName), linesName, await read(KEYED_FILE.index(name, l))).catch((err: Error) => fail(err.message));
+    onDisk.push(lines);
+    if (opts.checkAllDetails) await checkAllRecords(lines).catch((err: Error) => fail(err.message));
+    const keysName = KEYED_FILE.keys(name, l);
+    let keys: unknown;
+    try {
+      keys = JSON.parse((await read(keysName)).toString('utf8'));
+    } catch (err) {
+      return fail(`${keysName} is not JSON: ${(err as Error).message}`);
+    }
+    try {
+      return new KeyedRecords<T>(lines, keys, opts.siteUrl);
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+  };
   const keyed = async <T>(name: Keyed): Promise<PerLocale<KeyedRecords<T>>> => {
-    const opened = await Promise.all(LOCALES.map(async (l) => {
-      const linesName = KEYED_FILE.lines(name, l);
-      const lines = await openRecords(join(dir, linesName), linesName, await read(KEYED_FILE.index(name, l))).catch((err: Error) => fail(err.message));
-      onDisk.push(lines);
-      if (opts.checkAllDetails) await checkAllRecords(lines).catch((err: Error) => fail(err.message));
-      const keysName = KEYED_FILE.keys(name, l);
-      let keys: unknown;
-      try {
-        keys = JSON.parse((await read(keysName)).toString('utf8'));
-      } catch (err) {
-        return fail(`${keysName} is not JSON: ${(err as Error).message}`);
-      }
-      try {
-        return new KeyedRecords<T>(lines, keys, opts.siteUrl);
-      } catch (err) {
-        return fail((err as Error).message);
-      }
-    }));
+    const opened = await Promise.all(LOCALES.map((l) => keyedFile<T>(name, l)));
     return Object.fromEntries(LOCALES.map((l, k) => [l, opened[k]])) as PerLocale<KeyedRecords<T>>;
   };
   try {
@@ -172,9 +183,9 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     for (const l of LOCALES) {
       const lines = async (name: 'cards' | 'markers') => {
         const file = `${name}.${l}.ndjson`;
-        const bytes = await read(file);
+        const [bytes, index] = await Promise.all([read(file), read(LINE_INDEX_FILE(file))]);
         try {
-          return ndjsonLines(bytes, file, name === 'markers');
+          return ndjsonLines(bytes, index, file, name === 'markers');
         } catch (err) {
           return fail((err as Error).message);
         }
@@ -208,7 +219,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       keyed<OperatorHub>('operators'),
       json<unknown>('price-index.json'),
       loadSuggest(read),
-      json<LeadRouting>('lead-routing.json'),
+      keyedFile<LeadRoute>(LEAD_ROUTING.name),
     ]);
     const rawFiles = new Map<string, Buffer>();
     for (const name of Object.keys(manifest.files)) if (!REQUIRED_FILES.includes(name)) rawFiles.set(name, await read(name));
@@ -222,6 +233,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       close: async () => {
         await engine.close();
         for (const hubs of [rankings, places, operators]) for (const l of LOCALES) await hubs[l].close().catch(() => undefined);
+        await leadRouting.close().catch(() => undefined);
       },
     };
   } catch (err) {

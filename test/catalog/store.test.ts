@@ -10,8 +10,7 @@ import { BuildLoadError, loadBuild } from '../../api/build/load.ts';
 import { DamagedRecordError } from '../../api/build/records.ts';
 import { CatalogStore } from '../../api/build/store.ts';
 import { BUILD_FORMAT_VERSION } from '../../contract/build.ts';
-import { LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
-import { publish, removeDir, writeBuildFixture, type FixtureOptions } from '../support/build-fixture.ts';
+import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { SITE, testConfig } from '../support/app.ts';
 
 const quiet = { info: () => undefined, error: () => undefined };
@@ -136,22 +135,6 @@ describe('loadBuild', () => {
     // kreuzberg-nook has no coordinates: its marker is null
     const f = await withLines('markers.de.ndjson', (lines) => lines.map((l) => (l === 'null' ? lines.find((m) => m !== 'null')! : l)));
     await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/markers\.de\.ndjson: the marker of kreuzberg-nook disagrees/));
-  });
-
-  it('rejects a damaged listing-columns.bin, naming the file and what is wrong', async () => {
-    const refusedWith = async (opts: FixtureOptions, message: RegExp) => {
-      const f = await writeBuildFixture(undefined, opts);
-      dirs.push(f.dir);
-      await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(message));
-    };
-    await refusedWith({ columns: (c) => { c.fromPrice.amount.pop(); } }, /listing-columns\.bin: fromPrice\.amount has 25 entries for 26 listings/);
-    await refusedWith({ columns: (c) => { c.city[4] = c.dict.city.length; } }, /listing-columns\.bin: city\[4\] is \d+, out of range/);
-    await refusedWith({ columns: (c) => { c.operator[2] = -2; } }, /listing-columns\.bin: operator\[2\] is -2, out of range/);
-    await refusedWith({ columns: (_c, o) => { o['price-desc.day_pass'][7] = o['price-desc.day_pass'][3]; } }, /listing-columns\.bin: order\.price-desc\.day_pass is not an order of the listings \(entry 7/);
-    await refusedWith({ columns: (_c, o) => { o['date-asc'].pop(); } }, /listing-columns\.bin: order\.date-asc has 25 entries for 26 listings/);
-    await refusedWith({ columns: (c) => { c.amenities[Object.keys(c.amenities)[0]].reverse(); } }, /listing-columns\.bin: amenities\.[a-z0-9_-]+ is not a list of ascending listing indices/);
-    await refusedWith({ mutateBinary: (files) => files.set(LISTING_COLUMNS_FILE, files.get(LISTING_COLUMNS_FILE)!.subarray(0, -100)) }, /listing-columns\.bin: section order\.[a-z._-]+ \(\d+ bytes at \d+\) lies outside the file's \d+ bytes/);
-    await refusedWith({ mutateBinary: (files) => files.set(LISTING_COLUMNS_FILE, Buffer.from('not columns')) }, /listing-columns\.bin: not a listing columns file/);
   });
 
   it('rejects listing columns whose places are not one range of listings each (not in place order)', async () => {

@@ -6,11 +6,12 @@ import { crc32 } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import {
-  BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES,
+  BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES,
 } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { decodeSuggestIndex } from '../../contract/suggest-index.ts';
 import { LISTING_COLUMNS_FILE, LISTING_ORDERS } from '../../contract/listing-columns.ts';
+import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
 import { listingOrders, readListingColumns } from '../support/listing-columns.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { MAX_RANKING_LIMIT } from '../../contract/market.ts';
@@ -42,7 +43,9 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       ...LOCALES.map(DETAILS_INDEX.name),
       SUGGEST_FILES.index, ...LOCALES.map(SUGGEST_FILES.lines),
       LISTING_COLUMNS_FILE,
+      ...LINE_INDEXED_FILES.flatMap((n) => LOCALES.map((l) => LINE_INDEX_FILE(`${n}.${l}.ndjson`))),
       ...keyedFileNames(LOCALES),
+      KEYED_FILE.lines(LEAD_ROUTING.name), KEYED_FILE.index(LEAD_ROUTING.name), KEYED_FILE.keys(LEAD_ROUTING.name),
       ...Object.keys(RESEARCH_FILES),
       ...OTHER_BUILD_FILES,
     ].sort();
@@ -94,6 +97,9 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
         assert.ok(r.success, `${KEYED_FILE.lines(name, locale)}: ${r.error?.message}`);
       }
     }
+    checkIndex(KEYED_FILE.index(LEAD_ROUTING.name), KEYED_FILE.lines(LEAD_ROUTING.name));
+    const routing = LEAD_ROUTING.schema.safeParse(readKeyed(dir, LEAD_ROUTING.name));
+    assert.ok(routing.success, `${KEYED_FILE.lines(LEAD_ROUTING.name)}: ${routing.error?.message}`);
     assert.equal(manifest.contractHash, CONTRACT_HASH);
     assert.ok(manifest.rowCounts.listings >= 1000);
     assert.ok(manifest.rowCounts.rejects > 0, 'the sample carries flawed rows to quarantine');
@@ -164,7 +170,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
     });
     for (const slugs of suggestSlugs) assert.deepEqual(slugs, suggestSlugs[0], 'one entry per line, in the same rank order in every locale');
     decodeSuggestIndex(readFileSync(path.join(dir, SUGGEST_FILES.index)), suggestSlugs[0].length);
-    assert.deepEqual(Object.keys(read('lead-routing.json')).sort(), [...columns.slugs].sort());
+    assert.deepEqual(Object.keys(readKeyed(dir, LEAD_ROUTING.name)).sort(), [...columns.slugs].sort());
     const index = read('price-index.json');
     const report = parse(readFileSync(path.join(dir, 'price-report.csv')), { columns: true }) as Record<string, string>[];
     for (const c of index.cities) {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, ListingColumnsSchema, type ListingColumns,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, ListingColumnsSchema, type LeadRouting, type ListingColumns,
 } from '../../contract/build.ts';
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
 import { OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
@@ -19,6 +19,7 @@ import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { encodeSuggestIndex } from '../../contract/suggest-index.ts';
 import { encodeListingColumns, LISTING_COLUMNS_FILE, type ListingOrder } from '../../contract/listing-columns.ts';
 import { listingOrders } from './listing-columns.ts';
+import { encodeLineIndex, LINE_INDEX_FILE, lineIndexOf } from '../../contract/line-index.ts';
 import { buildSuggestIndex, suggestion } from '../../pipeline/lib/suggest-index.ts';
 import { foldedNames } from '../../contract/fold.ts';
 import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder, type PriceBasis } from '../../contract/prices.ts';
@@ -296,8 +297,8 @@ export interface FixtureOptions {
   mutate?: (files: Map<string, string>) => void;
   /** change the listing columns and orders before they are encoded into listing-columns.bin (e.g. to break them) */
   columns?: (columns: ListingColumns, orders: Record<ListingOrder, number[]>) => void;
-  /** change the binary files before the manifest is written */
-  mutateBinary?: (files: Map<string, Buffer>) => void;
+  /** change the binary files (given the texts, after `mutate`) before the manifest is written */
+  mutateBinary?: (binary: Map<string, Buffer>, files: Map<string, string>) => void;
 }
 
 export interface Fixture {
@@ -307,6 +308,8 @@ export interface Fixture {
   cities: FixtureCity[];
   /** the listing columns as the listing_columns mart would give them (before encoding) */
   columns: ListingColumns;
+  /** the lead routing written as LEAD_ROUTING */
+  routing: LeadRouting;
 }
 
 const cityOf = (slug: string) => CITIES.find((c) => c.slug === slug)!;
@@ -582,10 +585,13 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   })));
   for (const l of locales) files.set(SUGGEST_FILES.lines(l), suggest.ranked.map((e) => `${JSON.stringify(suggestion(e, l))}\n`).join(''));
   files.set('price-index.json', json('price-index.json', BUILD_FILES['price-index.json'], { asOf: '2026-11-01T00:00:00Z', methodologyUrl: '/methodology', cities: [] }));
-  files.set('lead-routing.json', json('lead-routing.json', BUILD_FILES['lead-routing.json'], Object.fromEntries(listings.map((l) => [l.slug, {
+  const routing: LeadRouting = Object.fromEntries(listings.map((l) => [l.slug, {
     title: l.title, citySlug: l.city, operatorSlug: l.operator, operatorName: OPERATORS.find((o) => o.slug === l.operator)?.name ?? null,
     enquiryEmail: l.operator ? `${l.operator}@example.com` : null,
-  }]))));
+  }]));
+  json(KEYED_FILE.lines(LEAD_ROUTING.name), LEAD_ROUTING.schema, routing);
+  files.set(KEYED_FILE.lines(LEAD_ROUTING.name), Object.values(routing).map((v) => `${JSON.stringify(v)}\n`).join(''));
+  files.set(KEYED_FILE.keys(LEAD_ROUTING.name), `${JSON.stringify(Object.keys(routing))}\n`);
   files.set('price-report.csv', 'country_code,city_slug\n');
   // the record indexes are made from the details as validated, as the pipeline does: a mutation
   // of a details file is damage they reveal
@@ -595,8 +601,14 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   for (const name of Object.keys(KEYED_BUILD_FILES)) {
     for (const l of locales) binary.set(KEYED_FILE.index(name, l), detailsIndex(files.get(KEYED_FILE.lines(name, l))!));
   }
+  binary.set(KEYED_FILE.index(LEAD_ROUTING.name), detailsIndex(files.get(KEYED_FILE.lines(LEAD_ROUTING.name))!));
   opts.mutate?.(files);
-  opts.mutateBinary?.(binary);
+  // the line indexes are made from the files as written, as the pipeline does
+  for (const l of locales) for (const name of LINE_INDEXED_FILES) {
+    const file = `${name}.${l}.ndjson`;
+    binary.set(LINE_INDEX_FILE(file), encodeLineIndex(lineIndexOf(Buffer.from(files.get(file)!))));
+  }
+  opts.mutateBinary?.(binary, files);
 
   const checksums: Record<string, string> = {};
   for (const [name, text] of [...files, ...binary]) {
@@ -614,7 +626,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     rowCounts: { listings: listings.length },
   };
   await writeFile(join(target, 'manifest.json'), JSON.stringify(manifest));
-  return { dir: target, listings, countries: COUNTRIES, cities: CITIES, columns };
+  return { dir: target, listings, countries: COUNTRIES, cities: CITIES, columns, routing };
 }
 
 /** Points `<dist>/current` at a build directory the way the pipeline does: a new link renamed over the old. */

@@ -137,7 +137,7 @@ export interface FixtureBuild {
 }
 
 /** A keyed file of a build directory (KEYED_FILE) as the map of its keys to their values, in line order. */
-export function readKeyed(dir: string, name: string, locale: string): Record<string, any> {
+export function readKeyed(dir: string, name: string, locale?: string): Record<string, any> {
   const keys = JSON.parse(readFileSync(path.join(dir, KEYED_FILE.keys(name, locale)), 'utf8')) as string[];
   const lines = readFileSync(path.join(dir, KEYED_FILE.lines(name, locale)), 'utf8').split('\n').slice(0, -1);
   if (lines.length !== keys.length) throw new Error(`${KEYED_FILE.lines(name, locale)}: ${lines.length} lines for ${keys.length} keys`);
