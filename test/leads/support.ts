@@ -3,7 +3,7 @@ import { after, describe } from 'node:test';
 import { pino } from 'pino';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -100,12 +100,12 @@ export class LogCapture extends Writable {
 /** A routing map as a build's lead routing: written as the pipeline writes it (a keyed file), opened as the loader opens it. */
 async function routesOf(routing: LeadRouting): Promise<LeadRoutes> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-atlas-routing-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
   const writer = new BuildWriter(dir);
   writeKeyedFile(writer, LEAD_ROUTING.name, undefined, routing);
   const linesName = KEYED_FILE.lines(LEAD_ROUTING.name);
   const lines = await openRecords(join(dir, linesName), linesName, readFileSync(join(dir, KEYED_FILE.index(LEAD_ROUTING.name))));
-  after(() => lines.fh.close());
+  // kept open as long as the process may use the app (apps are made in hooks as well as in tests)
+  process.once('exit', () => { closeSync(lines.fh.fd); rmSync(dir, { recursive: true, force: true }); });
   return new KeyedRecords(lines, JSON.parse(readFileSync(join(dir, KEYED_FILE.keys(LEAD_ROUTING.name)), 'utf8')), SITE);
 }
 
