@@ -39,8 +39,13 @@ export const DEFAULT_DIST_DIR = 'dist';
  * suggest-index.bin with the lookups' sorted words, postings and typo blocks) in place of suggest.json;
  * and the hubs (rankings, places, operators) are keyed files (KEYED_BUILD_FILES): one value per line,
  * a record index and the keys, in place of one JSON object per locale.
+ * 7: the listing columns as listing-columns.bin (contract/listing-columns.ts: typed arrays with a
+ * JSON header, and the sort orders computed by the pipeline) in place of listing-columns.json;
+ * and a line index beside each NDJSON file the API holds in memory (LINE_INDEXED_FILES,
+ * contract/line-index.ts); and the lead routing as a keyed file (LEAD_ROUTING) in place of
+ * lead-routing.json.
  */
-export const BUILD_FORMAT_VERSION = 6;
+export const BUILD_FORMAT_VERSION = 7;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
@@ -88,7 +93,8 @@ const PriceColumnsSchema = z.strictObject({
   comparableBasis: z.array(z.int().min(-1).max(PRICE_BASES.length - 1)),
 });
 /**
- * listing-columns.json: what the query engine filters and sorts on, by column, made for loading.
+ * The listing_columns mart: what the query engine filters and sorts on, by column, which the
+ * pipeline validates and writes as listing-columns.bin (contract/listing-columns.ts).
  * Every array has one entry per listing, in the order of `slugs` (place order: by country, city,
  * zone, then slug, so each country, city and zone is one range of listing indices), which is also
  * the line order of the NDJSON files; repeated values are stored once (`dict`, in order of first use) and
@@ -184,7 +190,7 @@ export const PriceIndexFileSchema = z.strictObject({
   source: SnapshotSourceSchema.optional(),
 });
 
-/** lead-routing.json: by space slug, where an inquiry about that space goes. */
+/** The lead routing: by space slug, where an inquiry about that space goes (written as LEAD_ROUTING). */
 export const LeadRoutingFileSchema = z.record(SlugSchema, z.strictObject({
   title: z.string(),
   citySlug: SlugSchema,
@@ -193,6 +199,14 @@ export const LeadRoutingFileSchema = z.record(SlugSchema, z.strictObject({
   enquiryEmail: z.email().nullable(),
 }));
 export type LeadRouting = z.infer<typeof LeadRoutingFileSchema>;
+export type LeadRoute = LeadRouting[string];
+
+/**
+ * The lead routing as a keyed file of its own (not localized: KEYED_FILE without a locale,
+ * `lead-routing.ndjson`, `.index`, `.keys.json`): the API reads the routes of the spaces a lead
+ * names when it receives one.
+ */
+export const LEAD_ROUTING = { name: 'lead-routing', schema: LeadRoutingFileSchema } as const;
 
 export const ConfigFileSchema = ConfigPayloadSchema;
 
@@ -204,9 +218,7 @@ export type BuildStaticMarker = z.infer<typeof BuildStaticMarkerSchema>;
 export const BUILD_FILES = {
   'config.json': ConfigFileSchema,
   'facet-labels.json': FacetLabelsSchema,
-  'listing-columns.json': ListingColumnsSchema,
   'price-index.json': PriceIndexFileSchema,
-  'lead-routing.json': LeadRoutingFileSchema,
 } as const;
 
 /** Every localized JSON file of a build, written as `<name>.<locale>.json` for en, de and es. */
@@ -229,10 +241,11 @@ export const KEYED_BUILD_FILES = {
   operators: OperatorsFileSchema,
 } as const;
 
+const keyedBase = (name: string, locale?: string) => (locale ? `${name}.${locale}` : name);
 export const KEYED_FILE = {
-  lines: (name: string, locale: string) => `${name}.${locale}.ndjson`,
-  index: (name: string, locale: string) => `${name}.${locale}.index`,
-  keys: (name: string, locale: string) => `${name}.${locale}.keys.json`,
+  lines: (name: string, locale?: string) => `${keyedBase(name, locale)}.ndjson`,
+  index: (name: string, locale?: string) => `${keyedBase(name, locale)}.index`,
+  keys: (name: string, locale?: string) => `${keyedBase(name, locale)}.keys.json`,
 } as const;
 
 /** Every file of the keyed files of a build. */
@@ -241,7 +254,7 @@ export const keyedFileNames = (locales: readonly string[]) => Object.keys(KEYED_
 
 /**
  * The listings of a locale as NDJSON, written as `<name>.<locale>.ndjson`: line i (a JSON value
- * and a newline) belongs to the listing at index i of listing-columns.json's `slugs`, so every
+ * and a newline) belongs to the listing at index i of listing-columns.bin's `slugs`, so every
  * file has exactly one line per listing. `markers` holds `null` for a listing without coordinates.
  * Site paths stay site-relative; request-dependent fields are added by the API.
  */
@@ -250,6 +263,9 @@ export const NDJSON_BUILD_FILES = {
   markers: BuildStaticMarkerSchema.nullable(),
   details: BuildPropertyDetailSchema,
 } as const;
+
+/** The NDJSON files the API holds in memory, each with its line index (`<name>.<locale>.lines`, contract/line-index.ts). */
+export const LINE_INDEXED_FILES = ['cards', 'markers'] as const;
 
 /**
  * `details.<locale>.index`, the record index of `details.<locale>.ndjson` (a file the API leaves on

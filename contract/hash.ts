@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES } from './build.ts';
+import { BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, LEAD_ROUTING, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES } from './build.ts';
+import { LISTING_ORDERS, ListingColumnsHeaderSchema } from './listing-columns.ts';
 
 /**
  * sha256 of the build format: its version and the JSON Schema of every build file. The pipeline
@@ -13,6 +14,8 @@ export const CONTRACT_HASH = createHash('sha256').update(JSON.stringify({
   localized: Object.fromEntries(Object.entries(LOCALIZED_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
   keyed: Object.fromEntries(Object.entries(KEYED_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
   ndjson: Object.fromEntries(Object.entries(NDJSON_BUILD_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
+  listingColumns: { header: z.toJSONSchema(ListingColumnsHeaderSchema, { io: 'input', unrepresentable: 'any' }), orders: LISTING_ORDERS },
+  leadRouting: z.toJSONSchema(LEAD_ROUTING.schema, { io: 'input', unrepresentable: 'any' }),
   suggest: z.toJSONSchema(SUGGEST_FILES.lineSchema, { io: 'input', unrepresentable: 'any' }),
   research: Object.fromEntries(Object.entries(RESEARCH_FILES).map(([name, s]) => [name, z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' })])),
 })).digest('hex');

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
+  BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, ListingColumnsSchema, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
 } from '../contract/build.ts';
+import { LISTING_COLUMNS_FILE } from '../contract/listing-columns.ts';
 import { LOCALES, type Locale } from '../contract/common.ts';
 import { CONTRACT_HASH } from '../contract/hash.ts';
 import * as assemble from './lib/assemble.ts';
@@ -27,6 +28,8 @@ import {
   BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
 } from './lib/publish.ts';
 import { writeKeyedFile } from './lib/keyed-files.ts';
+import { listingColumnsFile } from './lib/listing-columns.ts';
+import { writeLineIndex } from './lib/line-index.ts';
 import { checkInvariants, validateOutput } from './lib/validate.ts';
 import { checkVolumes, inputVolumes } from './lib/volume.ts';
 import { describeChanges, readBuildFigures } from './lib/changes.ts';
@@ -136,21 +139,21 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const rowCounts: Record<string, number> = {};
 
     await progress.stage('write shared files', async () => {
-      // parsed from the bytes: its text (hundreds of MB at 1,000,000 spaces) is not held beyond the parse
-      const file = marts.listingColumnsFile;
-      const columns = JSON.parse(file.toString('utf8', 0, file.length - 1)) as ListingColumns;
-      validateOutput('listing-columns.json', BUILD_FILES['listing-columns.json'], columns);
-      writer.writeBytes('listing-columns.json', file);
-      const shared: Record<Exclude<keyof typeof BUILD_FILES, 'listing-columns.json'>, unknown> = {
+      const columns = JSON.parse(marts.listingColumnsText) as ListingColumns;
+      validateOutput(LISTING_COLUMNS_FILE, ListingColumnsSchema, columns);
+      writer.writeBytes(LISTING_COLUMNS_FILE, listingColumnsFile(columns, marts.listingOrdersText));
+      const shared: Record<keyof typeof BUILD_FILES, unknown> = {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
         'price-index.json': priceIndex(marts, inputs.source),
-        'lead-routing.json': assemble.leadRouting(marts),
       };
       for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
         validateOutput(file, BUILD_FILES[file], value);
         writer.writeJson(file, value);
       }
+      const routing = assemble.leadRouting(marts);
+      validateOutput(KEYED_FILE.lines(LEAD_ROUTING.name), LEAD_ROUTING.schema, routing);
+      writeKeyedFile(writer, LEAD_ROUTING.name, undefined, routing);
       const research = writeResearchFiles(writer, marts, {
         source: inputs.source, rowsByFile: inputRowsByFile(inputs.rowCounts), rejectRows: rejects.rows, dataPackage,
       });
@@ -166,6 +169,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       for (const locale of LOCALES) {
         await progress.stage(`write locale ${locale}`, async () => {
           const { cardSlugs, detailSlugs } = await listingChecks.get(locale)!;
+          for (const name of LINE_INDEXED_FILES) writeLineIndex(writer, `${name}.${locale}.ndjson`);
           const geo = assemble.geography(marts, locale);
           const operators = assemble.operatorHubs(marts, locale);
           checkInvariants({ columns, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });

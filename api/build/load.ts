@@ -1,11 +1,12 @@
-import { webcrypto } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LOCALIZED_BUILD_FILES, ManifestSchema,
-  NDJSON_BUILD_FILES, SUGGEST_FILES, type FacetLabels, type LeadRouting, type ListingColumns, type Manifest, type MarketRatesFile,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema,
+  NDJSON_BUILD_FILES, SUGGEST_FILES, type FacetLabels, type LeadRoute, type Manifest, type MarketRatesFile,
 } from '../../contract/build.ts';
+import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
+import { decodeListingColumns, LISTING_COLUMNS_FILE, type ListingColumnsData } from '../../contract/listing-columns.ts';
 import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
@@ -14,9 +15,9 @@ import { Engine, type LocaleListings } from '../catalog/engine.ts';
 import type { FilterRegistry } from '../catalog/filters.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths } from '../catalog/text.ts';
-import { checkColumns } from './columns.ts';
 import { KeyedRecords } from './keyed.ts';
-import { checkLineCount, ndjsonLines, readWhole } from './ndjson.ts';
+import { Hashers, readShared } from './hash.ts';
+import { checkLineCount, ndjsonLines } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
 import { loadSuggest } from './suggest.ts';
 
@@ -44,7 +45,8 @@ export interface LoadedBuild {
   /** the autocomplete (api/build/suggest.ts) */
   suggestIndex: SuggestIndex;
   priceIndex: unknown;
-  leadRouting: LeadRouting;
+  /** by space slug (a keyed file: the routes of the spaces a lead names are read when it arrives) */
+  leadRouting: LeadRoutes;
   /** files served as they are (price-report.csv, price-report.datapackage.json), if present */
   rawFiles: Map<string, Buffer>;
   /** releases the open detail and hub files; call once the build is no longer served */
@@ -52,6 +54,9 @@ export interface LoadedBuild {
 }
 
 export class BuildLoadError extends Error {}
+
+/** The lead routing of a build: which spaces it routes, and the route of one. */
+export type LeadRoutes = Pick<KeyedRecords<LeadRoute>, 'has' | 'get'>;
 
 export interface LoadOptions {
   siteUrl: string;
@@ -65,17 +70,32 @@ export interface LoadOptions {
 /** Every file a build must list in its manifest. */
 const REQUIRED_FILES = [
   ...Object.keys(BUILD_FILES),
+  LISTING_COLUMNS_FILE,
+  ...LINE_INDEXED_FILES.flatMap((name) => LOCALES.map((l) => LINE_INDEX_FILE(`${name}.${l}.ndjson`))),
   ...Object.keys(LOCALIZED_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.json`)),
   ...Object.keys(NDJSON_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.ndjson`)),
   ...LOCALES.map(DETAILS_INDEX.name),
   SUGGEST_FILES.index, ...LOCALES.map(SUGGEST_FILES.lines),
   ...keyedFileNames(LOCALES),
+  KEYED_FILE.lines(LEAD_ROUTING.name), KEYED_FILE.index(LEAD_ROUTING.name), KEYED_FILE.keys(LEAD_ROUTING.name),
 ];
 
 type Keyed = keyof typeof KEYED_BUILD_FILES;
 
-/** Web Crypto hashes on the thread pool: this thread goes on with other files meanwhile. */
-const sha256 = async (buf: Buffer) => Buffer.from(await webcrypto.subtle.digest('SHA-256', buf)).toString('hex');
+/** The files left on disk (read a line at a time, each checked against its record index). */
+const ON_DISK = new Set([
+  ...LOCALES.map((l) => `details.${l}.ndjson`), ...Object.keys(KEYED_BUILD_FILES).flatMap((name) => LOCALES.map((l) => KEYED_FILE.lines(name, l))),
+  KEYED_FILE.lines(LEAD_ROUTING.name),
+]);
+
+/** The files held in memory, in the order the loader needs them (the others after them). */
+const FIRST_NEEDED = [
+  ...LOCALES.flatMap((l) => [`cards.${l}.ndjson`, LINE_INDEX_FILE(`cards.${l}.ndjson`), `markers.${l}.ndjson`, LINE_INDEX_FILE(`markers.${l}.ndjson`), DETAILS_INDEX.name(l)]),
+  LISTING_COLUMNS_FILE, 'facet-labels.json', ...LOCALES.map((l) => `geo.${l}.json`),
+];
+
+/** Hashing threads: the machines this runs on have two cores or more. */
+const HASHERS = 2;
 
 /** The JSON files whose schema has a site path field: only those are walked to resolve them. */
 const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BUILD_FILES })
@@ -85,7 +105,7 @@ const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BU
 /**
  * Checks a build directory and loads it, the same at start-up and on reload: the manifest (format
  * version, contract hash, every required file listed), the sha256 of every file it holds in
- * memory, the structure of the listing files (listing-columns.json and one NDJSON line per
+ * memory, the structure of the listing files (listing-columns.bin and one NDJSON line per
  * listing); then the engine and indexes. The details files and the hubs' lines stay on disk:
  * each line is checked against its record index when it is read (api/build/records.ts), which
  * the whole file's sha256 at load could not prove for bytes read later. Every file held in memory
@@ -99,11 +119,24 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   for (const name of REQUIRED_FILES) if (!(name in manifest.files)) fail(`manifest lists no ${name}`);
   for (const name of Object.keys(manifest.files)) if (name.includes('/') || name.includes('..')) fail(`unsafe file name ${name}`);
 
-  const read = async (name: string): Promise<Buffer> => {
-    const buf = await readWhole(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
-    if (await sha256(buf) !== manifest.files[name]) fail(`${name} checksum mismatch`);
-    return buf;
+  // Every file held in memory is read and hashed from the start, on the thread pool and the
+  // hashing threads, while this thread checks and indexes the files in the order it needs them.
+  const hashers = new Hashers(HASHERS);
+  const reads = new Map<string, Promise<Buffer>>();
+  const read = (name: string): Promise<Buffer> => {
+    let reading = reads.get(name);
+    if (!reading) {
+      reading = (async () => {
+        const buf = await readShared(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
+        if (await hashers.sha256(buf) !== manifest.files[name]) fail(`${name} checksum mismatch`);
+        return buf;
+      })();
+      reading.catch(() => undefined);
+      reads.set(name, reading);
+    }
+    return reading;
   };
+  for (const name of new Set([...FIRST_NEEDED, ...Object.keys(manifest.files)])) if (!ON_DISK.has(name)) void read(name);
   /** A JSON file by its name, and its name in BUILD_FILES or LOCALIZED_BUILD_FILES */
   const json = async <T>(name: string, kind = name): Promise<T> => {
     const buf = await read(name);
@@ -123,57 +156,52 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
 
   const onDisk: RecordFile[] = [];
   /** a keyed file's keys and index, checked against the manifest; its lines are checked when read (api/build/keyed.ts) */
+  const keyedFile = async <T>(name: string, l?: Locale): Promise<KeyedRecords<T>> => {
+    const linesName = KEYED_FILE.lines(name, l);
+    const lines = await openRecords(join(dir, linesName), linesName, await read(KEYED_FILE.index(name, l))).catch((err: Error) => fail(err.message));
+    onDisk.push(lines);
+    if (opts.checkAllDetails) await checkAllRecords(lines).catch((err: Error) => fail(err.message));
+    const keysName = KEYED_FILE.keys(name, l);
+    let keys: unknown;
+    try {
+      keys = JSON.parse((await read(keysName)).toString('utf8'));
+    } catch (err) {
+      return fail(`${keysName} is not JSON: ${(err as Error).message}`);
+    }
+    try {
+      return new KeyedRecords<T>(lines, keys, opts.siteUrl);
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+  };
   const keyed = async <T>(name: Keyed): Promise<PerLocale<KeyedRecords<T>>> => {
-    const opened = await Promise.all(LOCALES.map(async (l) => {
-      const linesName = KEYED_FILE.lines(name, l);
-      const lines = await openRecords(join(dir, linesName), linesName, await read(KEYED_FILE.index(name, l))).catch((err: Error) => fail(err.message));
-      onDisk.push(lines);
-      if (opts.checkAllDetails) await checkAllRecords(lines).catch((err: Error) => fail(err.message));
-      const keysName = KEYED_FILE.keys(name, l);
-      let keys: unknown;
-      try {
-        keys = JSON.parse((await read(keysName)).toString('utf8'));
-      } catch (err) {
-        return fail(`${keysName} is not JSON: ${(err as Error).message}`);
-      }
-      try {
-        return new KeyedRecords<T>(lines, keys, opts.siteUrl);
-      } catch (err) {
-        return fail((err as Error).message);
-      }
-    }));
+    const opened = await Promise.all(LOCALES.map((l) => keyedFile<T>(name, l)));
     return Object.fromEntries(LOCALES.map((l, k) => [l, opened[k]])) as PerLocale<KeyedRecords<T>>;
   };
   try {
-    // The NDJSON files first: their big buffers are allocated while the JS heap is still small,
-    // which keeps the collections they trigger cheap.
     const listings = {} as PerLocale<LocaleListings>;
     for (const l of LOCALES) {
-      // read ahead: the files come from the thread pool while this thread hashes and scans
-      const lines = async (name: 'cards' | 'markers', reading: Promise<Buffer>) => {
+      const lines = async (name: 'cards' | 'markers') => {
         const file = `${name}.${l}.ndjson`;
-        const bytes = await reading;
+        const [bytes, index] = await Promise.all([read(file), read(LINE_INDEX_FILE(file))]);
         try {
-          return ndjsonLines(bytes, file, name === 'markers');
+          return ndjsonLines(bytes, index, file, name === 'markers');
         } catch (err) {
           return fail((err as Error).message);
         }
       };
-      const cards = read(`cards.${l}.ndjson`);
-      const markers = read(`markers.${l}.ndjson`);
-      for (const p of [cards, markers]) p.catch(() => undefined);
       const detailsName = `details.${l}.ndjson`;
       const detailFile = await openRecords(join(dir, detailsName), detailsName, await read(DETAILS_INDEX.name(l))).catch((err: Error) => fail(err.message));
       onDisk.push(detailFile);
       if (opts.checkAllDetails) await checkAllRecords(detailFile).catch((err: Error) => fail(err.message));
-      listings[l] = { cards: await lines('cards', cards), markers: await lines('markers', markers), details: detailFile, siteUrl: opts.siteUrl };
+      listings[l] = { cards: await lines('cards'), markers: await lines('markers'), details: detailFile, siteUrl: opts.siteUrl };
     }
-    const columns = await json<ListingColumns>('listing-columns.json');
+    let columns: ListingColumnsData;
     try {
-      checkColumns(columns);
+      columns = decodeListingColumns(await read(LISTING_COLUMNS_FILE));
       for (const l of LOCALES) for (const name of ['cards', 'markers', 'details'] as const) checkLineCount(`${name}.${l}.ndjson`, listings[l][name], columns.slugs.length);
     } catch (err) {
-      fail((err as Error).message);
+      return fail((err as Error).message);
     }
     const [labels, geo] = await Promise.all([json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo')]);
     let engine: Engine;
@@ -191,7 +219,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       keyed<OperatorHub>('operators'),
       json<unknown>('price-index.json'),
       loadSuggest(read),
-      json<LeadRouting>('lead-routing.json'),
+      keyedFile<LeadRoute>(LEAD_ROUTING.name),
     ]);
     const rawFiles = new Map<string, Buffer>();
     for (const name of Object.keys(manifest.files)) if (!REQUIRED_FILES.includes(name)) rawFiles.set(name, await read(name));
@@ -205,11 +233,14 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       close: async () => {
         await engine.close();
         for (const hubs of [rankings, places, operators]) for (const l of LOCALES) await hubs[l].close().catch(() => undefined);
+        await leadRouting.close().catch(() => undefined);
       },
     };
   } catch (err) {
     for (const f of onDisk) await f.fh.close().catch(() => undefined);
     throw err instanceof BuildLoadError ? err : new BuildLoadError(`build ${dir}: ${(err as Error).message}`);
+  } finally {
+    await hashers.close();
   }
 }
 

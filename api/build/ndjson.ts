@@ -1,36 +1,38 @@
 /**
  * The NDJSON files a build holds in memory (`cards|markers.<locale>.ndjson`; details stay on disk,
- * api/build/records.ts): line i belongs to listing i of listing-columns.json. Loading checks their
+ * api/build/records.ts): line i belongs to listing i of listing-columns.bin. Loading checks their
  * structure, not each element against the contract (the pipeline did; the manifest's checksums
- * prove the bytes are the ones it checked):
- * exactly one line per listing, every line a JSON object (or `null` where allowed), the file
- * ending with its last line's newline.
+ * prove the bytes are the ones it checked): the line index the pipeline wrote beside each file
+ * (contract/line-index.ts) checked against the bytes, every line a JSON object (or `null` where
+ * allowed), the file ending with its last line's newline. The bytes are not scanned.
  */
-import { open } from 'node:fs/promises';
-import { sitePathOffsets } from '../catalog/text.ts';
+import { decodeLineIndex } from '../../contract/line-index.ts';
 
 /**
  * An NDJSON file's bytes and line starts: line i is bytes [starts[i], starts[i + 1] - 1) (its
- * newline excluded); its site paths (sitePathOffsets) are sitePaths[firstSitePath[i]] onwards.
+ * newline excluded); its site paths are sitePaths[firstSitePath[i]] onwards.
  */
 export interface NdjsonLines { bytes: Buffer; starts: Float64Array; sitePaths: Float64Array; firstSitePath: Uint32Array }
 
-const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, NEWLINE = 0x0a;
+const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d;
 
 const NULL = Buffer.from('null');
 
-/** The line starts and site paths of NDJSON bytes held in memory, each line checked. */
-export function ndjsonLines(bytes: Buffer, name: string, nullable = false): NdjsonLines {
-  const lineStarts: number[] = [0];
-  for (let j = bytes.indexOf(NEWLINE), start = 0; j >= 0; start = j + 1, j = bytes.indexOf(NEWLINE, start)) {
-    const isObject = j - start >= 2 && bytes[start] === OPEN_BRACE && bytes[j - 1] === CLOSE_BRACE;
-    const isNull = nullable && j - start === 4 && bytes.subarray(start, j).equals(NULL);
-    if (!isObject && !isNull) throw new Error(`${name}: line ${lineStarts.length} is not a JSON object${nullable ? ' or null' : ''}`);
-    lineStarts.push(j + 1);
+/** The lines of NDJSON bytes held in memory, by their line index (`index`, the file's `.lines`), each line checked. */
+export function ndjsonLines(bytes: Buffer, index: Buffer, name: string, nullable = false): NdjsonLines {
+  if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) throw new Error(`${name} does not end with a newline`);
+  let starts: Float64Array, sitePaths: Float64Array;
+  try {
+    ({ starts, sitePaths } = decodeLineIndex(index, bytes));
+  } catch (err) {
+    throw new Error(`${name}: its line index does not fit it: ${(err as Error).message}`);
   }
-  if (lineStarts[lineStarts.length - 1] !== bytes.length) throw new Error(`${name} does not end with a newline`);
-  const starts = Float64Array.from(lineStarts);
-  const sitePaths = sitePathOffsets(bytes);
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const start = starts[i], end = starts[i + 1] - 1;
+    const isObject = end - start >= 2 && bytes[start] === OPEN_BRACE && bytes[end - 1] === CLOSE_BRACE;
+    const isNull = nullable && end - start === 4 && bytes.subarray(start, end).equals(NULL);
+    if (!isObject && !isNull) throw new Error(`${name}: line ${i + 1} is not a JSON object${nullable ? ' or null' : ''}`);
+  }
   const firstSitePath = new Uint32Array(starts.length);
   for (let i = 0, k = 0; i < starts.length; i++) {
     while (k < sitePaths.length && sitePaths[k] < starts[i]) k++;
@@ -43,22 +45,4 @@ export function ndjsonLines(bytes: Buffer, name: string, nullable = false): Ndjs
 export function checkLineCount(name: string, lines: { starts: Float64Array }, listings: number): void {
   const count = lines.starts.length - 1;
   if (count !== listings) throw new Error(`${name} has ${count} lines for ${listings} listings`);
-}
-
-/** A whole file, read with one request to the thread pool (fs.readFile reads in small steps). */
-export async function readWhole(path: string): Promise<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const { size } = await fh.stat();
-    const buf = Buffer.allocUnsafe(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await fh.read(buf, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return filled === size ? buf : buf.subarray(0, filled);
-  } finally {
-    await fh.close();
-  }
 }

@@ -1,4 +1,5 @@
-import type { FacetLabels, ListingColumns } from '../../contract/build.ts';
+import type { FacetLabels } from '../../contract/build.ts';
+import type { ListingColumnsData } from '../../contract/listing-columns.ts';
 import type { FacetsPayload, GeoPayload } from '../../contract/catalog.ts';
 import { BILLING_PERIODS, CURRENCIES, LOCALES, type Locale, type OptionType, type SlugName } from '../../contract/common.ts';
 import type { Filters } from '../../contract/filters.ts';
@@ -62,7 +63,7 @@ export class Engine {
   private readonly labelRanks = new Map<string, Map<Locale, Map<string, number>>>();
 
   constructor(
-    cols: ListingColumns, readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>,
+    cols: ListingColumnsData, readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>,
     opts: { filters?: FilterRegistry } = {},
   ) {
     this.listings = new ListingTable(cols);
@@ -106,7 +107,7 @@ export class Engine {
   /** A locale's cards, markers and details, one line per listing (checked by api/build/load.ts). */
   addListings(locale: Locale, l: LocaleListings) {
     for (let i = 0; i < this.n; i++) {
-      if (isNullLine(l.markers, i) !== Number.isNaN(this.listings.lat[i])) throw new Error(`markers.${locale}.ndjson: the marker of ${this.slugs[i]} disagrees with its coordinates in listing-columns.json`);
+      if (isNullLine(l.markers, i) !== Number.isNaN(this.listings.lat[i])) throw new Error(`markers.${locale}.ndjson: the marker of ${this.slugs[i]} disagrees with its coordinates in listing-columns.bin`);
     }
     this.lines[locale] = l;
     this.siteUrlBytes[locale] = Buffer.from(l.siteUrl);

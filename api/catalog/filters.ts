@@ -109,14 +109,13 @@ function eachMember(ctx: FacetContext, fn: (i: number) => void): void {
 }
 
 /** A slug filter over a dictionary-coded column, with a disjunctive facet. */
-function keyword(name: 'operator', nullable: boolean): FilterEntry {
+function keyword(name: 'operator'): FilterEntry {
   return {
     declaration: FILTER_DECLARATIONS[name],
     index({ listings }) {
       const { cols, n } = listings;
       const values = cols.dict[name];
-      listings.checkIndices(name, cols[name], values.length, nullable);
-      const valueIds = Int32Array.from(cols[name]);
+      const valueIds = cols[name];
       const postings = postingsOf(n, valueIds, values.length);
       const byValue = new Map(values.map((v, id) => [v, postings[id]]));
       return {
@@ -135,7 +134,7 @@ function placeRanges(name: string, valueIds: Int32Array, values: readonly string
     const v = valueIds[i];
     if (v < 0) continue;
     if (end[v] === 0) { start[v] = i; byStart.push(v); }
-    else if (end[v] !== i) throw new Error(`listing-columns.json: the listings of ${name} ${values[v]} are not one range (listings must be in place order)`);
+    else if (end[v] !== i) throw new Error(`listing-columns.bin: the listings of ${name} ${values[v]} are not one range (listings must be in place order)`);
     end[v] = i + 1;
   }
   return { start, end, byStart: Int32Array.from(byStart) };
@@ -145,14 +144,13 @@ function placeRanges(name: string, valueIds: Int32Array, values: readonly string
  * A place filter (country, city, zone): a range of listing indices per value, with a disjunctive
  * facet; `tallied` for countries (few and wide; a city's or zone's listings are counted at once).
  */
-function place(name: 'country' | 'city' | 'zone', nullable: boolean, tallied = false): FilterEntry {
+function place(name: 'country' | 'city' | 'zone', tallied = false): FilterEntry {
   return {
     declaration: FILTER_DECLARATIONS[name],
     index({ listings }) {
       const { cols } = listings;
       const values = cols.dict[name];
-      listings.checkIndices(name, cols[name], values.length, nullable);
-      const valueIds = Int32Array.from(cols[name]);
+      const valueIds = cols[name];
       const ranges = placeRanges(name, valueIds, values);
       const idOf = new Map(values.map((v, id) => [v, id]));
       return {
@@ -170,7 +168,7 @@ function place(name: 'country' | 'city' | 'zone', nullable: boolean, tallied = f
 
 /**
  * A filter on values a listing may have several of (a set of listings per value in
- * listing-columns.json): a posting per value, and each listing's values for counting.
+ * listing-columns.bin): a posting per value, and each listing's values for counting.
  */
 class MultiValues {
   readonly postings = new Map<string, Posting>();
@@ -182,14 +180,11 @@ class MultiValues {
   private readonly counts: Int32Array;
   private readonly all: Bitset;
 
-  constructor(listings: ListingTable, sets: Partial<Record<string, number[]>>) {
+  constructor(listings: ListingTable, sets: Partial<Record<string, Int32Array>>) {
     const n = listings.n;
     this.all = listings.all;
-    const entries = Object.entries(sets).filter(([, l]) => l!.length) as [string, number[]][];
-    for (const [value, list] of entries) {
-      listings.checkAscending(value, list);
-      this.postings.set(value, posting(n, list));
-    }
+    const entries = Object.entries(sets).filter(([, l]) => l!.length) as [string, Int32Array][];
+    for (const [value, list] of entries) this.postings.set(value, posting(n, list));
     this.values = entries.map(([v]) => v);
     this.totals = Int32Array.from(entries, ([, l]) => l.length);
     this.counts = new Int32Array(entries.length);
@@ -259,10 +254,10 @@ const priced = (f: FilterValues) => f.minPrice !== undefined || f.maxPrice !== u
 
 /** The production registry: exactly the filters of the contract. */
 export const FILTERS = {
-  country: place('country', false, true),
-  city: place('city', false),
-  zone: place('zone', true),
-  operator: keyword('operator', true),
+  country: place('country', true),
+  city: place('city'),
+  zone: place('zone'),
+  operator: keyword('operator'),
   pricingOptionType: {
     declaration: FILTER_DECLARATIONS.pricingOptionType,
     index({ listings }) {
@@ -289,7 +284,6 @@ export const FILTERS = {
     index({ listings, geo }) {
       // the currency of the listing's country, else of its price
       const { cols, n } = listings;
-      listings.checkIndices('countryCode', cols.countryCode, cols.dict.countryCode.length, false);
       const byCountry = cols.dict.countryCode.map((code) => {
         const c = geo.en.currencies[code] as Currency | undefined;
         return c ? CURRENCIES.indexOf(c) + 1 : 0;
@@ -420,8 +414,6 @@ export const FILTERS = {
     declaration: FILTER_DECLARATIONS.address,
     index({ listings }) {
       const { cols, n } = listings;
-      listings.checkIndices('street', cols.street, cols.dict.street.length, false);
-      listings.checkIndices('houseNumber', cols.houseNumber, cols.dict.houseNumber.length, false);
       const keys = cols.dict.street.map((st) => streetKey(st));
       const lists = new Map<string, number[]>();
       for (let i = 0; i < n; i++) {

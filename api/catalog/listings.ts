@@ -1,9 +1,10 @@
 /**
  * The listings of one build as typed columns: what the filters, orders, facets and the rendering
- * of cards read. The loader has checked the columns' lengths (api/build/columns.ts); this checks
- * that the slugs are unique and the dictionary indices as it reads them.
+ * of cards read. The loader has checked the columns' structure (lengths, indices in range, orders
+ * that are permutations: decodeListingColumns, contract/listing-columns.ts); this checks that the
+ * slugs are unique.
  */
-import type { ListingColumns } from '../../contract/build.ts';
+import type { ListingColumnsData, PriceColumnsData } from '../../contract/listing-columns.ts';
 import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES, type OptionType } from '../../contract/common.ts';
 import { PRICE_BASES, PRODUCT_PRICE_BASIS, priceBasisOrder } from '../../contract/prices.ts';
 import { AmountIndex } from './amounts.ts';
@@ -43,10 +44,6 @@ export class ListingTable {
   /** every listing */
   readonly all: Bitset;
   readonly capacity: Int32Array;
-  readonly updatedMs: Float64Array;
-  /** NaN when unrated */
-  readonly ratingScore: Float64Array;
-  readonly ratingCount: Int32Array;
   /** NaN when the listing has no coordinates */
   readonly lat: Float64Array;
   readonly lng: Float64Array;
@@ -57,15 +54,14 @@ export class ListingTable {
   private readonly prices = new Map<OptionType | '', PriceColumn>();
   private readonly onBasisIndexes = new Map<OptionType | '', AmountIndex>();
 
-  constructor(readonly cols: ListingColumns) {
+  constructor(readonly cols: ListingColumnsData) {
     const n = this.n = cols.slugs.length;
     this.slugs = cols.slugs;
     for (let i = 0; i < n; i++) {
-      if (this.slugIndex.has(this.slugs[i])) throw new Error(`listing-columns.json: slug ${this.slugs[i]} used twice`);
+      if (this.slugIndex.has(this.slugs[i])) throw new Error(`listing-columns.bin: slug ${this.slugs[i]} used twice`);
       this.slugIndex.set(this.slugs[i], i);
     }
-    const slugs = this.slugs;
-    this.bySlug = Int32Array.from(slugs.keys()).sort((a, b) => (slugs[a] < slugs[b] ? -1 : 1));
+    this.bySlug = cols.orders.slug;
     this.slugRank = new Int32Array(n);
     for (let k = 0; k < n; k++) this.slugRank[this.bySlug[k]] = k;
     this.all = bits.full(n);
@@ -78,27 +74,22 @@ export class ListingTable {
       basisRank: new Float64Array(n).fill(Number.NaN), comparableEur: new Float64Array(n).fill(Number.NaN),
       onBasis: new Float64Array(n).fill(Number.NaN), onBasisCurrency: new Uint8Array(n),
     });
-    const fill = (product: OptionType | 'all', c: ListingColumns['fromPrice']): PriceColumn => {
-      checkIndices(`${product}.currency`, c.currency, currencyCode.length, true);
-      checkIndices(`${product}.billingPeriod`, c.billingPeriod, periodCode.length, true);
-      checkIndices(`${product}.marketPosition`, c.marketPosition, marketJson.length, true);
-      checkIndices(`${product}.comparableCurrency`, c.comparableCurrency, currencyCode.length, true);
-      checkIndices(`${product}.comparableBasis`, c.comparableBasis, PRICE_BASES.length, true);
+    const fill = (product: OptionType | 'all', c: PriceColumnsData): PriceColumn => {
       const rankOfBasis = PRICE_BASES.map((b) => priceBasisOrder(product).indexOf(b));
       const ownBasis = PRICE_BASES.indexOf(PRODUCT_PRICE_BASIS[product]);
       const col = none();
       for (let i = 0; i < n; i++) {
         const amount = c.amount[i];
-        if (amount !== null) {
+        if (!Number.isNaN(amount)) {
           col.amount[i] = amount;
           col.currency[i] = c.currency[i] >= 0 ? currencyCode[c.currency[i]] : 0;
           col.period[i] = c.billingPeriod[i] >= 0 ? periodCode[c.billingPeriod[i]] : 0;
         }
         if (c.marketPosition[i] >= 0) col.market[i] = marketJson[c.marketPosition[i]];
         const comparable = c.comparableAmount[i], basis = c.comparableBasis[i];
-        if (comparable !== null && basis >= 0 && c.comparableEur[i] !== null) {
+        if (!Number.isNaN(comparable) && basis >= 0 && !Number.isNaN(c.comparableEur[i])) {
           col.basisRank[i] = rankOfBasis[basis];
-          col.comparableEur[i] = c.comparableEur[i]!;
+          col.comparableEur[i] = c.comparableEur[i];
           if (basis === ownBasis && c.comparableCurrency[i] >= 0) {
             col.onBasis[i] = comparable;
             col.onBasisCurrency[i] = currencyCode[c.comparableCurrency[i]];
@@ -114,20 +105,13 @@ export class ListingTable {
     }
     for (const [product, col] of this.prices) this.onBasisIndexes.set(product, new AmountIndex(col.onBasis, col.onBasisCurrency));
 
-    this.capacity = new Int32Array(n);
-    this.updatedMs = new Float64Array(n);
-    this.ratingScore = new Float64Array(n).fill(Number.NaN);
-    this.ratingCount = new Int32Array(n);
+    this.capacity = cols.capacity;
     this.lat = new Float64Array(n).fill(Number.NaN);
     this.lng = new Float64Array(n).fill(Number.NaN);
     const coords: number[] = [];
     for (let i = 0; i < n; i++) {
-      this.capacity[i] = cols.capacity[i] ?? 0;
-      this.updatedMs[i] = cols.updatedMs[i] ?? Number.NaN;
-      const score = cols.ratingScore[i];
-      if (score !== null) { this.ratingScore[i] = score; this.ratingCount[i] = cols.ratingCount[i] ?? 0; }
       const lat = cols.lat[i], lng = cols.lng[i];
-      if (lat !== null && lng !== null) {
+      if (!Number.isNaN(lat) && !Number.isNaN(lng)) {
         this.lat[i] = lat;
         this.lng[i] = lng;
         coords.push(i);
@@ -178,20 +162,4 @@ export class ListingTable {
     b.fill(0);
     for (const i of kept) b[i >>> 5] |= 1 << (i & 31);
   }
-
-  /** Checks a dictionary-coded column of listing-columns.json (-1: none, where allowed). */
-  checkIndices(name: string, idx: number[], size: number, nullable: boolean): void {
-    checkIndices(name, idx, size, nullable, this.n);
-  }
-
-  /** Checks a list of listing indices of listing-columns.json (a set: ascending). */
-  checkAscending(name: string, list: number[]): void {
-    for (let k = 0; k < list.length; k++) {
-      if (list[k] >= this.n || (k > 0 && list[k] <= list[k - 1])) throw new Error(`listing-columns.json: ${name} not ascending listing indices`);
-    }
-  }
-}
-
-function checkIndices(name: string, idx: number[], size: number, nullable: boolean, n = idx.length): void {
-  for (let i = 0; i < n; i++) if (idx[i] >= size || (idx[i] < 0 && !(nullable && idx[i] === -1))) throw new Error(`listing-columns.json: ${name}[${i}] out of range`);
 }

@@ -1,10 +1,11 @@
 /**
- * The orders of a list. The sorted ones (date, rating, price both ways overall and per option type) are
- * computed once per build; a page of a set walks the order testing membership, or sorts a small
+ * The orders of a list. The sorted ones (date, rating, price both ways overall and per option type)
+ * come with the build (listing-columns.bin's orders, computed by the pipeline's SQL); a page of a set walks the order testing membership, or sorts a small
  * set by rank. `random` is the keyed permutation of random-order.ts, `distance` is selected from
  * the set. Ties always break by slug (the listings are in place order: the slug is the last key).
  */
 import { OPTION_TYPES, type OptionType } from '../../contract/common.ts';
+import { priceOrder } from '../../contract/listing-columns.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import type { Bitset } from './bitset.ts';
 import * as bits from './bitset.ts';
@@ -20,69 +21,22 @@ export interface OrderContext { seed: number; pricingOptionType?: OptionType; la
 
 const SMALL = 2048;
 
-/** Rank of each value among the distinct values (NaN: after all of them), and the number of ranks. */
-function denseRanks(values: Float64Array): { ranks: Float64Array; radix: number } {
-  const sorted = values.filter((v) => !Number.isNaN(v)).sort();
-  let m = 0;
-  for (let k = 0; k < sorted.length; k++) if (m === 0 || sorted[k] !== sorted[m - 1]) sorted[m++] = sorted[k];
-  const ranks = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (Number.isNaN(v)) { ranks[i] = m; continue; }
-    let l = 0, r = m;
-    while (l < r) { const mid = (l + r) >>> 1; if (sorted[mid] < v) l = mid + 1; else r = mid; }
-    ranks[i] = l;
-  }
-  return { ranks, radix: m + 1 };
-}
-
-/** The listings in a unique order that breaks every tie: at[k] is the k-th listing, rank its inverse. */
-export interface TieBreak { at: Int32Array; rank: Int32Array }
-
-/**
- * Listing indices ascending by the keys (the first decides, the next break its ties; NaN in the
- * first key last), then by `ties` (by index when absent). Sorted as numbers (rank × 2^b + tie
- * rank) with the typed-array sort, not with a comparator.
- */
-export function sortedOrder(keys: Float64Array[], ties?: TieBreak): Order {
-  const n = keys[0].length;
-  let ranks = denseRanks(keys[0]).ranks;
-  for (const next of keys.slice(1)) {
-    const r = denseRanks(next);
-    const combined = new Float64Array(n);
-    for (let i = 0; i < n; i++) combined[i] = ranks[i] * r.radix + r.ranks[i];
-    ranks = denseRanks(combined).ranks;
-  }
-  let slot = 1;
-  while (slot < n) slot *= 2;
-  const composite = new Float64Array(n);
-  for (let i = 0; i < n; i++) composite[i] = ranks[i] * slot + (ties ? ties.rank[i] : i);
-  composite.sort();
-  const order = new Int32Array(n);
-  const rank = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    const t = composite[k] % slot;
-    const i = ties ? ties.at[t] : t;
-    order[k] = i;
-    rank[i] = k;
-  }
-  return { order, rank };
-}
-
 export class Orders {
   private readonly sorted = new Map<string, Order>();
 
   constructor(private readonly listings: ListingTable) {
-    const neg = (a: Float64Array) => a.map((v) => -v);
-    const bySlug: TieBreak = { at: listings.bySlug, rank: listings.slugRank };
-    this.sorted.set('date-desc:', sortedOrder([neg(listings.updatedMs)], bySlug));
-    this.sorted.set('date-asc:', sortedOrder([listings.updatedMs], bySlug));
-    this.sorted.set('rating-desc:', sortedOrder([neg(listings.ratingScore), neg(Float64Array.from(listings.ratingCount))], bySlug));
-    // prices on the product's own basis first, then each other basis (contract/prices.ts); within one, by EUR amount
+    const ranked = (order: Int32Array): Order => {
+      const rank = new Int32Array(order.length);
+      for (let k = 0; k < order.length; k++) rank[order[k]] = k;
+      return { order, rank };
+    };
+    const { orders } = listings.cols;
+    this.sorted.set('date-desc:', ranked(orders['date-desc']));
+    this.sorted.set('date-asc:', ranked(orders['date-asc']));
+    this.sorted.set('rating-desc:', ranked(orders['rating-desc']));
     for (const t of [undefined, ...OPTION_TYPES]) {
-      const { basisRank, comparableEur } = listings.price(t);
-      this.sorted.set(`price-asc:${t ?? ''}`, sortedOrder([basisRank, comparableEur], bySlug));
-      this.sorted.set(`price-desc:${t ?? ''}`, sortedOrder([basisRank, neg(comparableEur)], bySlug));
+      this.sorted.set(`price-asc:${t ?? ''}`, ranked(orders[priceOrder(t ?? 'all', 'asc')]));
+      this.sorted.set(`price-desc:${t ?? ''}`, ranked(orders[priceOrder(t ?? 'all', 'desc')]));
     }
   }
 

@@ -43,7 +43,7 @@ const endsWith = (bytes: Buffer, end: number, ascii: string) => {
 };
 
 /**
- * Where the site paths are in UTF-8 JSON bytes (a whole NDJSON file), found without decoding
+ * Where the site paths are in UTF-8 JSON bytes (a detail line), found without decoding
  * them: the offset of the `/` each one starts with, ascending. The paths are resolved when a line
  * is rendered (writeWithSitePaths), so the bytes are kept as the build wrote them.
  */

@@ -1,4 +1,4 @@
-import type { DuckDBBlobValue, DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FacetLabels, LeadRouting, LocalizedText, MarketRatesFile } from '../../contract/build.ts';
 import type { GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, OPTION_TYPES, type BillingPeriod, type Locale, type Money, type OptionType } from '../../contract/common.ts';
@@ -6,7 +6,7 @@ import { foldedNames } from '../../contract/fold.ts';
 import { MAX_RANKING_LIMIT, type PlaceHub, type RankingsPayload } from '../../contract/market.ts';
 import { LOGO_SIZE_PX } from './listing-rows.ts';
 import type { SuggestSource } from './suggest-index.ts';
-import { queryJsonRows } from './models.ts';
+import { queryJsonRows, queryRows } from './models.ts';
 import {
   FACET_KEY_LABELS, operatorDescription, operatorFaqs, placeFaqs, placeIntro, placeShortDescription, type PlaceText,
 } from './texts.ts';
@@ -52,8 +52,10 @@ export class Texts {
 
 export interface Marts {
   asOf: string;
-  /** listing-columns.json's bytes as the listing_columns mart wrote them, with the newline (a Buffer, outside the JavaScript heap) */
-  listingColumnsFile: Buffer;
+  /** the listing_columns mart's JSON (ListingColumnsSchema), which becomes listing-columns.bin */
+  listingColumnsText: string;
+  /** the listing_orders mart: each order's listing positions as a JSON list, by order name */
+  listingOrdersText: Map<string, string>;
   /** the columns of the listings mart the autocomplete and the lead routing read, by slug */
   listings: Row[];
   countries: Row[];
@@ -67,12 +69,6 @@ export interface Marts {
   texts: Texts;
 }
 
-async function listingColumnsFile(conn: DuckDBConnection): Promise<Buffer> {
-  const reader = await conn.runAndReadAll('select encode(json || chr(10)) from listing_columns');
-  const { bytes } = reader.getRows()[0][0] as DuckDBBlobValue;
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-}
-
 export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
   const [asOfRow] = await queryJsonRows(conn, `
     select coalesce(
@@ -83,7 +79,8 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     from int_price_observations__checked where reject_rule is null`);
   return {
     asOf: str(asOfRow.as_of),
-    listingColumnsFile: await listingColumnsFile(conn),
+    listingColumnsText: (await queryRows<{ json: string }>(conn, 'select json from listing_columns'))[0].json,
+    listingOrdersText: new Map((await queryRows<{ sort: string; listings: string }>(conn, 'select sort, listings from listing_orders')).map((r) => [r.sort, r.listings])),
     // the images, logos and postal codes are only in the listing files (listing-rows.ts)
     // what the autocomplete and the lead routing read (the rest is in the listing files, listing-rows.ts)
     listings: await queryJsonRows(conn, `select slug, title, country_slug, city_slug, zone_slug, lat, lng,

@@ -19,7 +19,7 @@ export const BUILD_FAILURE_RULES = {
   invalid_output: 'an output does not validate against its schema',
   duplicate_slug: 'two items of one kind share a slug',
   reserved_slug: 'an item took the reserved slug map',
-  misaligned_listings: 'the listing files are not aligned with listing-columns.json',
+  misaligned_listings: 'the listing files are not aligned with listing-columns.bin',
   count_mismatch: 'a propertyCount differs from the listings it counts',
   bad_dist: 'the dist directory is not in the expected shape',
   release_exists: 'a release of this build id is already published (releases are never rewritten)',

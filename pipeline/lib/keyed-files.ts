@@ -2,8 +2,8 @@ import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX, KEYED_FILE } from '../../contract/build.ts';
 import type { BuildWriter } from './publish.ts';
 
-/** A validated map as a keyed file (KEYED_FILE): its values a line each, their record index, their keys. */
-export function writeKeyedFile(writer: BuildWriter, name: string, locale: string, values: Record<string, unknown>): void {
+/** A validated map as a keyed file (KEYED_FILE, of a locale or not): its values a line each, their record index, their keys. */
+export function writeKeyedFile(writer: BuildWriter, name: string, locale: string | undefined, values: Record<string, unknown>): void {
   const keys = Object.keys(values);
   const lines = writer.openText(KEYED_FILE.lines(name, locale));
   const index = Buffer.alloc(keys.length * DETAILS_INDEX.bytesPerRecord);

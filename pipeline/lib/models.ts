@@ -102,7 +102,7 @@ const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
  * How prices compare (contract/prices.ts) as SQL macros: monthly_factor(period) (null for a period
  * without a monthly equivalent), price_basis(period), and price_basis_rank(product, basis), the
  * position of a basis in the order a product's listings sort (1: the product's own basis), and
- * price_basis_id(basis), its index in PRICE_BASES (listing-columns.json's comparableBasis).
+ * price_basis_id(basis), its index in PRICE_BASES (listing-columns.bin's comparableBasis).
  */
 export function priceMacros(): string {
   const factors = Object.entries(MONTHLY_FACTORS).map(([period, f]) => `when ${sqlText(period)} then ${f}::double`).join(' ');

@@ -64,16 +64,16 @@ export function checkInvariants(input: {
 }): void {
   const { columns, cardSlugs, detailSlugs, geo, locale } = input;
   const slugs = columns.slugs;
-  assertUnique(slugs, 'listing-columns.json');
+  assertUnique(slugs, 'listing-columns.bin');
   assertUnique(geo.countries.map((c) => c.slug), `geo.${locale}.json countries`);
   assertUnique(geo.cities.map((c) => c.slug), `geo.${locale}.json cities`);
   assertUnique(geo.cities.flatMap((c) => c.zones.map((z) => z.slug)), `geo.${locale}.json zones`);
   assertUnique(input.operatorSlugs, 'operators');
   assert(cardSlugs.length === slugs.length && detailSlugs.length === slugs.length, 'misaligned_listings',
-    `cards.${locale}.ndjson (${cardSlugs.length}) and details.${locale}.ndjson (${detailSlugs.length}) must match listing-columns.json (${slugs.length})`);
+    `cards.${locale}.ndjson (${cardSlugs.length}) and details.${locale}.ndjson (${detailSlugs.length}) must match listing-columns.bin (${slugs.length})`);
   for (let i = 0; i < slugs.length; i++) {
     assert(cardSlugs[i] === slugs[i] && detailSlugs[i] === slugs[i], 'misaligned_listings',
-      `line ${i + 1}: listing-columns.json has "${slugs[i]}", cards.${locale}.ndjson "${cardSlugs[i]}", details.${locale}.ndjson "${detailSlugs[i]}"`);
+      `line ${i + 1}: listing-columns.bin has "${slugs[i]}", cards.${locale}.ndjson "${cardSlugs[i]}", details.${locale}.ndjson "${detailSlugs[i]}"`);
   }
   const values = (column: number[], dict: string[]) => column.map((id) => (id === -1 ? null : dict[id]));
   const byCountry = countBy(values(columns.countryCode, columns.dict.countryCode));

@@ -3,19 +3,24 @@ import { after, describe } from 'node:test';
 import { pino } from 'pino';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import type { LeadRouting } from '../../contract/build.ts';
+import { KEYED_FILE, LEAD_ROUTING, type LeadRouting } from '../../contract/build.ts';
+import { KeyedRecords } from '../../api/build/keyed.ts';
+import { openRecords } from '../../api/build/records.ts';
+import { BuildWriter } from '../../pipeline/lib/publish.ts';
+import { writeKeyedFile } from '../../pipeline/lib/keyed-files.ts';
+import type { LeadRoutes } from '../../api/build/load.ts';
 import { staticCatalog } from '../../api/build/store.ts';
 import { LeadsService, type LeadsConfig, type LeadsServiceOptions } from '../../api/leads/service.ts';
 import { PostgresLeadStore } from '../../api/leads/postgres-store.ts';
 import { SqliteLeadStore } from '../../api/leads/sqlite-store.ts';
 import type { LeadStore } from '../../api/leads/store.ts';
-import { sharedBuild, testApp } from '../support/app.ts';
+import { SITE, sharedBuild, testApp } from '../support/app.ts';
 import { sharedPostgres, stopSharedPostgres } from '../support/postgres.ts';
 
 export const ROUTING: LeadRouting = {
@@ -92,12 +97,24 @@ export class LogCapture extends Writable {
  * The real app (buildApp on the fixture build, whose lead routing is `routing`) with the leads
  * service, as api/server.ts makes it. The lead rate limit is raised unless `env` sets it.
  */
+/** A routing map as a build's lead routing: written as the pipeline writes it (a keyed file), opened as the loader opens it. */
+async function routesOf(routing: LeadRouting): Promise<LeadRoutes> {
+  const dir = mkdtempSync(join(tmpdir(), 'desk-atlas-routing-'));
+  const writer = new BuildWriter(dir);
+  writeKeyedFile(writer, LEAD_ROUTING.name, undefined, routing);
+  const linesName = KEYED_FILE.lines(LEAD_ROUTING.name);
+  const lines = await openRecords(join(dir, linesName), linesName, readFileSync(join(dir, KEYED_FILE.index(LEAD_ROUTING.name))));
+  // kept open as long as the process may use the app (apps are made in hooks as well as in tests)
+  process.once('exit', () => { closeSync(lines.fh.fd); rmSync(dir, { recursive: true, force: true }); });
+  return new KeyedRecords(lines, JSON.parse(readFileSync(join(dir, KEYED_FILE.keys(LEAD_ROUTING.name)), 'utf8')), SITE);
+}
+
 export async function buildTestApp(service: LeadsService, opts: { routing?: LeadRouting; logs?: LogCapture; env?: Record<string, string> } = {}): Promise<FastifyInstance> {
   const { build } = await sharedBuild();
   return testApp({
     env: { RATE_LIMIT_LEADS: '1000000', ...opts.env },
     logger: opts.logs ? pino({ level: 'trace' }, opts.logs) : false,
-    catalog: staticCatalog(Object.create(build, { leadRouting: { value: opts.routing ?? ROUTING } })),
+    catalog: staticCatalog(Object.create(build, { leadRouting: { value: await routesOf(opts.routing ?? ROUTING) } })),
     leads: service,
   });
 }

@@ -6,10 +6,13 @@ import { crc32 } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import {
-  BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES,
+  BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES,
 } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { decodeSuggestIndex } from '../../contract/suggest-index.ts';
+import { LISTING_COLUMNS_FILE, LISTING_ORDERS } from '../../contract/listing-columns.ts';
+import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
+import { listingOrders, readListingColumns } from '../support/listing-columns.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { MAX_RANKING_LIMIT } from '../../contract/market.ts';
 import { runBuild } from '../../pipeline/run.ts';
@@ -39,7 +42,10 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       ...Object.keys(NDJSON_BUILD_FILES).flatMap((n) => LOCALES.map((l) => `${n}.${l}.ndjson`)),
       ...LOCALES.map(DETAILS_INDEX.name),
       SUGGEST_FILES.index, ...LOCALES.map(SUGGEST_FILES.lines),
+      LISTING_COLUMNS_FILE,
+      ...LINE_INDEXED_FILES.flatMap((n) => LOCALES.map((l) => LINE_INDEX_FILE(`${n}.${l}.ndjson`))),
       ...keyedFileNames(LOCALES),
+      KEYED_FILE.lines(LEAD_ROUTING.name), KEYED_FILE.index(LEAD_ROUTING.name), KEYED_FILE.keys(LEAD_ROUTING.name),
       ...Object.keys(RESEARCH_FILES),
       ...OTHER_BUILD_FILES,
     ].sort();
@@ -59,7 +65,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
         assert.ok(r.success, `${name}.${locale}.json: ${r.error?.message}`);
       }
     }
-    const slugs = JSON.parse(readFileSync(path.join(dir, 'listing-columns.json'), 'utf8')).slugs;
+    const { slugs } = readListingColumns(readFileSync(path.join(dir, LISTING_COLUMNS_FILE))).data;
     for (const [name, schema] of Object.entries(NDJSON_BUILD_FILES)) {
       for (const locale of LOCALES) {
         const text = readFileSync(path.join(dir, `${name}.${locale}.ndjson`), 'utf8');
@@ -91,13 +97,16 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
         assert.ok(r.success, `${KEYED_FILE.lines(name, locale)}: ${r.error?.message}`);
       }
     }
+    checkIndex(KEYED_FILE.index(LEAD_ROUTING.name), KEYED_FILE.lines(LEAD_ROUTING.name));
+    const routing = LEAD_ROUTING.schema.safeParse(readKeyed(dir, LEAD_ROUTING.name));
+    assert.ok(routing.success, `${KEYED_FILE.lines(LEAD_ROUTING.name)}: ${routing.error?.message}`);
     assert.equal(manifest.contractHash, CONTRACT_HASH);
     assert.ok(manifest.rowCounts.listings >= 1000);
     assert.ok(manifest.rowCounts.rejects > 0, 'the sample carries flawed rows to quarantine');
   });
 
   it('writes the listings in place order: by country, city, zone (none first), then slug', () => {
-    const columns = JSON.parse(readFileSync(path.join(distDir, 'current', 'listing-columns.json'), 'utf8'));
+    const { columns } = readListingColumns(readFileSync(path.join(distDir, 'current', LISTING_COLUMNS_FILE)));
     const key = (i: number) => [columns.dict.country[columns.country[i]], columns.dict.city[columns.city[i]],
       columns.zone[i] < 0 ? '' : columns.dict.zone[columns.zone[i]], columns.slugs[i]];
     const before = (a: string[], b: string[]) => { const k = a.findIndex((v, j) => v !== b[j]); return k >= 0 && a[k] < b[k]; };
@@ -105,10 +114,18 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
     assert.notDeepEqual(columns.slugs, [...columns.slugs].sort(), 'place order is not slug order in the sample');
   });
 
+  it('writes every sort order as a comparator sort of the columns gives it (ties by slug, none last)', () => {
+    const { data, columns } = readListingColumns(readFileSync(path.join(distDir, 'current', LISTING_COLUMNS_FILE)));
+    const expected = listingOrders(columns);
+    for (const name of LISTING_ORDERS) assert.deepEqual(Array.from(data.orders[name]), expected[name], `order ${name}`);
+    assert.notDeepEqual(expected['price-asc'], expected.slug, 'the sample has prices to order by');
+    assert.notDeepEqual(expected['rating-desc'], expected.slug, 'the sample has ratings to order by');
+  });
+
   it('agrees on counts across datasets', () => {
     const dir = path.join(distDir, 'current');
     const read = (f: string) => JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
-    const columns = read('listing-columns.json');
+    const { columns } = readListingColumns(readFileSync(path.join(dir, LISTING_COLUMNS_FILE)));
     const count = (column: number[], dict: string[]) => {
       const m = new Map<string, number>();
       for (const i of column) if (i >= 0) m.set(dict[i], (m.get(dict[i]) ?? 0) + 1);
@@ -153,7 +170,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
     });
     for (const slugs of suggestSlugs) assert.deepEqual(slugs, suggestSlugs[0], 'one entry per line, in the same rank order in every locale');
     decodeSuggestIndex(readFileSync(path.join(dir, SUGGEST_FILES.index)), suggestSlugs[0].length);
-    assert.deepEqual(Object.keys(read('lead-routing.json')).sort(), [...columns.slugs].sort());
+    assert.deepEqual(Object.keys(readKeyed(dir, LEAD_ROUTING.name)).sort(), [...columns.slugs].sort());
     const index = read('price-index.json');
     const report = parse(readFileSync(path.join(dir, 'price-report.csv')), { columns: true }) as Record<string, string>[];
     for (const c of index.cities) {

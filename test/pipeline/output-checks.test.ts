@@ -14,12 +14,14 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { z } from 'zod';
-import { BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, ManifestSchema } from '../../contract/build.ts';
+import { BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, ListingColumnsSchema, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, ManifestSchema } from '../../contract/build.ts';
+import { LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
 import { checkerFor } from '../../contract/validate.ts';
 import { BuildError } from '../../pipeline/lib/errors.ts';
 import { OutputChecker } from '../../pipeline/lib/output-check.ts';
 import { lineValidator, validateOutput } from '../../pipeline/lib/validate.ts';
 import { writeBuildFixture, type Fixture } from '../support/build-fixture.ts';
+import { readKeyed } from '../support/pipeline-fixtures.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -59,8 +61,9 @@ const BAD: Bad[] = [
   // JSON files
   { what: 'a geo city without its center', file: 'geo.en.json', schema: LOCALIZED_BUILD_FILES.geo, breakIt: (g) => { delete g.cities[0].center; }, field: '/cities/0' },
   { what: 'a place hub keyed outside country|city|zone', file: 'places.en', schema: KEYED_BUILD_FILES.places, breakIt: (p) => { p[`street/${firstKey(p)}`] = p[firstKey(p)]; }, field: '/' },
-  { what: 'a lead route with an enquiry address that is not an e-mail', file: 'lead-routing.json', schema: BUILD_FILES['lead-routing.json'], breakIt: (r) => { r[firstKey(r)].enquiryEmail = 'not-an-email'; }, field: (r) => `/${firstKey(r)}/enquiryEmail` },
-  { what: 'listing columns with a negative index', file: 'listing-columns.json', schema: BUILD_FILES['listing-columns.json'], breakIt: (c) => { c.city[0] = -3; }, field: '/city/0' },
+  { what: 'a lead route with an enquiry address that is not an e-mail', file: 'lead-routing', schema: LEAD_ROUTING.schema, breakIt: (r) => { r[firstKey(r)].enquiryEmail = 'not-an-email'; }, field: (r) => `/${firstKey(r)}/enquiryEmail` },
+  // the listing_columns mart, validated before it is encoded into listing-columns.bin
+  { what: 'listing columns with a negative index', file: LISTING_COLUMNS_FILE, schema: ListingColumnsSchema, breakIt: (c) => { c.city[0] = -3; }, field: '/city/0' },
   { what: 'a manifest with a short sha256', file: 'manifest.json', schema: ManifestSchema, breakIt: (m) => { m.files[firstKey(m.files)] = 'abc'; }, field: '/files/' },
 ];
 
@@ -74,6 +77,8 @@ const valid = (file: string): Json => {
     const lines = readFileSync(join(fixture.dir, KEYED_FILE.lines(name, locale)), 'utf8').split('\n');
     return Object.fromEntries(keys.map((k, i) => [k, JSON.parse(lines[i])]));
   }
+  if (file === LISTING_COLUMNS_FILE) return fixture.columns;
+  if (file === LEAD_ROUTING.name) return readKeyed(fixture.dir, LEAD_ROUTING.name);
   const text = readFileSync(join(fixture.dir, file), 'utf8');
   return JSON.parse(file.endsWith('.ndjson') ? text.slice(0, text.indexOf('\n')) : text);
 };

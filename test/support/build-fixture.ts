@@ -11,12 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, type ListingColumns,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, ListingColumnsSchema, type LeadRouting, type ListingColumns,
 } from '../../contract/build.ts';
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
 import { OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { encodeSuggestIndex } from '../../contract/suggest-index.ts';
+import { encodeListingColumns, LISTING_COLUMNS_FILE, type ListingOrder } from '../../contract/listing-columns.ts';
+import { listingOrders } from './listing-columns.ts';
+import { encodeLineIndex, LINE_INDEX_FILE, lineIndexOf } from '../../contract/line-index.ts';
 import { buildSuggestIndex, suggestion } from '../../pipeline/lib/suggest-index.ts';
 import { foldedNames } from '../../contract/fold.ts';
 import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder, type PriceBasis } from '../../contract/prices.ts';
@@ -292,6 +295,10 @@ export interface FixtureOptions {
   longText?: boolean;
   /** change the file texts before the manifest is written (e.g. to break one); the checksums match what it leaves */
   mutate?: (files: Map<string, string>) => void;
+  /** change the listing columns and orders before they are encoded into listing-columns.bin (e.g. to break them) */
+  columns?: (columns: ListingColumns, orders: Record<ListingOrder, number[]>) => void;
+  /** change the binary files (given the texts, after `mutate`) before the manifest is written */
+  mutateBinary?: (binary: Map<string, Buffer>, files: Map<string, string>) => void;
 }
 
 export interface Fixture {
@@ -299,6 +306,10 @@ export interface Fixture {
   listings: FixtureListing[];
   countries: FixtureCountry[];
   cities: FixtureCity[];
+  /** the listing columns as the listing_columns mart would give them (before encoding) */
+  columns: ListingColumns;
+  /** the lead routing written as LEAD_ROUTING */
+  routing: LeadRouting;
 }
 
 const cityOf = (slug: string) => CITIES.find((c) => c.slug === slug)!;
@@ -309,7 +320,7 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 interface Price { amount: number; currency: Currency; billingPeriod: BillingPeriod }
 /** The price a listing compares on (contract/prices.ts), overall or of one option type. */
 interface Comparable { amount: number; eur: number; currency: Currency; basis: PriceBasis }
-/** What listing-columns.json holds of a listing. */
+/** What the listing columns hold of a listing. */
 interface Facts {
   fromPrice: Price | null;
   fromPriceByType: Partial<Record<OptionType, Price>>;
@@ -378,7 +389,7 @@ class Dict<T> {
   }
 }
 
-/** listing-columns.json of the listings (in place order), as ListingColumnsSchema describes it. */
+/** The listing columns of the listings (in place order), as ListingColumnsSchema describes them. */
 function columnsOf(listings: FixtureListing[], facts: Facts[]): ListingColumns {
   const d = {
     country: new Dict<string>(), countryCode: new Dict<string>(), city: new Dict<string>(), zone: new Dict<string>(),
@@ -461,7 +472,11 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     : '';
 
   const facts = listings.map(factsOf);
-  files.set('listing-columns.json', json('listing-columns.json', BUILD_FILES['listing-columns.json'], columnsOf(listings, facts)));
+  const columns = columnsOf(listings, facts);
+  const problem = checkerFor(ListingColumnsSchema)(columns);
+  if (problem) throw new Error(`fixture listing columns: ${problem}`);
+  const orders = listingOrders(columns);
+  opts.columns?.(columns, orders);
 
   const keyLabels = {
     country: { en: 'Country', de: 'Land', es: 'País' },
@@ -570,19 +585,30 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   })));
   for (const l of locales) files.set(SUGGEST_FILES.lines(l), suggest.ranked.map((e) => `${JSON.stringify(suggestion(e, l))}\n`).join(''));
   files.set('price-index.json', json('price-index.json', BUILD_FILES['price-index.json'], { asOf: '2026-11-01T00:00:00Z', methodologyUrl: '/methodology', cities: [] }));
-  files.set('lead-routing.json', json('lead-routing.json', BUILD_FILES['lead-routing.json'], Object.fromEntries(listings.map((l) => [l.slug, {
+  const routing: LeadRouting = Object.fromEntries(listings.map((l) => [l.slug, {
     title: l.title, citySlug: l.city, operatorSlug: l.operator, operatorName: OPERATORS.find((o) => o.slug === l.operator)?.name ?? null,
     enquiryEmail: l.operator ? `${l.operator}@example.com` : null,
-  }]))));
+  }]));
+  json(KEYED_FILE.lines(LEAD_ROUTING.name), LEAD_ROUTING.schema, routing);
+  files.set(KEYED_FILE.lines(LEAD_ROUTING.name), Object.values(routing).map((v) => `${JSON.stringify(v)}\n`).join(''));
+  files.set(KEYED_FILE.keys(LEAD_ROUTING.name), `${JSON.stringify(Object.keys(routing))}\n`);
   files.set('price-report.csv', 'country_code,city_slug\n');
   // the record indexes are made from the details as validated, as the pipeline does: a mutation
   // of a details file is damage they reveal
   const binary = new Map<string, Buffer>(locales.map((l) => [DETAILS_INDEX.name(l), detailsIndex(files.get(`details.${l}.ndjson`)!)]));
   binary.set(SUGGEST_FILES.index, encodeSuggestIndex(suggest.data));
+  binary.set(LISTING_COLUMNS_FILE, encodeListingColumns(columns, orders));
   for (const name of Object.keys(KEYED_BUILD_FILES)) {
     for (const l of locales) binary.set(KEYED_FILE.index(name, l), detailsIndex(files.get(KEYED_FILE.lines(name, l))!));
   }
+  binary.set(KEYED_FILE.index(LEAD_ROUTING.name), detailsIndex(files.get(KEYED_FILE.lines(LEAD_ROUTING.name))!));
   opts.mutate?.(files);
+  // the line indexes are made from the files as written, as the pipeline does
+  for (const l of locales) for (const name of LINE_INDEXED_FILES) {
+    const file = `${name}.${l}.ndjson`;
+    binary.set(LINE_INDEX_FILE(file), encodeLineIndex(lineIndexOf(Buffer.from(files.get(file)!))));
+  }
+  opts.mutateBinary?.(binary, files);
 
   const checksums: Record<string, string> = {};
   for (const [name, text] of [...files, ...binary]) {
@@ -600,7 +626,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     rowCounts: { listings: listings.length },
   };
   await writeFile(join(target, 'manifest.json'), JSON.stringify(manifest));
-  return { dir: target, listings, countries: COUNTRIES, cities: CITIES };
+  return { dir: target, listings, countries: COUNTRIES, cities: CITIES, columns, routing };
 }
 
 /** Points `<dist>/current` at a build directory the way the pipeline does: a new link renamed over the old. */

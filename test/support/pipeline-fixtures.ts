@@ -8,6 +8,8 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { KEYED_FILE, type ListingColumns } from '../../contract/build.ts';
+import { LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
+import { readListingColumns } from './listing-columns.ts';
 import { PRICE_BASES } from '../../contract/prices.ts';
 import { INPUT_TABLES, type InputTableName } from '../../pipeline/lib/inputs.ts';
 
@@ -126,7 +128,7 @@ export interface FixtureBuild {
   json<T = any>(file: string): T;
   /** the values of an NDJSON file, one per line */
   lines<T = any>(file: string): T[];
-  /** listing-columns.json decoded into one object per listing (slug, option types, prices, positions), in the build's order (place order) */
+  /** listing-columns.bin decoded into one object per listing (slug, option types, prices, positions), in the build's order (place order) */
   listings(): any[];
   /** a keyed file (KEYED_FILE, the hubs) as the map of its keys to their values */
   keyed(name: string, locale: string): Record<string, any>;
@@ -135,7 +137,7 @@ export interface FixtureBuild {
 }
 
 /** A keyed file of a build directory (KEYED_FILE) as the map of its keys to their values, in line order. */
-export function readKeyed(dir: string, name: string, locale: string): Record<string, any> {
+export function readKeyed(dir: string, name: string, locale?: string): Record<string, any> {
   const keys = JSON.parse(readFileSync(path.join(dir, KEYED_FILE.keys(name, locale)), 'utf8')) as string[];
   const lines = readFileSync(path.join(dir, KEYED_FILE.lines(name, locale)), 'utf8').split('\n').slice(0, -1);
   if (lines.length !== keys.length) throw new Error(`${KEYED_FILE.lines(name, locale)}: ${lines.length} lines for ${keys.length} keys`);
@@ -163,14 +165,14 @@ export async function buildFixture(tables: FixtureTables, options: { rejectLimit
     json: (file) => JSON.parse(text(file)),
     keyed: (name, locale) => readKeyed(current, name, locale),
     lines: (file) => text(file).split('\n').slice(0, -1).map((line) => JSON.parse(line)),
-    listings: () => decodeColumns(JSON.parse(text('listing-columns.json'))),
+    listings: () => decodeColumns(readListingColumns(readFileSync(path.join(current, LISTING_COLUMNS_FILE))).columns),
     rejects: () => (parse(text('rejects.csv'), { columns: true }) as Record<string, string>[]).map((r) => ({
       file: r.file, row: Number(r.row), rule: r.rule, raw: r.raw,
     })),
   };
 }
 
-/** The price figures of listing-columns.json, back in the shape of one listing each. */
+/** The price figures of listing-columns.bin, back in the shape of one listing each. */
 function decodeColumns(c: ListingColumns) {
   const price = (p: ListingColumns['fromPrice'], i: number) => (p.amount[i] === null ? null : {
     amount: p.amount[i]!, currency: c.dict.currencies[p.currency[i]], billingPeriod: c.dict.billingPeriods[p.billingPeriod[i]],

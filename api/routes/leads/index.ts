@@ -10,6 +10,7 @@ import {
   type LeadEndpoint,
 } from '../../../contract/leads.ts';
 import type { LeadRouting } from '../../../contract/build.ts';
+import type { LeadRoutes } from '../../build/load.ts';
 import { validationFailed, type FieldError } from '../../http/problems.ts';
 import { defineRoute, type RouteContext, type RouteResult } from '../../http/route.ts';
 
@@ -26,9 +27,9 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
   return parsed.data;
 }
 
-function checkSpaces(properties: string[], routing: LeadRouting) {
+function checkSpaces(properties: string[], routes: LeadRoutes) {
   const unknown = properties
-    .map((slug, i) => (Object.hasOwn(routing, slug) ? undefined : { path: `properties.${i}`, message: 'Unknown space' }))
+    .map((slug, i) => (routes.has(slug) ? undefined : { path: `properties.${i}`, message: 'Unknown space' }))
     .filter((e): e is FieldError => e !== undefined);
   if (unknown.length) throw validationFailed(unknown, 'The request body is invalid.');
 }
@@ -37,9 +38,11 @@ async function submit(endpoint: LeadEndpoint, ctx: RouteContext<unknown, unknown
   const { request, reply, body, build } = ctx;
   const service = request.server.leads;
   if (!service) throw new Error('this app was built without a leads service');
-  const routing = build.leadRouting;
   const properties = 'properties' in body ? body.properties : undefined;
-  if (properties) checkSpaces(properties, routing);
+  if (properties) checkSpaces(properties, build.leadRouting);
+  // the routes of the spaces it names, read from the build's lead routing
+  const routing: LeadRouting = {};
+  for (const slug of new Set(properties)) routing[slug] = (await build.leadRouting.get(slug))!;
   const result = await service.submit({ endpoint, body, idempotencyKey: idempotencyKey(request), remoteIp: request.ip, routing });
   // Reference, endpoint and counts only: never name, email, phone or message.
   request.log.info({

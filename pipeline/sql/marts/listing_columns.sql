@@ -1,4 +1,4 @@
--- listing-columns.json (contract/build.ts ListingColumnsSchema) as one JSON text: what the query
+-- The listing columns (contract/build.ts ListingColumnsSchema, encoded into listing-columns.bin) as one JSON text: what the query
 -- engine filters and sorts on, by column, one entry per listing in place order (listings.position). Repeated values are
 -- stored once (`dict`, in order of first use) and referenced by index (-1 for none); amenities and
 -- option types as the ascending indices of the listings that have them.

@@ -55,7 +55,7 @@ final as (
   select
     spaces.space_id,
     spaces.space_slug as slug,
-    -- the listing index of every build file (listing-columns.json, the NDJSON lines): listings by
+    -- the listing index of every build file (listing-columns.bin, the NDJSON lines): listings by
     -- country, city, zone, then slug, so each place's listings are one range of indices
     (row_number() over (order by countries.country_slug, cities.city_slug, zones.zone_slug nulls first, spaces.space_slug) - 1)::integer as position,
     spaces.space_name as title,

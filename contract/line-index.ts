@@ -1,0 +1,81 @@
+/**
+ * The line index of an NDJSON file the API holds in memory (`cards|markers.<locale>.ndjson`),
+ * written by the pipeline beside it as `<name>.<locale>.lines` (LINE_INDEX_FILE) and listed with
+ * its sha256 in the manifest: where each line starts and where the site paths are, so the API
+ * does not scan the file's bytes at load.
+ *
+ * Layout, little-endian: the magic `DALI`, uint32 line count n, uint32 site path count m, four
+ * zero bytes, then float64 starts[0..n] (line i is bytes [starts[i], starts[i + 1]), its newline
+ * included; starts[n] is the file's length) and float64 sitePaths[0..m) (ascending: the offset of
+ * the `/` each site path starts with, `"url":"/…"`, `"webUrl":"/…"`, `"methodologyUrl":"/…"`).
+ */
+export const LINE_INDEX_FILE = (ndjsonFile: string) => ndjsonFile.replace(/\.ndjson$/, '.lines');
+const MAGIC = 'DALI';
+const HEAD = 16;
+
+export interface LineIndex { starts: Float64Array; sitePaths: Float64Array }
+
+const NEWLINE = 0x0a;
+const URL_KEY_TAIL = Buffer.from('rl":"/');
+const endsWith = (bytes: Uint8Array, end: number, ascii: string) => {
+  if (end < ascii.length) return false;
+  for (let k = 0; k < ascii.length; k++) if (bytes[end - ascii.length + k] !== ascii.charCodeAt(k)) return false;
+  return true;
+};
+/** Whether a site path starts at `slash` (`"url":"/…"` can only be a key and its value: quotes inside JSON strings are escaped). */
+function isSitePath(bytes: Uint8Array, slash: number): boolean {
+  const tail = slash - URL_KEY_TAIL.length + 1;
+  if (tail < 2 || bytes[slash + 1] === 0x2f) return false; // `//host`: not a site path
+  for (let k = 0; k < URL_KEY_TAIL.length; k++) if (bytes[tail + k] !== URL_KEY_TAIL[k]) return false;
+  if (bytes[tail - 1] === 0x75) return bytes[tail - 2] === 0x22; // "url"
+  return bytes[tail - 1] === 0x55 && (endsWith(bytes, tail, '"webU') || endsWith(bytes, tail, '"methodologyU'));
+}
+
+/** The line index of NDJSON bytes (the pipeline's, once it wrote the file). */
+export function lineIndexOf(bytes: Buffer): LineIndex {
+  const starts: number[] = [0];
+  for (let j = bytes.indexOf(NEWLINE); j >= 0; j = bytes.indexOf(NEWLINE, j + 1)) starts.push(j + 1);
+  if (starts[starts.length - 1] !== bytes.length) starts.push(bytes.length);
+  const sitePaths: number[] = [];
+  for (let k = bytes.indexOf(URL_KEY_TAIL); k >= 0; k = bytes.indexOf(URL_KEY_TAIL, k + URL_KEY_TAIL.length)) {
+    const slash = k + URL_KEY_TAIL.length - 1;
+    if (isSitePath(bytes, slash)) sitePaths.push(slash);
+  }
+  return { starts: Float64Array.from(starts), sitePaths: Float64Array.from(sitePaths) };
+}
+
+export function encodeLineIndex({ starts, sitePaths }: LineIndex): Buffer {
+  const out = Buffer.alloc(HEAD + 8 * (starts.length + sitePaths.length));
+  out.write(MAGIC, 0, 'latin1');
+  out.writeUInt32LE(starts.length - 1, 4);
+  out.writeUInt32LE(sitePaths.length, 8);
+  starts.forEach((v, k) => out.writeDoubleLE(v, HEAD + 8 * k));
+  sitePaths.forEach((v, k) => out.writeDoubleLE(v, HEAD + 8 * (starts.length + k)));
+  return out;
+}
+
+/**
+ * The line index of `bytes` (the NDJSON file it was written for), checked against them without
+ * scanning them: every line starts just after a newline and ends with one (the last at the file's
+ * end), every site path lies where a site path's key ends, ascending. Throws on the first fault.
+ */
+export function decodeLineIndex(index: Buffer, bytes: Uint8Array): LineIndex {
+  if (index.length < HEAD || index.toString('latin1', 0, 4) !== MAGIC) throw new Error(`not a line index (no ${MAGIC} magic)`);
+  const n = index.readUInt32LE(4), m = index.readUInt32LE(8);
+  if (index.length !== HEAD + 8 * (n + 1 + m)) throw new Error(`${index.length} bytes for ${n} lines and ${m} site paths`);
+  const doubles = (at: number, count: number) => {
+    const out = new Float64Array(count);
+    new Uint8Array(out.buffer).set(index.subarray(at, at + 8 * count));
+    return out;
+  };
+  const starts = doubles(HEAD, n + 1), sitePaths = doubles(HEAD + 8 * (n + 1), m);
+  if (starts[0] !== 0 || starts[n] !== bytes.length) throw new Error(`its lines span ${starts[0]}..${starts[n]}, the file ${bytes.length} bytes`);
+  for (let i = 1; i <= n; i++) {
+    if (!(starts[i] > starts[i - 1]) || bytes[starts[i] - 1] !== NEWLINE) throw new Error(`line ${i} does not end with a newline where the index says`);
+  }
+  for (let k = 0; k < m; k++) {
+    const s = sitePaths[k];
+    if (!(s < bytes.length) || (k > 0 && !(s > sitePaths[k - 1])) || !isSitePath(bytes, s)) throw new Error(`site path ${k} (at byte ${s}) is not one`);
+  }
+  return { starts, sitePaths };
+}

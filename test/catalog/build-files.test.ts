@@ -1,0 +1,70 @@
+/**
+ * The build files made for loading without parsing (build format 7): listing-columns.bin with its
+ * sort orders, the line indexes of the NDJSON files held in memory, the keyed lead routing. A
+ * damaged one refuses the build at load, naming the file and what is wrong.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { BuildLoadError, loadBuild } from '../../api/build/load.ts';
+import { encodeLineIndex, LINE_INDEX_FILE, lineIndexOf, type LineIndex } from '../../contract/line-index.ts';
+import { LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
+import { removeDir, writeBuildFixture, type FixtureOptions } from '../support/build-fixture.ts';
+import { SITE } from '../support/app.ts';
+
+const dirs: string[] = [];
+after(async () => { for (const d of dirs) await removeDir(d); });
+
+const refused = (pattern: RegExp) => (e: Error) => e instanceof BuildLoadError && pattern.test(e.message);
+
+describe('build files made for loading', () => {
+  it('rejects a damaged listing-columns.bin, naming the file and what is wrong', async () => {
+    const refusedWith = async (opts: FixtureOptions, message: RegExp) => {
+      const f = await writeBuildFixture(undefined, opts);
+      dirs.push(f.dir);
+      await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(message));
+    };
+    await refusedWith({ columns: (c) => { c.fromPrice.amount.pop(); } }, /listing-columns\.bin: fromPrice\.amount has 25 entries for 26 listings/);
+    await refusedWith({ columns: (c) => { c.city[4] = c.dict.city.length; } }, /listing-columns\.bin: city\[4\] is \d+, out of range/);
+    await refusedWith({ columns: (c) => { c.operator[2] = -2; } }, /listing-columns\.bin: operator\[2\] is -2, out of range/);
+    await refusedWith({ columns: (_c, o) => { o['price-desc.day_pass'][7] = o['price-desc.day_pass'][3]; } }, /listing-columns\.bin: order\.price-desc\.day_pass is not an order of the listings \(entry 7/);
+    await refusedWith({ columns: (_c, o) => { o['date-asc'].pop(); } }, /listing-columns\.bin: order\.date-asc has 25 entries for 26 listings/);
+    await refusedWith({ columns: (c) => { c.amenities[Object.keys(c.amenities)[0]].reverse(); } }, /listing-columns\.bin: amenities\.[a-z0-9_-]+ is not a list of ascending listing indices/);
+    await refusedWith({ mutateBinary: (files) => files.set(LISTING_COLUMNS_FILE, files.get(LISTING_COLUMNS_FILE)!.subarray(0, -100)) }, /listing-columns\.bin: section order\.[a-z._-]+ \(\d+ bytes at \d+\) lies outside the file's \d+ bytes/);
+    await refusedWith({ mutateBinary: (files) => files.set(LISTING_COLUMNS_FILE, Buffer.from('not columns')) }, /listing-columns\.bin: not a listing columns file/);
+  });
+
+  it('rejects a line index that does not fit its NDJSON file', async () => {
+    const shifted = (file: string, shift: (index: LineIndex) => void): FixtureOptions => ({
+      mutateBinary: (binary, files) => {
+        const index = lineIndexOf(Buffer.from(files.get(file)!));
+        shift(index);
+        binary.set(LINE_INDEX_FILE(file), encodeLineIndex(index));
+      },
+    });
+    for (const [opts, message] of [
+      [shifted('cards.en.ndjson', (x) => { x.starts[3] += 1; }), /cards\.en\.ndjson: its line index does not fit it: line 3 does not end with a newline/],
+      [shifted('markers.de.ndjson', (x) => { x.sitePaths[2] += 1; }), /markers\.de\.ndjson: its line index does not fit it: site path 2 \(at byte \d+\) is not one/],
+    ] as const) {
+      const f = await writeBuildFixture(undefined, opts);
+      dirs.push(f.dir);
+      await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(message));
+    }
+  });
+
+  it('routes a lead from the keyed lead routing exactly as the map the pipeline validated', async () => {
+    const f = await writeBuildFixture();
+    dirs.push(f.dir);
+    const build = await loadBuild(f.dir, { siteUrl: SITE });
+    try {
+      assert.ok(f.listings.length > 20);
+      for (const [slug, route] of Object.entries(f.routing)) {
+        assert.ok(build.leadRouting.has(slug));
+        assert.deepEqual(await build.leadRouting.get(slug), route, slug);
+      }
+      assert.equal(build.leadRouting.has('no-such-space'), false);
+      assert.equal(await build.leadRouting.get('no-such-space'), undefined);
+    } finally {
+      await build.close();
+    }
+  });
+});
