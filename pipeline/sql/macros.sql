@@ -59,3 +59,49 @@ create or replace macro json_number(x) as
 
 create or replace macro json_money(amount, currency) as
   '{"amount":' || json_number(amount) || ',"currency":' || to_json(currency)::varchar || '}';
+
+-- Unique slugs from claims (id, candidate_slug, claim, keeps). A candidate's first claim (lowest
+-- `claim`) keeps it unless `keeps` is false (a reserved word); the later claims get
+-- `<candidate>-2`, `-3` … in claim order, skipping every counter that spells a slug another row
+-- keeps (`the-hub-berlin-2` named so, beside two spaces called The Hub in Berlin).
+create or replace macro unique_slugs(claims) as table
+with ranked as (
+  select id, candidate_slug, keeps,
+    row_number() over (partition by candidate_slug order by claim) as claim_rank,
+  from query_table(claims)
+),
+kept as (
+  select id, candidate_slug as slug from ranked where claim_rank = 1 and keeps
+),
+waiting as (
+  select id, candidate_slug,
+    row_number() over (partition by candidate_slug order by claim_rank) as counter_rank,
+  from ranked
+  where not (claim_rank = 1 and keeps)
+),
+spelled as (
+  -- kept slugs that read like `<stem>-<counter>`
+  select
+    regexp_extract(slug, '^(.*)-([0-9]+)$', 1) as stem,
+    try_cast(regexp_extract(slug, '^(.*)-([0-9]+)$', 2) as bigint) as counter,
+  from kept
+  where regexp_matches(slug, '-[0-9]+$')
+),
+room as (
+  -- as many counters as claims wait, plus one for each the kept slugs may spell
+  select waiting.candidate_slug, count(distinct waiting.id) + count(distinct spelled.counter) as span,
+  from waiting
+  left join spelled on spelled.stem = waiting.candidate_slug
+  group by waiting.candidate_slug
+),
+free as (
+  select counters.candidate_slug, counters.counter,
+    row_number() over (partition by counters.candidate_slug order by counters.counter) as counter_rank,
+  from (select candidate_slug, unnest(range(2, span + 2)) as counter from room) as counters
+  anti join spelled on spelled.stem = counters.candidate_slug and spelled.counter = counters.counter
+)
+select id, slug from kept
+union all
+select waiting.id, waiting.candidate_slug || '-' || free.counter as slug
+from waiting
+join free using (candidate_slug, counter_rank);

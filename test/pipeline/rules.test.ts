@@ -199,6 +199,32 @@ describe('pipeline rules', () => {
     assert.equal(KREUZBERG.length > 0 && BERLIN.length > 0, true);
   });
 
+  it('skips a counter that another space, zone or operator already has as its own slug', async () => {
+    const t = baseTables();
+    t.spaces.push(
+      space('sp-1', { name: 'The Hub' }),
+      space('sp-2', { name: 'The Hub' }),
+      space('sp-3', { name: 'The Hub' }),
+      // its own name spells the counter the third The Hub in Berlin would get
+      space('sp-4', { name: 'The Hub Berlin 2', city_id: LONDON, currency: '' }),
+    );
+    t.zones.push(
+      { ...t.zones[0], zone_id: `${BERLIN}-7`, name_en: 'Mitte', name_de: 'Mitte', name_es: 'Mitte' },
+      { ...t.zones[0], zone_id: `${BERLIN}-8`, name_en: 'Mitte 2', name_de: 'Mitte 2', name_es: 'Mitte 2' },
+    );
+    t.operators.push(
+      { ...t.operators[0], operator_id: 'op-101', name: 'Acme' },
+      { ...t.operators[0], operator_id: 'op-102', name: 'Acme' },
+      { ...t.operators[0], operator_id: 'op-103', name: 'Acme 2' },
+    );
+    const b = await buildFixture(t);
+    assert.deepEqual(b.listings().map((f: any) => f.slug).sort(), ['the-hub', 'the-hub-berlin', 'the-hub-berlin-2', 'the-hub-berlin-3']);
+    const zones = b.json('geo.en.json').cities.find((c: any) => c.slug === 'berlin').zones.map((z: any) => z.slug).sort();
+    assert.deepEqual(zones.filter((z: string) => z.startsWith('berlin-mitte')), ['berlin-mitte', 'berlin-mitte-2', 'berlin-mitte-3']);
+    const operators = Object.keys(b.keyed('operators', 'en')).filter((o) => o.startsWith('acme')).sort();
+    assert.deepEqual(operators, ['acme', 'acme-2', 'acme-3']);
+  });
+
   it('never gives out the reserved slug map', async () => {
     const t = baseTables();
     t.spaces.push(space('sp-1', { name: 'Map' }), space('sp-2', { name: 'MAP', city_id: LONDON }));

@@ -29,23 +29,22 @@ candidates as (
   from ranked
 ),
 
-deduplicated as (
-  select
-    *,
-    row_number() over (partition by candidate_slug order by name_rank, city_id) as candidate_rank,
+claims as (
+  select city_id as id, candidate_slug, (name_rank, city_id) as claim, true as keeps,
   from candidates
 ),
 
 final as (
   select
-    city_id,
-    case when candidate_rank = 1 then candidate_slug else candidate_slug || '-' || candidate_rank end as city_slug,
-    country_code,
-    name,
-    lat,
-    lng,
-    population,
-  from deduplicated
+    candidates.city_id,
+    slugs.slug as city_slug,
+    candidates.country_code,
+    candidates.name,
+    candidates.lat,
+    candidates.lng,
+    candidates.population,
+  from candidates
+  join unique_slugs(claims) as slugs on slugs.id = candidates.city_id
 )
 
 select * from final

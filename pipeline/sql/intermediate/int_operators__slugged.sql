@@ -9,30 +9,25 @@ based as (
   from operators
 ),
 
-ranked as (
-  select
-    *,
-    row_number() over (partition by base_slug order by operator_id) as name_rank,
+claims as (
+  -- `map` is reserved, so an operator of that name starts at map-2
+  select operator_id as id, base_slug as candidate_slug, operator_id as claim, base_slug <> 'map' as keeps,
   from based
 ),
 
 final as (
   select
-    operator_id,
-    -- `map` is reserved, so an operator of that name starts at map-2
-    case
-      when base_slug = 'map' then base_slug || '-' || (name_rank + 1)
-      when name_rank = 1 then base_slug
-      else base_slug || '-' || name_rank
-    end as operator_slug,
-    operator_name,
-    logo_path,
-    website,
+    based.operator_id,
+    slugs.slug as operator_slug,
+    based.operator_name,
+    based.logo_path,
+    based.website,
     -- an address that cannot receive mail is dropped, not published (the lead router needs a real one)
-    case when regexp_full_match(coalesce(enquiry_email, ''),
+    case when regexp_full_match(coalesce(based.enquiry_email, ''),
       '[A-Za-z0-9_%+-]+(\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}')
-      then enquiry_email end as enquiry_email,
-  from ranked
+      then based.enquiry_email end as enquiry_email,
+  from based
+  join unique_slugs(claims) as slugs on slugs.id = based.operator_id
 )
 
 select * from final

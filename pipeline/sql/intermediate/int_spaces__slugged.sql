@@ -32,19 +32,18 @@ candidates as (
   from ranked
 ),
 
-deduplicated as (
+claims as (
   -- still taken (same name in the same city, or a name that already ends in the city): a counter
-  select
-    *,
-    row_number() over (partition by candidate_slug order by name_rank = 1 desc, space_id) as candidate_rank,
+  select space_id as id, candidate_slug, (name_rank <> 1, space_id) as claim, true as keeps,
   from candidates
 ),
 
 final as (
   select
-    * exclude (base_slug, name_rank, candidate_slug, candidate_rank, reject_rule),
-    case when candidate_rank = 1 then candidate_slug else candidate_slug || '-' || candidate_rank end as space_slug,
-  from deduplicated
+    candidates.* exclude (base_slug, name_rank, candidate_slug, reject_rule),
+    slugs.slug as space_slug,
+  from candidates
+  join unique_slugs(claims) as slugs on slugs.id = candidates.space_id
 )
 
 select * from final

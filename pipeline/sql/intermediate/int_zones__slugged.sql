@@ -15,22 +15,21 @@ based as (
   join cities on cities.city_id = zones.city_id
 ),
 
-ranked as (
-  select
-    *,
-    row_number() over (partition by base_slug order by zone_id) as name_rank,
+claims as (
+  select zone_id as id, base_slug as candidate_slug, zone_id as claim, true as keeps,
   from based
 ),
 
 final as (
   select
-    zone_id,
-    city_id,
-    case when name_rank = 1 then base_slug else base_slug || '-' || name_rank end as zone_slug,
-    name,
-    lat,
-    lng,
-  from ranked
+    based.zone_id,
+    based.city_id,
+    slugs.slug as zone_slug,
+    based.name,
+    based.lat,
+    based.lng,
+  from based
+  join unique_slugs(claims) as slugs on slugs.id = based.zone_id
 )
 
 select * from final
