@@ -36,12 +36,17 @@ export function lineIndexOf(bytes: Buffer): LineIndex {
   const starts: number[] = [0];
   for (let j = bytes.indexOf(NEWLINE); j >= 0; j = bytes.indexOf(NEWLINE, j + 1)) starts.push(j + 1);
   if (starts[starts.length - 1] !== bytes.length) starts.push(bytes.length);
-  const sitePaths: number[] = [];
+  return { starts: Float64Array.from(starts), sitePaths: sitePathOffsets(bytes) };
+}
+
+/** Where the site paths are in UTF-8 JSON bytes, found without decoding them: the offset of the `/` each starts with, ascending. */
+export function sitePathOffsets(bytes: Buffer): Float64Array {
+  const at: number[] = [];
   for (let k = bytes.indexOf(URL_KEY_TAIL); k >= 0; k = bytes.indexOf(URL_KEY_TAIL, k + URL_KEY_TAIL.length)) {
     const slash = k + URL_KEY_TAIL.length - 1;
-    if (isSitePath(bytes, slash)) sitePaths.push(slash);
+    if (isSitePath(bytes, slash)) at.push(slash);
   }
-  return { starts: Float64Array.from(starts), sitePaths: Float64Array.from(sitePaths) };
+  return Float64Array.from(at);
 }
 
 export function encodeLineIndex({ starts, sitePaths }: LineIndex): Buffer {

@@ -14,7 +14,8 @@ import type { NdjsonLines } from '../build/ndjson.ts';
 import { readRecordBytes, type RecordFile } from '../build/records.ts';
 import { PlaceNames } from './slug-hint.ts';
 import { JsonBytes } from './json-bytes.ts';
-import { sitePathOffsets, writeWithSitePaths } from './text.ts';
+import { sitePathOffsets } from '../../contract/line-index.ts';
+import { writeWithSitePaths } from './text.ts';
 
 export type { MatchSet } from './match.ts';
 export type { Filters } from '../../contract/filters.ts';

@@ -35,29 +35,6 @@ export function resolveSitePathsInJson(json: string, siteUrl: string): string {
   return json.replace(SITE_PATH, (_m, key: string) => `"${key}":"${siteUrl}/`);
 }
 
-const URL_KEY_TAIL = Buffer.from('rl":"/');
-const endsWith = (bytes: Buffer, end: number, ascii: string) => {
-  if (end < ascii.length) return false;
-  for (let k = 0; k < ascii.length; k++) if (bytes[end - ascii.length + k] !== ascii.charCodeAt(k)) return false;
-  return true;
-};
-
-/**
- * Where the site paths are in UTF-8 JSON bytes (a detail line), found without decoding
- * them: the offset of the `/` each one starts with, ascending. The paths are resolved when a line
- * is rendered (writeWithSitePaths), so the bytes are kept as the build wrote them.
- */
-export function sitePathOffsets(bytes: Buffer): Float64Array {
-  // every key ends in `rl":"/`: find those, then check the key before and the byte after
-  const at: number[] = [];
-  for (let k = bytes.indexOf(URL_KEY_TAIL); k >= 0; k = bytes.indexOf(URL_KEY_TAIL, k + URL_KEY_TAIL.length)) {
-    const slash = k + URL_KEY_TAIL.length - 1;
-    if (bytes[slash + 1] === 0x2f) continue; // `//host`: not a site path
-    if (endsWith(bytes, k, '"u') || endsWith(bytes, k, '"webU') || endsWith(bytes, k, '"methodologyU')) at.push(slash);
-  }
-  return Float64Array.from(at);
-}
-
 /**
  * Writes bytes [start, end) with `siteUrl` (UTF-8) put before the site paths at offsets[from],
  * offsets[from + 1], … below end: the bytes are copied, never decoded.

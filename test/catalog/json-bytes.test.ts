@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
-import { sitePathOffsets, writeWithSitePaths } from '../../api/catalog/text.ts';
+import { sitePathOffsets } from '../../contract/line-index.ts';
+import { writeWithSitePaths } from '../../api/catalog/text.ts';
 
 describe('JsonBytes', () => {
   it('writes slices, single bytes and texts (ASCII or not, short or long) as UTF-8, growing past its capacity', () => {
