@@ -14,7 +14,7 @@ import { installRateLimit, LocalCounters, type RateCounters } from './http/rate-
 import { registerRoute } from './http/route.ts';
 import './http/types.ts';
 import { FILTERS, type FilterRegistry } from './catalog/filters.ts';
-import { withPlaceSlugs } from './catalog/slug-hint.ts';
+import { withPlaceSlugs } from './http/slug-hint.ts';
 import { routes } from './routes/index.ts';
 import { installPages } from './site/pages.ts';
 

@@ -12,7 +12,7 @@ import { Matcher, type MatchSet } from './match.ts';
 import { Orders } from './order.ts';
 import type { NdjsonLines } from '../build/ndjson.ts';
 import { readRecordBytes, type RecordFile } from '../build/records.ts';
-import { PlaceNames } from './slug-hint.ts';
+import { PlaceNames } from './place-names.ts';
 import { JsonBytes } from './json-bytes.ts';
 import { sitePathOffsets } from '../../contract/line-index.ts';
 import { writeWithSitePaths } from './text.ts';
@@ -120,7 +120,8 @@ export class Engine {
     writeWithSitePaths(w, bytes, 0, bytes.length, sitePathOffsets(bytes), 0, this.siteUrlBytes[locale]);
   }
 
-  async detailJson(i: number, locale: Locale): Promise<string> {
+  /** The detail JSON of listing i as text, URLs resolved (the site's space page). */
+  detailJson(i: number, locale: Locale): string {
     const w = new JsonBytes(4096);
     this.writeDetail(w, i, locale);
     return w.finish().toString();

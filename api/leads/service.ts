@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CONTRACT_VERSION } from '../../contract/common.ts';
 import type { LeadRouting } from '../../contract/build.ts';
 import type { ContactBody, InquiryBody, LeadEndpoint, LeadReceipt } from '../../contract/leads.ts';
-import { ApiError } from '../http/problems.ts';
+import type { ErrorCode } from '../../contract/problem.ts';
 import { ChallengeUnavailableError, ChallengeVerifier } from './challenge.ts';
 import { composeMessages } from './messages.ts';
 import { OutboxRelay, SmtpTransport, SpoolTransport, type MailTransport, type RelayLogger, type RelayOptions } from './outbox.ts';
@@ -53,6 +53,13 @@ interface SubmitResult {
   statusCode: number;
   body: { data: LeadReceipt; meta: { contractVersion: string } };
   replayed: boolean;
+}
+
+/** An enquiry the service refuses, with the contract's code for it; the route answers it as a problem. */
+export class LeadRefusedError extends Error {
+  constructor(readonly code: Extract<ErrorCode, 'UPSTREAM_UNAVAILABLE' | 'IDEMPOTENCY_KEY_CONFLICT' | 'CHALLENGE_FAILED'>, message: string) {
+    super(message);
+  }
 }
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -151,7 +158,7 @@ export class LeadsService {
     return this.store.purgeIdempotency(now - IDEMPOTENCY_TTL_MS, now);
   }
 
-  /** After body validation: idempotency lookup → challenge → one transaction. Throws ApiError. */
+  /** After body validation: idempotency lookup → challenge → one transaction. Throws LeadRefusedError. */
   async submit(input: SubmitInput): Promise<SubmitResult> {
     try {
       const key = input.idempotencyKey;
@@ -160,7 +167,7 @@ export class LeadsService {
     } catch (err) {
       if (err instanceof StoreUnavailableError) {
         this.log?.warn({ error: err.reason }, 'lead store unavailable');
-        throw new ApiError('UPSTREAM_UNAVAILABLE', 'The enquiry store is unavailable; retry later under the same Idempotency-Key.');
+        throw new LeadRefusedError('UPSTREAM_UNAVAILABLE', 'The enquiry store is unavailable; retry later under the same Idempotency-Key.');
       }
       throw err;
     }
@@ -201,7 +208,7 @@ export class LeadsService {
 
   private replay(record: IdempotencyRecord, hash: string): SubmitResult {
     if (record.bodyHash !== hash) {
-      throw new ApiError('IDEMPOTENCY_KEY_CONFLICT',
+      throw new LeadRefusedError('IDEMPOTENCY_KEY_CONFLICT',
         'This Idempotency-Key was used with a different body; use a new key for a new enquiry.');
     }
     return { statusCode: record.statusCode, body: record.response as SubmitResult['body'], replayed: true };
@@ -214,13 +221,13 @@ export class LeadsService {
       verdict = await this.challenge.verify(input.body.challengeToken, input.remoteIp);
     } catch (err) {
       if (err instanceof ChallengeUnavailableError) {
-        throw new ApiError('UPSTREAM_UNAVAILABLE', 'The challenge verifier is unavailable; retry later.');
+        throw new LeadRefusedError('UPSTREAM_UNAVAILABLE', 'The challenge verifier is unavailable; retry later.');
       }
       // ChallengeMisconfiguredError and the rest: our fault, a 500 from the error handler.
       throw err;
     }
     if (verdict !== 'passed') {
-      throw new ApiError('CHALLENGE_FAILED', 'The challenge token is missing or invalid.');
+      throw new LeadRefusedError('CHALLENGE_FAILED', 'The challenge token is missing or invalid.');
     }
 
     const { challengeToken: _t, website: _w, ...payload } = input.body;

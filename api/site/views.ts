@@ -140,7 +140,7 @@ export async function spaceView(ctx: ViewContext): Promise<PageView | undefined>
   const { engine } = ctx.build;
   const i = engine.slugIndex.get(ctx.params.slug);
   if (i === undefined) return undefined;
-  const detail = JSON.parse(await engine.detailJson(i, ctx.locale)) as PropertyDetail;
+  const detail = JSON.parse(engine.detailJson(i, ctx.locale)) as PropertyDetail;
   const place = engine.placeOf(ctx.locale, { city: detail.city?.slug, zone: detail.zone?.slug });
   return {
     template: 'space',

@@ -11,7 +11,8 @@ import {
 } from '../../../contract/leads.ts';
 import type { LeadRouting } from '../../../contract/build.ts';
 import type { LeadRoutes } from '../../build/load.ts';
-import { validationFailed, type FieldError } from '../../http/problems.ts';
+import { ApiError, validationFailed, type FieldError } from '../../http/problems.ts';
+import { LeadRefusedError } from '../../leads/service.ts';
 import { defineRoute, type RouteContext, type RouteResult } from '../../http/route.ts';
 
 const REPLAYED_HEADER = 'Idempotency-Replayed';
@@ -43,7 +44,8 @@ async function submit(endpoint: LeadEndpoint, ctx: RouteContext<unknown, unknown
   // the routes of the spaces it names, read from the build's lead routing
   const routing: LeadRouting = {};
   for (const slug of new Set(properties)) routing[slug] = (await build.leadRouting.get(slug))!;
-  const result = await service.submit({ endpoint, body, idempotencyKey: idempotencyKey(request), remoteIp: request.ip, routing });
+  const result = await service.submit({ endpoint, body, idempotencyKey: idempotencyKey(request), remoteIp: request.ip, routing })
+    .catch((err: unknown) => { throw err instanceof LeadRefusedError ? new ApiError(err.code, err.message) : err; });
   // Reference, endpoint and counts only: never name, email, phone or message.
   request.log.info({
     reference: result.body.data.reference, endpoint, replayed: result.replayed, properties: properties?.length,
