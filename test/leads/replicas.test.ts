@@ -97,8 +97,11 @@ describe('two replicas sharing PostgreSQL', () => {
     const workers = Promise.all(Array.from({ length: 16 }, async () => {
       while (next < ENQUIRIES) await enquire(next++);
     }));
-    // kill -9 while enquiries are on their way to that replica
-    await waitFor(() => acked.size >= ENQUIRIES / 3 && inflight[0] >= 3, 120_000, 'a third acknowledged, several in flight on replica 1');
+    // kill -9 while enquiries are on their way to that replica: frozen first (SIGSTOP), so the
+    // enquiries in flight on it cannot finish before the kill however slow the machine is
+    await waitFor(() => acked.size >= ENQUIRIES / 3, 120_000, 'a third acknowledged');
+    doomed.child.kill('SIGSTOP');
+    await waitFor(() => inflight[0] >= 3, 120_000, 'several enquiries in flight on the frozen replica');
     killed = true;
     await doomed.kill();
     await workers;
