@@ -57,6 +57,17 @@ export class JsonBytes {
     return this;
   }
 
+  /** A non-negative integer, in decimal. */
+  uint(n: number): this {
+    let digits = 1;
+    for (let m = n; m >= 10; m = Math.floor(m / 10)) digits++;
+    this.reserve(digits);
+    const { buf } = this;
+    this.length += digits;
+    for (let k = this.length - 1, m = n; k >= this.length - digits; k--, m = Math.floor(m / 10)) buf[k] = 0x30 + (m % 10);
+    return this;
+  }
+
   /** The bytes written (sharing memory with the writer: write nothing after). */
   finish(): Buffer {
     return this.buf.subarray(0, this.length);
