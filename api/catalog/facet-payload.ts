@@ -15,16 +15,21 @@ export type Ranges = Omit<FacetsPayload, 'facets'>;
 export interface LabelledValues {
   readonly values: readonly string[];
   readonly labels: readonly string[];
-  /** value id k's JSON up to its count, `{"value":…,"label":…,"count":`: bytes [at[k], at[k + 1]) */
-  readonly json: Buffer;
-  readonly at: Int32Array;
+  /** each value's JSON up to its count, `{"value":…,"label":…,"count":` (views of one buffer) */
+  readonly json: readonly Uint8Array[];
 }
 
 export function labelledValues(values: readonly string[], labels: readonly string[]): LabelledValues {
-  const parts = values.map((value, k) => Buffer.from(`${JSON.stringify({ value, label: labels[k] }).slice(0, -1)},"count":`));
-  const at = new Int32Array(parts.length + 1);
-  parts.forEach((p, k) => { at[k + 1] = at[k] + p.length; });
-  return { values, labels, json: Buffer.concat(parts), at };
+  const parts = values.map((value, k) => `${JSON.stringify({ value, label: labels[k] }).slice(0, -1)},"count":`);
+  const all = Buffer.from(parts.join(''));
+  let at = 0;
+  const json = parts.map((p) => {
+    const length = Buffer.byteLength(p);
+    const view = new Uint8Array(all.buffer, all.byteOffset + at, length);
+    at += length;
+    return view;
+  });
+  return { values, labels, json };
 }
 
 /** Receives a payload in its order: each facet, then its values, then the ranges. */
@@ -84,7 +89,7 @@ export class BytesOut implements FacetsOut {
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k];
       if (this.values++ > 0) w.byte(COMMA);
-      w.bytes(l.json, l.at[id], l.at[id + 1]).uint(t[id]).byte(CLOSE_BRACE);
+      w.view(l.json[id]).uint(t[id]).byte(CLOSE_BRACE);
     }
   }
 
