@@ -37,7 +37,8 @@ export interface FacetsOut {
   facet(key: string, label: string): void;
   /** the values `ids` of a labelled facet, counted in t */
   listed(values: LabelledValues, ids: ArrayLike<number>, t: Int32Array): void;
-  value(value: string, label: string, count: number): void;
+  /** a value, with its JSON up to its count when made once (`{"value":…,"label":…,"count":`) */
+  value(value: string, label: string, count: number, json?: Uint8Array): void;
   end(ranges: Ranges): void;
 }
 
@@ -93,9 +94,10 @@ export class BytesOut implements FacetsOut {
     }
   }
 
-  value(value: string, label: string, count: number): void {
+  value(value: string, label: string, count: number, json?: Uint8Array): void {
     if (this.values++ > 0) this.w.byte(COMMA);
-    this.w.text(JSON.stringify({ value, label, count }));
+    if (json) this.w.view(json).uint(count).byte(CLOSE_BRACE);
+    else this.w.text(JSON.stringify({ value, label, count }));
   }
 
   end(ranges: Ranges): void {

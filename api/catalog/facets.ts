@@ -97,6 +97,8 @@ export class FacetCounter {
   private readonly idOf = new Map<ValueFacet, Map<string, number>>();
   /** each value facet's values labelled, by `<facet>|<locale>` */
   private readonly labelled = new Map<string, LabelledValues>();
+  /** each other facet's values (those it counts over every listing) as JSON up to their count, by `<facet>|<locale>` */
+  private readonly otherJson = new Map<string, Map<string, Uint8Array>>();
   /** each value id's place in that order, by `<facet>|<locale>` */
   private readonly labelPlace = new Map<string, Int32Array>();
   /** the counts over every listing (the totals) */
@@ -193,6 +195,14 @@ export class FacetCounter {
         const { t, ids: counted } = tally.counts.get(facet)!;
         tally.listed.set(key, this.top(t, counted, key));
       }
+    }
+    for (const x of this.matcher.declared) {
+      const facet = x.index.facet;
+      const added = facet && !isValueFacet(facet) ? this.whole.added.get(facet) : undefined;
+      if (!added) continue;
+      const values = added.map(([value]) => value);
+      const { json } = labelledValues(values, values.map((v) => label(x.name, v)));
+      this.otherJson.set(`${x.name}|${locale}`, new Map(values.map((v, k) => [v, json[k]])));
     }
   }
 
@@ -368,7 +378,8 @@ export class FacetCounter {
         const kept = new Set(chosen);
         ranks.splice(0, ranks.length, ...ranks.filter((r, k) => k < MAX_FACET_VALUES || kept.has(r.v.value)));
       }
-      for (const { v } of ranks) out.value(v.value, v.label, v.count);
+      const json = this.otherJson.get(`${x.name}|${labeling.locale}`);
+      for (const { v } of ranks) out.value(v.value, v.label, v.count, json?.get(v.value));
     }
     out.end(ranges);
     // the next request starts from zero
