@@ -20,13 +20,12 @@ export interface LabelledValues {
 }
 
 export function labelledValues(values: readonly string[], labels: readonly string[]): LabelledValues {
-  const parts = values.map((value, k) => `${JSON.stringify({ value, label: labels[k] }).slice(0, -1)},"count":`);
+  const parts = values.map((value, k) => `{"value":${JSON.stringify(value)},"label":${JSON.stringify(labels[k])},"count":`);
   const all = Buffer.from(parts.join(''));
   let at = 0;
   const json = parts.map((p) => {
-    const length = Buffer.byteLength(p);
-    const view = new Uint8Array(all.buffer, all.byteOffset + at, length);
-    at += length;
+    const view = all.subarray(at, at + Buffer.byteLength(p));
+    at += view.length;
     return view;
   });
   return { values, labels, json };
