@@ -5,7 +5,8 @@ import { BILLING_PERIODS, CURRENCIES, LOCALES, type Locale, type OptionType, typ
 import type { Filters } from '../../contract/filters.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import * as bits from './bitset.ts';
-import { FacetCounter } from './facets.ts';
+import { BytesOut, PayloadOut } from './facet-payload.ts';
+import { FacetCounter, type FacetLabeling } from './facets.ts';
 import { FILTERS, type FilterRegistry, type FilterValues } from './filters.ts';
 import { ListingTable } from './listings.ts';
 import { Matcher, type MatchSet } from './match.ts';
@@ -221,14 +222,25 @@ export class Engine {
 
   /** The facets of GET /v1/facets under the filters f sets, labelled in `locale`. */
   facets(f: FilterValues, locale: Locale): { payload: FacetsPayload; truncated: boolean } {
-    return this.facetCounter.facets(f, {
+    const out = new PayloadOut();
+    const truncated = this.facetCounter.facets(f, this.facetLabeling(locale), out);
+    return { payload: out.payload, truncated };
+  }
+
+  /** Writes those facets as the JSON of their payload; returns whether a facet was cut. */
+  writeFacets(w: JsonBytes, f: FilterValues, locale: Locale): boolean {
+    return this.facetCounter.facets(f, this.facetLabeling(locale), new BytesOut(w));
+  }
+
+  private facetLabeling(locale: Locale): FacetLabeling {
+    return {
       locale,
       key: (facet) => (this.labels.keys as Record<string, Record<Locale, string>>)[facet][locale],
       value: (facet, value) => this.label(facet as keyof FacetLabels, value, locale),
       compare: this.compareLabels(locale),
       // the order of the labels, computed once; a value without a label (an unknown selected slug) is collated
       rank: (facet, value) => this.labelRanks.get(facet)?.get(locale)?.get(value),
-    });
+    };
   }
 
   // ---- rendering ----------------------------------------------------------------------------

@@ -14,11 +14,11 @@
 import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
+import { labelledValues, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
 import type { CountedFacet, FacetContext, FilterValues, ValueFacet } from './filters.ts';
 import type { IndexedFilter, Matcher } from './match.ts';
 
 type FacetValue = FacetsPayload['facets'][number]['values'][number];
-type Ranges = Omit<FacetsPayload, 'facets'>;
 
 export interface FacetLabeling {
   /** the locale of the labels (a facet's values are listed in its label order) */
@@ -95,8 +95,10 @@ export class FacetCounter {
   private readonly labelOrder = new Map<string, Int32Array>();
   /** each value facet's value ids by value */
   private readonly idOf = new Map<ValueFacet, Map<string, number>>();
-  /** each value id's label, by `<facet>|<locale>` */
-  private readonly labels = new Map<string, string[]>();
+  /** each value facet's values labelled, by `<facet>|<locale>` */
+  private readonly labelled = new Map<string, LabelledValues>();
+  /** each other facet's values (those it counts over every listing) as JSON up to their count, by `<facet>|<locale>` */
+  private readonly otherJson = new Map<string, Map<string, Uint8Array>>();
   /** each value id's place in that order, by `<facet>|<locale>` */
   private readonly labelPlace = new Map<string, Int32Array>();
   /** the counts over every listing (the totals) */
@@ -181,7 +183,7 @@ export class FacetCounter {
   orderByLabels(locale: string, rank: (facet: string) => ReadonlyMap<string, number> | undefined, label: (facet: string, value: string) => string): void {
     for (const { x, facet } of this.valueFacets) {
       const key = `${x.name}|${locale}`;
-      this.labels.set(key, facet.values.map((v) => label(x.name, v)));
+      this.labelled.set(key, labelledValues(facet.values, facet.values.map((v) => label(x.name, v))));
       const ranks = rank(x.name);
       const r = (id: number) => ranks?.get(facet.values[id]) ?? Number.MAX_SAFE_INTEGER;
       const ids = Int32Array.from(facet.values.keys()).sort((a, b) => r(a) - r(b) || (facet.values[a] < facet.values[b] ? -1 : 1));
@@ -193,6 +195,14 @@ export class FacetCounter {
         const { t, ids: counted } = tally.counts.get(facet)!;
         tally.listed.set(key, this.top(t, counted, key));
       }
+    }
+    for (const x of this.matcher.declared) {
+      const facet = x.index.facet;
+      const added = facet && !isValueFacet(facet) ? this.whole.added.get(facet) : undefined;
+      if (!added) continue;
+      const values = added.map(([value]) => value);
+      const { json } = labelledValues(values, values.map((v) => label(x.name, v)));
+      this.otherJson.set(`${x.name}|${locale}`, new Map(values.map((v, k) => [v, json[k]])));
     }
   }
 
@@ -228,36 +238,34 @@ export class FacetCounter {
   }
 
   /**
-   * The values a value facet lists from its counts t (`ids`: the values counted above 0; `listed`:
+   * The ids a value facet lists from its counts t (`ids`: the values counted above 0; `listedOnce`:
    * the ids listed when counted once per build): by count, then label; at most MAX_FACET_VALUES,
-   * then the selected values beyond them. Only the listed values are made and labelled.
+   * then the selected values beyond them; and the selected values at 0.
    */
-  private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, ids: Int32Array, listedOnce: readonly number[] | undefined, chosen: string[], labeling: FacetLabeling): { values: FacetValue[]; cut: boolean } {
-    const key = `${x.name}|${labeling.locale}`;
+  private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, ids: Int32Array, listedOnce: readonly number[] | undefined, chosen: string[], locale: string): { ids: readonly number[]; zeros: string[]; cut: boolean } {
+    const key = `${x.name}|${locale}`;
     const cut = ids.length > MAX_FACET_VALUES;
-    const place = this.labelPlace.get(key)!;
-    const byCountThenLabel = (a: number, b: number) => t[b] - t[a] || place[a] - place[b];
     const listed = listedOnce ?? this.top(t, ids, key);
+    if (chosen.length === 0) return { ids: listed, zeros: [], cut };
+    const place = this.labelPlace.get(key)!;
     const idOf = this.idOf.get(facet)!;
     const beyond: number[] = [];
-    for (const s of new Set(chosen)) {
+    const zeros: string[] = [];
+    for (const s of chosen) {
       const id = idOf.get(s);
-      if (id !== undefined && t[id] > 0 && !listed.includes(id)) beyond.push(id);
+      if (id !== undefined && t[id] > 0) {
+        if (!listed.includes(id) && !beyond.includes(id)) beyond.push(id);
+      } else if (!zeros.includes(s)) zeros.push(s);
     }
-    beyond.sort(byCountThenLabel);
-    const labels = this.labels.get(key)!;
-    const values: FacetValue[] = [];
-    for (const id of listed) values.push({ value: facet.values[id], label: labels[id], count: t[id] });
-    for (const id of beyond) values.push({ value: facet.values[id], label: labels[id], count: t[id] });
-    for (const s of chosen) if (!values.some((v) => v.value === s)) values.push({ value: s, label: labeling.value(x.name, s), count: 0 });
-    return { values, cut };
+    beyond.sort((a, b) => t[b] - t[a] || place[a] - place[b]);
+    return { ids: beyond.length ? [...listed, ...beyond] : listed, zeros, cut };
   }
 
   /**
-   * The facets under the filters f sets; `truncated` when a facet had more than MAX_FACET_VALUES
-   * values and was cut to its highest counts (its selected values kept beyond the cap).
+   * Writes the facets under the filters f sets to `out`; returns whether a facet had more than
+   * MAX_FACET_VALUES values and was cut to its highest counts (its selected values kept beyond the cap).
    */
-  facets(f: FilterValues, labeling: FacetLabeling): { payload: FacetsPayload; truncated: boolean } {
+  facets(f: FilterValues, labeling: FacetLabeling, out: FacetsOut): boolean {
     const own = this.matcher.ownSets(f, this.own);
     const sets = this.matcher.declared.filter((x) => own.has(x.name)).map((x) => ({ x, bits: own.get(x.name)!, ...wordsOf(own.get(x.name)!) }));
     const contexts = new Map<string, Context>();
@@ -302,7 +310,7 @@ export class FacetCounter {
     };
 
     const counted = new Map<IndexedFilter, FacetValue[]>();
-    const listed = new Map<IndexedFilter, FacetValue[]>();
+    const listed = new Map<IndexedFilter, { labelled: LabelledValues; t: Int32Array; ids: ArrayLike<number>; zeros: string[] }>();
     let truncated = false;
     // value facets grouped by context: one count for each group
     const groups = new Map<Context, { x: IndexedFilter; facet: ValueFacet }[]>();
@@ -326,27 +334,37 @@ export class FacetCounter {
         }
       }
     }
+    // the counters counted into for this request, zeroed once the payload is written
+    const dirty: { facet: ValueFacet; touched: Int32Array }[] = [];
     for (const [ctx, members] of groups) {
       const { tally } = ctx;
       const touched = tally ? [] : ctx.base ? this.countLess(ctx.base, ctx.left!, members.map((m) => m.facet)) : this.countValues(ctx, members.map((m) => m.facet));
       members.forEach((m, k) => {
         const once = tally?.counts.get(m.facet);
-        const { values, cut } = once
-          ? this.listValues(m.x, m.facet, once.t, once.ids, tally!.listed.get(`${m.x.name}|${labeling.locale}`), selected(m.x, f), labeling)
-          : this.listValues(m.x, m.facet, this.counters.get(m.facet)!.counts, touched[k], undefined, selected(m.x, f), labeling);
-        listed.set(m.x, values);
+        const labelled = this.labelled.get(`${m.x.name}|${labeling.locale}`)!;
+        const t = once ? once.t : this.counters.get(m.facet)!.counts;
+        const { ids, zeros, cut } = once
+          ? this.listValues(m.x, m.facet, t, once.ids, tally!.listed.get(`${m.x.name}|${labeling.locale}`), selected(m.x, f), labeling.locale)
+          : this.listValues(m.x, m.facet, t, touched[k], undefined, selected(m.x, f), labeling.locale);
+        listed.set(m.x, { labelled, t, ids, zeros });
         truncated ||= cut;
+        if (!tally) dirty.push({ facet: m.facet, touched: touched[k] });
       });
-      // the next request starts from zero
-      if (!tally) members.forEach((m, k) => { const { counts } = this.counters.get(m.facet)!; for (const id of touched[k]) counts[id] = 0; });
     }
 
-    const facets: FacetsPayload['facets'] = [];
+    const ranges: Ranges = {};
+    for (const x of this.matcher.declared) {
+      const summary = x.index.summary;
+      if (!summary) continue;
+      summary.describe(context(summary.ignores), f, ranges);
+    }
+
     for (const [x, values] of counted) {
-      const key = x.name as FacetsPayload['facets'][number]['key'];
+      out.facet(x.name, labeling.key(x.name));
       const ready = listed.get(x);
       if (ready) {
-        facets.push({ key, label: labeling.key(x.name), values: ready });
+        out.listed(ready.labelled, ready.ids, ready.t);
+        for (const s of ready.zeros) out.value(s, labeling.value(x.name, s), 0);
         continue;
       }
       const chosen = selected(x, f);
@@ -360,19 +378,16 @@ export class FacetCounter {
         const kept = new Set(chosen);
         ranks.splice(0, ranks.length, ...ranks.filter((r, k) => k < MAX_FACET_VALUES || kept.has(r.v.value)));
       }
-      facets.push({ key, label: labeling.key(x.name), values: ranks.map((r) => r.v) });
+      const json = this.otherJson.get(`${x.name}|${labeling.locale}`);
+      for (const { v } of ranks) out.value(v.value, v.label, v.count, json?.get(v.value));
     }
-
-    const ranges: Ranges = {};
-    for (const x of this.matcher.declared) {
-      const summary = x.index.summary;
-      if (!summary) continue;
-      summary.describe(context(summary.ignores), f, ranges);
+    out.end(ranges);
+    // the next request starts from zero
+    for (const { facet, touched } of dirty) {
+      const { counts } = this.counters.get(facet)!;
+      for (const id of touched) counts[id] = 0;
     }
-    const payload: FacetsPayload = { facets };
-    if (ranges.priceRange) payload.priceRange = ranges.priceRange;
-    if (ranges.capacityRange) payload.capacityRange = ranges.capacityRange;
-    return { payload, truncated };
+    return truncated;
   }
 
   /**

@@ -29,6 +29,14 @@ export class JsonBytes {
     return this;
   }
 
+  /** All of a view made once (a facet value's JSON): cheaper for short ones than making a view per write. */
+  view(src: Uint8Array): this {
+    this.reserve(src.length);
+    this.buf.set(src, this.length);
+    this.length += src.length;
+    return this;
+  }
+
   /** One ASCII character, by its code. */
   byte(code: number): this {
     this.reserve(1);
@@ -54,6 +62,21 @@ export class JsonBytes {
       }
     }
     this.length += this.buf.write(s, this.length);
+    return this;
+  }
+
+  /** A non-negative integer, in decimal. */
+  uint(n: number): this {
+    let digits = 1;
+    for (let m = 10; m <= n; m *= 10) digits++;
+    this.reserve(digits);
+    const { buf } = this;
+    this.length += digits;
+    for (let k = this.length - 1, m = n; k >= this.length - digits; k--) {
+      const q = Math.floor(m / 10);
+      buf[k] = 0x30 + m - q * 10;
+      m = q;
+    }
     return this;
   }
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { loadBuild, type LoadedBuild } from '../../api/build/load.ts';
+import type { FilterValues } from '../../api/catalog/filters.ts';
 import { staticCatalog } from '../../api/build/store.ts';
 import { MAX_FACET_VALUES } from '../../contract/catalog.ts';
 import { baseTables, buildFixture, city, space } from '../support/pipeline-fixtures.ts';
@@ -59,4 +60,18 @@ describe('GET /v1/facets with more values than a facet lists', () => {
     assert.equal(res.body.meta.truncated, undefined);
   });
 
+  it('answers a cut facet with the JSON of its payload, byte for byte (the body is written as bytes)', async () => {
+    const cut = citySlug(CITIES - 1);
+    const queries: [string, FilterValues][] = [
+      ['', {}], [`&city=${cut}`, { city: cut }], [`&city=${cut}&amenities=wifi`, { city: cut, amenities: ['wifi'] }], ['&city=nowhere', { city: 'nowhere' }],
+    ];
+    for (const [query, f] of queries) {
+      for (const locale of ['en', 'de'] as const) {
+        const res = await app.inject({ method: 'GET', url: `/v1/facets?locale=${locale}${query}` });
+        const { payload, truncated } = build.engine.facets(f, locale);
+        assert.equal(truncated, JSON.parse(res.body).meta.truncated === true);
+        assert.ok(res.body.startsWith(`{"data":${JSON.stringify(payload)},"meta":`), `${query} ${locale}`);
+      }
+    }
+  });
 });

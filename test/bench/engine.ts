@@ -3,13 +3,14 @@
  *   tsx test/bench/engine.ts --dist DIR [--queries 3000] [--seed 1] [--only facets]
  * Loads a build with loadBuild (caches off) and measures, per query, the CPU time (µs, so a busy
  * machine does not count) a request costs the engine: match + page + card JSON for lists, facets
- * for facets, lookup + the items' JSON for suggest. Every query is drawn fresh (filters, seeds,
+ * (the payload's JSON bytes) for facets, lookup + the items' JSON for suggest. Every query is drawn fresh (filters, seeds,
  * pages, what a person has typed), as users send them. Uses only the engine's and the suggest
  * index's public methods.
  */
 import { parseArgs } from 'node:util';
 import { loadBuild } from '../../api/build/load.ts';
 import type { Engine, Filters } from '../../api/catalog/engine.ts';
+import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import { prng } from '../support/build-fixture.ts';
@@ -66,6 +67,9 @@ function listPage(f: Filters, sort: SortBy, seed: number, page: number, pageSize
   return bytes;
 }
 
+/** The facets as the route writes them: the payload's bytes. */
+const facetsBody = (f: Filters, locale: Locale) => engine.writeFacets(new JsonBytes(48 * 1024), f, locale);
+
 /** Names people type, as the benchmark's traffic draws them: places in every locale and space titles. */
 const placeNames = LOCALES.flatMap((locale) => build.geo[locale].countries.map((c) => ({ text: c.name, locale }))
   .concat(build.geo[locale].cities.flatMap((c) => [c.name, ...c.zones.map((z) => z.name)].map((text) => ({ text, locale })))));
@@ -90,8 +94,8 @@ const scenarios: Record<string, () => () => unknown> = {
   'list, no filter, random, pages 1-500 × 50': () => { const s = seed(), p = 1 + Math.floor(rnd() * 500); return () => listPage({}, 'random', s, p, 50); },
   'list, random filter mixes, random order': () => { const f = randomFilters(), s = seed(); return () => listPage(f, 'random', s, 1, 20); },
   'list, random filter mixes, sorted, pages 1-5': () => { const f = randomFilters(), s = pick(SORTED), p = 1 + Math.floor(rnd() * 5); return () => listPage(f, s, 0, p, 20); },
-  'facets, random filter mixes': () => { const f = randomFilters(), l = pick(LOCALES); return () => engine.facets(f, l); },
-  'facets, no filter': () => { const l = pick(LOCALES); return () => engine.facets({}, l); },
+  'facets, random filter mixes': () => { const f = randomFilters(), l = pick(LOCALES); return () => facetsBody(f, l); },
+  'facets, no filter': () => { const l = pick(LOCALES); return () => facetsBody({}, l); },
   'suggest (prefixes of names, typos)': () => {
     const { q, locale, limit } = suggestQuery();
     return () => build.suggestIndex.itemsJson(build.suggestIndex.search(q, limit).ranks, locale);

@@ -1,10 +1,14 @@
 import { FacetsPayloadSchema, MAX_FACET_VALUES } from '../../../contract/catalog.ts';
 import { envelope, MetaSchema } from '../../../contract/common.ts';
 import type { CatalogQuerySchemas } from '../../../contract/queries.ts';
+import { closeEnvelope, openEnvelope } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { listPage } from '../properties/citation.ts';
+
+/** Room for a wide context's body (every listing at 100k: ~42 kB), so it is rarely grown. */
+const FACETS_BYTES = 48 * 1024;
 
 /** GET /v1/facets, with the query parameters of a filter registry. */
 export const facetsRoute = (queries: CatalogQuerySchemas) => defineRoute({
@@ -21,7 +25,8 @@ export const facetsRoute = (queries: CatalogQuerySchemas) => defineRoute({
   cacheKey: requestKey,
   rateLimit: 'read',
   handler: ({ query: q, build, cite }) => {
-    const { payload, truncated } = build.engine.facets(q, q.locale);
-    return { data: payload, meta: { truncated: truncated || undefined, citation: cite(q.locale, listPage(build.engine, q.locale, q)) } };
+    const w = openEnvelope(FACETS_BYTES);
+    const truncated = build.engine.writeFacets(w, q, q.locale);
+    return { json: closeEnvelope(w, { truncated: truncated || undefined, citation: cite(q.locale, listPage(build.engine, q.locale, q)) }) };
   },
 });

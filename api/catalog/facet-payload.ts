@@ -1,0 +1,110 @@
+/**
+ * The two forms of a GET /v1/facets payload the facet counter writes: objects (FacetsPayload),
+ * and the JSON bytes of the response, written from fragments made once per build and locale (each
+ * value's `{"value":…,"label":…,"count":`), so a request writes only its counts and the brackets
+ * around them. Both are written in the same calls, so they hold the same payload.
+ */
+import type { FacetsPayload } from '../../contract/catalog.ts';
+import type { JsonBytes } from './json-bytes.ts';
+
+type FacetKey = FacetsPayload['facets'][number]['key'];
+type FacetValue = FacetsPayload['facets'][number]['values'][number];
+export type Ranges = Omit<FacetsPayload, 'facets'>;
+
+/** The values of a facet labelled in one locale, by value id. */
+export interface LabelledValues {
+  readonly values: readonly string[];
+  readonly labels: readonly string[];
+  /** each value's JSON up to its count, `{"value":…,"label":…,"count":` (views of one buffer) */
+  readonly json: readonly Uint8Array[];
+}
+
+export function labelledValues(values: readonly string[], labels: readonly string[]): LabelledValues {
+  const parts = values.map((value, k) => `{"value":${JSON.stringify(value)},"label":${JSON.stringify(labels[k])},"count":`);
+  const all = Buffer.from(parts.join(''));
+  let at = 0;
+  const json = parts.map((p) => {
+    const view = all.subarray(at, at + Buffer.byteLength(p));
+    at += view.length;
+    return view;
+  });
+  return { values, labels, json };
+}
+
+/** Receives a payload in its order: each facet, then its values, then the ranges. */
+export interface FacetsOut {
+  facet(key: string, label: string): void;
+  /** the values `ids` of a labelled facet, counted in t */
+  listed(values: LabelledValues, ids: ArrayLike<number>, t: Int32Array): void;
+  /** a value, with its JSON up to its count when made once (`{"value":…,"label":…,"count":`) */
+  value(value: string, label: string, count: number, json?: Uint8Array): void;
+  end(ranges: Ranges): void;
+}
+
+export class PayloadOut implements FacetsOut {
+  readonly payload: FacetsPayload = { facets: [] };
+  private values: FacetValue[] = [];
+
+  facet(key: string, label: string): void {
+    this.values = [];
+    this.payload.facets.push({ key: key as FacetKey, label, values: this.values });
+  }
+
+  listed(l: LabelledValues, ids: ArrayLike<number>, t: Int32Array): void {
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      this.values.push({ value: l.values[id], label: l.labels[id], count: t[id] });
+    }
+  }
+
+  value(value: string, label: string, count: number): void {
+    this.values.push({ value, label, count });
+  }
+
+  end(ranges: Ranges): void {
+    if (ranges.priceRange) this.payload.priceRange = ranges.priceRange;
+    if (ranges.capacityRange) this.payload.capacityRange = ranges.capacityRange;
+  }
+}
+
+const COMMA = 0x2c, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d;
+
+/** Writes the payload as JSON, the bytes JSON.stringify makes of PayloadOut's. */
+export class BytesOut implements FacetsOut {
+  private facets = 0;
+  private values = 0;
+
+  constructor(private readonly w: JsonBytes) {
+    w.text('{"facets":[');
+  }
+
+  facet(key: string, label: string): void {
+    if (this.facets++ > 0) this.w.byte(CLOSE_BRACKET).byte(CLOSE_BRACE).byte(COMMA);
+    this.values = 0;
+    this.w.text(`{"key":${JSON.stringify(key)},"label":${JSON.stringify(label)},"values":[`);
+  }
+
+  listed(l: LabelledValues, ids: ArrayLike<number>, t: Int32Array): void {
+    const { w } = this;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      if (this.values++ > 0) w.byte(COMMA);
+      w.view(l.json[id]).uint(t[id]).byte(CLOSE_BRACE);
+    }
+  }
+
+  value(value: string, label: string, count: number, json?: Uint8Array): void {
+    if (this.values++ > 0) this.w.byte(COMMA);
+    if (json) this.w.view(json).uint(count).byte(CLOSE_BRACE);
+    else this.w.text(JSON.stringify({ value, label, count }));
+  }
+
+  end(ranges: Ranges): void {
+    const { w } = this;
+    if (this.facets > 0) w.byte(CLOSE_BRACKET).byte(CLOSE_BRACE);
+    w.byte(CLOSE_BRACKET);
+    if (ranges.priceRange) w.text(`,"priceRange":${JSON.stringify(ranges.priceRange)}`);
+    if (ranges.capacityRange) w.text(`,"capacityRange":${JSON.stringify(ranges.capacityRange)}`);
+    w.byte(CLOSE_BRACE);
+  }
+}

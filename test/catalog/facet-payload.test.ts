@@ -1,0 +1,92 @@
+/**
+ * The facets payload written as bytes (the route's body) against JSON.stringify of the same
+ * payload as objects: under every kind of context, in every locale, with selected values at 0,
+ * and with labels JSON must escape.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { LoadedBuild } from '../../api/build/load.ts';
+import { BytesOut, labelledValues, PayloadOut, type FacetsOut } from '../../api/catalog/facet-payload.ts';
+import type { FilterValues } from '../../api/catalog/filters.ts';
+import { JsonBytes } from '../../api/catalog/json-bytes.ts';
+import { LOCALES } from '../../contract/common.ts';
+import { fixtureBuild } from '../support/app.ts';
+import { removeDir } from '../support/build-fixture.ts';
+
+let build: LoadedBuild;
+let dir: string;
+before(async () => {
+  const made = await fixtureBuild({ extra: 300 });
+  build = made.build;
+  dir = made.fixture.dir;
+});
+after(async () => {
+  await build.close();
+  await removeDir(dir);
+});
+
+function sameAsObjects(f: FilterValues): void {
+  for (const locale of LOCALES) {
+    const { payload, truncated } = build.engine.facets(f, locale);
+    const w = new JsonBytes(64);
+    assert.equal(build.engine.writeFacets(w, f, locale), truncated);
+    assert.equal(w.finish().toString(), JSON.stringify(payload), `${JSON.stringify(f)} ${locale}`);
+  }
+}
+
+describe('the facets payload as bytes', () => {
+  it('is the JSON of the payload under every kind of context', () => {
+    const all = build.engine.facets({}, 'en').payload.facets;
+    const values = (key: string) => all.find((c) => c.key === key)!.values.map((v) => v.value);
+    const contexts: FilterValues[] = [
+      {},
+      // counted once per build
+      ...values('pricingOptionType').map((t) => ({ pricingOptionType: t }) as FilterValues),
+      ...values('amenities').slice(0, 3).map((a) => ({ amenities: [a] })),
+      ...values('country').map((country) => ({ country })),
+      // per request: a tally less the listings it leaves out, places, a price range, a point
+      { amenities: ['wifi', 'coffee'] },
+      { city: 'berlin', pricingOptionType: 'private_office' },
+      { zone: values('zone')[0], amenities: ['wifi'] },
+      { country: 'germany', pricingOptionType: 'flex_desk', minPrice: 100, maxPrice: 900 },
+      { amenities: ['wifi'], minCapacity: 10 },
+      { operator: values('operator')[0], currency: 'EUR' },
+      { lat: 52.52, lng: 13.4, radiusMeters: 20_000 },
+    ];
+    for (const f of contexts) sameAsObjects(f);
+  });
+
+  it('keeps selected values at 0, known or not, and says nothing twice', () => {
+    sameAsObjects({ city: 'no-such-city' });
+    sameAsObjects({ country: 'germany', amenities: ['wifi', 'no-such-amenity'], operator: 'no-such-operator' });
+    sameAsObjects({ amenities: ['wifi', 'wifi'], minPrice: 1e9 });
+    const { payload } = build.engine.facets({ city: 'no-such-city', amenities: ['no-such-amenity'] }, 'de');
+    const city = payload.facets.find((c) => c.key === 'city')!.values;
+    assert.deepEqual(city.filter((v) => v.value === 'no-such-city'), [{ value: 'no-such-city', label: 'no-such-city', count: 0 }]);
+  });
+
+  it('escapes labels and values as JSON.stringify does', () => {
+    const values = ['plain', 'quote"d', 'back\\slash', 'straße'];
+    const labels = ['Köln – 5 €', 'say "hi"\n', 'tab\there \u2028 \u0001', '😀 \ud800 lone'];
+    const labelled = labelledValues(values, labels);
+    const write = (out: FacetsOut) => {
+      out.facet('city', 'Stadt "A"');
+      out.listed(labelled, [3, 0, 2, 1], Int32Array.from([7, 0, 12_345, 1_000_000_000]));
+      out.value('x"y', 'Zürich\\', 0);
+      out.facet('amenities', 'Ausstattung');
+      out.end({ capacityRange: { min: 1, max: 80 } });
+    };
+    const objects = new PayloadOut();
+    write(objects);
+    const w = new JsonBytes(8);
+    write(new BytesOut(w));
+    assert.equal(w.finish().toString(), JSON.stringify(objects.payload));
+    assert.deepEqual(JSON.parse(w.finish().toString()).facets[0].values[0], { value: 'straße', label: '😀 \ud800 lone', count: 1_000_000_000 });
+  });
+
+  it('writes counts of every size in decimal', () => {
+    const w = new JsonBytes(4);
+    for (const n of [0, 7, 9, 10, 99, 100, 12_345, 1_000_000, 2_147_483_647]) w.uint(n).byte(0x2c);
+    assert.equal(w.finish().toString(), '0,7,9,10,99,100,12345,1000000,2147483647,');
+  });
+});
