@@ -5,12 +5,10 @@
  * accepting connections, let in-flight requests finish, then exit 0.
  */
 import { pino } from 'pino';
-import { buildApp } from './app.ts';
 import { BuildDownloader } from './build/download.ts';
 import { CatalogStore } from './build/store.ts';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
-import { RedisCounters } from './http/rate-limit-redis.ts';
-import { openLeads } from './leads/index.ts';
+import type { RedisCounters } from './http/rate-limit-redis.ts';
 
 async function main() {
   let config: AppConfig;
@@ -25,6 +23,10 @@ async function main() {
   }
   const log = pino({ level: config.logLevel });
   const started = Date.now();
+  // The HTTP app and the lead stores (about a second of CPU to import) are imported while the
+  // build loads: the loading thread would otherwise wait for its reads and hashes.
+  const modules = Promise.all([import('./app.ts'), import('./leads/index.ts')]);
+  modules.catch(() => undefined); // awaited below; a failed load exits before that
   // With BUILD_URL, builds arrive by download into DIST_DIR, checked file by file; the store then
   // loads them from there with every check of a local build.
   let downloads: NodeJS.Timeout | undefined;
@@ -43,9 +45,11 @@ async function main() {
     console.error(`Cannot start: no loadable build at ${config.distDir}/current (${(err as Error).message}). Run \`make data\` to build one.`);
     process.exit(1);
   }
+  const [{ buildApp }, { openLeads }] = await modules;
   const leads = await openLeads(config, log.child({ module: 'leads' }));
   let rateCounters: RedisCounters | undefined;
   if (config.redisUrl) {
+    const { RedisCounters } = await import('./http/rate-limit-redis.ts');
     rateCounters = new RedisCounters(config.redisUrl, config.rateLimit, log.child({ module: 'rate-limit' }));
     // Without Redis the server still starts: each replica counts on its own until it connects.
     if (!await rateCounters.connected(2_000)) log.warn('rate limits: Redis not reachable at start; counting per replica until it is');

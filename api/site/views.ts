@@ -11,7 +11,7 @@ import type { PlaceHub, PriceIndexCity, PriceIndexPayload } from '../../contract
 import type { PriceHistoryCity, PriceHistoryPayload } from '../../contract/research.ts';
 import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
-import { cityChart, formatMonth, historyChart, indexChart, indexFigures, type HistorySeries, type IndexFigure } from './charts.ts';
+import type { HistorySeries, IndexFigure } from './charts.ts';
 import { markdownToHtml } from './markdown.ts';
 import { bibtex, describeRelease, readReleasePackage } from './releases.ts';
 import { perBuild } from './per-build.ts';
@@ -223,11 +223,20 @@ export function pricesView(ctx: ViewContext): PageView {
   };
 }
 
+type Charts = typeof import('./charts.ts');
+/**
+ * The charts' module, imported when a price page is first asked for: Observable Plot and linkedom
+ * cost about half a second of CPU to import, which the server's start-up would pay otherwise.
+ */
+const loadCharts = (): Promise<Charts> => import('./charts.ts');
+
 /** A city's market rates, its price index figures and their chart. */
-export function cityPricesView(ctx: ViewContext): PageView | undefined {
+export async function cityPricesView(ctx: ViewContext): Promise<PageView | undefined> {
   const rates = ctx.build.marketRates[ctx.locale].cities.find((c) => c.rates.city.slug === ctx.params.city);
   const indexCity = priceIndexOf(ctx.build).cities.find((c) => c.city.slug === ctx.params.city);
   if (!rates && !indexCity) return undefined;
+  const charts = await loadCharts();
+  const { cityChart, indexFigures } = charts;
   const history = historyOf(ctx.build);
   const historyCity = history?.cities.find((c) => c.city.slug === ctx.params.city);
   const city = rates?.rates.city ?? indexCity!.city;
@@ -247,7 +256,7 @@ export function cityPricesView(ctx: ViewContext): PageView | undefined {
       cityPath: cityPath(ctx, city.slug),
       optionName: figureNames(ctx).product,
       priceIndexPath: pathOf(ctx, { kind: 'price-index' }),
-      history: historyCity && cityHistory(ctx, historyCity, history!.months),
+      history: historyCity && cityHistory(ctx, charts, historyCity, history!.months),
     },
     dataLinks: [apiLink(ctx, '/v1/market/rates', { city: city.slug }), ...priceIndexLinks(ctx, history !== undefined)],
   };
@@ -286,7 +295,7 @@ export interface HistoryTable {
 }
 
 /** A city's history: overall and each product as series, a row per month. */
-function cityHistory(ctx: ViewContext, c: PriceHistoryCity, months: string[]) {
+function cityHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, c: PriceHistoryCity, months: string[]) {
   const t = STRINGS[ctx.locale];
   const names = figureNames(ctx);
   const series: (HistorySeries & { key: string })[] = [
@@ -307,7 +316,7 @@ function cityHistory(ctx: ViewContext, c: PriceHistoryCity, months: string[]) {
 }
 
 /** Every city's overall history: a chart per currency, a row per city. */
-function indexHistory(ctx: ViewContext, history: PriceHistoryPayload) {
+function indexHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, history: PriceHistoryPayload) {
   const t = STRINGS[ctx.locale];
   const names = figureNames(ctx);
   const withFigures = history.cities.filter((c) => c.points.some((p) => p.published));
@@ -346,6 +355,8 @@ export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
   const index = priceIndexOf(ctx.build);
   const history = historyOf(ctx.build);
   const t = STRINGS[ctx.locale];
+  const chartsModule = await loadCharts();
+  const { indexChart, indexFigures } = chartsModule;
   const charts = perBuild(ctx.build, `index-charts|${ctx.locale}`, () => {
     const figures = indexFigures(index.cities, ctx.locale, figureNames(ctx));
     const currencies = [...new Set(index.cities.filter((c) => c.published).map((c) => c.currency))];
@@ -370,7 +381,7 @@ export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
       cities: index.cities.map((c) => indexRows(ctx, c)),
       methodology: methodologyHtml(ctx.build),
       release: await releaseOf(ctx),
-      history: history && indexHistory(ctx, history),
+      history: history && indexHistory(ctx, chartsModule, history),
     },
     dataLinks: priceIndexLinks(ctx, history !== undefined),
   };
