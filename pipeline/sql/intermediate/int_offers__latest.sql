@@ -11,16 +11,24 @@ countries as (
   select country_code, currency from int_countries__slugged
 ),
 
-ranked as (
-  select
-    observations.*,
-    row_number() over (
-      partition by observations.space_id, observations.offer_id
-      order by observations.observed_at desc, observations.observation_id desc
-    ) as recency_rank,
-    countries.currency as country_currency,
+-- the latest observation of each offer: observed_at, then observation_id (a grouped arg_max:
+-- no sort of every observation)
+latest as (
+  select unnest(arg_max(
+    {'space_id': space_id, 'offer_id': offer_id, 'observation_id': observation_id, 'option_type': option_type,
+      'offer_title': offer_title, 'amount': amount, 'currency': currency, 'billing_period': billing_period,
+      'min_capacity': min_capacity, 'max_capacity': max_capacity, 'observed_at': observed_at},
+    {'observed_at': observed_at, 'observation_id': observation_id})),
   from observations
-  join spaces on spaces.space_id = observations.space_id
+  group by space_id, offer_id
+),
+
+located as (
+  select
+    latest.*,
+    countries.currency as country_currency,
+  from latest
+  join spaces on spaces.space_id = latest.space_id
   join countries on countries.country_code = spaces.country_code
 ),
 
@@ -38,8 +46,7 @@ final as (
     min_capacity,
     max_capacity,
     observed_at,
-  from ranked
-  where recency_rank = 1
+  from located
 )
 
 select * from final

@@ -11,7 +11,7 @@ spaces as (
 ),
 
 months as (
-  select history_month, history_month + interval 1 month as month_end, from int_history_months__listed
+  select history_month, (history_month + interval 1 month)::timestamptz as month_end, from int_history_months__listed
 ),
 
 superseded as (
@@ -40,8 +40,8 @@ final as (
   join months
     on superseded.observed_at < months.month_end
     -- the next observation of the offer came after the month's end (one at the same instant with a
-    -- higher observation_id supersedes it at once)
-    and coalesce(superseded.superseded_at >= months.month_end, true)
+    -- higher observation_id supersedes it at once); two inequalities: one range join
+    and months.month_end <= coalesce(superseded.superseded_at, 'infinity'::timestamptz)
   where monthly_price_per_desk(superseded.option_type, superseded.amount, superseded.billing_period, superseded.max_capacity) is not null
 )
 

@@ -19,45 +19,62 @@ as_of as (
   select max(observed_at) as as_of from int_price_observations__checked where reject_rule is null
 ),
 
+-- the reference time of each month, computed once per month rather than once per price
+reference_times as (
+  select
+    history_month,
+    epoch(coalesce(least((history_month + interval 1 month)::timestamptz, as_of.as_of), as_of.as_of)) as reference_epoch,
+  from (select distinct history_month from prices)
+  cross join as_of
+),
+
 located as (
   select
     prices.*,
     spaces.city_id,
     spaces.zone_id,
     spaces.country_code,
-    coalesce(spaces.operator_id, 'independent:' || spaces.space_id) as operator_key,
-    floor((epoch(coalesce(least((prices.history_month + interval 1 month)::timestamptz, as_of.as_of), as_of.as_of))
-      - epoch(prices.observed_at)) / 86400)::integer as age_days,
+    spaces.operator_id,
+    floor((reference_times.reference_epoch - epoch(prices.observed_at)) / 86400)::integer as age_days,
   from prices
   join spaces on spaces.space_id = prices.space_id
-  cross join as_of
+  join reference_times on reference_times.history_month is not distinct from prices.history_month
 ),
 
+-- spaces of the largest operator; an independent space is its own operator (one space), so a sample
+-- without an operator's spaces has 1 (by_city)
 largest_operators as (
   select history_month, city_id, product_type, max(operator_spaces) as largest_operator_spaces,
   from (
     select history_month, city_id, product_type, count(*) as operator_spaces,
-    from located group by history_month, city_id, product_type, operator_key
+    from located where operator_id is not null group by history_month, city_id, product_type, operator_id
   )
   group by history_month, city_id, product_type
 ),
 
 city_figures as (
-  select history_month, 'city' as place_kind, city_id as place_id, product_type,
-    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price::decimal(38, 12))::double as average_price,
-    min(unit_price) as min_price, max(unit_price) as max_price,
-    quantile_cont(unit_price, 0.25) as p25_price, quantile_cont(unit_price, 0.75) as p75_price,
-    median(age_days) as median_age_days,
-    avg((age_days > stale_price_days())::integer::decimal(38, 12))::double as stale_share,
-  from located group by history_month, city_id, product_type
+  select history_month, place_kind, place_id, product_type, sample_size,
+    quartiles[2] as median_price, average_price, min_price, max_price, quartiles[1] as p25_price, quartiles[3] as p75_price,
+    median_age_days, stale_share,
+  from (
+    select history_month, 'city' as place_kind, city_id as place_id, product_type,
+      count(*)::integer as sample_size,
+      -- the quartiles from one sorted sample: the median is the middle one (median() is quantile_cont 0.5)
+      quantile_cont(unit_price, [0.25, 0.5, 0.75]) as quartiles,
+      avg(unit_price::decimal(38, 12))::double as average_price,
+      min(unit_price) as min_price, max(unit_price) as max_price,
+      median(age_days) as median_age_days,
+      avg((age_days > stale_price_days())::integer::decimal(38, 12))::double as stale_share,
+    from located group by history_month, city_id, product_type
+  )
 ),
 
 by_city as (
   select
     city_figures.*,
-    largest_operators.largest_operator_spaces / city_figures.sample_size as largest_operator_share,
+    coalesce(largest_operators.largest_operator_spaces, 1) / city_figures.sample_size as largest_operator_share,
   from city_figures
-  join largest_operators
+  left join largest_operators
     on largest_operators.history_month is not distinct from city_figures.history_month
     and largest_operators.city_id = city_figures.place_id
     and largest_operators.product_type = city_figures.product_type

@@ -6,6 +6,8 @@ with numbered as (
   select
     position as i,
     slug,
+    -- ties break by slug: its rank, an integer, sorts much faster than the text
+    row_number() over (order by slug) as slug_rank,
     epoch_ms(updated_at::timestamptz) as updated_ms,
     case when rating_count is not null then rating_score end as rating_score,
     case when rating_score is not null and rating_count is not null then rating_count else 0 end as rating_count,
@@ -36,30 +38,30 @@ comparable as (
 ),
 
 price_keys as (
-  select products.product_type, numbered.i, numbered.slug, comparable.basis_rank, comparable.comparable_eur,
+  select products.product_type, numbered.i, numbered.slug_rank, comparable.basis_rank, comparable.comparable_eur,
   from (select unnest(['all'] || option_types_in_order()) as product_type) products
   cross join numbered
   left join comparable on comparable.slug = numbered.slug and comparable.product_type = products.product_type
 ),
 
 orders as (
-  select 'slug' as sort, list(i order by slug) as listings from numbered
+  select 'slug' as sort, list(i order by slug_rank) as listings from numbered
   union all
-  select 'date-desc', list(i order by updated_ms desc nulls last, slug) from numbered
+  select 'date-desc', list(i order by updated_ms desc nulls last, slug_rank) from numbered
   union all
-  select 'date-asc', list(i order by updated_ms asc nulls last, slug) from numbered
+  select 'date-asc', list(i order by updated_ms asc nulls last, slug_rank) from numbered
   union all
-  select 'rating-desc', list(i order by rating_score desc nulls last, rating_count desc, slug) from numbered
+  select 'rating-desc', list(i order by rating_score desc nulls last, rating_count desc, slug_rank) from numbered
   union all
   select
     case when product_type = 'all' then 'price-asc' else 'price-asc.' || product_type end,
-    list(i order by basis_rank asc nulls last, comparable_eur asc nulls last, slug),
+    list(i order by basis_rank asc nulls last, comparable_eur asc nulls last, slug_rank),
   from price_keys
   group by product_type
   union all
   select
     case when product_type = 'all' then 'price-desc' else 'price-desc.' || product_type end,
-    list(i order by basis_rank asc nulls last, comparable_eur desc nulls last, slug),
+    list(i order by basis_rank asc nulls last, comparable_eur desc nulls last, slug_rank),
   from price_keys
   group by product_type
 )
