@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, ListingColumnsSchema, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
+  BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, ListingColumnsSchema, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
 } from '../contract/build.ts';
 import { LISTING_COLUMNS_FILE } from '../contract/listing-columns.ts';
 import { LOCALES, type Locale } from '../contract/common.ts';
@@ -29,7 +29,6 @@ import {
 } from './lib/publish.ts';
 import { writeKeyedFile } from './lib/keyed-files.ts';
 import { listingColumnsFile } from './lib/listing-columns.ts';
-import { writeLineIndex } from './lib/line-index.ts';
 import { checkInvariants, validateOutput } from './lib/validate.ts';
 import { checkVolumes, inputVolumes } from './lib/volume.ts';
 import { describeChanges, readBuildFigures } from './lib/changes.ts';
@@ -169,7 +168,6 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       for (const locale of LOCALES) {
         await progress.stage(`write locale ${locale}`, async () => {
           const { cardSlugs, detailSlugs } = await listingChecks.get(locale)!;
-          for (const name of LINE_INDEXED_FILES) writeLineIndex(writer, `${name}.${locale}.ndjson`);
           const geo = assemble.geography(marts, locale);
           const operators = assemble.operatorHubs(marts, locale);
           checkInvariants({ columns, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });

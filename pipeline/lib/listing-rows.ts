@@ -5,8 +5,9 @@
  * sql/macros.sql); the request-dependent fields of a card are not in it.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { DETAILS_INDEX } from '../../contract/build.ts';
+import { DETAILS_INDEX, LINE_INDEXED_FILES } from '../../contract/build.ts';
 import type { Locale } from '../../contract/common.ts';
+import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
 import type { BuildWriter } from './publish.ts';
 import type { OutputChecker } from './output-check.ts';
 
@@ -147,16 +148,20 @@ ${listingRowsSql(locale)}`);
 /**
  * Checks every line of one locale's listing files (copyListingFiles) against its contract schema on
  * the checker's workers, then lists the files with their sha256 and writes the details' record index
- * (DETAILS_INDEX). Returns the slugs of the cards and details, in line order; fails with the first
+ * (DETAILS_INDEX) and the line indexes of the cards and markers (contract/line-index.ts), both made by
+ * the workers from the bytes they checked. Returns the slugs of the cards and details, in line order; fails with the first
  * bad line (lowest line, then cards, markers, details).
  */
+const lineIndexed = (file: ListingFile) => (LINE_INDEXED_FILES as readonly string[]).includes(file);
+
 export async function checkListingFiles(checker: OutputChecker, writer: BuildWriter, locale: Locale) {
   const request = (file: ListingFile) => ({
     name: fileName(file, locale), path: writer.pathOf(fileName(file, locale)), schema: file,
-    keepSlugs: file !== 'markers', recordIndex: file === 'details',
+    keepSlugs: file !== 'markers', recordIndex: file === 'details', lineIndex: lineIndexed(file),
   });
   const checks = await checker.checkAll({ cards: request('cards'), markers: request('markers'), details: request('details') });
   for (const file of LISTING_FILES) writer.addWritten(fileName(file, locale), checks[file].sha256);
   writer.writeBytes(DETAILS_INDEX.name(locale), checks.details.index!);
+  for (const file of LISTING_FILES) if (lineIndexed(file)) writer.writeBytes(LINE_INDEX_FILE(fileName(file, locale)), checks[file].lineIndex!);
   return { cardSlugs: checks.cards.slugs!, detailSlugs: checks.details.slugs! };
 }

@@ -1,13 +1,14 @@
 /**
  * A worker thread of OutputChecker (output-check.ts): reads one NDJSON file of the build, hashes
- * it, parses every line and checks it against its contract schema; keeps the slugs and the record
- * index when asked; fsyncs the file (DuckDB wrote it) before answering.
+ * it, parses every line and checks it against its contract schema; keeps the slugs and makes the
+ * record index and the line index when asked; fsyncs the file (DuckDB wrote it) before answering.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX, NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import { encodeLineIndex, sitePathOffsets } from '../../contract/line-index.ts';
 import { BuildError } from './errors.ts';
 import type { CheckReply, FileCheck, FileCheckRequest } from './output-check.ts';
 import { lineValidator } from './validate.ts';
@@ -27,7 +28,12 @@ function checkFile(request: FileCheckRequest): FileCheck {
   const hash = createHash('sha256');
   const slugs: string[] | undefined = request.keepSlugs ? [] : undefined;
   let index = request.recordIndex ? Buffer.alloc(1 << 16) : undefined;
+  /** the line index (contract/line-index.ts): where each line starts, and the site paths, as file offsets */
+  const starts: number[] | undefined = request.lineIndex ? [0] : undefined;
+  const sitePaths: number[] = [];
   let line = 0;
+  /** the file offset of buffer[0] */
+  let offset = 0;
   const fd = openSync(request.path, 'r');
   try {
     let buffer = Buffer.allocUnsafe(READ_BYTES);
@@ -62,9 +68,13 @@ function checkFile(request: FileCheckRequest): FileCheck {
         }
         line++;
         start = nl + 1;
+        starts?.push(offset + start);
       }
+      // the buffer's whole lines: a site path and its key are on one line
+      if (starts) for (const at of sitePathOffsets(buffer.subarray(0, start))) sitePaths.push(offset + at);
       buffer.copy(buffer, 0, start, end);
       held = end - start;
+      offset += start;
     }
     if (held > 0) throw new LineError(line, new BuildError('invalid_output', `${request.name}: line ${line + 1}: the last line has no newline`));
     fsyncSync(fd);
@@ -74,6 +84,7 @@ function checkFile(request: FileCheckRequest): FileCheck {
   return {
     sha256: hash.digest('hex'), lines: line, slugs,
     index: index && new Uint8Array(index.buffer, index.byteOffset, line * DETAILS_INDEX.bytesPerRecord),
+    lineIndex: starts && encodeLineIndex({ starts: Float64Array.from(starts), sitePaths: Float64Array.from(sitePaths) }),
   };
 }
 

@@ -22,6 +22,8 @@ export interface FileCheckRequest {
   keepSlugs: boolean;
   /** return the record index (DETAILS_INDEX: the length and CRC-32 of every line) */
   recordIndex: boolean;
+  /** return the line index (contract/line-index.ts, encoded) */
+  lineIndex: boolean;
 }
 
 export interface FileCheck {
@@ -29,6 +31,7 @@ export interface FileCheck {
   lines: number;
   slugs?: string[];
   index?: Uint8Array;
+  lineIndex?: Uint8Array;
 }
 
 /** A file's first bad line: its 0-based line number and the failure. */

@@ -15,6 +15,7 @@ import { crc32 } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { z } from 'zod';
 import { BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, ListingColumnsSchema, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, ManifestSchema } from '../../contract/build.ts';
+import { decodeLineIndex, encodeLineIndex, lineIndexOf } from '../../contract/line-index.ts';
 import { LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
 import { checkerFor } from '../../contract/validate.ts';
 import { BuildError } from '../../pipeline/lib/errors.ts';
@@ -136,7 +137,7 @@ describe('OutputChecker (the listing files, read back and checked on worker thre
     const request = (file: 'cards' | 'markers' | 'details') => {
       const name = `${file}.en.ndjson`;
       writeFileSync(join(dir, name), lines[file].map((l) => `${l}\n`).join(''));
-      return { name, path: join(dir, name), schema: file, keepSlugs: file !== 'markers', recordIndex: file === 'details' };
+      return { name, path: join(dir, name), schema: file, keepSlugs: file !== 'markers', recordIndex: file === 'details', lineIndex: file !== 'details' };
     };
     return { cards: request('cards'), markers: request('markers'), details: request('details') };
   };
@@ -189,6 +190,29 @@ describe('OutputChecker (the listing files, read back and checked on worker thre
       }
     });
   }
+
+  it('makes the line index the API checks from the bytes it read, across its reads of the file', async () => {
+    const checker = new OutputChecker();
+    try {
+      const card = valid('cards.en.ndjson');
+      // over 8 MiB (the worker's read): lines and site paths fall across the reads' boundaries
+      const slugs = Array.from({ length: 12_000 }, (_, i) => `space-${i}`);
+      const cards = slugs.map((slug, i) => JSON.stringify({ ...card, slug, title: `Büro ${'x'.repeat(i % 997)}` }));
+      const requests = files({ cards, markers: slugs.map(() => 'null'), details: slugs.map(() => line('details.de.ndjson')) });
+      const bytes = readFileSync(requests.cards.path);
+      assert.ok(bytes.length > 8 << 20, `${bytes.length} bytes`);
+      const checks = await checker.checkAll(requests);
+      const index = Buffer.from(checks.cards.lineIndex!);
+      assert.deepEqual(index, encodeLineIndex(lineIndexOf(bytes)));
+      const decoded = decodeLineIndex(index, bytes);
+      assert.equal(decoded.starts.length, slugs.length + 1);
+      assert.ok(decoded.sitePaths.length >= slugs.length, 'the valid card has a site path'); // sitePaths found in every read
+      assert.deepEqual(Buffer.from(checks.markers.lineIndex!), encodeLineIndex(lineIndexOf(readFileSync(requests.markers.path))));
+      assert.equal(checks.details.lineIndex, undefined);
+    } finally {
+      await checker.close();
+    }
+  });
 
   it('reports the first bad listing: the lowest line across the files, then cards, markers, details', async () => {
     const checker = new OutputChecker();
