@@ -5,24 +5,12 @@
  * with listings there is listed.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { LoadedBuild } from '../../api/build/load.ts';
+import { describe, it } from 'node:test';
 import type { FilterValues } from '../../api/catalog/filters.ts';
 import { LOCALES } from '../../contract/common.ts';
-import { fixtureBuild } from '../support/app.ts';
-import { removeDir } from '../support/build-fixture.ts';
+import { fixtureBuildPerFile } from '../support/app.ts';
 
-let build: LoadedBuild;
-let dir: string;
-before(async () => {
-  const made = await fixtureBuild({ extra: 300 });
-  build = made.build;
-  dir = made.fixture.dir;
-});
-after(async () => {
-  await build.close();
-  await removeDir(dir);
-});
+const fixture = fixtureBuildPerFile({ extra: 300 });
 
 /** f with one facet value applied: an amenity is added (AND), any other value replaces the filter's. */
 function applied(f: FilterValues, key: string, value: string): FilterValues {
@@ -31,7 +19,7 @@ function applied(f: FilterValues, key: string, value: string): FilterValues {
 }
 
 function checkAgainstList(f: FilterValues): number {
-  const engine = build.engine;
+  const engine = fixture.build.engine;
   const choices = engine.facets({}, 'en').payload.facets;
   let checked = 0;
   for (const locale of LOCALES) {
@@ -55,7 +43,7 @@ describe('facet counts under each kind of context', () => {
   });
 
   it('one option type, one amenity or one country alone (counted once per build)', () => {
-    const all = build.engine.facets({}, 'en').payload.facets;
+    const all = fixture.build.engine.facets({}, 'en').payload.facets;
     const values = (key: string) => all.find((c) => c.key === key)!.values.map((v) => v.value);
     const contexts: FilterValues[] = [
       ...values('pricingOptionType').map((t) => ({ pricingOptionType: t }) as FilterValues),
@@ -78,7 +66,7 @@ describe('facet counts under each kind of context', () => {
       { amenities: ['wifi'], minPrice: 200, maxPrice: 1500 },
       { amenities: ['wifi'], minCapacity: 10 },
       { currency: 'EUR' },
-      { operator: build.engine.facets({}, 'en').payload.facets.find((c) => c.key === 'operator')!.values[0].value },
+      { operator: fixture.build.engine.facets({}, 'en').payload.facets.find((c) => c.key === 'operator')!.values[0].value },
     ];
     for (const f of contexts) checkAgainstList(f);
   });

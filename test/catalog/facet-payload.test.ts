@@ -4,39 +4,27 @@
  * and with labels JSON must escape.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { LoadedBuild } from '../../api/build/load.ts';
+import { describe, it } from 'node:test';
 import { BytesOut, labelledValues, PayloadOut, type FacetsOut } from '../../api/catalog/facet-payload.ts';
 import type { FilterValues } from '../../api/catalog/filters.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { LOCALES } from '../../contract/common.ts';
-import { fixtureBuild } from '../support/app.ts';
-import { removeDir } from '../support/build-fixture.ts';
+import { fixtureBuildPerFile } from '../support/app.ts';
 
-let build: LoadedBuild;
-let dir: string;
-before(async () => {
-  const made = await fixtureBuild({ extra: 300 });
-  build = made.build;
-  dir = made.fixture.dir;
-});
-after(async () => {
-  await build.close();
-  await removeDir(dir);
-});
+const fixture = fixtureBuildPerFile({ extra: 300 });
 
 function sameAsObjects(f: FilterValues): void {
   for (const locale of LOCALES) {
-    const { payload, truncated } = build.engine.facets(f, locale);
+    const { payload, truncated } = fixture.build.engine.facets(f, locale);
     const w = new JsonBytes(64);
-    assert.equal(build.engine.writeFacets(w, f, locale), truncated);
+    assert.equal(fixture.build.engine.writeFacets(w, f, locale), truncated);
     assert.equal(w.finish().toString(), JSON.stringify(payload), `${JSON.stringify(f)} ${locale}`);
   }
 }
 
 describe('the facets payload as bytes', () => {
   it('is the JSON of the payload under every kind of context', () => {
-    const all = build.engine.facets({}, 'en').payload.facets;
+    const all = fixture.build.engine.facets({}, 'en').payload.facets;
     const values = (key: string) => all.find((c) => c.key === key)!.values.map((v) => v.value);
     const contexts: FilterValues[] = [
       {},
@@ -60,7 +48,7 @@ describe('the facets payload as bytes', () => {
     sameAsObjects({ city: 'no-such-city' });
     sameAsObjects({ country: 'germany', amenities: ['wifi', 'no-such-amenity'], operator: 'no-such-operator' });
     sameAsObjects({ amenities: ['wifi', 'wifi'], minPrice: 1e9 });
-    const { payload } = build.engine.facets({ city: 'no-such-city', amenities: ['no-such-amenity'] }, 'de');
+    const { payload } = fixture.build.engine.facets({ city: 'no-such-city', amenities: ['no-such-amenity'] }, 'de');
     const city = payload.facets.find((c) => c.key === 'city')!.values;
     assert.deepEqual(city.filter((v) => v.value === 'no-such-city'), [{ value: 'no-such-city', label: 'no-such-city', count: 0 }]);
   });

@@ -1,9 +1,10 @@
+import { after, before } from 'node:test';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { buildApp, type AppOptions } from '../../api/app.ts';
 import { loadBuild, type LoadedBuild } from '../../api/build/load.ts';
 import { staticCatalog, type CatalogSource } from '../../api/build/store.ts';
 import { loadConfig, type AppConfig } from '../../api/config.ts';
-import { writeBuildFixture, type Fixture, type FixtureOptions } from './build-fixture.ts';
+import { removeDir, writeBuildFixture, type Fixture, type FixtureOptions } from './build-fixture.ts';
 import { validateResponses } from './openapi-validator.ts';
 
 export const SITE = 'https://deskatlas.test';
@@ -27,6 +28,17 @@ export function sharedBuild(): Promise<{ fixture: Fixture; build: LoadedBuild }>
 export async function fixtureBuild(opts: FixtureOptions = {}): Promise<{ fixture: Fixture; build: LoadedBuild }> {
   const fixture = await writeBuildFixture(undefined, opts);
   return { fixture, build: await loadBuild(fixture.dir, { siteUrl: SITE }) };
+}
+
+/** A fixture build of its own for one test file: written and loaded before its tests, removed after them. */
+export function fixtureBuildPerFile(opts: FixtureOptions = {}): { readonly build: LoadedBuild } {
+  let made: { fixture: Fixture; build: LoadedBuild } | undefined;
+  before(async () => { made = await fixtureBuild(opts); });
+  after(async () => {
+    await made?.build.close();
+    if (made) await removeDir(made.fixture.dir);
+  });
+  return { get build() { return made!.build; } };
 }
 
 export interface TestAppOptions extends Partial<Omit<AppOptions, 'config' | 'catalog'>> {
