@@ -5,7 +5,7 @@
  * around them. Both are written in the same calls, so they hold the same payload.
  */
 import type { FacetsPayload } from '../../contract/catalog.ts';
-import type { JsonBytes } from './json-bytes.ts';
+import { JsonBytes } from './json-bytes.ts';
 
 type FacetKey = FacetsPayload['facets'][number]['key'];
 type FacetValue = FacetsPayload['facets'][number]['values'][number];
@@ -31,11 +31,29 @@ export function labelledValues(values: readonly string[], labels: readonly strin
   return { values, labels, json };
 }
 
+const COMMA = 0x2c, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d;
+
+/** Writes the values `ids` of l with their counts in t, comma-separated. */
+function writeListed(w: JsonBytes, l: LabelledValues, ids: ArrayLike<number>, t: Int32Array): void {
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k];
+    if (k > 0) w.byte(COMMA);
+    w.view(l.json[id]).uint(t[id]).byte(CLOSE_BRACE);
+  }
+}
+
+/** The JSON BytesOut writes for the values `ids` of l counted in t: made once per build for the values a tally lists. */
+export function listedJson(l: LabelledValues, ids: readonly number[], t: Int32Array): Uint8Array {
+  const w = new JsonBytes(64 * ids.length + 16);
+  writeListed(w, l, ids, t);
+  return Buffer.from(w.finish());
+}
+
 /** Receives a payload in its order: each facet, then its values, then the ranges. */
 export interface FacetsOut {
   facet(key: string, label: string): void;
-  /** the values `ids` of a labelled facet, counted in t */
-  listed(values: LabelledValues, ids: ArrayLike<number>, t: Int32Array): void;
+  /** the values `ids` of a labelled facet, counted in t (`json`: their JSON when made once, listedJson) */
+  listed(values: LabelledValues, ids: ArrayLike<number>, t: Int32Array, json?: Uint8Array): void;
   /** a value, with its JSON up to its count when made once (`{"value":…,"label":…,"count":`) */
   value(value: string, label: string, count: number, json?: Uint8Array): void;
   end(ranges: Ranges): void;
@@ -67,8 +85,6 @@ export class PayloadOut implements FacetsOut {
   }
 }
 
-const COMMA = 0x2c, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d;
-
 /** Writes the payload as JSON, the bytes JSON.stringify makes of PayloadOut's. */
 export class BytesOut implements FacetsOut {
   private facets = 0;
@@ -84,13 +100,12 @@ export class BytesOut implements FacetsOut {
     this.w.text(`{"key":${JSON.stringify(key)},"label":${JSON.stringify(label)},"values":[`);
   }
 
-  listed(l: LabelledValues, ids: ArrayLike<number>, t: Int32Array): void {
-    const { w } = this;
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k];
-      if (this.values++ > 0) w.byte(COMMA);
-      w.view(l.json[id]).uint(t[id]).byte(CLOSE_BRACE);
-    }
+  listed(l: LabelledValues, ids: ArrayLike<number>, t: Int32Array, json?: Uint8Array): void {
+    if (ids.length === 0) return;
+    if (this.values > 0) this.w.byte(COMMA);
+    this.values += ids.length;
+    if (json) this.w.view(json);
+    else writeListed(this.w, l, ids, t);
   }
 
   value(value: string, label: string, count: number, json?: Uint8Array): void {

@@ -14,7 +14,7 @@
 import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import { labelledValues, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
+import { labelledValues, listedJson, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
 import type { CountedFacet, FacetContext, FilterValues, ValueFacet } from './filters.ts';
 import type { IndexedFilter, Matcher } from './match.ts';
 
@@ -44,6 +44,8 @@ interface Tally {
   readonly added: Map<CountedFacet, [string, number][]>;
   /** the ids each facet lists, in their order, by `<facet>|<locale>` */
   readonly listed: Map<string, readonly number[]>;
+  /** their JSON, by `<facet>|<locale>` */
+  readonly listedJson: Map<string, Uint8Array>;
 }
 
 interface Context extends FacetContext {
@@ -112,7 +114,7 @@ export class FacetCounter {
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
     this.prefix = new Int32Array(all.length + 1);
-    this.whole = { bits: all, size: n, counts: new Map(), added: new Map(), listed: new Map() };
+    this.whole = { bits: all, size: n, counts: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
     for (const x of matcher.declared) {
       const facet = x.index.facet;
       if (!facet || !isValueFacet(facet)) continue;
@@ -138,7 +140,7 @@ export class FacetCounter {
           counts.set(facet, { t: c.slice(), ids: touched[k].slice() });
           for (const id of touched[k]) c[id] = 0;
         });
-        this.tallies.set(`${x.name}|${value}`, { bits: b, size: ctx.count, counts, added: this.countOthers(ctx), listed: new Map() });
+        this.tallies.set(`${x.name}|${value}`, { bits: b, size: ctx.count, counts, added: this.countOthers(ctx), listed: new Map(), listedJson: new Map() });
       }
     }
     const whole = this.countOthers({ bits: all, count: n, lo: 0, hi: all.length });
@@ -193,7 +195,9 @@ export class FacetCounter {
       this.labelPlace.set(key, place);
       for (const tally of [this.whole, ...this.tallies.values()]) {
         const { t, ids: counted } = tally.counts.get(facet)!;
-        tally.listed.set(key, this.top(t, counted, key));
+        const ids = this.top(t, counted, key);
+        tally.listed.set(key, ids);
+        tally.listedJson.set(key, listedJson(this.labelled.get(key)!, ids, t));
       }
     }
     for (const x of this.matcher.declared) {
@@ -310,7 +314,7 @@ export class FacetCounter {
     };
 
     const counted = new Map<IndexedFilter, FacetValue[]>();
-    const listed = new Map<IndexedFilter, { labelled: LabelledValues; t: Int32Array; ids: ArrayLike<number>; zeros: string[] }>();
+    const listed = new Map<IndexedFilter, { labelled: LabelledValues; t: Int32Array; ids: ArrayLike<number>; zeros: string[]; json?: Uint8Array }>();
     let truncated = false;
     // value facets grouped by context: one count for each group
     const groups = new Map<Context, { x: IndexedFilter; facet: ValueFacet }[]>();
@@ -341,12 +345,15 @@ export class FacetCounter {
       const touched = tally ? [] : ctx.base ? this.countLess(ctx.base, ctx.left!, members.map((m) => m.facet)) : this.countValues(ctx, members.map((m) => m.facet));
       members.forEach((m, k) => {
         const once = tally?.counts.get(m.facet);
-        const labelled = this.labelled.get(`${m.x.name}|${labeling.locale}`)!;
+        const key = `${m.x.name}|${labeling.locale}`;
+        const labelled = this.labelled.get(key)!;
         const t = once ? once.t : this.counters.get(m.facet)!.counts;
+        const listedOnce = once ? tally!.listed.get(key) : undefined;
         const { ids, zeros, cut } = once
-          ? this.listValues(m.x, m.facet, t, once.ids, tally!.listed.get(`${m.x.name}|${labeling.locale}`), selected(m.x, f), labeling.locale)
+          ? this.listValues(m.x, m.facet, t, once.ids, listedOnce, selected(m.x, f), labeling.locale)
           : this.listValues(m.x, m.facet, t, touched[k], undefined, selected(m.x, f), labeling.locale);
-        listed.set(m.x, { labelled, t, ids, zeros });
+        // the tally's values as they are: their JSON was made with the tally
+        listed.set(m.x, { labelled, t, ids, zeros, json: ids === listedOnce ? tally!.listedJson.get(key) : undefined });
         truncated ||= cut;
         if (!tally) dirty.push({ facet: m.facet, touched: touched[k] });
       });
@@ -363,7 +370,7 @@ export class FacetCounter {
       out.facet(x.name, labeling.key(x.name));
       const ready = listed.get(x);
       if (ready) {
-        out.listed(ready.labelled, ready.ids, ready.t);
+        out.listed(ready.labelled, ready.ids, ready.t, ready.json);
         for (const s of ready.zeros) out.value(s, labeling.value(x.name, s), 0);
         continue;
       }

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BytesOut, labelledValues, PayloadOut, type FacetsOut } from '../../api/catalog/facet-payload.ts';
+import { BytesOut, labelledValues, listedJson, PayloadOut, type FacetsOut } from '../../api/catalog/facet-payload.ts';
 import type { FilterValues } from '../../api/catalog/filters.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { LOCALES } from '../../contract/common.ts';
@@ -70,6 +70,24 @@ describe('the facets payload as bytes', () => {
     write(new BytesOut(w));
     assert.equal(w.finish().toString(), JSON.stringify(objects.payload));
     assert.deepEqual(JSON.parse(w.finish().toString()).facets[0].values[0], { value: 'straße', label: '😀 \ud800 lone', count: 1_000_000_000 });
+  });
+
+  it("writes a tally's values from their JSON made once exactly as one by one", () => {
+    const labelled = labelledValues(['a', 'b"', 'c'], ['Á', 'B\n', 'C']);
+    const ids = [2, 0, 1], t = Int32Array.from([5, 0, 40]);
+    const write = (json?: Uint8Array) => {
+      const w = new JsonBytes(8);
+      const out = new BytesOut(w);
+      out.facet('city', 'City');
+      out.value('x', 'X', 3);
+      out.listed(labelled, ids, t, json);
+      out.listed(labelled, [], t, json && listedJson(labelled, [], t));
+      out.value('y', 'Y', 0);
+      out.end({});
+      return w.finish().toString();
+    };
+    assert.equal(write(listedJson(labelled, ids, t)), write());
+    assert.deepEqual(JSON.parse(write()).facets[0].values.map((v: { value: string }) => v.value), ['x', 'c', 'a', 'b"', 'y']);
   });
 
   it('writes counts of every size in decimal', () => {
