@@ -5,7 +5,7 @@ import { BILLING_PERIODS, CURRENCIES, LOCALES, type Locale, type OptionType, typ
 import type { Filters } from '../../contract/filters.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import * as bits from './bitset.ts';
-import { BytesOut, PayloadOut } from './facet-payload.ts';
+import type { FacetsOut } from './facet-payload.ts';
 import { FacetCounter, type FacetLabeling } from './facets.ts';
 import { FILTERS, type FilterRegistry, type FilterValues } from './filters.ts';
 import { ListingTable } from './listings.ts';
@@ -220,16 +220,9 @@ export class Engine {
     return (a: { value: string; label: string }, b: { value: string; label: string }) => coll.compare(a.label, b.label) || (a.value < b.value ? -1 : 1);
   }
 
-  /** The facets of GET /v1/facets under the filters f sets, labelled in `locale`. */
-  facets(f: FilterValues, locale: Locale): { payload: FacetsPayload; truncated: boolean } {
-    const out = new PayloadOut();
-    const truncated = this.facetCounter.facets(f, this.facetLabeling(locale), out);
-    return { payload: out.payload, truncated };
-  }
-
-  /** Writes those facets as the JSON of their payload; returns whether a facet was cut. */
-  writeFacets(w: JsonBytes, f: FilterValues, locale: Locale): boolean {
-    return this.facetCounter.facets(f, this.facetLabeling(locale), new BytesOut(w));
+  /** Writes the facets of GET /v1/facets under the filters f sets, labelled in `locale`, to `out`; returns whether a facet was cut. */
+  facets(f: FilterValues, locale: Locale, out: FacetsOut): boolean {
+    return this.facetCounter.facets(f, this.facetLabeling(locale), out);
   }
 
   private facetLabeling(locale: Locale): FacetLabeling {

@@ -1,14 +1,11 @@
 /**
- * The two forms of a GET /v1/facets payload the facet counter writes: objects (FacetsPayload),
- * and the JSON bytes of the response, written from fragments made once per build and locale (each
- * value's `{"value":…,"label":…,"count":`), so a request writes only its counts and the brackets
- * around them. Both are written in the same calls, so they hold the same payload.
+ * A GET /v1/facets payload as the facet counter writes it (FacetsOut): the JSON bytes of the
+ * response, written from fragments made once per build and locale (each value's
+ * `{"value":…,"label":…,"count":`), so a request writes only its counts and the brackets around them.
  */
 import type { FacetsPayload } from '../../contract/catalog.ts';
 import { JsonBytes } from './json-bytes.ts';
 
-type FacetKey = FacetsPayload['facets'][number]['key'];
-type FacetValue = FacetsPayload['facets'][number]['values'][number];
 export type Ranges = Omit<FacetsPayload, 'facets'>;
 
 /** The values of a facet labelled in one locale, by value id. */
@@ -59,33 +56,7 @@ export interface FacetsOut {
   end(ranges: Ranges): void;
 }
 
-export class PayloadOut implements FacetsOut {
-  readonly payload: FacetsPayload = { facets: [] };
-  private values: FacetValue[] = [];
-
-  facet(key: string, label: string): void {
-    this.values = [];
-    this.payload.facets.push({ key: key as FacetKey, label, values: this.values });
-  }
-
-  listed(l: LabelledValues, ids: ArrayLike<number>, t: Int32Array): void {
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k];
-      this.values.push({ value: l.values[id], label: l.labels[id], count: t[id] });
-    }
-  }
-
-  value(value: string, label: string, count: number): void {
-    this.values.push({ value, label, count });
-  }
-
-  end(ranges: Ranges): void {
-    if (ranges.priceRange) this.payload.priceRange = ranges.priceRange;
-    if (ranges.capacityRange) this.payload.capacityRange = ranges.capacityRange;
-  }
-}
-
-/** Writes the payload as JSON, the bytes JSON.stringify makes of PayloadOut's. */
+/** Writes the payload as JSON, the bytes JSON.stringify makes of the payload's objects. */
 export class BytesOut implements FacetsOut {
   private facets = 0;
   private values = 0;

@@ -12,6 +12,7 @@ import { staticCatalog } from '../../api/build/store.ts';
 import { MAX_FACET_VALUES } from '../../contract/catalog.ts';
 import { baseTables, buildFixture, city, space } from '../support/pipeline-fixtures.ts';
 import { get, SITE, testApp } from '../support/app.ts';
+import { facetsPayload } from '../support/facets.ts';
 
 const CITIES = 230;
 const cityId = (k: number) => String(9_000_000 + k);
@@ -68,7 +69,7 @@ describe('GET /v1/facets with more values than a facet lists', () => {
     for (const [query, f] of queries) {
       for (const locale of ['en', 'de'] as const) {
         const res = await app.inject({ method: 'GET', url: `/v1/facets?locale=${locale}${query}` });
-        const { payload, truncated } = build.engine.facets(f, locale);
+        const { payload, truncated } = facetsPayload(build.engine, f, locale);
         assert.equal(truncated, JSON.parse(res.body).meta.truncated === true);
         assert.ok(res.body.startsWith(`{"data":${JSON.stringify(payload)},"meta":`), `${query} ${locale}`);
       }

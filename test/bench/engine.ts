@@ -10,10 +10,12 @@
 import { parseArgs } from 'node:util';
 import { loadBuild } from '../../api/build/load.ts';
 import type { Engine, Filters } from '../../api/catalog/engine.ts';
+import { BytesOut } from '../../api/catalog/facet-payload.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import { prng } from '../support/build-fixture.ts';
+import { facetsPayload } from '../support/facets.ts';
 
 const { values } = parseArgs({
   options: {
@@ -32,7 +34,7 @@ console.log(`loaded ${engine.n} listings in ${Math.round(performance.now() - sta
 
 const rnd = prng(Number(values.seed));
 const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)];
-const all = engine.facets({}, 'en').payload;
+const all = facetsPayload(engine, {}, 'en').payload;
 const facetValues = Object.fromEntries(all.facets.map((f) => [f.key, f.values.map((v) => v.value)]));
 
 /** The filters of a random listing's card (city, zone, operator as apps pick them), plus random others. */
@@ -68,7 +70,7 @@ function listPage(f: Filters, sort: SortBy, seed: number, page: number, pageSize
 }
 
 /** The facets as the route writes them: the payload's bytes. */
-const facetsBody = (f: Filters, locale: Locale) => engine.writeFacets(new JsonBytes(48 * 1024), f, locale);
+const facetsBody = (f: Filters, locale: Locale) => engine.facets(f, locale, new BytesOut(new JsonBytes(48 * 1024)));
 
 /** Names people type, as the benchmark's traffic draws them: places in every locale and space titles. */
 const placeNames = LOCALES.flatMap((locale) => build.geo[locale].countries.map((c) => ({ text: c.name, locale }))

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import type { FilterValues } from '../../api/catalog/filters.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { fixtureBuildPerFile } from '../support/app.ts';
+import { facetsPayload } from '../support/facets.ts';
 
 const fixture = fixtureBuildPerFile({ extra: 300 });
 
@@ -20,10 +21,10 @@ function applied(f: FilterValues, key: string, value: string): FilterValues {
 
 function checkAgainstList(f: FilterValues): number {
   const engine = fixture.build.engine;
-  const choices = engine.facets({}, 'en').payload.facets;
+  const choices = facetsPayload(engine, {}, 'en').payload.facets;
   let checked = 0;
   for (const locale of LOCALES) {
-    const { payload, truncated } = engine.facets(f, locale);
+    const { payload, truncated } = facetsPayload(engine, f, locale);
     assert.equal(truncated, false, 'the fixture has fewer values than the cap');
     for (const facet of payload.facets) {
       const listed = new Map(facet.values.map((v) => [v.value, v.count]));
@@ -43,7 +44,7 @@ describe('facet counts under each kind of context', () => {
   });
 
   it('one option type, one amenity or one country alone (counted once per build)', () => {
-    const all = fixture.build.engine.facets({}, 'en').payload.facets;
+    const all = facetsPayload(fixture.build.engine, {}, 'en').payload.facets;
     const values = (key: string) => all.find((c) => c.key === key)!.values.map((v) => v.value);
     const contexts: FilterValues[] = [
       ...values('pricingOptionType').map((t) => ({ pricingOptionType: t }) as FilterValues),
@@ -66,7 +67,7 @@ describe('facet counts under each kind of context', () => {
       { amenities: ['wifi'], minPrice: 200, maxPrice: 1500 },
       { amenities: ['wifi'], minCapacity: 10 },
       { currency: 'EUR' },
-      { operator: fixture.build.engine.facets({}, 'en').payload.facets.find((c) => c.key === 'operator')!.values[0].value },
+      { operator: facetsPayload(fixture.build.engine, {}, 'en').payload.facets.find((c) => c.key === 'operator')!.values[0].value },
     ];
     for (const f of contexts) checkAgainstList(f);
   });

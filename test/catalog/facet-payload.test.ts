@@ -5,26 +5,27 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BytesOut, labelledValues, listedJson, PayloadOut, type FacetsOut } from '../../api/catalog/facet-payload.ts';
+import { BytesOut, labelledValues, listedJson, type FacetsOut } from '../../api/catalog/facet-payload.ts';
 import type { FilterValues } from '../../api/catalog/filters.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { fixtureBuildPerFile } from '../support/app.ts';
+import { facetsPayload, PayloadOut } from '../support/facets.ts';
 
 const fixture = fixtureBuildPerFile({ extra: 300 });
 
 function sameAsObjects(f: FilterValues): void {
   for (const locale of LOCALES) {
-    const { payload, truncated } = fixture.build.engine.facets(f, locale);
+    const { payload, truncated } = facetsPayload(fixture.build.engine, f, locale);
     const w = new JsonBytes(64);
-    assert.equal(fixture.build.engine.writeFacets(w, f, locale), truncated);
+    assert.equal(fixture.build.engine.facets(f, locale, new BytesOut(w)), truncated);
     assert.equal(w.finish().toString(), JSON.stringify(payload), `${JSON.stringify(f)} ${locale}`);
   }
 }
 
 describe('the facets payload as bytes', () => {
   it('is the JSON of the payload under every kind of context', () => {
-    const all = fixture.build.engine.facets({}, 'en').payload.facets;
+    const all = facetsPayload(fixture.build.engine, {}, 'en').payload.facets;
     const values = (key: string) => all.find((c) => c.key === key)!.values.map((v) => v.value);
     const contexts: FilterValues[] = [
       {},
@@ -48,7 +49,7 @@ describe('the facets payload as bytes', () => {
     sameAsObjects({ city: 'no-such-city' });
     sameAsObjects({ country: 'germany', amenities: ['wifi', 'no-such-amenity'], operator: 'no-such-operator' });
     sameAsObjects({ amenities: ['wifi', 'wifi'], minPrice: 1e9 });
-    const { payload } = fixture.build.engine.facets({ city: 'no-such-city', amenities: ['no-such-amenity'] }, 'de');
+    const { payload } = facetsPayload(fixture.build.engine, { city: 'no-such-city', amenities: ['no-such-amenity'] }, 'de');
     const city = payload.facets.find((c) => c.key === 'city')!.values;
     assert.deepEqual(city.filter((v) => v.value === 'no-such-city'), [{ value: 'no-such-city', label: 'no-such-city', count: 0 }]);
   });

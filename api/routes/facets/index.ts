@@ -1,6 +1,7 @@
 import { FacetsPayloadSchema, MAX_FACET_VALUES } from '../../../contract/catalog.ts';
 import { envelope, MetaSchema } from '../../../contract/common.ts';
 import type { CatalogQuerySchemas } from '../../../contract/queries.ts';
+import { BytesOut } from '../../catalog/facet-payload.ts';
 import { closeEnvelope, openEnvelope } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
@@ -26,7 +27,7 @@ export const facetsRoute = (queries: CatalogQuerySchemas) => defineRoute({
   rateLimit: 'read',
   handler: ({ query: q, build, cite }) => {
     const w = openEnvelope(FACETS_BYTES);
-    const truncated = build.engine.writeFacets(w, q, q.locale);
+    const truncated = build.engine.facets(q, q.locale, new BytesOut(w));
     return { json: closeEnvelope(w, { truncated: truncated || undefined, citation: cite(q.locale, listPage(build.engine, q.locale, q)) }) };
   },
 });
