@@ -35,7 +35,7 @@ function writeListed(w: JsonBytes, l: LabelledValues, ids: ArrayLike<number>, t:
   for (let k = 0; k < ids.length; k++) {
     const id = ids[k];
     if (k > 0) w.byte(COMMA);
-    w.view(l.json[id]).uint(t[id]).byte(CLOSE_BRACE);
+    w.bytes(l.json[id]).uint(t[id]).byte(CLOSE_BRACE);
   }
 }
 
@@ -75,13 +75,13 @@ export class BytesOut implements FacetsOut {
     if (ids.length === 0) return;
     if (this.values > 0) this.w.byte(COMMA);
     this.values += ids.length;
-    if (json) this.w.view(json);
+    if (json) this.w.bytes(json);
     else writeListed(this.w, l, ids, t);
   }
 
   value(value: string, label: string, count: number, json?: Uint8Array): void {
     if (this.values++ > 0) this.w.byte(COMMA);
-    if (json) this.w.view(json).uint(count).byte(CLOSE_BRACE);
+    if (json) this.w.bytes(json).uint(count).byte(CLOSE_BRACE);
     else this.w.text(JSON.stringify({ value, label, count }));
   }
 
