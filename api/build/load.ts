@@ -90,8 +90,8 @@ const ON_DISK = new Set([
 
 /** The files held in memory, in the order the loader needs them (the others after them). */
 const FIRST_NEEDED = [
-  ...LOCALES.flatMap((l) => [`cards.${l}.ndjson`, LINE_INDEX_FILE(`cards.${l}.ndjson`), `markers.${l}.ndjson`, LINE_INDEX_FILE(`markers.${l}.ndjson`), DETAILS_INDEX.name(l)]),
   LISTING_COLUMNS_FILE, 'facet-labels.json', ...LOCALES.map((l) => `geo.${l}.json`),
+  ...LOCALES.flatMap((l) => [`cards.${l}.ndjson`, LINE_INDEX_FILE(`cards.${l}.ndjson`), `markers.${l}.ndjson`, LINE_INDEX_FILE(`markers.${l}.ndjson`), DETAILS_INDEX.name(l)]),
 ];
 
 /** Hashing threads: the machines this runs on have two cores or more. */
@@ -179,7 +179,20 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     return Object.fromEntries(LOCALES.map((l, k) => [l, opened[k]])) as PerLocale<KeyedRecords<T>>;
   };
   try {
-    const listings = {} as PerLocale<LocaleListings>;
+    // the engine is built from the listing columns while the listing files are still being read and hashed
+    let columns: ListingColumnsData;
+    try {
+      columns = decodeListingColumns(await read(LISTING_COLUMNS_FILE));
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+    const [labels, geo] = await Promise.all([json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo')]);
+    let engine: Engine;
+    try {
+      engine = new Engine(columns, labels, geo, { filters: opts.filters });
+    } catch (err) {
+      return fail((err as Error).message);
+    }
     for (const l of LOCALES) {
       const lines = async (name: 'cards' | 'markers') => {
         const file = `${name}.${l}.ndjson`;
@@ -194,22 +207,13 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       const detailFile = await openRecords(join(dir, detailsName), detailsName, await read(DETAILS_INDEX.name(l))).catch((err: Error) => fail(err.message));
       onDisk.push(detailFile);
       if (opts.checkAllDetails) await checkAllRecords(detailFile).catch((err: Error) => fail(err.message));
-      listings[l] = { cards: await lines('cards'), markers: await lines('markers'), details: detailFile, siteUrl: opts.siteUrl };
-    }
-    let columns: ListingColumnsData;
-    try {
-      columns = decodeListingColumns(await read(LISTING_COLUMNS_FILE));
-      for (const l of LOCALES) for (const name of ['cards', 'markers', 'details'] as const) checkLineCount(`${name}.${l}.ndjson`, listings[l][name], columns.slugs.length);
-    } catch (err) {
-      return fail((err as Error).message);
-    }
-    const [labels, geo] = await Promise.all([json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo')]);
-    let engine: Engine;
-    try {
-      engine = new Engine(columns, labels, geo, { filters: opts.filters });
-      for (const l of LOCALES) engine.addListings(l, listings[l]);
-    } catch (err) {
-      return fail((err as Error).message);
+      const listings: LocaleListings = { cards: await lines('cards'), markers: await lines('markers'), details: detailFile, siteUrl: opts.siteUrl };
+      try {
+        for (const name of ['cards', 'markers', 'details'] as const) checkLineCount(`${name}.${l}.ndjson`, listings[name], columns.slugs.length);
+        engine.addListings(l, listings);
+      } catch (err) {
+        return fail((err as Error).message);
+      }
     }
     const [config, marketRates, rankings, places, operators, priceIndex, suggestIndex, leadRouting] = await Promise.all([
       json<ConfigPayload>('config.json'),

@@ -31,6 +31,8 @@ describe('build files made for loading', () => {
     await refusedWith({ columns: (c) => { c.amenities[Object.keys(c.amenities)[0]].reverse(); } }, /listing-columns\.bin: amenities\.[a-z0-9_-]+ is not a list of ascending listing indices/);
     await refusedWith({ mutateBinary: (files) => files.set(LISTING_COLUMNS_FILE, files.get(LISTING_COLUMNS_FILE)!.subarray(0, -100)) }, /listing-columns\.bin: section order\.[a-z._-]+ \(\d+ bytes at \d+\) lies outside the file's \d+ bytes/);
     await refusedWith({ mutateBinary: (files) => files.set(LISTING_COLUMNS_FILE, Buffer.from('not columns')) }, /listing-columns\.bin: not a listing columns file/);
+    // the dictionaries' entries are the pipeline's to check; that each is a list is the loader's
+    await refusedWith({ columns: (c) => { (c.dict as Record<string, unknown>).city = 'Berlin'; } }, /listing-columns\.bin: the header is invalid: dict\.city: /);
   });
 
   it('rejects a line index that does not fit its NDJSON file', async () => {
