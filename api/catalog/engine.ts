@@ -248,8 +248,8 @@ export class Engine {
   writeCard(w: JsonBytes, i: number, locale: Locale, f: Filters): void {
     writeOpenLine(w, this.lines[locale].cards, i, this.siteUrlBytes[locale]);
     let s = this.priceFields(i, f.pricingOptionType);
-    const mp = this.listings.price(f.pricingOptionType).market[i];
-    if (mp) s += mp;
+    const mp = this.listings.price(f.pricingOptionType).marketPosition[i];
+    if (mp >= 0) s += this.listings.marketJson[mp];
     if (f.lat !== undefined && f.lng !== undefined) {
       const d = this.listings.distance(i, f.lat, f.lng);
       if (d !== undefined) s += `,"distanceMeters":${Math.round(d * 10) / 10}`;

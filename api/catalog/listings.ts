@@ -6,7 +6,7 @@
  */
 import type { ListingColumnsData, PriceColumnsData } from '../../contract/listing-columns.ts';
 import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES, type OptionType } from '../../contract/common.ts';
-import { PRICE_BASES, PRODUCT_PRICE_BASIS, priceBasisOrder } from '../../contract/prices.ts';
+import { PRICE_BASES, PRODUCT_PRICE_BASIS } from '../../contract/prices.ts';
 import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
@@ -14,7 +14,8 @@ import { haversineMeters } from './geo.ts';
 
 /**
  * One product's price facts (overall or of one option type) of every listing: the fromPrice the
- * card shows (amount NaN and currency 0 when none) and the comparable price (contract/prices.ts).
+ * card shows (amount NaN and currency 0 when none), its market position, and the comparable price
+ * on the product's own basis that the price filter and summary read (contract/prices.ts).
  */
 export interface PriceColumn {
   amount: Float64Array;
@@ -22,12 +23,8 @@ export interface PriceColumn {
   currency: Uint8Array;
   /** index into BILLING_PERIODS + 1 */
   period: Uint8Array;
-  /** `,"marketPosition":{…}` of the card, when the listing has one */
-  market: (string | undefined)[];
-  /** position of the comparable price's basis in the product's order (0: the product's own basis); NaN when none */
-  basisRank: Float64Array;
-  /** the comparable price in EUR (through the FX table), which orders the listings of one basis */
-  comparableEur: Float64Array;
+  /** index into ListingTable.marketJson, -1 when the listing has no market position */
+  marketPosition: Int32Array;
   /** the comparable amount in the listing's currency when it is on the product's own basis (what minPrice/maxPrice and priceRange read); NaN otherwise */
   onBasis: Float64Array;
   /** currency of onBasis: index into CURRENCIES + 1, 0 when none */
@@ -51,6 +48,8 @@ export class ListingTable {
   /** the listings with coordinates by latitude, and their latitudes */
   readonly latOrder: Int32Array;
   readonly latSorted: Float64Array;
+  /** each market position as the card's `,"marketPosition":{…}` */
+  readonly marketJson: string[];
   private readonly prices = new Map<OptionType | '', PriceColumn>();
   private readonly onBasisIndexes = new Map<OptionType | '', AmountIndex>();
 
@@ -66,34 +65,28 @@ export class ListingTable {
     for (let k = 0; k < n; k++) this.slugRank[this.bySlug[k]] = k;
     this.all = bits.full(n);
     const dict = cols.dict;
-    const marketJson = dict.marketPositions.map((m) => `,"marketPosition":${JSON.stringify(m)}`);
+    this.marketJson = dict.marketPositions.map((m) => `,"marketPosition":${JSON.stringify(m)}`);
     const currencyCode = dict.currencies.map((c) => CURRENCIES.indexOf(c) + 1);
     const periodCode = dict.billingPeriods.map((p) => BILLING_PERIODS.indexOf(p) + 1);
     const none = (): PriceColumn => ({
-      amount: new Float64Array(n).fill(Number.NaN), currency: new Uint8Array(n), period: new Uint8Array(n), market: new Array(n),
-      basisRank: new Float64Array(n).fill(Number.NaN), comparableEur: new Float64Array(n).fill(Number.NaN),
+      amount: new Float64Array(n).fill(Number.NaN), currency: new Uint8Array(n), period: new Uint8Array(n), marketPosition: new Int32Array(n).fill(-1),
       onBasis: new Float64Array(n).fill(Number.NaN), onBasisCurrency: new Uint8Array(n),
     });
     const fill = (product: OptionType | 'all', c: PriceColumnsData): PriceColumn => {
-      const rankOfBasis = PRICE_BASES.map((b) => priceBasisOrder(product).indexOf(b));
       const ownBasis = PRICE_BASES.indexOf(PRODUCT_PRICE_BASIS[product]);
-      const col = none();
+      const col: PriceColumn = {
+        amount: c.amount, currency: new Uint8Array(n), period: new Uint8Array(n), marketPosition: c.marketPosition,
+        onBasis: new Float64Array(n).fill(Number.NaN), onBasisCurrency: new Uint8Array(n),
+      };
       for (let i = 0; i < n; i++) {
-        const amount = c.amount[i];
-        if (!Number.isNaN(amount)) {
-          col.amount[i] = amount;
+        if (!Number.isNaN(c.amount[i])) {
           col.currency[i] = c.currency[i] >= 0 ? currencyCode[c.currency[i]] : 0;
           col.period[i] = c.billingPeriod[i] >= 0 ? periodCode[c.billingPeriod[i]] : 0;
         }
-        if (c.marketPosition[i] >= 0) col.market[i] = marketJson[c.marketPosition[i]];
-        const comparable = c.comparableAmount[i], basis = c.comparableBasis[i];
-        if (!Number.isNaN(comparable) && basis >= 0 && !Number.isNaN(c.comparableEur[i])) {
-          col.basisRank[i] = rankOfBasis[basis];
-          col.comparableEur[i] = c.comparableEur[i];
-          if (basis === ownBasis && c.comparableCurrency[i] >= 0) {
-            col.onBasis[i] = comparable;
-            col.onBasisCurrency[i] = currencyCode[c.comparableCurrency[i]];
-          }
+        const comparable = c.comparableAmount[i];
+        if (!Number.isNaN(comparable) && c.comparableBasis[i] === ownBasis && !Number.isNaN(c.comparableEur[i]) && c.comparableCurrency[i] >= 0) {
+          col.onBasis[i] = comparable;
+          col.onBasisCurrency[i] = currencyCode[c.comparableCurrency[i]];
         }
       }
       return col;
