@@ -81,7 +81,7 @@ export interface FilterIndex {
   readonly summary?: RangeSummary;
   /**
    * Values whose context, the filter alone, many requests share and is wide (an option type, an
-   * amenity, a country): the facet counter counts the facets under each once per build.
+   * amenity, a country, a currency): the facet counter counts the facets under each once per build.
    * `holding` lists the tallied values whose listings include every listing f's set holds.
    */
   readonly tallied?: { readonly values: readonly string[]; filters(value: string): FilterValues; holding(f: FilterValues): readonly string[] };
@@ -292,7 +292,11 @@ export const FILTERS = {
       const currencyOf = new Int32Array(n);
       for (let i = 0; i < n; i++) currencyOf[i] = (byCountry[cols.countryCode[i]] || priceCurrency[i]) - 1;
       const postings = postingsOf(n, currencyOf, CURRENCIES.length);
-      return { narrow: (b, f) => narrowTo(b, postings[CURRENCIES.indexOf(f.currency!)]) };
+      return {
+        narrow: (b, f) => narrowTo(b, postings[CURRENCIES.indexOf(f.currency!)]),
+        // few and wide, like countries
+        tallied: { values: CURRENCIES.filter((_, k) => postings[k].list.length > 0), filters: (c) => ({ currency: c as Currency }), holding: (f) => [f.currency!] },
+      };
     },
   },
   amenities: {

@@ -1,13 +1,13 @@
 /**
  * The facet counter against the list, under each kind of context: every listing, the contexts
- * counted once per build (one option type, amenity or country alone) and contexts counted per
+ * counted once per build (one option type, amenity, country or currency alone) and contexts counted per
  * request. Every value's count equals the list total with that value applied, and every value
  * with listings there is listed.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FilterValues } from '../../api/catalog/filters.ts';
-import { LOCALES } from '../../contract/common.ts';
+import { CURRENCIES, LOCALES } from '../../contract/common.ts';
 import { fixtureBuildPerFile } from '../support/app.ts';
 import { facetsPayload } from '../support/facets.ts';
 
@@ -43,13 +43,14 @@ describe('facet counts under each kind of context', () => {
     assert.ok(checkAgainstList({}) > 0);
   });
 
-  it('one option type, one amenity or one country alone (counted once per build)', () => {
+  it('one option type, amenity, country or currency alone (counted once per build)', () => {
     const all = facetsPayload(fixture.build.engine, {}, 'en').payload.facets;
     const values = (key: string) => all.find((c) => c.key === key)!.values.map((v) => v.value);
     const contexts: FilterValues[] = [
       ...values('pricingOptionType').map((t) => ({ pricingOptionType: t }) as FilterValues),
       ...values('amenities').map((a) => ({ amenities: [a] })),
       ...values('country').map((country) => ({ country })),
+      ...CURRENCIES.map((currency) => ({ currency })),
     ];
     assert.ok(contexts.length > 10);
     for (const f of contexts) checkAgainstList(f);
@@ -66,7 +67,8 @@ describe('facet counts under each kind of context', () => {
       // the option type facet's context is the amenity alone, but its counts read the price range
       { amenities: ['wifi'], minPrice: 200, maxPrice: 1500 },
       { amenities: ['wifi'], minCapacity: 10 },
-      { currency: 'EUR' },
+      { currency: 'EUR', amenities: ['wifi'] },
+      { currency: 'GBP', pricingOptionType: 'flex_desk', minCapacity: 10 },
       { operator: facetsPayload(fixture.build.engine, {}, 'en').payload.facets.find((c) => c.key === 'operator')!.values[0].value },
     ];
     for (const f of contexts) checkAgainstList(f);
