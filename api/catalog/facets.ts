@@ -442,10 +442,15 @@ export class FacetCounter {
     let l = 0, r = byStart.length;
     while (l < r) { const m = (l + r) >>> 1; if (end[byStart[m]] <= lo << 5) l = m + 1; else r = m; }
     let size = 0;
+    // places mostly follow one another: a range's start is then the last one's end, counted already
+    let lastEnd = -1, beforeLastEnd = 0;
     for (let k = l; k < byStart.length; k++) {
       const id = byStart[k];
       if (start[id] >= hi << 5) break;
-      const c = before(end[id]) - before(start[id]);
+      const from = start[id] === lastEnd ? beforeLastEnd : before(start[id]);
+      lastEnd = end[id];
+      beforeLastEnd = before(lastEnd);
+      const c = beforeLastEnd - from;
       if (c > 0) { counts[id] = c; touched[size++] = id; }
     }
     return touched.subarray(0, size);
