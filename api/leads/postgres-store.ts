@@ -22,6 +22,8 @@ function isUnavailable(err: unknown): boolean {
 
 const UNIQUE_VIOLATION = '23505';
 
+function ignoreDropped(): void {}
+
 interface RawLead { lead_id: string; reference: string; endpoint: LeadEndpoint; created_at: string; payload: Record<string, unknown> }
 
 interface RawOutbox {
@@ -111,6 +113,10 @@ export class PostgresLeadStore implements LeadStore {
     });
     // An idle connection the server dropped: the pool discards it and opens another on demand.
     this.pool.on('error', (err) => opts.onError?.(err));
+    // A connection can also drop while it is handed out, even before the caller holds it (the
+    // server's "ready" and its shutdown notice in one packet): the next query on it fails and the
+    // pool discards it on release, so the event only needs a listener, or the process would crash.
+    this.pool.on('connect', (client) => client.on('error', ignoreDropped));
   }
 
   /** Applies the migrations not yet applied; safe with many replicas starting at once. */
@@ -152,9 +158,6 @@ export class PostgresLeadStore implements LeadStore {
       throw new StoreUnavailableError(String((err as Error).message), { cause: err });
     }
     let broken: Error | undefined;
-    // A connection dropped between two queries is reported as an event; the next query fails anyway.
-    const dropped = (err: Error) => { broken = err; };
-    client.on('error', dropped);
     try {
       return await fn(client);
     } catch (err) {
@@ -164,7 +167,6 @@ export class PostgresLeadStore implements LeadStore {
       }
       throw err;
     } finally {
-      client.off('error', dropped);
       // A connection that failed is not handed out again.
       client.release(broken);
     }

@@ -1,9 +1,12 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { InquiryBodySchema } from '../../contract/leads.ts';
 import { ProblemSchema } from '../../contract/problem.ts';
 import { readMigrations } from '../../api/leads/migrations.ts';
 import { PostgresLeadStore } from '../../api/leads/postgres-store.ts';
+import { StoreUnavailableError } from '../../api/leads/store.ts';
 import { TestPostgres, sharedPostgres, stopSharedPostgres } from '../support/postgres.ts';
 import { ROUTING, buildTestApp, inquiryBody, openService, tempDir } from './support.ts';
 
@@ -43,5 +46,36 @@ describe('PostgreSQL lead store', () => {
     assert.equal(await service.store.countLeads(), 1);
     const replay = await service.submit({ endpoint: 'inquiry', body: InquiryBodySchema.parse(inquiryBody()), routing: ROUTING, idempotencyKey: 'k' });
     assert.equal(replay.replayed, true);
+  });
+
+  it('a server that shuts down as the connection becomes ready: the call fails with StoreUnavailableError, the process lives on', async (t) => {
+    // A stand-in speaking just enough of the wire protocol to put "ready for query" and the
+    // shutdown notice (FATAL 57P01) in one packet, the race a real server hits when stopped.
+    const message = (type: string, body: Buffer) => {
+      const head = Buffer.alloc(5);
+      head.write(type, 0);
+      head.writeInt32BE(body.length + 4, 1);
+      return Buffer.concat([head, body]);
+    };
+    const field = (code: string, value: string) => Buffer.from(`${code}${value}\0`);
+    const packet = Buffer.concat([
+      message('R', Buffer.alloc(4)), // AuthenticationOk
+      message('Z', Buffer.from('I')), // ReadyForQuery
+      message('E', Buffer.concat([field('S', 'FATAL'), field('C', '57P01'),
+        field('M', 'terminating connection due to administrator command'), Buffer.from('\0')])),
+    ]);
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.once('data', () => socket.write(packet)); // the startup message
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => { for (const s of sockets) s.destroy(); server.close(); });
+    const { port } = server.address() as AddressInfo;
+    const store = new PostgresLeadStore(`postgres://atlas@127.0.0.1:${port}/atlas`, { poolSize: 1 });
+    t.after(() => store.close());
+
+    await assert.rejects(store.migrate(), StoreUnavailableError);
+    await assert.rejects(store.migrate(), StoreUnavailableError, 'and again on a new connection');
   });
 });

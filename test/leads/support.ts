@@ -158,6 +158,8 @@ export function parseMail(raw: string, rcpt: string[] = []): ReceivedMail {
   return { raw, headers, text: text.replace(/\r\n/g, '\n'), rcpt };
 }
 
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE']);
+
 /** A real SMTP server (smtp-server) in the test process; stop() and start() again on the same port. */
 export class TestSmtp {
   messages: ReceivedMail[] = [];
@@ -181,8 +183,9 @@ export class TestSmtp {
       this.server!.listen(this.port, '127.0.0.1', () => resolve());
     });
     this.server.removeAllListeners('error');
-    // A client killed mid-session (the kill -9 tests) resets its connection: not the server's failure.
-    this.server.on('error', (err: NodeJS.ErrnoException) => { if (err.code !== 'ECONNRESET') throw err; });
+    // A client killed mid-session (the kill -9 tests) resets its connection, or is gone when the
+    // server replies: not the server's failure.
+    this.server.on('error', (err: NodeJS.ErrnoException) => { if (!CLIENT_GONE.has(err.code ?? '')) throw err; });
     this.port = (this.server.server.address() as AddressInfo).port;
     return this;
   }
