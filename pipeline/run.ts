@@ -17,7 +17,7 @@ import {
 import { OutputChecker } from './lib/output-check.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { writeSuggestFiles } from './lib/suggest-index.ts';
-import { PRICE_HISTORY_MART, priceIndex, writePriceHistory, writeResearchFiles } from './lib/research.ts';
+import { RESEARCH_MARTS, priceIndex, writePriceHistory, writeResearchFiles } from './lib/research.ts';
 import { writeRelease } from './lib/release.ts';
 import { RELEASES_DIR } from '../contract/research.ts';
 import { BuildError } from './lib/errors.ts';
@@ -113,11 +113,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
 
     const marts = await progress.stage('read marts', async () => {
       const read = await assemble.readMarts(conn);
-      // only the listing files and the price history are read from DuckDB after this: free the rest of its memory
+      // only the listing files and the research files are read from DuckDB after this: free the rest of its memory
       // before their parts are made, then what the parts were made of
-      await dropAllExcept(conn, [...LISTING_PART_SOURCES, ...LISTING_ROW_SOURCES, PRICE_HISTORY_MART]);
+      await dropAllExcept(conn, [...LISTING_PART_SOURCES, ...LISTING_ROW_SOURCES, ...RESEARCH_MARTS]);
       await conn.run(listingPartsSql());
-      await dropAllExcept(conn, [...LISTING_ROW_SOURCES, PRICE_HISTORY_MART]);
+      await dropAllExcept(conn, [...LISTING_ROW_SOURCES, ...RESEARCH_MARTS]);
       return read;
     }, (m) => `asOf=${m.asOf}`);
     const writer = new BuildWriter(tmpDir);
@@ -131,7 +131,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         check.catch(() => undefined); // its failure is thrown where its locale awaits it
         checks.set(locale, check);
       }
-      await dropAllExcept(conn, [PRICE_HISTORY_MART]);
+      await dropAllExcept(conn, RESEARCH_MARTS);
       return checks;
     }, () => `cards, markers and details for ${LOCALES.join(', ')}; lines checked meanwhile`);
     const dataPackage = priceReportDataPackage(marts.asOf, inputs.source);
@@ -144,7 +144,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       const shared: Record<keyof typeof BUILD_FILES, unknown> = {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
-        'price-index.json': priceIndex(marts, inputs.source),
+        'price-index.json': await priceIndex(conn, marts.asOf, inputs.source),
       };
       for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
         validateOutput(file, BUILD_FILES[file], value);
@@ -153,8 +153,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       const routing = assemble.leadRouting(marts);
       validateOutput(KEYED_FILE.lines(LEAD_ROUTING.name), LEAD_ROUTING.schema, routing);
       writeKeyedFile(writer, LEAD_ROUTING.name, undefined, routing);
-      const research = writeResearchFiles(writer, marts, {
-        source: inputs.source, rowsByFile: inputRowsByFile(inputs.rowCounts), rejectRows: rejects.rows, dataPackage,
+      const research = await writeResearchFiles(conn, writer, {
+        asOf: marts.asOf, source: inputs.source, rowsByFile: inputRowsByFile(inputs.rowCounts), rejectRows: rejects.rows, dataPackage,
       });
       writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
       rowCounts.listings = columns.slugs.length;

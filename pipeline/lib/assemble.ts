@@ -63,7 +63,6 @@ export interface Marts {
   zones: Row[];
   operators: Row[];
   marketRates: Row[];
-  priceIndex: Row[];
   rankings: Row[];
   amenities: Row[];
   texts: Texts;
@@ -90,7 +89,6 @@ export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
     zones: await queryJsonRows(conn, 'select * from zones order by city_slug, zone_slug'),
     operators: await queryJsonRows(conn, 'select * from operators order by operator_slug'),
     marketRates: await queryJsonRows(conn, 'select * from market_rates'),
-    priceIndex: await queryJsonRows(conn, 'select * from price_index'),
     // the ranked spaces each city shows (MAX_RANKING_LIMIT at most), in rank order, with the city's count
     rankings: await queryJsonRows(conn, `select * exclude (rank) from (
       select *, count(*) over (partition by city_slug) as city_sample_size,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
-  closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync,
+  closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, renameSync,
   rmSync, symlinkSync, unlinkSync, writeSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -87,6 +87,20 @@ export class BuildWriter {
   /** Where a file written by another hand (DuckDB's COPY) goes. */
   pathOf(name: string): string {
     return path.join(this.dir, name);
+  }
+
+  /** Lists a file another hand wrote at pathOf(name) (DuckDB's COPY): fsyncs it and hashes its bytes. */
+  adopt(name: string): void {
+    const fd = openSync(path.join(this.dir, name), 'r');
+    try {
+      const hash = createHash('sha256');
+      const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
+      for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;) hash.update(buffer.subarray(0, n));
+      fsyncSync(fd);
+      this.files[name] = hash.digest('hex');
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Lists a file written at pathOf(name), already fsynced, with the sha256 of its bytes. */

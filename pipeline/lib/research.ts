@@ -6,144 +6,130 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { stringify } from 'csv-stringify/sync';
 import { RESEARCH_FILES } from '../../contract/build.ts';
 import { fileURLToPath } from 'node:url';
-import type { Money, OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity, SnapshotSource } from '../../contract/market.ts';
-import type { PriceHistoryCity, PriceHistoryPoint, RejectsSummary } from '../../contract/research.ts';
-import type { Marts, Row } from './assemble.ts';
+import type { PriceHistoryCity, RejectsSummary } from '../../contract/research.ts';
 import type { BuildWriter } from './publish.ts';
 import { elementValidator, validateOutput } from './validate.ts';
-import { forEachJsonRowChunk, queryColumn } from './models.ts';
+import { queryColumn } from './models.ts';
 
 export const METHODOLOGY_PATH = '/en/price-index#methodology';
 
 /** The methodology's one source, copied into every build as methodology.md. */
 export const METHODOLOGY_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'methodology.md');
 
-const str = (v: unknown): string => v as string;
-const num = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : (v as number));
+/** The marts the research files are made from (read after the other marts). */
+const PRICE_INDEX_MART = 'price_index';
+const PRICE_HISTORY_MART = 'price_history';
+export const RESEARCH_MARTS = [PRICE_INDEX_MART, PRICE_HISTORY_MART];
 
-/** sampleSize, published, the figures when published, the flag when not */
-function figures(row: Row) {
-  const currency = str(row.currency) as Money['currency'];
-  const money = (v: unknown): Money => ({ amount: num(v), currency });
-  const published = row.is_published as boolean;
-  return {
-    sampleSize: num(row.sample_size),
-    published,
-    ...(published ? {
-      median: money(row.median_price), average: money(row.average_price), min: money(row.min_price), max: money(row.max_price),
-    } : {}),
-  };
-}
+/**
+ * JSON members of a figure of row r (a row of either mart), as JSON text in SQL (sql/macros.sql):
+ * sampleSize, published and the figures when published; the flag when not; the quality measures
+ * of a published figure.
+ */
+const figureMembers = (r: string) => [
+  `json_member('sampleSize', ${r}.sample_size)`,
+  `json_member('published', ${r}.is_published)`,
+  ...(['median', 'average', 'min', 'max'] as const).map((f) =>
+    `json_member_text('${f}', case when ${r}.is_published then json_money(${r}.${f}_price, ${r}.currency) end)`),
+];
+const flagMember = (r: string) => `json_member('flag', case when not ${r}.is_published then 'insufficient_sample' end)`;
+const qualityMembers = (r: string) => [
+  `json_member_text('p25', case when ${r}.is_published then json_money(${r}.p25_price, ${r}.currency) end)`,
+  `json_member_text('p75', case when ${r}.is_published then json_money(${r}.p75_price, ${r}.currency) end)`,
+  `json_member_text('medianAgeDays', case when ${r}.is_published then json_number(${r}.median_age_days) end)`,
+  `json_member_text('staleShare', case when ${r}.is_published then json_number(${r}.stale_share) end)`,
+  `json_member_text('largestOperatorShare', case when ${r}.is_published then json_number(${r}.largest_operator_share) end)`,
+  `json_member('flags', case when ${r}.is_published then ${r}.quality_flags end)`,
+];
+const object = (members: string[]) => `'{' || concat_ws(',', ${members.join(',\n  ')}) || '}'`;
+const cityMembers = (r: string) => [
+  `json_member('city', {'slug': ${r}.city_slug, 'name': ${r}.city_name})`,
+  `json_member('countryCode', ${r}.country_code)`,
+  `json_member('currency', ${r}.currency)`,
+];
+/** a JSON array of the texts of a group, in an order; '[]' when there are none */
+const array = (text: string, order: string, filter: string) =>
+  `'[' || coalesce(string_agg(${text}, ',' order by ${order}) filter (where ${filter}), '') || ']'`;
 
-const insufficient = (row: Row) => (row.is_published ? {} : { flag: 'insufficient_sample' as const });
+/** Per city (the mart's order), its entry of price-index.json as JSON text: the `all` figure, then each desk product (unflagged). */
+const PRICE_INDEX_CITIES_SQL = `
+select ${object([
+  ...cityMembers('a'), ...figureMembers('a'),
+  `json_member_text('byType', (select ${array(object([`json_member('optionType', t.product_type)`, ...figureMembers('t'), ...qualityMembers('t')]),
+    'option_type_rank(t.product_type)', "t.product_type <> 'all'")} from ${PRICE_INDEX_MART} t where t.city_slug = a.city_slug and t.country_code = a.country_code))`,
+  flagMember('a'), ...qualityMembers('a'),
+])} as json
+from ${PRICE_INDEX_MART} a
+where a.product_type = 'all'
+order by a.country_code, a.city_slug`;
 
-/** The quality measures of a published figure (none for an unpublished one). */
-function quality(row: Row) {
-  if (!row.is_published) return {};
-  const currency = str(row.currency) as Money['currency'];
-  return {
-    p25: { amount: num(row.p25_price), currency },
-    p75: { amount: num(row.p75_price), currency },
-    medianAgeDays: num(row.median_age_days),
-    staleShare: num(row.stale_share),
-    largestOperatorShare: num(row.largest_operator_share),
-    flags: str(row.quality_flags),
-  };
-}
+/** Per city (the mart's order), its entry of price-history.json as JSON text: the `all` series, then each desk product's. */
+const PRICE_HISTORY_CITIES_SQL = `
+with series as (
+  select h.country_code, h.city_slug, h.city_name, h.currency, h.product_type,
+    ${array(object([`json_member('month', h.month)`, ...figureMembers('h'), flagMember('h'), ...qualityMembers('h')]), 'h.month', 'true')} as points,
+  from ${PRICE_HISTORY_MART} h
+  group by all
+)
+select ${object([
+  ...cityMembers('s'),
+  `json_member_text('points', any_value(s.points) filter (where s.product_type = 'all'))`,
+  `json_member_text('byType', ${array(`'{"optionType":' || to_json(s.product_type)::varchar || ',"points":' || s.points || '}'`,
+    'option_type_rank(s.product_type)', "s.product_type <> 'all'")})`,
+])} as json
+from series s
+group by s.country_code, s.city_slug, s.city_name, s.currency
+order by s.country_code, s.city_slug`;
 
-/** The rows of a city in a mart's order: `all` first, then the desk products. */
-function* cityGroups(rows: Row[]): Generator<Row[]> {
-  let group: Row[] = [];
-  for (const row of rows) {
-    if (group.length && row.city_slug !== group[0].city_slug) {
-      yield group;
-      group = [];
-    }
-    group.push(row);
-  }
-  if (group.length) yield group;
-}
-
-const cityFields = (row: Row) => ({
-  city: { slug: str(row.city_slug), name: str(row.city_name) },
-  countryCode: str(row.country_code),
-  currency: str(row.currency) as Money['currency'],
-});
-
-export function priceIndex(m: Marts, source: SnapshotSource) {
-  const cities: PriceIndexCity[] = [];
-  for (const rows of cityGroups(m.priceIndex)) {
-    const [all, ...types] = rows;
-    const { sampleSize, published, ...rest } = figures(all);
-    cities.push({
-      ...cityFields(all),
-      sampleSize,
-      published,
-      ...rest,
-      byType: types.map((row) => ({ optionType: str(row.product_type) as OptionType, ...figures(row), ...quality(row) })),
-      ...insufficient(all),
-      ...quality(all),
-    });
-  }
-  return { asOf: m.asOf, methodologyUrl: METHODOLOGY_PATH, cities, source };
-}
-
-/** A city's history from its rows (the mart's order: `all` first, then each desk product, months in order). */
-function historyCity(rows: Row[]): PriceHistoryCity {
-  const point = (row: Row): PriceHistoryPoint => ({ month: str(row.month), ...figures(row), ...insufficient(row), ...quality(row) });
-  const byProduct = new Map<string, PriceHistoryPoint[]>();
-  for (const row of rows) {
-    const points = byProduct.get(str(row.product_type)) ?? [];
-    points.push(point(row));
-    byProduct.set(str(row.product_type), points);
-  }
-  const { all, ...types } = Object.fromEntries(byProduct);
-  return {
-    ...cityFields(rows[0]),
-    points: all,
-    byType: Object.entries(types).map(([optionType, points]) => ({ optionType: optionType as OptionType, points })),
-  };
-}
+/** The cells of the research CSVs, as SQL over a row of either mart: money with two decimals, other numbers as JSON writes them. */
+const CSV_CELLS = {
+  country_code: 'country_code', city_slug: 'city_slug', city_name: 'city_name', currency: 'currency', product_type: 'product_type',
+  month: 'month',
+  sample_size: 'sample_size::varchar',
+  published: "case when is_published then 'true' else 'false' end",
+  median: "printf('%.2f', median_price)", average: "printf('%.2f', average_price)",
+  min: "printf('%.2f', min_price)", max: "printf('%.2f', max_price)",
+  p25: "printf('%.2f', p25_price)", p75: "printf('%.2f', p75_price)",
+  median_age_days: 'json_number(median_age_days)', stale_share: 'json_number(stale_share)',
+  largest_operator_share: 'json_number(largest_operator_share)',
+  // an empty cell, never a quoted empty string
+  flags: "case when is_published then nullif(quality_flags, '') end",
+} as const;
 
 const FIGURE_COLUMNS = ['sample_size', 'published', 'median', 'average', 'min', 'max'] as const;
 const QUALITY_COLUMNS = ['p25', 'p75', 'median_age_days', 'stale_share', 'largest_operator_share', 'flags'] as const;
-
-const fixed = (v: unknown) => (v === null || v === undefined ? '' : num(v).toFixed(2));
-const plain = (v: unknown) => (v === null || v === undefined ? '' : String(num(v)));
-
-function figureCells(row: Row): string[] {
-  return [
-    String(num(row.sample_size)), row.is_published ? 'true' : 'false',
-    fixed(row.median_price), fixed(row.average_price), fixed(row.min_price), fixed(row.max_price),
-  ];
-}
-
-function qualityCells(row: Row): string[] {
-  return [
-    fixed(row.p25_price), fixed(row.p75_price), plain(row.median_age_days), plain(row.stale_share),
-    plain(row.largest_operator_share), row.is_published ? str(row.quality_flags) : '',
-  ];
-}
-
-const placeCells = (row: Row) => [str(row.country_code), str(row.city_slug), str(row.city_name), str(row.currency), str(row.product_type)];
 
 export const PRICE_REPORT_COLUMNS = [
   'country_code', 'city_slug', 'city_name', 'currency', 'product_type', ...FIGURE_COLUMNS, 'as_of', ...QUALITY_COLUMNS,
 ] as const;
 
-export function priceReportRows(m: Marts): string[][] {
-  return m.priceIndex.map((row) => [...placeCells(row), ...figureCells(row), m.asOf, ...qualityCells(row)]);
-}
-
 export const PRICE_HISTORY_COLUMNS = [
   'country_code', 'city_slug', 'city_name', 'currency', 'product_type', 'month', ...FIGURE_COLUMNS, ...QUALITY_COLUMNS,
 ] as const;
 
-const priceHistoryCells = (row: Row) => [...placeCells(row), str(row.month), ...figureCells(row), ...qualityCells(row)];
+const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * Has DuckDB write a research CSV (RFC 4180, CRLF, the header first) from a mart in its order;
+ * returns its row count.
+ */
+async function copyCsv(conn: DuckDBConnection, writer: BuildWriter, file: string, mart: string,
+  columns: readonly string[], cells: Record<string, string>): Promise<number> {
+  const select = columns.map((c) => `${cells[c]} as ${c}`).join(', ');
+  await conn.run(`copy (select ${select} from ${mart}) to ${sqlText(writer.pathOf(file))}
+    (format csv, header true, delimiter ',', quote '"', new_line '\\r\\n')`);
+  writer.adopt(file);
+  return Number((await queryColumn(conn, `select count(*)::varchar from ${mart}`))[0]);
+}
+
+/** price-index.json: each city's entry made by SQL, the whole checked against its schema. */
+export async function priceIndex(conn: DuckDBConnection, asOf: string, source: SnapshotSource) {
+  const cities = (await queryColumn(conn, PRICE_INDEX_CITIES_SQL)).map((json) => JSON.parse(json!) as PriceIndexCity);
+  return { asOf, methodologyUrl: METHODOLOGY_PATH, cities, source };
+}
 
 /** The quarantine in figures: per input file (every file, none rejected included) the rows read and rejected, by rule. */
 export function rejectsSummary(rejectRows: string[][], rowsByFile: Record<string, number>): RejectsSummary {
@@ -158,17 +144,12 @@ export function rejectsSummary(rejectRows: string[][], rowsByFile: Record<string
   return { rejected: rejectRows.length, files };
 }
 
-/** The mart the history is streamed from (read after the other marts). */
-export const PRICE_HISTORY_MART = 'price_history';
-
-const CSV_OPTIONS = { record_delimiter: '\r\n' } as const;
-const csv = (header: readonly string[], rows: string[][]) => stringify([[...header], ...rows], CSV_OPTIONS);
-
 /**
- * Writes price-history.json and price-report-history.csv from the price_history mart, streamed a
- * city at a time (at 1,000,000 spaces the history has millions of rows and the JSON more bytes
- * than a JavaScript string holds): the file's head is checked against its schema with no cities,
- * then each city against the city's schema before it is written. Returns the CSV's row count.
+ * Writes price-history.json and price-report-history.csv from the price_history mart. The JSON is
+ * streamed a city at a time (at 1,000,000 spaces the history has millions of rows and the JSON
+ * more bytes than a JavaScript string holds): the file's head is checked against its schema with
+ * no cities, then each city's entry, made by SQL, against the city's schema before it is written.
+ * DuckDB writes the CSV. Returns the CSV's row count.
  */
 export async function writePriceHistory(conn: DuckDBConnection, writer: BuildWriter, asOf: string, source: SnapshotSource): Promise<number> {
   const file = 'price-history.json';
@@ -179,33 +160,17 @@ export async function writePriceHistory(conn: DuckDBConnection, writer: BuildWri
   const [before, after] = JSON.stringify(head).split('"cities":[]');
   const checkCity = elementValidator(file, '/cities', schema.shape.cities.element);
   const json = writer.openText(file);
-  const table = writer.openText('price-report-history.csv');
   json.write(`${before}"cities":[`);
-  table.write(stringify([[...PRICE_HISTORY_COLUMNS]], CSV_OPTIONS));
   let cities = 0;
-  let rows = 0;
-  let city: Row[] = [];
-  const writeCity = () => {
-    const value = historyCity(city);
-    checkCity(value, cities);
-    json.write((cities++ === 0 ? '' : ',') + JSON.stringify(value));
-  };
-  await forEachJsonRowChunk(conn, `select * from ${PRICE_HISTORY_MART}`, (chunk) => {
-    for (const row of chunk) {
-      if (city.length && row.city_slug !== city[0].city_slug) {
-        writeCity();
-        city = [];
-      }
-      city.push(row);
+  for await (const chunk of await conn.stream(PRICE_HISTORY_CITIES_SQL)) {
+    for (const city of chunk.getColumnValues(0) as string[]) {
+      checkCity(JSON.parse(city), cities);
+      json.write((cities++ === 0 ? '' : ',') + city);
     }
-    table.write(stringify(chunk.map(priceHistoryCells), CSV_OPTIONS));
-    rows += chunk.length;
-  });
-  if (city.length) writeCity();
+  }
   json.write(`]${after}\n`);
   json.close();
-  table.close();
-  return rows;
+  return copyCsv(conn, writer, 'price-report-history.csv', PRICE_HISTORY_MART, PRICE_HISTORY_COLUMNS, CSV_CELLS);
 }
 
 /**
@@ -213,11 +178,11 @@ export async function writePriceHistory(conn: DuckDBConnection, writer: BuildWri
  * CSV, its datapackage, the snapshot's source, the methodology and the rejects summary (each JSON
  * file checked against its contract schema first). Returns the report CSV's row count.
  */
-export function writeResearchFiles(writer: BuildWriter, marts: Marts, input: {
-  source: SnapshotSource; rowsByFile: Record<string, number>; rejectRows: string[][]; dataPackage: unknown;
-}): { priceReportRows: number } {
-  const reportRows = priceReportRows(marts);
-  writer.writeText('price-report.csv', csv(PRICE_REPORT_COLUMNS, reportRows));
+export async function writeResearchFiles(conn: DuckDBConnection, writer: BuildWriter, input: {
+  asOf: string; source: SnapshotSource; rowsByFile: Record<string, number>; rejectRows: string[][]; dataPackage: unknown;
+}): Promise<{ priceReportRows: number }> {
+  const priceReportRows = await copyCsv(conn, writer, 'price-report.csv', PRICE_INDEX_MART, PRICE_REPORT_COLUMNS,
+    { ...CSV_CELLS, as_of: sqlText(input.asOf) });
   writer.writeJson('price-report.datapackage.json', input.dataPackage);
   validateOutput('source.json', RESEARCH_FILES['source.json'], input.source);
   writer.writeJson('source.json', input.source);
@@ -225,5 +190,5 @@ export function writeResearchFiles(writer: BuildWriter, marts: Marts, input: {
   const summary = rejectsSummary(input.rejectRows, input.rowsByFile);
   validateOutput('rejects-summary.json', RESEARCH_FILES['rejects-summary.json'], summary);
   writer.writeJson('rejects-summary.json', summary);
-  return { priceReportRows: reportRows.length };
+  return { priceReportRows };
 }

@@ -136,4 +136,20 @@ describe('price history', () => {
       }
     }
   });
+
+  it('a city name with a comma, quotes and letters beyond ASCII is one quoted cell in both CSVs and plain text in both JSON files', async () => {
+    const name = 'London, "Greater" – Łódź';
+    const t = randomTables(120, 5);
+    t.cities.find((c) => c.city_id === LONDON)!.name_en = name;
+    const b = await buildFixture(t);
+    const strict = { columns: true, relax_quotes: false, relax_column_count: false, record_delimiter: '\r\n' } as const;
+    const report = parse(b.text('price-report.csv'), strict) as Record<string, string>[];
+    const history = parse(b.text('price-report-history.csv'), strict) as Record<string, string>[];
+    assert.equal(report.filter((r) => r.city_name === name).length, PRODUCTS.length);
+    assert.equal(history.filter((r) => r.city_name === name).length, PRODUCTS.length * b.json('price-history.json').months.length);
+    assert.ok(b.text('price-report.csv').includes('"London, ""Greater"" – Łódź"'), 'quoted, the quotes doubled');
+    for (const file of ['price-index.json', 'price-history.json']) {
+      assert.equal(b.json(file).cities.filter((c: any) => c.city.name === name).length, 1, file);
+    }
+  });
 });
