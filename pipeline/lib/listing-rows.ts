@@ -42,23 +42,26 @@ export function listingPartsSql(): string {
   )} end)`;
   const rating = `json_member_text('rating', case when l.rating_score is not null and l.rating_count is not null
     then '{"score":' || json_number(l.rating_score) || ',"count":' || json_number(l.rating_count) || '}' end)`;
-  // typeLabel: the option type's label in the locale (the facets' label), beside the operator's own title
-  const option = object(
-    `json_member('optionType', o.option_type)`,
-    `json_member('title', o.offer_title)`,
-    `json_member('typeLabel', t.text)`,
-    `json_member('priceOnRequest', o.is_price_on_request)`,
-    `json_member('billingPeriod', o.billing_period)`,
-    `json_member_text('price', case when not o.is_price_on_request then json_money(o.amount, o.currency) end)`,
-    `json_member('minCapacity', o.min_capacity)`,
-    `json_member('maxCapacity', o.max_capacity)`,
-  );
+  // typeLabel: the option type's label in the locale (the facets' label), beside the operator's own title.
+  // What is the same in every locale is made once per option; each locale only adds its label.
+  const optionHead = `concat_ws(',', json_member('optionType', o.option_type), json_member('title', o.offer_title))`;
+  const optionTail = `concat_ws(',',
+    json_member('priceOnRequest', o.is_price_on_request),
+    json_member('billingPeriod', o.billing_period),
+    json_member_text('price', case when not o.is_price_on_request then json_money(o.amount, o.currency) end),
+    json_member('minCapacity', o.min_capacity),
+    json_member('maxCapacity', o.max_capacity))`;
   return `
 create or replace table listing_option_lists as
+with options as (
+  select o.slug, o.option_type, ${optionHead} as head, ${optionTail} as tail,
+    row_number() over (order by o.slug, option_type_rank(o.option_type), o.amount nulls last,
+      billing_period_rank(o.billing_period), o.offer_id) as rank,
+  from pricing_options o
+)
 select o.slug, locales.locale,
-  '[' || string_agg(${option}, ',' order by
-    option_type_rank(o.option_type), o.amount nulls last, billing_period_rank(o.billing_period), o.offer_id) || ']' as json,
-from pricing_options o
+  '[' || string_agg(${object('o.head', `json_member('typeLabel', t.text)`, 'o.tail')}, ',' order by o.rank) || ']' as json,
+from options o
 cross join (select unnest(locales()) as locale) locales
 left join texts t on t.entity_kind = 'option_type' and t.slug = o.option_type and t.field = 'label' and t.locale = locales.locale
 group by o.slug, locales.locale;
