@@ -199,10 +199,14 @@ final as (
       'comparableAmount': []::double[], 'comparableEur': []::double[], 'comparableCurrency': []::integer[],
       'comparableBasis': []::integer[],
     }),
-    'fromPriceByType': coalesce((select map_from_entries(list((product_type, columns) order by option_type_rank(product_type)))
-      from price_columns where product_type <> 'all'), map()),
-  })::varchar as json,
+  })::varchar as json_head,
   from indexed
 )
 
-select * from final
+-- fromPriceByType is added as text, in option type order: as a map in the struct (an ordered list of
+-- the products' column structs) it cost 1.4 s of the mart's 2.8 s at 100,000 listings
+select
+  left(json_head, -1) || ',"fromPriceByType":{' || coalesce((
+    select string_agg(to_json(product_type)::varchar || ':' || to_json(columns)::varchar, ',' order by option_type_rank(product_type))
+    from price_columns where product_type <> 'all'), '') || '}}' as json,
+from final
