@@ -7,6 +7,7 @@ import { LOCALES } from '../../contract/common.ts';
 import { checkHeader, checkNoNul, diagnoseCsv, type CsvTable } from './csv-faults.ts';
 import { SnapshotSourceSchema, type SnapshotSource } from '../../contract/market.ts';
 import { BuildError } from './errors.ts';
+import { sqlText } from './sql-text.ts';
 import type { z } from 'zod';
 
 export interface InputTable extends CsvTable {
@@ -62,10 +63,6 @@ export interface LoadedInputs {
   source: SnapshotSource;
 }
 
-function sqlString(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
-}
-
 function sha256File(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
@@ -95,7 +92,7 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
     try {
       await conn.run(
         `create or replace table raw_${name}_load as select ${table.columns.map((c) => `"${c}"`).join(', ')} ` +
-          `from read_csv(${sqlString(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', ` +
+          `from read_csv(${sqlText(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', ` +
           `strict_mode = true, null_padding = false)`,
       );
     } catch (err) {

@@ -10,6 +10,7 @@ import type { Locale } from '../../contract/common.ts';
 import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
 import type { BuildWriter } from './publish.ts';
 import type { OutputChecker } from './output-check.ts';
+import { jsonObject, sqlText } from './sql-text.ts';
 
 /** Logos carry no size in the snapshot; the site serves them square at this size. */
 export const LOGO_SIZE_PX = 256;
@@ -22,7 +23,6 @@ export const LISTING_ROW_SOURCES = ['listing_row_parts', 'listing_option_lists',
 
 /** JSON members joined with commas; null when every member is absent. */
 const members = (...list: string[]) => `nullif(concat_ws(',', ${list.join(',\n    ')}), '')`;
-const object = (...list: string[]) => `'{' || concat_ws(',', ${list.join(',\n    ')}) || '}'`;
 
 /**
  * Creates listing_row_parts: per listing (place order), the runs of members of its card, marker and
@@ -34,7 +34,7 @@ export function listingPartsSql(): string {
   // numbers through json_number, money through json_money: written as JavaScript writes them
   const coordinates = `json_member_text('coordinates', case when l.lat is not null and l.lng is not null
     then '{"lat":' || json_number(l.lat) || ',"lng":' || json_number(l.lng) || '}' end)`;
-  const operator = `json_member_text('operator', case when l.operator_slug is not null then ${object(
+  const operator = `json_member_text('operator', case when l.operator_slug is not null then ${jsonObject(
     `json_member('slug', l.operator_slug)`,
     `json_member('name', l.operator_name)`,
     `json_member('logo', case when nullif(l.operator_logo_path, '') is not null then
@@ -60,7 +60,7 @@ with options as (
   from pricing_options o
 )
 select o.slug, locales.locale,
-  '[' || string_agg(${object('o.head', `json_member('typeLabel', t.text)`, 'o.tail')}, ',' order by o.rank) || ']' as json,
+  '[' || string_agg(${jsonObject('o.head', `json_member('typeLabel', t.text)`, 'o.tail')}, ',' order by o.rank) || ']' as json,
 from options o
 cross join (select unnest(locales()) as locale) locales
 left join texts t on t.entity_kind = 'option_type' and t.slug = o.option_type and t.field = 'label' and t.locale = locales.locale
@@ -77,7 +77,7 @@ select
   ${members(operator, coordinates, rating, `json_member('featured', l.is_featured)`, `json_member('updatedAt', l.updated_at)`)} as card_middle,
   ${members(`json_member('images', l.images)`, `json_member('amenities', l.amenity_slugs)`, `json_member('capacity', l.capacity)`,
     `json_member('capacity_status', l.capacity_status)`)} as card_tail,
-  case when l.lat is not null and l.lng is not null then ${object(`json_member('slug', l.slug)`, `json_member('title', l.title)`,
+  case when l.lat is not null and l.lng is not null then ${jsonObject(`json_member('slug', l.slug)`, `json_member('title', l.title)`,
     coordinates, `json_member('featured', l.is_featured)`, `json_member('image', l.images[1])`)} else 'null' end as marker,
   ${members(`json_member('slug', l.slug)`, `json_member('title', l.title)`, `json_member('featured', l.is_featured)`)} as detail_head,
   ${members(`json_member('images', l.images)`, `json_member('amenities', l.amenity_slugs)`)} as detail_middle,
@@ -105,9 +105,9 @@ export function listingRowsSql(locale: Locale): string {
   return `
 select
   p.position,
-  ${object('p.card_head', city, zone, 'p.card_middle', `json_member('excerpt', excerpt.text)`, 'p.card_tail')} as card,
+  ${jsonObject('p.card_head', city, zone, 'p.card_middle', `json_member('excerpt', excerpt.text)`, 'p.card_tail')} as card,
   p.marker,
-  ${object('p.detail_head',
+  ${jsonObject('p.detail_head',
     `json_member('description', coalesce(description.text, excerpt.text, ''))`,
     `json_member('address', concat_ws(', ',
       nullif(concat_ws(' ', nullif(p.street, ''), nullif(p.house_number, '')), ''),
@@ -126,7 +126,6 @@ order by p.position`;
 const LISTING_FILES = ['cards', 'markers', 'details'] as const;
 type ListingFile = (typeof LISTING_FILES)[number];
 const fileName = (file: ListingFile, locale: Locale) => `${file}.${locale}.ndjson`;
-const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /**
  * Has DuckDB write the three NDJSON files of one locale into the build (COPY of the finished line

@@ -6,6 +6,7 @@ import { FALLBACK_LOCALE, LOCALES, OPTION_TYPES } from '../../contract/common.ts
 import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder } from '../../contract/prices.ts';
 import { PUBLISH_RULES, QUALITY_FLAG_LETTERS, type PublishRules } from '../../contract/rules.ts';
 import { BuildError } from './errors.ts';
+import { sqlText } from './sql-text.ts';
 
 export const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'sql');
 export const LAYERS = ['staging', 'intermediate', 'marts'] as const;
@@ -96,7 +97,6 @@ create or replace macro quality_flags(is_published, sample_size, median_age_days
   ) end;`;
 }
 
-const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /**
  * How prices compare (contract/prices.ts) as SQL macros: monthly_factor(period) (null for a period

@@ -13,6 +13,7 @@ import type { PriceHistoryCity, RejectsSummary } from '../../contract/research.t
 import type { BuildWriter } from './publish.ts';
 import { elementValidator, validateOutput } from './validate.ts';
 import { queryColumn } from './models.ts';
+import { jsonObject, sqlText } from './sql-text.ts';
 
 export const METHODOLOGY_PATH = '/en/price-index#methodology';
 
@@ -44,7 +45,6 @@ const qualityMembers = (r: string) => [
   `json_member_text('largestOperatorShare', case when ${r}.is_published then json_number(${r}.largest_operator_share) end)`,
   `json_member('flags', case when ${r}.is_published then ${r}.quality_flags end)`,
 ];
-const object = (members: string[]) => `'{' || concat_ws(',', ${members.join(',\n  ')}) || '}'`;
 const cityMembers = (r: string) => [
   `json_member('city', {'slug': ${r}.city_slug, 'name': ${r}.city_name})`,
   `json_member('countryCode', ${r}.country_code)`,
@@ -56,12 +56,12 @@ const array = (text: string, order: string, filter: string) =>
 
 /** Per city (the mart's order), its entry of price-index.json as JSON text: the `all` figure, then each desk product (unflagged). */
 const PRICE_INDEX_CITIES_SQL = `
-select ${object([
+select ${jsonObject(
   ...cityMembers('a'), ...figureMembers('a'),
-  `json_member_text('byType', (select ${array(object([`json_member('optionType', t.product_type)`, ...figureMembers('t'), ...qualityMembers('t')]),
+  `json_member_text('byType', (select ${array(jsonObject(`json_member('optionType', t.product_type)`, ...figureMembers('t'), ...qualityMembers('t')),
     'option_type_rank(t.product_type)', "t.product_type <> 'all'")} from ${PRICE_INDEX_MART} t where t.city_slug = a.city_slug and t.country_code = a.country_code))`,
   flagMember('a'), ...qualityMembers('a'),
-])} as json
+)} as json
 from ${PRICE_INDEX_MART} a
 where a.product_type = 'all'
 order by a.country_code, a.city_slug`;
@@ -70,16 +70,16 @@ order by a.country_code, a.city_slug`;
 const PRICE_HISTORY_CITIES_SQL = `
 with series as (
   select h.country_code, h.city_slug, h.city_name, h.currency, h.product_type,
-    ${array(object([`json_member('month', h.month)`, ...figureMembers('h'), flagMember('h'), ...qualityMembers('h')]), 'h.month', 'true')} as points,
+    ${array(jsonObject(`json_member('month', h.month)`, ...figureMembers('h'), flagMember('h'), ...qualityMembers('h')), 'h.month', 'true')} as points,
   from ${PRICE_HISTORY_MART} h
   group by all
 )
-select ${object([
+select ${jsonObject(
   ...cityMembers('s'),
   `json_member_text('points', any_value(s.points) filter (where s.product_type = 'all'))`,
   `json_member_text('byType', ${array(`'{"optionType":' || to_json(s.product_type)::varchar || ',"points":' || s.points || '}'`,
     'option_type_rank(s.product_type)', "s.product_type <> 'all'")})`,
-])} as json
+)} as json
 from series s
 group by s.country_code, s.city_slug, s.city_name, s.currency
 order by s.country_code, s.city_slug`;
@@ -109,8 +109,6 @@ export const PRICE_REPORT_COLUMNS = [
 export const PRICE_HISTORY_COLUMNS = [
   'country_code', 'city_slug', 'city_name', 'currency', 'product_type', 'month', ...FIGURE_COLUMNS, ...QUALITY_COLUMNS,
 ] as const;
-
-const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /**
  * Has DuckDB write a research CSV (RFC 4180, CRLF, the header first) from a mart in its order;
