@@ -30,28 +30,30 @@ export const RESEARCH_MARTS = [PRICE_INDEX_MART, PRICE_HISTORY_MART];
  * sampleSize, published and the figures when published; the flag when not; the quality measures
  * of a published figure.
  */
+/** a member (JSON text) present only when the figure of row r is published */
+const published = (r: string, key: string, json: string) => `json_member_text('${key}', case when ${r}.is_published then ${json} end)`;
+const money = (r: string, key: string, column: string) => published(r, key, `json_money(${r}.${column}, ${r}.currency)`);
 const figureMembers = (r: string) => [
   `json_member('sampleSize', ${r}.sample_size)`,
   `json_member('published', ${r}.is_published)`,
-  ...(['median', 'average', 'min', 'max'] as const).map((f) =>
-    `json_member_text('${f}', case when ${r}.is_published then json_money(${r}.${f}_price, ${r}.currency) end)`),
+  ...(['median', 'average', 'min', 'max'] as const).map((f) => money(r, f, `${f}_price`)),
 ];
 const flagMember = (r: string) => `json_member('flag', case when not ${r}.is_published then 'insufficient_sample' end)`;
 const qualityMembers = (r: string) => [
-  `json_member_text('p25', case when ${r}.is_published then json_money(${r}.p25_price, ${r}.currency) end)`,
-  `json_member_text('p75', case when ${r}.is_published then json_money(${r}.p75_price, ${r}.currency) end)`,
-  `json_member_text('medianAgeDays', case when ${r}.is_published then json_number(${r}.median_age_days) end)`,
-  `json_member_text('staleShare', case when ${r}.is_published then json_number(${r}.stale_share) end)`,
-  `json_member_text('largestOperatorShare', case when ${r}.is_published then json_number(${r}.largest_operator_share) end)`,
-  `json_member('flags', case when ${r}.is_published then ${r}.quality_flags end)`,
+  money(r, 'p25', 'p25_price'),
+  money(r, 'p75', 'p75_price'),
+  published(r, 'medianAgeDays', `json_number(${r}.median_age_days)`),
+  published(r, 'staleShare', `json_number(${r}.stale_share)`),
+  published(r, 'largestOperatorShare', `json_number(${r}.largest_operator_share)`),
+  published(r, 'flags', `to_json(${r}.quality_flags)::varchar`),
 ];
 const cityMembers = (r: string) => [
   `json_member('city', {'slug': ${r}.city_slug, 'name': ${r}.city_name})`,
   `json_member('countryCode', ${r}.country_code)`,
   `json_member('currency', ${r}.currency)`,
 ];
-/** a JSON array of the texts of a group, in an order; '[]' when there are none */
-const array = (text: string, order: string, filter: string) =>
+/** a JSON array of the texts of a group (those where `filter` holds), in an order; '[]' when there are none */
+const array = (text: string, order: string, filter = 'true') =>
   `'[' || coalesce(string_agg(${text}, ',' order by ${order}) filter (where ${filter}), '') || ']'`;
 
 /** Per city (the mart's order), its entry of price-index.json as JSON text: the `all` figure, then each desk product (unflagged). */
@@ -70,7 +72,7 @@ order by a.country_code, a.city_slug`;
 const PRICE_HISTORY_CITIES_SQL = `
 with series as (
   select h.country_code, h.city_slug, h.city_name, h.currency, h.product_type,
-    ${array(jsonObject(`json_member('month', h.month)`, ...figureMembers('h'), flagMember('h'), ...qualityMembers('h')), 'h.month', 'true')} as points,
+    ${array(jsonObject(`json_member('month', h.month)`, ...figureMembers('h'), flagMember('h'), ...qualityMembers('h')), 'h.month')} as points,
   from ${PRICE_HISTORY_MART} h
   group by all
 )
@@ -117,10 +119,10 @@ export const PRICE_HISTORY_COLUMNS = [
 async function copyCsv(conn: DuckDBConnection, writer: BuildWriter, file: string, mart: string,
   columns: readonly string[], cells: Record<string, string>): Promise<number> {
   const select = columns.map((c) => `${cells[c]} as ${c}`).join(', ');
-  await conn.run(`copy (select ${select} from ${mart}) to ${sqlText(writer.pathOf(file))}
+  const copied = await conn.run(`copy (select ${select} from ${mart}) to ${sqlText(writer.pathOf(file))}
     (format csv, header true, delimiter ',', quote '"', new_line '\\r\\n')`);
   writer.adopt(file);
-  return Number((await queryColumn(conn, `select count(*)::varchar from ${mart}`))[0]);
+  return Number(copied.rowsChanged);
 }
 
 /** price-index.json: each city's entry made by SQL, the whole checked against its schema. */
