@@ -66,3 +66,25 @@ export async function readShared(path: string): Promise<Buffer> {
     await fh.close();
   }
 }
+
+/**
+ * readShared, `concurrency` files at a time in the order asked for. Asked all at once, unqueued
+ * reads would arrive all together: each read's steps wait on the thread pool behind the others'.
+ */
+export function readInOrder(concurrency: number): (path: string) => Promise<Buffer> {
+  const waiting: Array<() => void> = [];
+  let running = 0;
+  const done = () => {
+    running--;
+    waiting.shift()?.();
+  };
+  return async (path) => {
+    if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await readShared(path);
+    } finally {
+      done();
+    }
+  };
+}

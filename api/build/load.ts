@@ -16,8 +16,8 @@ import type { FilterRegistry } from '../catalog/filters.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths } from '../catalog/text.ts';
 import { KeyedRecords } from './keyed.ts';
-import { Hashers, readShared } from './hash.ts';
-import { checkLineCount, ndjsonLines } from './ndjson.ts';
+import { Hashers, readInOrder } from './hash.ts';
+import { checkLineCount, ndjsonLines, type NdjsonLines } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
 import { loadSuggest } from './suggest.ts';
 
@@ -96,6 +96,8 @@ const FIRST_NEEDED = [
 
 /** Hashing threads: the machines this runs on have two cores or more. */
 const HASHERS = 2;
+/** files read at a time, in FIRST_NEEDED order */
+const READS_AT_ONCE = 2;
 
 /** The JSON files whose schema has a site path field: only those are walked to resolve them. */
 const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BUILD_FILES })
@@ -119,23 +121,30 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   for (const name of REQUIRED_FILES) if (!(name in manifest.files)) fail(`manifest lists no ${name}`);
   for (const name of Object.keys(manifest.files)) if (name.includes('/') || name.includes('..')) fail(`unsafe file name ${name}`);
 
-  // Every file held in memory is read and hashed from the start, on the thread pool and the
-  // hashing threads, while this thread checks and indexes the files in the order it needs them.
+  // Every file held in memory is read from the start on the thread pool and hashed on the hashing
+  // threads, while this thread parses and indexes the files in the order it needs them, without
+  // waiting for their checksums: they are all awaited before the build is returned, and when
+  // anything fails, a file's checksum mismatch is the fault reported. Files with the same sha256
+  // (the markers are the same in every locale) are each read and checked, and held once.
   const hashers = new Hashers(HASHERS);
-  const reads = new Map<string, Promise<Buffer>>();
+  const readBytes = readInOrder(READS_AT_ONCE);
+  const checks = new Map<string, Promise<void>>();
+  const held = new Map<string, Promise<Buffer>>();
   const read = (name: string): Promise<Buffer> => {
-    let reading = reads.get(name);
-    if (!reading) {
-      reading = (async () => {
-        const buf = await readShared(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
-        if (await hashers.sha256(buf) !== manifest.files[name]) fail(`${name} checksum mismatch`);
-        return buf;
-      })();
-      reading.catch(() => undefined);
-      reads.set(name, reading);
+    const sha256 = manifest.files[name];
+    if (!checks.has(name)) {
+      const bytes = readBytes(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
+      const checked = bytes.then(async (buf) => {
+        if (await hashers.sha256(buf) !== sha256) fail(`${name} checksum mismatch`);
+      });
+      for (const p of [bytes, checked]) p.catch(() => undefined);
+      checks.set(name, checked);
+      if (!held.has(sha256)) held.set(sha256, bytes);
     }
-    return reading;
+    return held.get(sha256)!;
   };
+  /** Rejects with the first file that does not match its checksum (of those read so far). */
+  const checksums = () => Promise.all(checks.values());
   for (const name of new Set([...FIRST_NEEDED, ...Object.keys(manifest.files)])) if (!ON_DISK.has(name)) void read(name);
   /** A JSON file by its name, and its name in BUILD_FILES or LOCALIZED_BUILD_FILES */
   const json = async <T>(name: string, kind = name): Promise<T> => {
@@ -193,21 +202,30 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     } catch (err) {
       return fail((err as Error).message);
     }
+    /** an NDJSON file's lines, checked once for every file with the same bytes and line index */
+    const lineSets = new Map<string, Promise<NdjsonLines>>();
+    const lines = (name: 'cards' | 'markers', l: Locale): Promise<NdjsonLines> => {
+      const file = `${name}.${l}.ndjson`, indexFile = LINE_INDEX_FILE(file);
+      const key = `${manifest.files[file]} ${manifest.files[indexFile]}`;
+      let checking = lineSets.get(key);
+      if (!checking) {
+        checking = Promise.all([read(file), read(indexFile)]).then(([bytes, index]) => {
+          try {
+            return ndjsonLines(bytes, index, file, name === 'markers');
+          } catch (err) {
+            return fail((err as Error).message);
+          }
+        });
+        lineSets.set(key, checking);
+      }
+      return checking;
+    };
     for (const l of LOCALES) {
-      const lines = async (name: 'cards' | 'markers') => {
-        const file = `${name}.${l}.ndjson`;
-        const [bytes, index] = await Promise.all([read(file), read(LINE_INDEX_FILE(file))]);
-        try {
-          return ndjsonLines(bytes, index, file, name === 'markers');
-        } catch (err) {
-          return fail((err as Error).message);
-        }
-      };
       const detailsName = `details.${l}.ndjson`;
       const detailFile = await openRecords(join(dir, detailsName), detailsName, await read(DETAILS_INDEX.name(l))).catch((err: Error) => fail(err.message));
       onDisk.push(detailFile);
       if (opts.checkAllDetails) await checkAllRecords(detailFile).catch((err: Error) => fail(err.message));
-      const listings: LocaleListings = { cards: await lines('cards'), markers: await lines('markers'), details: detailFile, siteUrl: opts.siteUrl };
+      const listings: LocaleListings = { cards: await lines('cards', l), markers: await lines('markers', l), details: detailFile, siteUrl: opts.siteUrl };
       try {
         for (const name of ['cards', 'markers', 'details'] as const) checkLineCount(`${name}.${l}.ndjson`, listings[name], columns.slugs.length);
         engine.addListings(l, listings);
@@ -227,6 +245,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     ]);
     const rawFiles = new Map<string, Buffer>();
     for (const name of Object.keys(manifest.files)) if (!REQUIRED_FILES.includes(name)) rawFiles.set(name, await read(name));
+    await checksums();
 
     return {
       id: manifest.buildId,
@@ -242,6 +261,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     };
   } catch (err) {
     for (const f of onDisk) await f.fh.close().catch(() => undefined);
+    // what was made of a damaged file fails in many ways: its checksum names the cause
+    await checksums();
     throw err instanceof BuildLoadError ? err : new BuildLoadError(`build ${dir}: ${(err as Error).message}`);
   } finally {
     await hashers.close();

@@ -76,6 +76,16 @@ describe('loadBuild', () => {
     await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/cards\.de\.ndjson checksum mismatch/));
   });
 
+  it('names the checksum when a damaged file fails to parse before its checksum is known', async () => {
+    for (const name of ['listing-columns.bin', 'markers.es.ndjson', 'market-rates.en.json']) {
+      const f = await writeBuildFixture();
+      dirs.push(f.dir);
+      const bytes = await readFile(join(f.dir, name));
+      await writeFile(join(f.dir, name), bytes.subarray(0, bytes.length >> 1));
+      await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(new RegExp(`${name.replace(/\./g, '\\.')} checksum mismatch`)));
+    }
+  });
+
   it('checks a detail line against its record index when it reads it, and every line when asked', async () => {
     const f = await writeBuildFixture();
     dirs.push(f.dir);
