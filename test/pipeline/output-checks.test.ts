@@ -65,6 +65,10 @@ const BAD: Bad[] = [
   { what: 'a lead route with an enquiry address that is not an e-mail', file: 'lead-routing', schema: LEAD_ROUTING.schema, breakIt: (r) => { r[firstKey(r)].enquiryEmail = 'not-an-email'; }, field: (r) => `/${firstKey(r)}/enquiryEmail` },
   // the listing_columns mart, validated before it is encoded into listing-columns.bin
   { what: 'listing columns with a negative index', file: LISTING_COLUMNS_FILE, schema: ListingColumnsSchema, breakIt: (c) => { c.city[0] = -3; }, field: '/city/0' },
+  // nullable columns (anyOf [S, null] in the JSON Schema, compiled as the type list [S.type, null]): S's constraints still hold
+  { what: 'listing columns with a negative price where a price may be null', file: LISTING_COLUMNS_FILE, schema: ListingColumnsSchema, breakIt: (c) => { c.fromPrice.amount[0] = -1; }, field: '/fromPrice/amount/0' },
+  { what: 'listing columns with a fractional capacity where a capacity may be null', file: LISTING_COLUMNS_FILE, schema: ListingColumnsSchema, breakIt: (c) => { c.capacity[0] = 2.5; }, field: '/capacity/0' },
+  { what: 'listing columns with a latitude that is a string where a latitude may be null', file: LISTING_COLUMNS_FILE, schema: ListingColumnsSchema, breakIt: (c) => { c.lat[0] = '52.5'; }, field: '/lat/0' },
   { what: 'a manifest with a short sha256', file: 'manifest.json', schema: ManifestSchema, breakIt: (m) => { m.files[firstKey(m.files)] = 'abc'; }, field: '/files/' },
 ];
 
