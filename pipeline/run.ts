@@ -213,6 +213,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     };
     validateOutput('manifest.json', ManifestSchema, manifest);
     writer.writeJson('manifest.json', manifest);
+    await writer.synced();
 
     const changes = describeChanges(readBuildFigures(path.join(distDir, 'current')), readBuildFigures(tmpDir)!);
     const buildDir = await progress.stage('publish', async () => {

@@ -1,10 +1,10 @@
 /**
  * A worker thread of OutputChecker (output-check.ts): reads one NDJSON file of the build, hashes
  * it, parses every line and checks it against its contract schema; keeps the slugs and makes the
- * record index and the line index when asked; fsyncs the file (DuckDB wrote it) before answering.
+ * record index and the line index when asked (BuildWriter.addWritten fsyncs the file).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX, NDJSON_BUILD_FILES } from '../../contract/build.ts';
@@ -77,7 +77,6 @@ function checkFile(request: FileCheckRequest): FileCheck {
       offset += start;
     }
     if (held > 0) throw new LineError(line, new BuildError('invalid_output', `${request.name}: line ${line + 1}: the last line has no newline`));
-    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
-  closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, renameSync,
+  close, closeSync, existsSync, fsync, fsyncSync, lstatSync, open, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, renameSync,
   rmSync, symlinkSync, unlinkSync, writeSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -8,11 +8,31 @@ import { BuildError } from './errors.ts';
 
 const WRITE_BUFFER_BYTES = 4 << 20;
 
-/** Writes the files of one build into its temporary directory, hashing and fsyncing each. */
+/**
+ * Writes the files of one build into its temporary directory, hashing and fsyncing each. A file's
+ * fsync runs on the thread pool once it is written, while the build goes on (in line, each
+ * blocked the thread that wrote it); `synced()` awaits them all before the build is published.
+ */
 export class BuildWriter {
   readonly files: Record<string, string> = {};
+  private readonly syncs: Promise<void>[] = [];
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
+  }
+
+  /** fsyncs and closes fd on the thread pool; synced() awaits it */
+  private syncAndClose(fd: number): void {
+    this.track(fsyncAndClose(fd));
+  }
+
+  private track(sync: Promise<void>): void {
+    sync.catch(() => undefined); // awaited by synced()
+    this.syncs.push(sync);
+  }
+
+  /** Every file written so far is on disk (fsynced). */
+  async synced(): Promise<void> {
+    await Promise.all(this.syncs);
   }
 
   private open(name: string) {
@@ -52,8 +72,7 @@ export class BuildWriter {
       bytes: () => bytes,
       close: () => {
         flush();
-        fsyncSync(fd);
-        closeSync(fd);
+        this.syncAndClose(fd);
         this.files[name] = hash.digest('hex');
       },
     };
@@ -89,34 +108,49 @@ export class BuildWriter {
     return path.join(this.dir, name);
   }
 
-  /** Lists a file another hand wrote at pathOf(name) (DuckDB's COPY): fsyncs it and hashes its bytes. */
+  /** Lists a file another hand wrote at pathOf(name) (DuckDB's COPY): hashes its bytes and fsyncs it. */
   adopt(name: string): void {
     const fd = openSync(path.join(this.dir, name), 'r');
+    let hashed = false;
     try {
       const hash = createHash('sha256');
       const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
       for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;) hash.update(buffer.subarray(0, n));
-      fsyncSync(fd);
       this.files[name] = hash.digest('hex');
+      hashed = true;
     } finally {
-      closeSync(fd);
+      if (hashed) this.syncAndClose(fd);
+      else closeSync(fd);
     }
   }
 
-  /** Lists a file written at pathOf(name), already fsynced, with the sha256 of its bytes. */
+  /** Lists a file another hand wrote at pathOf(name) and hashed (DuckDB's COPY, hashed by the output checker): fsyncs it. */
   addWritten(name: string, sha256: string): void {
     this.files[name] = sha256;
+    this.track(openToSync(path.join(this.dir, name)).then(fsyncAndClose));
   }
 
   writeBytes(name: string, bytes: Uint8Array): void {
     const fd = openSync(path.join(this.dir, name), 'w');
     let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
-    fsyncSync(fd);
-    closeSync(fd);
+    try {
+      while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    this.syncAndClose(fd);
     this.files[name] = createHash('sha256').update(bytes).digest('hex');
   }
 }
+
+const fsyncAndClose = (fd: number) => new Promise<void>((resolve, reject) => {
+  fsync(fd, (err) => close(fd, (closeErr) => (err || closeErr ? reject(err ?? closeErr) : resolve())));
+});
+
+const openToSync = (file: string) => new Promise<number>((resolve, reject) => {
+  open(file, 'r', (err, fd) => (err ? reject(err) : resolve(fd)));
+});
 
 export function fsyncDir(dir: string): void {
   const fd = openSync(dir, 'r');

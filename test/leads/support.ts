@@ -102,6 +102,7 @@ async function routesOf(routing: LeadRouting): Promise<LeadRoutes> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-atlas-routing-'));
   const writer = new BuildWriter(dir);
   writeKeyedFile(writer, LEAD_ROUTING.name, undefined, routing);
+  await writer.synced();
   const linesName = KEYED_FILE.lines(LEAD_ROUTING.name);
   const lines = await openRecords(join(dir, linesName), linesName, readFileSync(join(dir, KEYED_FILE.index(LEAD_ROUTING.name))));
   // kept open as long as the process may use the app (apps are made in hooks as well as in tests)
