@@ -16,8 +16,8 @@ import type { FilterRegistry } from '../catalog/filters.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths } from '../catalog/text.ts';
 import { KeyedRecords } from './keyed.ts';
-import { Hashers, readInOrder } from './hash.ts';
-import { checkLineCount, ndjsonLines, type NdjsonLines } from './ndjson.ts';
+import { LoadWorkers } from './workers.ts';
+import { checkLineCount, type NdjsonLines } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
 import { loadSuggest } from './suggest.ts';
 
@@ -88,16 +88,11 @@ const ON_DISK = new Set([
   KEYED_FILE.lines(LEAD_ROUTING.name),
 ]);
 
-/** The files held in memory, in the order the loader needs them (the others after them). */
-const FIRST_NEEDED = [
-  LISTING_COLUMNS_FILE, 'facet-labels.json', ...LOCALES.map((l) => `geo.${l}.json`),
-  ...LOCALES.flatMap((l) => [`cards.${l}.ndjson`, LINE_INDEX_FILE(`cards.${l}.ndjson`), `markers.${l}.ndjson`, LINE_INDEX_FILE(`markers.${l}.ndjson`), DETAILS_INDEX.name(l)]),
-];
+/** The files the engine is built from, read first (then each locale's listing files, then the others). */
+const FIRST_NEEDED = [LISTING_COLUMNS_FILE, 'facet-labels.json', ...LOCALES.map((l) => `geo.${l}.json`)];
 
-/** Hashing threads: the machines this runs on have two cores or more. */
-const HASHERS = 2;
-/** files read at a time, in FIRST_NEEDED order */
-const READS_AT_ONCE = 2;
+/** Worker threads (reads, hashes, line checks): the machines this runs on have two cores or more. */
+const WORKERS = 2;
 
 /** The JSON files whose schema has a site path field: only those are walked to resolve them. */
 const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BUILD_FILES })
@@ -121,31 +116,69 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   for (const name of REQUIRED_FILES) if (!(name in manifest.files)) fail(`manifest lists no ${name}`);
   for (const name of Object.keys(manifest.files)) if (name.includes('/') || name.includes('..')) fail(`unsafe file name ${name}`);
 
-  // Every file held in memory is read from the start on the thread pool and hashed on the hashing
-  // threads, while this thread parses and indexes the files in the order it needs them, without
-  // waiting for their checksums: they are all awaited before the build is returned, and when
-  // anything fails, a file's checksum mismatch is the fault reported. Files with the same sha256
-  // (the markers are the same in every locale) are each read and checked, and held once.
-  const hashers = new Hashers(HASHERS);
-  const readBytes = readInOrder(READS_AT_ONCE);
+  // Every file held in memory is read and hashed on the worker threads from the start, in the
+  // order this thread needs them (workers.ts), and the NDJSON files held in memory are checked
+  // there against their line indexes, while this thread parses and indexes what has arrived. A
+  // file is used once its checksum matches; files with the same sha256 (the markers are the same
+  // in every locale) are each read and checked, and held once.
+  const workers = new LoadWorkers(WORKERS);
+  /** each file's read and checksum, by name */
   const checks = new Map<string, Promise<void>>();
+  /** the bytes held, by sha256 */
   const held = new Map<string, Promise<Buffer>>();
+  const matches = (name: string, sha256: string) => { if (sha256 !== manifest.files[name]) fail(`${name} checksum mismatch`); };
+  const unreadable = (name: string) => (err: Error): never => fail(`${name} unreadable: ${err.message}`);
+  const track = (name: string, reading: Promise<unknown>) => {
+    const done = reading.then(() => undefined);
+    done.catch(() => undefined); // awaited by checksums()
+    checks.set(name, done);
+  };
+  const hold = (name: string, bytes: Promise<Buffer>) => {
+    bytes.catch(() => undefined); // awaited where the file is used
+    if (!held.has(manifest.files[name])) held.set(manifest.files[name], bytes);
+  };
   const read = (name: string): Promise<Buffer> => {
-    const sha256 = manifest.files[name];
     if (!checks.has(name)) {
-      const bytes = readBytes(join(dir, name)).catch((err: Error) => fail(`${name} unreadable: ${err.message}`));
-      const checked = bytes.then(async (buf) => {
-        if (await hashers.sha256(buf) !== sha256) fail(`${name} checksum mismatch`);
+      const keep = !held.has(manifest.files[name]);
+      const reading = workers.read(join(dir, name), keep).catch(unreadable(name)).then(({ sha256, bytes }) => {
+        matches(name, sha256);
+        return bytes!;
       });
-      for (const p of [bytes, checked]) p.catch(() => undefined);
-      checks.set(name, checked);
-      if (!held.has(sha256)) held.set(sha256, bytes);
+      track(name, reading);
+      if (keep) hold(name, reading);
     }
-    return held.get(sha256)!;
+    return held.get(manifest.files[name])!;
+  };
+  /** an NDJSON file held in memory and its line index, read and checked once for every file with the same bytes and index */
+  const lineSets = new Map<string, Promise<NdjsonLines>>();
+  const lines = (name: 'cards' | 'markers', l: Locale): Promise<NdjsonLines> => {
+    const file = `${name}.${l}.ndjson`, indexFile = LINE_INDEX_FILE(file);
+    const key = `${manifest.files[file]} ${manifest.files[indexFile]}`;
+    let checking = lineSets.get(key);
+    if (!checking) {
+      const reading = workers.ndjson(join(dir, file), join(dir, indexFile), file, name === 'markers').catch(unreadable(file)).then((r) => {
+        matches(file, r.file.sha256);
+        matches(indexFile, r.index.sha256);
+        return r;
+      });
+      track(file, reading);
+      track(indexFile, reading);
+      hold(file, reading.then((r) => r.file.bytes));
+      hold(indexFile, reading.then((r) => r.index.bytes));
+      checking = reading.then((r) => r.lines ?? fail(r.error!));
+      checking.catch(() => undefined); // awaited where the listings are added
+      lineSets.set(key, checking);
+    }
+    return checking;
   };
   /** Rejects with the first file that does not match its checksum (of those read so far). */
   const checksums = () => Promise.all(checks.values());
-  for (const name of new Set([...FIRST_NEEDED, ...Object.keys(manifest.files)])) if (!ON_DISK.has(name)) void read(name);
+  for (const name of FIRST_NEEDED) void read(name);
+  for (const l of LOCALES) {
+    for (const name of ['cards', 'markers'] as const) void lines(name, l);
+    void read(DETAILS_INDEX.name(l));
+  }
+  for (const name of Object.keys(manifest.files)) if (!ON_DISK.has(name)) void read(name);
   /** A JSON file by its name, and its name in BUILD_FILES or LOCALIZED_BUILD_FILES */
   const json = async <T>(name: string, kind = name): Promise<T> => {
     const buf = await read(name);
@@ -202,24 +235,6 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     } catch (err) {
       return fail((err as Error).message);
     }
-    /** an NDJSON file's lines, checked once for every file with the same bytes and line index */
-    const lineSets = new Map<string, Promise<NdjsonLines>>();
-    const lines = (name: 'cards' | 'markers', l: Locale): Promise<NdjsonLines> => {
-      const file = `${name}.${l}.ndjson`, indexFile = LINE_INDEX_FILE(file);
-      const key = `${manifest.files[file]} ${manifest.files[indexFile]}`;
-      let checking = lineSets.get(key);
-      if (!checking) {
-        checking = Promise.all([read(file), read(indexFile)]).then(([bytes, index]) => {
-          try {
-            return ndjsonLines(bytes, index, file, name === 'markers');
-          } catch (err) {
-            return fail((err as Error).message);
-          }
-        });
-        lineSets.set(key, checking);
-      }
-      return checking;
-    };
     for (const l of LOCALES) {
       const detailsName = `details.${l}.ndjson`;
       const detailFile = await openRecords(join(dir, detailsName), detailsName, await read(DETAILS_INDEX.name(l))).catch((err: Error) => fail(err.message));
@@ -265,7 +280,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     await checksums();
     throw err instanceof BuildLoadError ? err : new BuildLoadError(`build ${dir}: ${(err as Error).message}`);
   } finally {
-    await hashers.close();
+    await workers.close();
   }
 }
 
