@@ -88,6 +88,13 @@ export function encodeSuggestIndex(data: SuggestIndexData): Buffer {
  * every list in the order the lookups' binary searches rely on); throws on the first fault.
  */
 export function decodeSuggestIndex(buf: Buffer, entryCount: number): SuggestIndexData {
+  const d = readSuggestIndex(buf);
+  checkStructure(d, entryCount);
+  return d;
+}
+
+/** Reads the sections of suggest-index.bin, their structure unchecked (the API's loader reads a file its worker checked with decodeSuggestIndex). */
+export function readSuggestIndex(buf: Buffer): SuggestIndexData {
   if (buf.length < 4 || buf.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a suggest index (no DASG magic)');
   const data = {} as Record<keyof SuggestIndexData, unknown>;
   let at = 4;
@@ -108,9 +115,7 @@ export function decodeSuggestIndex(buf: Buffer, entryCount: number): SuggestInde
     at += length + ((4 - (length % 4)) % 4);
   }
   if (at !== buf.length) throw new Error(`${buf.length - at} bytes after the last section`);
-  const d = data as unknown as SuggestIndexData;
-  checkStructure(d, entryCount);
-  return d;
+  return data as unknown as SuggestIndexData;
 }
 
 function checkStructure(d: SuggestIndexData, entryCount: number): void {

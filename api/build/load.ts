@@ -16,10 +16,10 @@ import type { FilterRegistry } from '../catalog/filters.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths } from '../catalog/text.ts';
 import { KeyedRecords } from './keyed.ts';
-import { LoadWorkers } from './workers.ts';
+import { LoadWorkers, type StructureCheck, type Table } from './workers.ts';
 import { checkLineCount, type NdjsonLines } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
-import { loadSuggest } from './suggest.ts';
+import { suggestIndexOf } from './suggest.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
 
@@ -149,27 +149,39 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     }
     return held.get(manifest.files[name])!;
   };
-  /** an NDJSON file held in memory and its line index, read and checked once for every file with the same bytes and index */
+  /** files read, hashed and checked together on a worker (StructureCheck); the tables the check made */
+  const checkedFiles = (names: string[], check: StructureCheck): Promise<Table[]> => {
+    const reading = workers.check(names.map((name) => join(dir, name)), check).catch(unreadable(names.join(', '))).then((r) => {
+      names.forEach((name, k) => matches(name, r.files[k].sha256));
+      return r;
+    });
+    names.forEach((name, k) => {
+      track(name, reading);
+      hold(name, reading.then((r) => r.files[k].bytes));
+    });
+    const tables = reading.then((r) => r.tables ?? fail(r.error!));
+    tables.catch(() => undefined); // awaited where they are used
+    return tables;
+  };
+  /** an NDJSON file held in memory with its line index, read and checked once for every file with the same bytes and index */
   const lineSets = new Map<string, Promise<NdjsonLines>>();
   const lines = (name: 'cards' | 'markers', l: Locale): Promise<NdjsonLines> => {
     const file = `${name}.${l}.ndjson`, indexFile = LINE_INDEX_FILE(file);
     const key = `${manifest.files[file]} ${manifest.files[indexFile]}`;
     let checking = lineSets.get(key);
     if (!checking) {
-      const reading = workers.ndjson(join(dir, file), join(dir, indexFile), file, name === 'markers').catch(unreadable(file)).then((r) => {
-        matches(file, r.file.sha256);
-        matches(indexFile, r.index.sha256);
-        return r;
-      });
-      track(file, reading);
-      track(indexFile, reading);
-      hold(file, reading.then((r) => r.file.bytes));
-      hold(indexFile, reading.then((r) => r.index.bytes));
-      checking = reading.then((r) => r.lines ?? fail(r.error!));
+      checking = checkedFiles([file, indexFile], { kind: 'lines', name: file, nullable: name === 'markers' }).then(async ([starts, sitePaths, firstSitePath]) => (
+        { bytes: await read(file), starts: starts as Float64Array, sitePaths: sitePaths as Float64Array, firstSitePath: firstSitePath as Uint32Array }));
       checking.catch(() => undefined); // awaited where the listings are added
       lineSets.set(key, checking);
     }
     return checking;
+  };
+  const suggestFiles = [SUGGEST_FILES.index, ...LOCALES.map(SUGGEST_FILES.lines)];
+  const suggest = async (): Promise<SuggestIndex> => {
+    const starts = await checkedFiles(suggestFiles, { kind: 'suggest' }) as Float64Array[];
+    const [index, ...perLocale] = await Promise.all(suggestFiles.map(read));
+    return suggestIndexOf(index, perLocale, starts);
   };
   /** Rejects with the first file that does not match its checksum (of those read so far). */
   const checksums = () => Promise.all(checks.values());
@@ -178,6 +190,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     for (const name of ['cards', 'markers'] as const) void lines(name, l);
     void read(DETAILS_INDEX.name(l));
   }
+  const suggesting = suggest();
+  suggesting.catch(() => undefined); // awaited below
   for (const name of Object.keys(manifest.files)) if (!ON_DISK.has(name)) void read(name);
   /** A JSON file by its name, and its name in BUILD_FILES or LOCALIZED_BUILD_FILES */
   const json = async <T>(name: string, kind = name): Promise<T> => {
@@ -255,7 +269,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       keyed<PlaceHub>('places'),
       keyed<OperatorHub>('operators'),
       json<unknown>('price-index.json'),
-      loadSuggest(read),
+      suggesting,
       keyedFile<LeadRoute>(LEAD_ROUTING.name),
     ]);
     const rawFiles = new Map<string, Buffer>();

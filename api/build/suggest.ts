@@ -1,29 +1,39 @@
 /**
  * The autocomplete files of a build (SUGGEST_FILES, contract/build.ts), checked and loaded: the
- * index's structure (contract/suggest-index.ts) and one suggestion line per entry in every locale.
- * Nothing is sorted or parsed element by element here: the pipeline built and validated it all.
+ * index's structure (contract/suggest-index.ts) and one suggestion line per entry in every locale,
+ * checked on a load worker (load-worker.ts). Nothing is sorted or parsed element by element here:
+ * the pipeline built and validated it all.
  */
 import { SUGGEST_FILES } from '../../contract/build.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
-import { decodeSuggestIndex } from '../../contract/suggest-index.ts';
+import { decodeSuggestIndex, readSuggestIndex } from '../../contract/suggest-index.ts';
 import { SuggestIndex, type SuggestLines } from '../catalog/suggest.ts';
 
 const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, NEWLINE = 0x0a;
 
-/** `read` gives a build file's bytes, checked against the manifest. */
-export async function loadSuggest(read: (name: string) => Promise<Buffer>): Promise<SuggestIndex> {
-  const [index, ...perLocale] = await Promise.all([read(SUGGEST_FILES.index), ...LOCALES.map((l) => read(SUGGEST_FILES.lines(l)))]);
-  let data;
-  const lines = {} as Record<Locale, SuggestLines>;
-  LOCALES.forEach((l, k) => { lines[l] = suggestLines(perLocale[k], SUGGEST_FILES.lines(l)); });
-  const count = lines[LOCALES[0]].starts.length - 1;
-  for (const l of LOCALES) if (lines[l].starts.length - 1 !== count) throw new Error(`${SUGGEST_FILES.lines(l)} has ${lines[l].starts.length - 1} lines, ${SUGGEST_FILES.lines(LOCALES[0])} ${count}`);
+/**
+ * The autocomplete's files checked (on a load worker): every line of each locale's file a JSON
+ * object, the same count in every locale, and the index's structure for that count; returns
+ * each locale's line starts, in LOCALES order.
+ */
+export function checkSuggestFiles(index: Buffer, perLocale: Buffer[]): Float64Array[] {
+  const starts = LOCALES.map((l, k) => suggestLines(perLocale[k], SUGGEST_FILES.lines(l)).starts);
+  const count = starts[0].length - 1;
+  LOCALES.forEach((l, k) => {
+    if (starts[k].length - 1 !== count) throw new Error(`${SUGGEST_FILES.lines(l)} has ${starts[k].length - 1} lines, ${SUGGEST_FILES.lines(LOCALES[0])} ${count}`);
+  });
   try {
-    data = decodeSuggestIndex(index, count);
+    decodeSuggestIndex(index, count);
   } catch (err) {
     throw new Error(`${SUGGEST_FILES.index}: ${(err as Error).message}`);
   }
-  return new SuggestIndex(lines, data);
+  return starts;
+}
+
+/** The autocomplete of files checkSuggestFiles passed, with the line starts it returned. */
+export function suggestIndexOf(index: Buffer, perLocale: Buffer[], starts: Float64Array[]): SuggestIndex {
+  const lines = Object.fromEntries(LOCALES.map((l, k) => [l, { bytes: perLocale[k], starts: starts[k] }])) as Record<Locale, SuggestLines>;
+  return new SuggestIndex(lines, readSuggestIndex(index));
 }
 
 /** The line starts of a suggest file, every line a JSON object. */

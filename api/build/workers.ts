@@ -1,32 +1,26 @@
 /**
  * The loader's worker threads: they read the files a build holds in memory into shared memory
  * (SharedArrayBuffer: the loading thread keeps the very bytes a worker read and hashed, nothing is
- * copied), take each file's sha256, and check each NDJSON file held in memory against its line
- * index (ndjson.ts). They read synchronously, so the reading goes on while the loading thread
- * builds the engine: read on the thread pool, each step of a read waited for the loading thread
- * to take the step before it.
+ * copied), take each file's sha256, and check the structure of the files the loader relies on
+ * (each NDJSON file held in memory against its line index, the autocomplete's files). They
+ * read synchronously, so the reading goes on while the loading thread builds the engine: read on
+ * the thread pool, each step of a read waited for the loading thread to take the step before it.
  */
 import { Worker } from 'node:worker_threads';
-import type { NdjsonLines } from './ndjson.ts';
 
-/** The line tables of an NDJSON file (NdjsonLines without its bytes). */
-export type LineTables = Omit<NdjsonLines, 'bytes'>;
-
-/** A file read by a worker: its sha256, and its bytes when they were asked for. */
+/** A file read by a worker: its sha256, and its bytes (shared memory) when they were asked for. */
 export interface FileRead { sha256: string; bytes?: Uint8Array }
 
-type Job =
-  | { kind: 'read'; path: string; keep: boolean }
-  | { kind: 'ndjson'; path: string; indexPath: string; name: string; nullable: boolean };
-export type LoadJob = Job & { id: number };
-export type LoadReply = { id: number } & (
-  | { file: FileRead }
-  | { file: FileRead; index: FileRead; lines?: LineTables; error?: string }
-  | { failure: string }
-);
+/** What a worker checks of files it read: an NDJSON file and its line index (ndjsonLines), or the autocomplete's index and lines (checkSuggestFiles). */
+export type StructureCheck = { kind: 'lines'; name: string; nullable: boolean } | { kind: 'suggest' };
+export type Table = Float64Array | Uint32Array;
 
-/** An NDJSON file and its line index as a worker read them: their sha256, their bytes, and the lines unless they do not fit (`error`). */
-export interface NdjsonRead { file: { sha256: string; bytes: Buffer }; index: { sha256: string; bytes: Buffer }; lines?: NdjsonLines; error?: string }
+type Job = { kind: 'read'; path: string; keep: boolean } | { kind: 'check'; paths: string[]; check: StructureCheck };
+export type LoadJob = Job & { id: number };
+export type LoadReply = { id: number } & ({ files: FileRead[]; tables?: Table[]; error?: string } | { failure: string });
+
+/** Files a worker read and checked: their sha256 and bytes, and the tables the check made, or why it failed (`error`). */
+export interface CheckedFiles { files: { sha256: string; bytes: Buffer }[]; tables?: Table[]; error?: string }
 
 // compiled, the worker is JavaScript beside this module; from source (tsx), TypeScript that tsx loads
 const WORKER = new URL(import.meta.url.endsWith('.ts') ? './load-worker.ts' : './load-worker.js', import.meta.url);
@@ -62,7 +56,7 @@ export class LoadWorkers {
   }
 
   /** Jobs go to the workers in turn, each worker's in the order given. */
-  private async run(job: Job): Promise<LoadReply> {
+  private async run(job: Job): Promise<{ files: FileRead[]; tables?: Table[]; error?: string }> {
     const id = this.next++;
     const reply = await new Promise<LoadReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -72,20 +66,16 @@ export class LoadWorkers {
     return reply;
   }
 
-  /** A file's sha256, and its bytes (in shared memory) with `keep`. */
+  /** A file's sha256, and its bytes with `keep`. */
   async read(path: string, keep: boolean): Promise<{ sha256: string; bytes?: Buffer }> {
-    const { file } = await this.run({ kind: 'read', path, keep }) as { file: FileRead };
+    const [file] = (await this.run({ kind: 'read', path, keep })).files;
     return { sha256: file.sha256, bytes: file.bytes && asBuffer(file.bytes) };
   }
 
-  /** An NDJSON file and its line index, read and hashed, and its lines checked against the index (ndjsonLines). */
-  async ndjson(path: string, indexPath: string, name: string, nullable: boolean): Promise<NdjsonRead> {
-    const r = await this.run({ kind: 'ndjson', path, indexPath, name, nullable }) as { file: FileRead; index: FileRead; lines?: LineTables; error?: string };
-    const bytes = asBuffer(r.file.bytes!);
-    return {
-      file: { sha256: r.file.sha256, bytes }, index: { sha256: r.index.sha256, bytes: asBuffer(r.index.bytes!) },
-      lines: r.lines && { bytes, ...r.lines }, error: r.error,
-    };
+  /** Files read and hashed, and checked together (StructureCheck). */
+  async check(paths: string[], check: StructureCheck): Promise<CheckedFiles> {
+    const r = await this.run({ kind: 'check', paths, check });
+    return { files: r.files.map((f) => ({ sha256: f.sha256, bytes: asBuffer(f.bytes!) })), tables: r.tables, error: r.error };
   }
 
   async close(): Promise<void> {
