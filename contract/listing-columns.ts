@@ -163,8 +163,10 @@ export function encodeListingColumns(c: ListingColumns, orders: Record<ListingOr
  * with its length (one entry per listing, or a permutation of them), dictionary indices in range,
  * lists of listing indices ascending, every order a permutation. Throws on the first fault, naming
  * the section. The values themselves are the pipeline's to check (it did, before it published).
+ * `checkEntries: false` leaves out the pass over every entry (indices in range, lists ascending,
+ * orders permutations) for bytes checked with it elsewhere (the API's load workers).
  */
-export function decodeListingColumns(buf: Buffer): ListingColumnsData {
+export function decodeListingColumns(buf: Buffer, { checkEntries = true } = {}): ListingColumnsData {
   const fail = (msg: string): never => { throw new Error(`${LISTING_COLUMNS_FILE}: ${msg}`); };
   if (buf.length < 8 || buf.toString('latin1', 0, 4) !== MAGIC) fail(`not a listing columns file (no ${MAGIC} magic)`);
   const headLength = buf.readUInt32LE(4);
@@ -201,16 +203,17 @@ export function decodeListingColumns(buf: Buffer): ListingColumnsData {
   };
   const indices = (name: string, size: number, nullable: boolean): Int32Array => {
     const a = perListing<Int32Array>(name, Int32Array);
-    for (let i = 0; i < n; i++) if (a[i] >= size || (a[i] < 0 && !(nullable && a[i] === -1))) fail(`${name}[${i}] is ${a[i]}, out of range`);
+    if (checkEntries) for (let i = 0; i < n; i++) if (a[i] >= size || (a[i] < 0 && !(nullable && a[i] === -1))) fail(`${name}[${i}] is ${a[i]}, out of range`);
     return a;
   };
   const ascending = (name: string): Int32Array => {
     const a = view(Int32Array, section(name, 'int32'));
-    for (let k = 0; k < a.length; k++) if (!(a[k] >= 0 && a[k] < n) || (k > 0 && a[k] <= a[k - 1])) fail(`${name} is not a list of ascending listing indices (entry ${k})`);
+    if (checkEntries) for (let k = 0; k < a.length; k++) if (!(a[k] >= 0 && a[k] < n) || (k > 0 && a[k] <= a[k - 1])) fail(`${name} is not a list of ascending listing indices (entry ${k})`);
     return a;
   };
   const permutation = (name: string): Int32Array => {
     const a = perListing<Int32Array>(name, Int32Array);
+    if (!checkEntries) return a;
     const seen = new Uint8Array(n);
     for (let k = 0; k < n; k++) {
       const i = a[k];

@@ -1,12 +1,14 @@
 /**
  * A thread of LoadWorkers (workers.ts): reads files of a build into shared memory and takes their
  * sha256; for files held in memory whose structure the loader relies on, checks it too: an
- * NDJSON file against its line index (ndjson.ts), the autocomplete's files (suggest.ts). It
+ * NDJSON file against its line index (ndjson.ts), the autocomplete's files (suggest.ts), every
+ * entry of listing-columns.bin (contract/listing-columns.ts). It
  * reads synchronously: its work goes on while the loading thread is busy.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { decodeListingColumns } from '../../contract/listing-columns.ts';
 import { ndjsonLines } from './ndjson.ts';
 import { checkSuggestFiles } from './suggest.ts';
 import type { LoadJob, LoadReply, StructureCheck, Table } from './workers.ts';
@@ -40,6 +42,13 @@ parentPort!.on('message', (job: LoadJob) => {
     if (job.kind === 'read') {
       const { sha256, bytes } = readFile(job.path);
       reply = { id: job.id, files: [{ sha256, bytes: job.keep ? bytes : undefined }] };
+    } else if (job.kind === 'columns') {
+      try {
+        decodeListingColumns(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
+        reply = { id: job.id, files: [] };
+      } catch (err) {
+        reply = { id: job.id, files: [], error: (err as Error).message };
+      }
     } else {
       const files = job.paths.map(readFile);
       try {

@@ -235,19 +235,26 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     return Object.fromEntries(LOCALES.map((l, k) => [l, opened[k]])) as PerLocale<KeyedRecords<T>>;
   };
   try {
-    // the engine is built from the listing columns while the listing files are still being read and hashed
+    // The engine is built from the listing columns while the listing files are still being read,
+    // and while a worker checks every entry of the columns: the engine sees their structure
+    // checked, their entries before that check is known (it is awaited before the build is
+    // returned, and is the fault named when the engine fails).
+    const columnsBytes = await read(LISTING_COLUMNS_FILE);
+    const columnsFault = workers.columnsFault(columnsBytes);
+    columnsFault.catch(() => undefined); // awaited below
+    const failAfterColumns = async (err: unknown): Promise<never> => fail((await columnsFault) ?? (err as Error).message);
     let columns: ListingColumnsData;
     try {
-      columns = decodeListingColumns(await read(LISTING_COLUMNS_FILE));
+      columns = decodeListingColumns(columnsBytes, { checkEntries: false });
     } catch (err) {
-      return fail((err as Error).message);
+      return await failAfterColumns(err);
     }
     const [labels, geo] = await Promise.all([json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo')]);
     let engine: Engine;
     try {
       engine = new Engine(columns, labels, geo, { filters: opts.filters });
     } catch (err) {
-      return fail((err as Error).message);
+      return await failAfterColumns(err);
     }
     for (const l of LOCALES) {
       const detailsName = `details.${l}.ndjson`;
@@ -275,6 +282,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     const rawFiles = new Map<string, Buffer>();
     for (const name of Object.keys(manifest.files)) if (!REQUIRED_FILES.includes(name)) rawFiles.set(name, await read(name));
     await checksums();
+    const fault = await columnsFault;
+    if (fault) fail(fault);
 
     return {
       id: manifest.buildId,

@@ -2,7 +2,8 @@
  * The loader's worker threads: they read the files a build holds in memory into shared memory
  * (SharedArrayBuffer: the loading thread keeps the very bytes a worker read and hashed, nothing is
  * copied), take each file's sha256, and check the structure of the files the loader relies on
- * (each NDJSON file held in memory against its line index, the autocomplete's files). They
+ * (each NDJSON file held in memory against its line index, the autocomplete's files, every entry
+ * of listing-columns.bin once it has arrived). They
  * read synchronously, so the reading goes on while the loading thread builds the engine: read on
  * the thread pool, each step of a read waited for the loading thread to take the step before it.
  */
@@ -15,7 +16,10 @@ export interface FileRead { sha256: string; bytes?: Uint8Array }
 export type StructureCheck = { kind: 'lines'; name: string; nullable: boolean } | { kind: 'suggest' };
 export type Table = Float64Array | Uint32Array;
 
-type Job = { kind: 'read'; path: string; keep: boolean } | { kind: 'check'; paths: string[]; check: StructureCheck };
+type Job =
+  | { kind: 'read'; path: string; keep: boolean }
+  | { kind: 'check'; paths: string[]; check: StructureCheck }
+  | { kind: 'columns'; bytes: Uint8Array };
 export type LoadJob = Job & { id: number };
 export type LoadReply = { id: number } & ({ files: FileRead[]; tables?: Table[]; error?: string } | { failure: string });
 
@@ -76,6 +80,11 @@ export class LoadWorkers {
   async check(paths: string[], check: StructureCheck): Promise<CheckedFiles> {
     const r = await this.run({ kind: 'check', paths, check });
     return { files: r.files.map((f) => ({ sha256: f.sha256, bytes: asBuffer(f.bytes!) })), tables: r.tables, error: r.error };
+  }
+
+  /** Why listing-columns.bin's bytes (shared memory) fail decodeListingColumns's checks, or undefined when they pass. */
+  async columnsFault(bytes: Buffer): Promise<string | undefined> {
+    return (await this.run({ kind: 'columns', bytes })).error;
   }
 
   async close(): Promise<void> {
