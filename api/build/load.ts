@@ -211,8 +211,15 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   };
 
   const onDisk: RecordFile[] = [];
+  /** keyed files being opened: a failed load waits for them before closing what is open */
+  const opening: Promise<unknown>[] = [];
+  const keyedFile = <T>(name: string, l?: Locale): Promise<KeyedRecords<T>> => {
+    const keyed = openKeyed<T>(name, l);
+    opening.push(keyed.catch(() => undefined));
+    return keyed;
+  };
   /** a keyed file's keys and index, checked against the manifest; its lines are checked when read (api/build/keyed.ts) */
-  const keyedFile = async <T>(name: string, l?: Locale): Promise<KeyedRecords<T>> => {
+  const openKeyed = async <T>(name: string, l?: Locale): Promise<KeyedRecords<T>> => {
     const linesName = KEYED_FILE.lines(name, l);
     const lines = await openRecords(join(dir, linesName), linesName, await read(KEYED_FILE.index(name, l))).catch((err: Error) => fail(err.message));
     onDisk.push(lines);
@@ -298,6 +305,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       },
     };
   } catch (err) {
+    await Promise.all(opening);
     for (const f of onDisk) await f.fh.close().catch(() => undefined);
     // what was made of a damaged file fails in many ways: its checksum names the cause
     await checksums();

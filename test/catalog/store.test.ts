@@ -388,6 +388,7 @@ describe('hot reload', () => {
     assert.equal(store.current().build.engine.n, 36);
     assert.equal(await store.reload(), 'unchanged');
     assert.equal(await store.reload(true), 'swapped', 'SIGHUP forces a reload of the same target');
+    await store.current().build.close();
   });
 
   it('loads a broken build once while current points at it, not on every poll; SIGHUP or a new target tries again', async () => {
@@ -419,6 +420,8 @@ describe('hot reload', () => {
     assert.equal(await store.reload(true), 'failed');
     assert.equal(await store.reload(), 'backing-off');
     assert.equal(rejected.length, 2);
+    // the explicit reloads below must not race the watcher for the new targets
+    store.close();
     // another broken target is tried at once; a good one is swapped in and forgets the failure
     const bad2 = await writeBuildFixture(join(d, 'builds', 'bad2'), {
       buildId: 'bad2', mutate: (files) => files.set('cards.de.ndjson', ''),
@@ -430,7 +433,6 @@ describe('hot reload', () => {
     await publish(d, b.dir);
     assert.equal(await store.reload(), 'swapped');
     assert.equal(store.current().build.id, 'b');
-    store.close();
     await store.current().build.close();
   });
 });
