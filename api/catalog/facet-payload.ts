@@ -43,7 +43,7 @@ function writeListed(w: JsonBytes, l: LabelledValues, ids: ArrayLike<number>, t:
 export function listedJson(l: LabelledValues, ids: readonly number[], t: Int32Array): Uint8Array {
   const w = new JsonBytes(64 * ids.length + 16);
   writeListed(w, l, ids, t);
-  return Buffer.from(w.finish());
+  return w.finish();
 }
 
 /** Receives a payload in its order: each facet, then its values, then the ranges. */

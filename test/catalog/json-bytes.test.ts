@@ -11,9 +11,21 @@ describe('JsonBytes', () => {
     const w = new JsonBytes(8);
     w.text('{"a":').bytes(line, 0, line.length - 1).byte(0x2c).text('"b":"é"').byte(0x2c).text('"c":').text(long).text(',"d":[1,2]}');
     const expected = `{"a":{"city":"München","note":"Straße – 5 €"},"b":"é","c":${long},"d":[1,2]}`;
-    assert.equal(w.finish().toString(), expected);
-    assert.deepEqual(JSON.parse(w.finish().toString()).a, { city: 'München', note: 'Straße – 5 €' });
-    assert.equal(w.finish().length, Buffer.byteLength(expected));
+    const body = w.finish();
+    assert.equal(body.toString(), expected);
+    assert.deepEqual(JSON.parse(body.toString()).a, { city: 'München', note: 'Straße – 5 €' });
+    assert.equal(body.length, Buffer.byteLength(expected));
+  });
+
+  it('finishes each body in bytes of its own: the writers after it, and a writer opened inside another, change nothing of it', () => {
+    const outer = new JsonBytes(64).text('{"outer":');
+    const inner = new JsonBytes(64).text('"inner"');
+    const innerBody = inner.finish();
+    const first = outer.text('[1,2,3]}').finish();
+    for (let k = 0; k < 6; k++) new JsonBytes(64).text(`"overwritten ${k} ${'x'.repeat(40)}"`).finish();
+    assert.equal(innerBody.toString(), '"inner"');
+    assert.equal(first.toString(), '{"outer":[1,2,3]}');
+    assert.equal(first.buffer === innerBody.buffer && first.byteOffset === innerBody.byteOffset, false);
   });
 
   it('puts the site URL before every site path of a slice, and only there', () => {
