@@ -312,6 +312,10 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     throw err instanceof BuildLoadError ? err : new BuildLoadError(`build ${dir}: ${(err as Error).message}`);
   } finally {
     await workers.close();
+    // the build's close() keeps this function's scope alive: let go of the bytes read for the load
+    held.clear();
+    checks.clear();
+    lineSets.clear();
   }
 }
 
