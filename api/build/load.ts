@@ -210,19 +210,17 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     return Object.fromEntries(LOCALES.map((l, k) => [l, values[k]])) as PerLocale<T>;
   };
 
-  const onDisk: RecordFile[] = [];
-  /** keyed files being opened: a failed load waits for them before closing what is open */
-  const opening: Promise<unknown>[] = [];
-  const keyedFile = <T>(name: string, l?: Locale): Promise<KeyedRecords<T>> => {
-    const keyed = openKeyed<T>(name, l);
-    opening.push(keyed.catch(() => undefined));
-    return keyed;
+  /** the files kept open, each from the moment its opening starts: a failed load closes every one that opened */
+  const onDisk: Promise<RecordFile>[] = [];
+  const openOnDisk = (name: string, index: Promise<Buffer>): Promise<RecordFile> => {
+    const opened = index.then((bytes) => openRecords(join(dir, name), name, bytes).catch((err: Error) => fail(err.message)));
+    onDisk.push(opened);
+    return opened;
   };
   /** a keyed file's keys and index, checked against the manifest; its lines are checked when read (api/build/keyed.ts) */
-  const openKeyed = async <T>(name: string, l?: Locale): Promise<KeyedRecords<T>> => {
+  const keyedFile = async <T>(name: string, l?: Locale): Promise<KeyedRecords<T>> => {
     const linesName = KEYED_FILE.lines(name, l);
-    const lines = await openRecords(join(dir, linesName), linesName, await read(KEYED_FILE.index(name, l))).catch((err: Error) => fail(err.message));
-    onDisk.push(lines);
+    const lines = await openOnDisk(linesName, read(KEYED_FILE.index(name, l)));
     if (opts.checkAllDetails) await checkAllRecords(lines).catch((err: Error) => fail(err.message));
     const keysName = KEYED_FILE.keys(name, l);
     let keys: unknown;
@@ -265,8 +263,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     }
     for (const l of LOCALES) {
       const detailsName = `details.${l}.ndjson`;
-      const detailFile = await openRecords(join(dir, detailsName), detailsName, await read(DETAILS_INDEX.name(l))).catch((err: Error) => fail(err.message));
-      onDisk.push(detailFile);
+      const detailFile = await openOnDisk(detailsName, read(DETAILS_INDEX.name(l)));
       if (opts.checkAllDetails) await checkAllRecords(detailFile).catch((err: Error) => fail(err.message));
       const listings: LocaleListings = { cards: await lines('cards', l), markers: await lines('markers', l), details: detailFile, siteUrl: opts.siteUrl };
       try {
@@ -298,25 +295,28 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       manifest,
       loadedAt: (opts.now ?? Date.now)(),
       config, labels, geo, engine, marketRates, rankings, places, operators, priceIndex, suggestIndex, leadRouting, rawFiles,
-      close: async () => {
-        await engine.close();
-        for (const hubs of [rankings, places, operators]) for (const l of LOCALES) await hubs[l].close().catch(() => undefined);
-        await leadRouting.close().catch(() => undefined);
-      },
+      close: closer(engine, [rankings, places, operators], leadRouting),
     };
   } catch (err) {
-    await Promise.all(opening);
-    for (const f of onDisk) await f.fh.close().catch(() => undefined);
+    for (const opened of await Promise.allSettled(onDisk)) if (opened.status === 'fulfilled') await opened.value.fh.close().catch(() => undefined);
     // what was made of a damaged file fails in many ways: its checksum names the cause
     await checksums();
     throw err instanceof BuildLoadError ? err : new BuildLoadError(`build ${dir}: ${(err as Error).message}`);
   } finally {
     await workers.close();
-    // the build's close() keeps this function's scope alive: let go of the bytes read for the load
-    held.clear();
-    checks.clear();
-    lineSets.clear();
   }
+}
+
+/**
+ * What a loaded build closes: its engine's files and its hubs'. Made outside loadBuild, whose
+ * closures would keep the loader's scope alive with the build, and every byte read for the load.
+ */
+function closer(engine: Engine, hubs: PerLocale<KeyedRecords<unknown>>[], leadRouting: KeyedRecords<LeadRoute>): () => Promise<void> {
+  return async () => {
+    await engine.close();
+    for (const hub of hubs) for (const l of LOCALES) await hub[l].close().catch(() => undefined);
+    await leadRouting.close().catch(() => undefined);
+  };
 }
 
 /** manifest.json, of this build format and this contract. */
