@@ -23,7 +23,7 @@ export class JsonBytes {
   /** `capacity`: the bytes expected (the buffer grows past it when needed) */
   constructor(capacity = 16 * 1024) {
     const scratch = spare.pop();
-    this.buf = scratch && scratch.length >= capacity ? scratch : Buffer.allocUnsafeSlow(Math.max(capacity, scratch?.length ?? 0));
+    this.buf = scratch && scratch.length >= capacity ? scratch : Buffer.allocUnsafeSlow(capacity);
   }
 
   private reserve(n: number): void {
