@@ -5,6 +5,7 @@
  */
 import type { FacetsPayload } from '../../contract/catalog.ts';
 import { JsonBytes } from './json-bytes.ts';
+import { KernelMemory } from './kernels.ts';
 
 export type Ranges = Omit<FacetsPayload, 'facets'>;
 
@@ -12,37 +13,49 @@ export type Ranges = Omit<FacetsPayload, 'facets'>;
 export interface LabelledValues {
   readonly values: readonly string[];
   readonly labels: readonly string[];
-  /** each value's JSON up to its count, `{"value":…,"label":…,"count":` (views of one buffer) */
+  /** each value's JSON up to its count, `{"value":…,"label":…,"count":` */
   readonly json: readonly Uint8Array[];
+  /** Writes the values `ids` with their counts in t, comma-separated. */
+  write(w: JsonBytes, ids: ArrayLike<number>, t: ArrayLike<number>): void;
 }
 
+/** The JSON of each value up to its count, held in the kernels' memory, which writes a list of them with their counts (kernels.ts writeValues). */
 export function labelledValues(values: readonly string[], labels: readonly string[]): LabelledValues {
-  const parts = values.map((value, k) => `{"value":${JSON.stringify(value)},"label":${JSON.stringify(labels[k])},"count":`);
-  const all = Buffer.from(parts.join(''));
-  let at = 0;
-  const json = parts.map((p) => {
-    const view = all.subarray(at, at + Buffer.byteLength(p));
-    at += view.length;
-    return view;
-  });
-  return { values, labels, json };
+  const parts = values.map((value, k) => Buffer.from(`{"value":${JSON.stringify(value)},"label":${JSON.stringify(labels[k])},"count":`));
+  const starts = new Int32Array(values.length + 1);
+  parts.forEach((p, k) => { starts[k + 1] = starts[k] + p.length; });
+  const memory = new KernelMemory();
+  const fragments = memory.uint8(starts[values.length], Buffer.concat(parts));
+  const offsets = memory.int32(values.length + 1, starts);
+  // a list holds each value at most once
+  const ids = memory.int32(values.length), counts = memory.int32(values.length);
+  const out = memory.uint8(starts[values.length] + MAX_NUMBER_AND_SEPARATORS * values.length);
+  const { writeValues } = memory.open();
+  return {
+    values, labels,
+    json: parts.map((_, k) => fragments.view.subarray(starts[k], starts[k + 1])),
+    write(w, list, t) {
+      for (let from = 0; from < list.length; from += values.length) {
+        const size = Math.min(values.length, list.length - from);
+        for (let k = 0; k < size; k++) {
+          ids.view[k] = list[from + k];
+          counts.view[k] = t[list[from + k]];
+        }
+        if (from > 0) w.byte(COMMA);
+        w.bytes(out.view, 0, writeValues(fragments.at, offsets.at, ids.at, counts.at, size, out.at));
+      }
+    },
+  };
 }
 
+/** a count's digits (at most 10), its closing brace and the comma before the next value */
+const MAX_NUMBER_AND_SEPARATORS = 12;
 const COMMA = 0x2c, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d;
-
-/** Writes the values `ids` of l with their counts in t, comma-separated. */
-function writeListed(w: JsonBytes, l: LabelledValues, ids: ArrayLike<number>, t: Int32Array): void {
-  for (let k = 0; k < ids.length; k++) {
-    const id = ids[k];
-    if (k > 0) w.byte(COMMA);
-    w.bytes(l.json[id]).uint(t[id]).byte(CLOSE_BRACE);
-  }
-}
 
 /** The JSON BytesOut writes for the values `ids` of l counted in t: made once per build for the values a tally lists. */
 export function listedJson(l: LabelledValues, ids: readonly number[], t: Int32Array): Uint8Array {
   const w = new JsonBytes(64 * ids.length + 16);
-  writeListed(w, l, ids, t);
+  l.write(w, ids, t);
   return w.finish();
 }
 
@@ -76,7 +89,7 @@ export class BytesOut implements FacetsOut {
     if (this.values > 0) this.w.byte(COMMA);
     this.values += ids.length;
     if (json) this.w.bytes(json);
-    else writeListed(this.w, l, ids, t);
+    else l.write(this.w, ids, t);
   }
 
   value(value: string, label: string, count: number, json?: Uint8Array): void {

@@ -15,7 +15,8 @@ import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts'
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { labelledValues, listedJson, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
-import type { CountedFacet, FacetContext, FilterValues, ValueFacet } from './filters.ts';
+import type { CountedFacet, FacetContext, FilterValues, PlaceRanges, ValueFacet } from './filters.ts';
+import { KernelMemory, type Kernels } from './kernels.ts';
 import type { IndexedFilter, Matcher } from './match.ts';
 
 type FacetValue = FacetsPayload['facets'][number]['values'][number];
@@ -56,6 +57,40 @@ interface Context extends FacetContext {
   left?: Context;
 }
 
+/** more than the values of any facet: a value's place in label order is a number below it */
+const PLACES = 2 ** 24;
+
+/**
+ * What the kernels' loops cost, in about nanoseconds: a member visited by a pass (tallyMembers), a
+ * listing looked up in a context (countGroups), a word of a context's span and a range counted
+ * (countRanges), a value looked at for a count (collectTouched).
+ */
+const COST = { member: 3, lookup: 1.7, word: 1.2, range: 6, value: 1 } as const;
+
+/** The listings of each value id (valueIds: -1 for none), grouped by value: value v holds members[starts[v] .. starts[v + 1]). */
+function groupByValue(valueIds: Int32Array, size: number): { starts: Int32Array; members: Int32Array } {
+  const starts = new Int32Array(size + 1);
+  for (let i = 0; i < valueIds.length; i++) if (valueIds[i] >= 0) starts[valueIds[i] + 1]++;
+  for (let v = 0; v < size; v++) starts[v + 1] += starts[v];
+  const members = new Int32Array(starts[size]);
+  const fill = starts.slice(0, size);
+  for (let i = 0; i < valueIds.length; i++) if (valueIds[i] >= 0) members[fill[valueIds[i]]++] = i;
+  return { starts, members };
+}
+
+/** A value facet's arrays in the kernels' memory: its counters and what it is counted from (byte offsets). */
+interface FacetArrays {
+  /** each value's count, zero between requests (and one more entry, counted into for the listings without a value) */
+  counts: Int32Array;
+  /** the ids a count has touched */
+  touched: Int32Array;
+  at: { counts: number; touched: number; valueIds: number };
+  /** a place's ranges */
+  ranges?: { start: number; end: number; byStart: number };
+  /** else its listings grouped by value */
+  groups?: { starts: number; members: number; listings: number };
+}
+
 /** The words [lo, hi) of b outside which it is empty, within the words given. */
 function wordsOf(b: Bitset, lo = 0, hi = b.length): { lo: number; hi: number } {
   while (lo < hi && b[lo] === 0) lo++;
@@ -91,8 +126,8 @@ export class FacetCounter {
   private readonly own: Bitset[] = [];
   /** the value facets of the registry */
   private readonly valueFacets: { x: IndexedFilter; facet: ValueFacet }[] = [];
-  /** the counters of each value facet, zero between requests, and the ids a count has touched */
-  private readonly counters = new Map<ValueFacet, { counts: Int32Array; touched: Int32Array }>();
+  /** each value facet's counters and arrays in the kernels' memory */
+  private readonly counters = new Map<ValueFacet, FacetArrays>();
   /** each value facet's value ids in the order of their labels, by `<facet>|<locale>` (built with the engine) */
   private readonly labelOrder = new Map<string, Int32Array>();
   /** each value facet's value ids by value */
@@ -109,21 +144,49 @@ export class FacetCounter {
   private readonly tallies = new Map<string, Tally>();
   /** how many values of one facet have each count, to find the count at the cap */
   private histogram = new Int32Array(0);
-  /** the members of a context before each of its words (countRanges) */
-  private readonly prefix: Int32Array;
+  /** the values listed as numbers that sort by count, then label (byCountThenLabel) */
+  private readonly sortKeys = new Float64Array(MAX_FACET_VALUES);
+  /** the counting loops (kernels.ts), over the context in `slot` and the arrays of the facets */
+  private readonly kernels: Kernels;
+  /** the context counted: its words [slotLo, slotHi) copied, zero elsewhere */
+  private readonly slot: Uint32Array;
+  private slotLo = 0;
+  private slotHi = 0;
+  /** byte offsets of the slot and of the members of the context before each of its words (prefixCounts) */
+  private readonly at: { slot: number; prefix: number };
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
-    this.prefix = new Int32Array(all.length + 1);
     this.whole = { bits: all, size: n, counts: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
     for (const x of matcher.declared) {
       const facet = x.index.facet;
       if (!facet || !isValueFacet(facet)) continue;
       const size = facet.values.length;
       this.valueFacets.push({ x, facet });
-      this.counters.set(facet, { counts: new Int32Array(size), touched: new Int32Array(size) });
       this.whole.counts.set(facet, { t: facet.totals, ids: Int32Array.from(facet.values.keys()).filter((id) => facet.totals[id] > 0) });
       this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
     }
+    const memory = new KernelMemory();
+    const slot = memory.uint32(all.length);
+    const prefix = memory.int32(all.length + 1);
+    const placed = this.valueFacets.map(({ facet }) => {
+      const size = facet.values.length;
+      const arrays = { counts: memory.int32(size + 1), touched: memory.int32(size), valueIds: memory.int32(n, facet.valueIds.map((v) => (v < 0 ? size : v))) };
+      if (facet.ranges) return { arrays, ranges: { start: memory.int32(size, facet.ranges.start), end: memory.int32(size, facet.ranges.end), byStart: memory.int32(facet.ranges.byStart.length, facet.ranges.byStart) } };
+      const { starts, members } = groupByValue(facet.valueIds, size);
+      return { arrays, groups: { starts: memory.int32(size + 1, starts), members: memory.int32(members.length, members), listings: members.length } };
+    });
+    this.kernels = memory.open();
+    this.slot = slot.view;
+    this.at = { slot: slot.at, prefix: prefix.at };
+    this.valueFacets.forEach(({ facet }, k) => {
+      const { arrays, ranges, groups } = placed[k];
+      this.counters.set(facet, {
+        counts: arrays.counts.view, touched: arrays.touched.view,
+        at: { counts: arrays.counts.at, touched: arrays.touched.at, valueIds: arrays.valueIds.at },
+        ranges: ranges && { start: ranges.start.at, end: ranges.end.at, byStart: ranges.byStart.at },
+        groups: groups && { starts: groups.starts.at, members: groups.members.at, listings: groups.listings },
+      });
+    });
     const facets = this.valueFacets.map((v) => v.facet);
     for (const x of matcher.declared) {
       const tallied = x.index.tallied;
@@ -217,9 +280,10 @@ export class FacetCounter {
    */
   private top(t: Int32Array, ids: Int32Array, key: string): number[] {
     const place = this.labelPlace.get(key)!;
-    if (ids.length <= MAX_FACET_VALUES) return Array.from(ids).sort((a, b) => t[b] - t[a] || place[a] - place[b]);
+    const order = this.labelOrder.get(key)!;
     let max = 0;
     for (let k = 0; k < ids.length; k++) if (t[ids[k]] > max) max = t[ids[k]];
+    if (ids.length <= MAX_FACET_VALUES) return this.byCountThenLabel(t, ids, -1, max, place, order);
     // how many values have each count, from the highest down to the cap (counts are at most n)
     if (this.histogram.length <= max) this.histogram = new Int32Array(max + 1);
     const h = this.histogram;
@@ -227,18 +291,26 @@ export class FacetCounter {
     // listed: every count above `atCap`, and the first `ties` in label order of those equal to it
     let above = 0, atCap = max;
     for (; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
-    let ties = MAX_FACET_VALUES - above;
-    // h[c] becomes the place of the first value with count c (higher counts first), then one pass in label order places each
-    for (let c = max, at = 0; c > atCap; c--) { const k = h[c]; h[c] = at; at += k; }
-    const listed = new Array<number>(MAX_FACET_VALUES);
-    const order = this.labelOrder.get(key)!;
-    for (let k = 0, tie = above; k < order.length; k++) {
-      const id = order[k], c = t[id];
-      if (c > atCap) listed[h[c]++] = id;
-      else if (c === atCap && ties > 0) { listed[tie++] = id; ties--; }
-    }
     h.fill(0, 0, max + 1);
+    const listed = this.byCountThenLabel(t, ids, atCap, max, place, order);
+    for (let k = 0, ties = MAX_FACET_VALUES - above; ties > 0 && k < order.length; k++) {
+      if (t[order[k]] === atCap) { listed.push(order[k]); ties--; }
+    }
     return listed;
+  }
+
+  /** The ids with a count above `atLeast` (at most MAX_FACET_VALUES of them), by count then label: each sorted as one number. */
+  private byCountThenLabel(t: Int32Array, ids: Int32Array, atLeast: number, max: number, place: Int32Array, order: Int32Array): number[] {
+    const keys = this.sortKeys;
+    let size = 0;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k], c = t[id];
+      if (c > atLeast) keys[size++] = (max - c) * PLACES + place[id];
+    }
+    const sorted = keys.subarray(0, size).sort();
+    const out = new Array<number>(size);
+    for (let k = 0; k < size; k++) out[k] = order[sorted[k] % PLACES];
+    return out;
   }
 
   /**
@@ -392,126 +464,58 @@ export class FacetCounter {
     // the next request starts from zero
     for (const { facet, touched } of dirty) {
       const { counts } = this.counters.get(facet)!;
-      for (const id of touched) counts[id] = 0;
+      if (touched.length * 8 > counts.length) counts.fill(0);
+      else for (let k = 0; k < touched.length; k++) counts[touched[k]] = 0;
     }
     return truncated;
   }
 
   /**
-   * Counts each facet's values in ctx into its counters; returns the ids each count touched.
-   * A place's counts are popcounts over its ranges, unless a pass over the members costs less.
+   * Counts each facet's values in ctx into its counters; returns the ids each count touched. Each
+   * facet is counted the way that costs least: a place by the members of each of its ranges
+   * (popcounts), another by a look at each of its listings, or by a pass over the members.
    */
   private countValues(ctx: FacetContext, facets: ValueFacet[]): Int32Array[] {
+    this.load(ctx);
     const span = ctx.hi - ctx.lo;
-    const passCost = Math.min(ctx.count, this.n - ctx.count);
-    const byRanges = facets.map((f) => f.ranges !== undefined && span + (f.ranges.byStart.length * span) / this.all.length < passCost);
-    const touched: Int32Array[] = new Array(facets.length);
-    if (byRanges.some(Boolean)) this.prefixCounts(ctx);
-    facets.forEach((f, k) => { if (byRanges[k]) touched[k] = this.countRanges(ctx, f); });
-    const passed = facets.filter((_, k) => !byRanges[k]);
-    if (passed.length) {
-      const counts = this.countMembers(ctx, passed);
-      let j = 0;
-      facets.forEach((_, k) => { if (!byRanges[k]) touched[k] = counts[j++]; });
-    }
-    return touched;
+    const pass = COST.member * ctx.count;
+    let prefixed = false;
+    return facets.map((facet) => {
+      const c = this.counters.get(facet)!;
+      let found: number;
+      if (c.ranges && COST.word * span + (COST.range * facet.ranges!.byStart.length * span) / this.all.length < pass) {
+        if (!prefixed) this.kernels.prefixCounts(this.at.slot, ctx.lo, ctx.hi, this.at.prefix);
+        prefixed = true;
+        found = this.countRanges(ctx, facet.ranges!, c);
+      } else if (c.groups && COST.lookup * c.groups.listings < pass) {
+        found = this.kernels.countGroups(this.at.slot, c.groups.starts, c.groups.members, facet.values.length, c.at.counts, c.at.touched);
+      } else if (COST.value * facet.values.length < pass) {
+        this.kernels.tallyMembers(this.at.slot, ctx.lo, ctx.hi, c.at.valueIds, c.at.counts);
+        c.counts[facet.values.length] = 0;
+        found = this.kernels.collectTouched(c.at.counts, facet.values.length, c.at.touched);
+      } else {
+        found = this.kernels.countMembers(this.at.slot, ctx.lo, ctx.hi, c.at.valueIds, c.at.counts, c.at.touched, facet.values.length);
+        c.counts[facet.values.length] = 0;
+      }
+      return c.touched.subarray(0, found);
+    });
   }
 
-  /** prefix[w - ctx.lo]: the members of ctx in the words [ctx.lo, w), for w in [ctx.lo, ctx.hi] */
-  private prefixCounts(ctx: FacetContext): void {
-    const { bits: b, lo, hi } = ctx;
-    const p = this.prefix;
-    p[0] = 0;
-    for (let w = lo; w < hi; w++) p[w - lo + 1] = p[w - lo] + (b[w] ? bits.pop32(b[w]) : 0);
+  /** Copies ctx into the kernels' slot (what the last context left there cleared). */
+  private load(ctx: FacetContext): void {
+    this.slot.fill(0, this.slotLo, this.slotHi);
+    this.slot.set(ctx.bits.subarray(ctx.lo, ctx.hi), ctx.lo);
+    this.slotLo = ctx.lo;
+    this.slotHi = ctx.hi;
   }
 
-  /** A place's counts in ctx: the members of each range in ctx's words (prefixCounts done). */
-  private countRanges(ctx: FacetContext, facet: ValueFacet): Int32Array {
-    const { start, end, byStart } = facet.ranges!;
-    const { counts, touched } = this.counters.get(facet)!;
-    const { bits: b, lo, hi, count } = ctx;
-    const p = this.prefix;
-    // the members of ctx before listing i
-    const before = (i: number) => {
-      const w = i >>> 5;
-      if (w < lo) return 0;
-      if (w >= hi) return count;
-      return p[w - lo] + bits.pop32(b[w] & ((1 << (i & 31)) - 1));
-    };
+  /** A place's counts in ctx: the members of each of its ranges that start in ctx's words (prefixCounts done); returns how many are above 0. */
+  private countRanges(ctx: FacetContext, ranges: PlaceRanges, c: FacetArrays): number {
+    const { end, byStart } = ranges;
     // the first range that ends after word lo
     let l = 0, r = byStart.length;
-    while (l < r) { const m = (l + r) >>> 1; if (end[byStart[m]] <= lo << 5) l = m + 1; else r = m; }
-    let size = 0;
-    // places mostly follow one another: a range's start is then the last one's end, counted already
-    let lastEnd = -1, beforeLastEnd = 0;
-    for (let k = l; k < byStart.length; k++) {
-      const id = byStart[k];
-      if (start[id] >= hi << 5) break;
-      const from = start[id] === lastEnd ? beforeLastEnd : before(start[id]);
-      lastEnd = end[id];
-      beforeLastEnd = before(lastEnd);
-      const c = beforeLastEnd - from;
-      if (c > 0) { counts[id] = c; touched[size++] = id; }
-    }
-    return touched.subarray(0, size);
-  }
-
-  /**
-   * Counts each facet's values over the members of ctx; returns the ids each count touched. A
-   * context of more than half the listings is counted as the totals less the listings it leaves out.
-   */
-  private countMembers(ctx: FacetContext, facets: ValueFacet[]): Int32Array[] {
-    const counters = facets.map((f) => this.counters.get(f)!);
-    const counts = counters.map((c) => c.counts);
-    const touched = counters.map((c) => c.touched);
-    const valueIds = facets.map((f) => f.valueIds);
-    const m = facets.length;
-    const sizes = new Int32Array(m);
-    const b = ctx.bits;
-    if (ctx.count > this.n >>> 1) {
-      const all = this.all;
-      for (let w = 0; w < b.length; w++) {
-        let x = all[w] & ~b[w];
-        while (x) {
-          const low = x & -x;
-          const i = (w << 5) + 31 - Math.clz32(low);
-          x ^= low;
-          for (let k = 0; k < m; k++) {
-            const v = valueIds[k][i];
-            if (v >= 0) counts[k][v]--;
-          }
-        }
-      }
-      for (let k = 0; k < m; k++) {
-        const { totals } = facets[k];
-        const c = counts[k], t = touched[k];
-        for (const id of this.whole.counts.get(facets[k])!.ids) if ((c[id] += totals[id]) > 0) t[sizes[k]++] = id;
-      }
-    } else {
-      for (let w = ctx.lo; w < ctx.hi; w++) {
-        let x = b[w];
-        // a whole word (common: a place is a range of listings) without finding its bits
-        if (x === 0xffffffff) {
-          for (let k = 0; k < m; k++) {
-            const ids = valueIds[k], c = counts[k], t = touched[k];
-            for (let i = w << 5, end = i + 32; i < end; i++) {
-              const v = ids[i];
-              if (v >= 0 && c[v]++ === 0) t[sizes[k]++] = v;
-            }
-          }
-          continue;
-        }
-        while (x) {
-          const low = x & -x;
-          const i = (w << 5) + 31 - Math.clz32(low);
-          x ^= low;
-          for (let k = 0; k < m; k++) {
-            const v = valueIds[k][i];
-            if (v >= 0 && counts[k][v]++ === 0) touched[k][sizes[k]++] = v;
-          }
-        }
-      }
-    }
-    return touched.map((t, k) => t.subarray(0, sizes[k]));
+    while (l < r) { const m = (l + r) >>> 1; if (end[byStart[m]] <= ctx.lo << 5) l = m + 1; else r = m; }
+    const at = c.ranges!;
+    return this.kernels.countRanges(this.at.slot, ctx.lo, ctx.hi, this.at.prefix, ctx.count, at.start, at.end, at.byStart, l, byStart.length, c.at.counts, c.at.touched);
   }
 }

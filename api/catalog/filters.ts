@@ -16,6 +16,18 @@ import { haversineMeters, METERS_PER_DEGREE_LAT } from './geo.ts';
 import type { ListingTable } from './listings.ts';
 import { AmountIndex } from './amounts.ts';
 import { countIn, keepOnly, narrowTo, posting, postingsOf, type Posting } from './postings.ts';
+import { BitsetCounts } from './bitset-counts.ts';
+
+/**
+ * A range summary reads each member of a context holding less than this share of the listings;
+ * a larger one from the lowest and highest buckets of the amounts (AmountIndex.extremes), which
+ * stops at the first member found: quick in a wide context, but for one of a few places it passes
+ * most listings priced below (or above) theirs first.
+ */
+const SCAN_SHARE = 1 / 8;
+
+/** A member visited by a pass costs about as much as this many words intersected by BitsetCounts. */
+const WORDS_PER_MEMBER = 16;
 
 /** Parsed filter values: the production ones, and whatever parameters an extended registry declares. */
 export type FilterValues = Filters & { readonly [param: string]: unknown };
@@ -179,12 +191,15 @@ class MultiValues {
   private readonly ids: Int32Array;
   private readonly counts: Int32Array;
   private readonly all: Bitset;
+  /** each value's listings as a bitset, counted under a context at once */
+  private readonly bitsets: BitsetCounts;
 
   constructor(listings: ListingTable, sets: Partial<Record<string, Int32Array>>) {
     const n = listings.n;
     this.all = listings.all;
     const entries = Object.entries(sets).filter(([, l]) => l!.length) as [string, Int32Array][];
     for (const [value, list] of entries) this.postings.set(value, posting(n, list));
+    this.bitsets = new BitsetCounts(entries.map(([, list]) => bits.fromIndices(n, list)), this.all.length);
     this.values = entries.map(([v]) => v);
     this.totals = Int32Array.from(entries, ([, l]) => l.length);
     this.counts = new Int32Array(entries.length);
@@ -209,16 +224,17 @@ class MultiValues {
     }
     // a pass over the members (or, for more than half the listings, over those it leaves out,
     // taken from the totals), unless intersecting each value's postings costs less (a member
-    // visited costs about two words intersected; with `within`, each value's amounts in range
-    // cost a pass over every word)
+    // visited costs about as much as WORDS_PER_MEMBER words intersected by popcount; with `within`, each
+    // value's amounts in range cost a pass over every word in JavaScript)
     const perListing = this.ids.length / n;
     const complement = !within && size > n >>> 1;
-    const words = ctx.hi - ctx.lo + (within ? this.all.length : 0);
-    if ((complement ? n - size : size) * (perListing + 1) * 2 > this.values.length * words) {
-      this.values.forEach((v, id) => {
-        const p = this.postings.get(v)!;
-        add(v, within ? countIn(ctx, p, within.indexes[id].within(within.lo, within.hi)) : countIn(ctx, p));
-      });
+    if (!within && (complement ? n - size : size) * (perListing + 1) * WORDS_PER_MEMBER > this.values.length * (ctx.hi - ctx.lo)) {
+      const counts = this.bitsets.of(ctx);
+      this.values.forEach((v, id) => add(v, counts[id]));
+      return;
+    }
+    if (within && size * (perListing + 1) * 2 > this.values.length * (ctx.hi - ctx.lo + this.all.length)) {
+      this.values.forEach((v, id) => add(v, countIn(ctx, this.postings.get(v)!, within.indexes[id].within(within.lo, within.hi))));
       return;
     }
     const { starts, ids, counts, all } = this;
@@ -323,7 +339,7 @@ export const FILTERS = {
           ignores: ['minCapacity'],
           describe(ctx, _f, into) {
             if (ctx.count === 0) return;
-            if (ctx.count * 64 < listings.n) {
+            if (ctx.count < listings.n * SCAN_SHARE) {
               let min = Infinity, max = -Infinity;
               eachMember(ctx, (i) => { const c = cap[i]; if (c >= 1) { if (c < min) min = c; if (c > max) max = c; } });
               if (max >= 1) into.capacityRange = { min, max };
@@ -351,7 +367,7 @@ export const FILTERS = {
           ignores: ['price'],
           describe(ctx, f, into) {
             const basis = PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'];
-            if (ctx.count * 64 >= listings.n) {
+            if (ctx.count >= listings.n * SCAN_SHARE) {
               // a large set: its currencies from the listings of each, its bounds from the amounts' buckets
               const index = listings.onBasisIndex(f.pricingOptionType);
               const cur = index.currencyOf(ctx);

@@ -90,8 +90,16 @@ export function citationTitle(locale: Locale, page: CitationPage): string {
   }
 }
 
+const DAY_MS = 86_400_000;
+/** the last day asked for, and its date: every response of a day cites it */
+let lastDay = { day: Number.NaN, date: '' };
+
 /** ISO date (YYYY-MM-DD) of `now`, in UTC. */
-const utcDate = (now: number) => new Date(now).toISOString().slice(0, 10);
+function utcDate(now: number): string {
+  const day = Math.floor(now / DAY_MS);
+  if (day !== lastDay.day) lastDay = { day, date: new Date(now).toISOString().slice(0, 10) };
+  return lastDay.date;
+}
 
 export function citation(opts: {
   siteUrl: string; serviceName: string; locale: Locale; page: CitationPage; now: number; data?: CitedData;

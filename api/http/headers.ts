@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { xxh64 } from '@node-rs/xxhash';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from './problems.ts';
 
@@ -18,8 +18,17 @@ export const CACHE = {
 export const cacheControl = (hint: CacheHint | 'no-store') =>
   hint === 'no-store' ? 'no-store' : `public, max-age=${hint.maxAge}, stale-while-revalidate=${hint.staleWhileRevalidate}`;
 
-/** Strong ETag of a body: the same bytes give the same tag. */
-export const etagOf = (body: string | Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;
+const tagBytes = Buffer.alloc(8);
+
+/**
+ * Strong ETag of a body: the same bytes give the same tag, its 64-bit xxHash (a tag tells
+ * versions of one resource apart, no adversary picks them: a fast hash does, at a tenth of a
+ * SHA-1's cost on a 30 kB body).
+ */
+export function etagOf(body: string | Buffer): string {
+  tagBytes.writeBigUInt64BE(xxh64(typeof body === 'string' ? Buffer.from(body) : body));
+  return `"${tagBytes.toString('base64url')}"`;
+}
 
 /**
  * The tag of If-None-Match that matches the body's tag (also in its per-encoding form), if any.

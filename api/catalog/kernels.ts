@@ -1,0 +1,748 @@
+/**
+ * The inner loops of facet counting as WebAssembly, for what JavaScript lacks: the processor's
+ * population count and count of trailing zeros (a 32-bit popcount costs JavaScript a dozen
+ * operations), and loops over typed memory without bounds checks and deoptimization. A facet over
+ * twenty amenities under a wide context costs a few microseconds instead of a few hundred.
+ *
+ * The functions are written below in WebAssembly's text format (the subset `assemble` reads) and
+ * assembled when the module loads. Each user makes an instance with a memory of its own, lays
+ * its arrays out in it (KernelMemory) and passes byte offsets; every value is an i32.
+ */
+
+/** Opcodes of the instructions the kernels use, by their text name. */
+const OPCODES: Record<string, number> = {
+  'block': 0x02, 'loop': 0x03, 'if': 0x04, 'end': 0x0b, 'br': 0x0c, 'br_if': 0x0d, 'return': 0x0f, 'call': 0x10,
+  'local.get': 0x20, 'local.set': 0x21, 'local.tee': 0x22,
+  'i32.load': 0x28, 'i64.load': 0x29, 'i32.store': 0x36, 'i32.store8': 0x3a,
+  'i32.const': 0x41, 'i64.const': 0x42,
+  'i32.eqz': 0x45, 'i32.eq': 0x46, 'i32.ne': 0x47, 'i32.lt_s': 0x48, 'i32.lt_u': 0x49, 'i32.ge_s': 0x4e, 'i32.ge_u': 0x4f,
+  'i32.ctz': 0x68, 'i32.popcnt': 0x69, 'i32.add': 0x6a, 'i32.sub': 0x6b, 'i32.div_u': 0x6e, 'i32.rem_u': 0x70,
+  'i32.and': 0x71, 'i32.or': 0x72,
+  'i32.shl': 0x74, 'i32.shr_u': 0x76,
+  'i64.popcnt': 0x7b, 'i64.add': 0x7c, 'i64.and': 0x83, 'i32.wrap_i64': 0xa7,
+};
+/** log2 of the natural alignment of each memory access */
+const ALIGN: Record<string, number> = { 'i32.load': 2, 'i64.load': 3, 'i32.store': 2, 'i32.store8': 0 };
+/** instructions of the prefixed opcode space, with their immediates (memory.copy: from memory 0 to memory 0) */
+const PREFIXED: Record<string, number[]> = { 'memory.copy': [0xfc, 0x0a, 0x00, 0x00] };
+const TYPES = { i32: 0x7f, i64: 0x7e } as const;
+
+const uleb = (n: number): number[] => {
+  const out: number[] = [];
+  do {
+    const low = n & 0x7f;
+    n >>>= 7;
+    out.push(n ? low | 0x80 : low);
+  } while (n);
+  return out;
+};
+const sleb = (n: number): number[] => {
+  const out: number[] = [];
+  for (;;) {
+    const low = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && !(low & 0x40)) || (n === -1 && low & 0x40)) return [...out, low];
+    out.push(low | 0x80);
+  }
+};
+const text = (s: string) => [...uleb(s.length), ...Buffer.from(s, 'latin1')];
+const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content];
+
+interface Func {
+  /** parameters, all i32 */
+  params: string[];
+  result?: 'i32';
+  locals?: Record<string, keyof typeof TYPES>;
+  /** instructions, one per line; `$name` names a parameter, a local, a label or a function */
+  body: string;
+}
+
+/** The binary of one function's body (locals and code). */
+function assemble(name: string, f: Func, functions: string[]): number[] {
+  const locals = [...f.params, ...Object.keys(f.locals ?? {})];
+  const labels: string[] = [];
+  const code: number[] = [];
+  const fail = (msg: string): never => { throw new Error(`kernel ${name}: ${msg}`); };
+  const index = (list: string[], ref: string) => {
+    const k = list.indexOf(ref.replace(/^\$/, ''));
+    return k >= 0 ? k : fail(`unknown ${ref}`);
+  };
+  for (const raw of f.body.split('\n')) {
+    const [op, arg] = raw.replace(/;;.*/, '').trim().split(/\s+/);
+    if (!op) continue;
+    if (op in PREFIXED) {
+      code.push(...PREFIXED[op]);
+      continue;
+    }
+    if (!(op in OPCODES)) fail(`unknown instruction ${op}`);
+    code.push(OPCODES[op]);
+    if (op === 'block' || op === 'loop' || op === 'if') {
+      labels.push(arg ?? '');
+      code.push(0x40);
+    } else if (op === 'end') labels.pop();
+    else if (op === 'br' || op === 'br_if') {
+      const k = labels.lastIndexOf(arg);
+      code.push(...uleb(k >= 0 ? labels.length - 1 - k : fail(`unknown label ${arg}`)));
+    }
+    else if (op.startsWith('local.')) code.push(...uleb(index(locals, arg)));
+    else if (op === 'call') code.push(...uleb(index(functions, arg)));
+    else if (op in ALIGN) code.push(ALIGN[op], 0);
+    else if (op.endsWith('.const')) code.push(...sleb(Number(arg)));
+  }
+  if (labels.length) fail('a block is not ended');
+  const declared = Object.values(f.locals ?? {}).map((t) => [1, TYPES[t]]);
+  const body = [...uleb(declared.length), ...declared.flat(), ...code, OPCODES.end];
+  return [...uleb(body.length), ...body];
+}
+
+/** Appends the id in local `id` to touched: touched[found] = id, found += 1. */
+const listIn = (id: string) => `
+      local.get $touched
+      local.get $found
+      i32.const 2
+      i32.shl
+      i32.add
+      local.get $${id}
+      i32.store
+      local.get $found
+      i32.const 1
+      i32.add
+      local.set $found`;
+
+/**
+ * The loop of tallyMembers and countMembers: for each member i of ctx in its words [lo, hi),
+ * v = valueIds[i] and c = counts[v] (its count before), counts[v] = c + 1, then `counted`.
+ */
+const eachMember = (counted: string) => `
+      local.get $lo
+      local.set $w
+      block $done
+      loop $words
+        local.get $w
+        local.get $hi
+        i32.ge_u
+        br_if $done
+        local.get $ctx
+        local.get $w
+        i32.const 2
+        i32.shl
+        i32.add
+        i32.load
+        local.set $x
+        block $word_done
+        loop $members
+          local.get $x
+          i32.eqz
+          br_if $word_done
+          local.get $counts
+          local.get $valueIds
+          local.get $w
+          i32.const 5
+          i32.shl
+          local.get $x
+          i32.ctz
+          i32.add
+          i32.const 2
+          i32.shl
+          i32.add
+          i32.load
+          local.tee $v
+          i32.const 2
+          i32.shl
+          i32.add
+          local.tee $at
+          local.get $at
+          i32.load
+          local.tee $c
+          i32.const 1
+          i32.add
+          i32.store
+          ${counted}
+          local.get $x
+          local.get $x
+          i32.const 1
+          i32.sub
+          i32.and
+          local.set $x
+          br $members
+        end
+        end
+        local.get $w
+        i32.const 1
+        i32.add
+        local.set $w
+        br $words
+      end
+      end`;
+
+const KERNELS = {
+  /**
+   * For each of `count` bitsets, `stride` bytes apart from `sets`: |ctx ∩ set| over the bytes
+   * [lo, hi) (multiples of 8, where ctx may have members), stored as an i32 at out, out + 4, …
+   */
+  countEach: {
+    params: ['ctx', 'sets', 'count', 'stride', 'lo', 'hi', 'out'],
+    locals: { p: 'i32', sum: 'i64' },
+    body: `
+      block $done
+      loop $each
+        local.get $count
+        i32.eqz
+        br_if $done
+        i64.const 0
+        local.set $sum
+        local.get $lo
+        local.set $p
+        block $words_done
+        loop $words
+          local.get $p
+          local.get $hi
+          i32.ge_u
+          br_if $words_done
+          local.get $sum
+          local.get $ctx
+          local.get $p
+          i32.add
+          i64.load
+          local.get $sets
+          local.get $p
+          i32.add
+          i64.load
+          i64.and
+          i64.popcnt
+          i64.add
+          local.set $sum
+          local.get $p
+          i32.const 8
+          i32.add
+          local.set $p
+          br $words
+        end
+        end
+        local.get $out
+        local.get $sum
+        i32.wrap_i64
+        i32.store
+        local.get $out
+        i32.const 4
+        i32.add
+        local.set $out
+        local.get $sets
+        local.get $stride
+        i32.add
+        local.set $sets
+        local.get $count
+        i32.const 1
+        i32.sub
+        local.set $count
+        br $each
+      end
+      end`,
+  },
+  /** prefix[k]: the members of ctx in its words [lo, lo + k), for k in [0, hi - lo] (i32 words) */
+  prefixCounts: {
+    params: ['ctx', 'lo', 'hi', 'prefix'],
+    locals: { w: 'i32', sum: 'i32' },
+    body: `
+      local.get $prefix
+      i32.const 0
+      i32.store
+      local.get $lo
+      local.set $w
+      block $done
+      loop $words
+        local.get $w
+        local.get $hi
+        i32.ge_u
+        br_if $done
+        local.get $prefix
+        i32.const 4
+        i32.add
+        local.tee $prefix
+        local.get $sum
+        local.get $ctx
+        local.get $w
+        i32.const 2
+        i32.shl
+        i32.add
+        i32.load
+        i32.popcnt
+        i32.add
+        local.tee $sum
+        i32.store
+        local.get $w
+        i32.const 1
+        i32.add
+        local.set $w
+        br $words
+      end
+      end`,
+  },
+  /** The members of ctx before listing i (prefixCounts made `prefix` for its words [lo, hi); `total`: its members). */
+  before: {
+    params: ['ctx', 'lo', 'hi', 'prefix', 'total', 'i'],
+    result: 'i32',
+    locals: { w: 'i32' },
+    body: `
+      local.get $i
+      i32.const 5
+      i32.shr_u
+      local.tee $w
+      local.get $lo
+      i32.lt_u
+      if
+        i32.const 0
+        return
+      end
+      local.get $w
+      local.get $hi
+      i32.ge_u
+      if
+        local.get $total
+        return
+      end
+      local.get $prefix
+      local.get $w
+      local.get $lo
+      i32.sub
+      i32.const 2
+      i32.shl
+      i32.add
+      i32.load
+      local.get $ctx
+      local.get $w
+      i32.const 2
+      i32.shl
+      i32.add
+      i32.load
+      i32.const 1
+      local.get $i
+      i32.shl
+      i32.const 1
+      i32.sub
+      i32.and
+      i32.popcnt
+      i32.add`,
+  },
+  /**
+   * The members of ctx in each range of listings [start[id], end[id]) (i32 arrays by value id),
+   * visiting the ids of byStart from index `first` while their ranges start before word hi:
+   * counts[id] for each count above 0, and those ids in touched; returns how many. Places mostly
+   * follow one another: a range's start is then the last one's end, counted already.
+   */
+  countRanges: {
+    params: ['ctx', 'lo', 'hi', 'prefix', 'total', 'start', 'end', 'byStart', 'first', 'size', 'counts', 'touched'],
+    result: 'i32',
+    locals: { k: 'i32', id: 'i32', from: 'i32', s: 'i32', lastEnd: 'i32', beforeLastEnd: 'i32', c: 'i32', found: 'i32' },
+    body: `
+      i32.const -1
+      local.set $lastEnd
+      local.get $first
+      local.set $k
+      block $done
+      loop $ranges
+        local.get $k
+        local.get $size
+        i32.ge_u
+        br_if $done
+        local.get $byStart
+        local.get $k
+        i32.const 2
+        i32.shl
+        i32.add
+        i32.load
+        local.set $id
+        local.get $start
+        local.get $id
+        i32.const 2
+        i32.shl
+        i32.add
+        i32.load
+        local.tee $s
+        local.get $hi
+        i32.const 5
+        i32.shl
+        i32.ge_u
+        br_if $done
+        local.get $beforeLastEnd
+        local.set $from
+        local.get $s
+        local.get $lastEnd
+        i32.ne
+        if
+          local.get $ctx
+          local.get $lo
+          local.get $hi
+          local.get $prefix
+          local.get $total
+          local.get $s
+          call $before
+          local.set $from
+        end
+        local.get $ctx
+        local.get $lo
+        local.get $hi
+        local.get $prefix
+        local.get $total
+        local.get $end
+        local.get $id
+        i32.const 2
+        i32.shl
+        i32.add
+        i32.load
+        local.tee $lastEnd
+        call $before
+        local.tee $beforeLastEnd
+        local.get $from
+        i32.sub
+        local.tee $c
+        if
+          local.get $counts
+          local.get $id
+          i32.const 2
+          i32.shl
+          i32.add
+          local.get $c
+          i32.store
+          ${listIn('id')}
+        end
+        local.get $k
+        i32.const 1
+        i32.add
+        local.set $k
+        br $ranges
+      end
+      end
+      local.get $found`,
+  },
+  /** Adds 1 to counts[valueIds[i]] for each member i of ctx in its words [lo, hi) (valueIds: an i32 per listing, never negative). */
+  tallyMembers: {
+    params: ['ctx', 'lo', 'hi', 'valueIds', 'counts'],
+    locals: { w: 'i32', x: 'i32', v: 'i32', at: 'i32', c: 'i32' },
+    body: eachMember(''),
+  },
+  /**
+   * tallyMembers that lists in touched each id counted from 0 but `none` (the id of the listings
+   * without a value); returns how many: for a context with few members, whose ids are not worth a
+   * look at every value (collectTouched).
+   */
+  countMembers: {
+    params: ['ctx', 'lo', 'hi', 'valueIds', 'counts', 'touched', 'none'],
+    result: 'i32',
+    locals: { w: 'i32', x: 'i32', v: 'i32', at: 'i32', c: 'i32', found: 'i32' },
+    body: `${eachMember(`
+      local.get $c
+      i32.eqz
+      if
+        local.get $v
+        local.get $none
+        i32.ne
+        if
+          ${listIn('v')}
+        end
+      end`)}
+      local.get $found`,
+  },
+  /** Lists in touched the ids v < size with counts[v] above 0; returns how many. */
+  collectTouched: {
+    params: ['counts', 'size', 'touched'],
+    result: 'i32',
+    locals: { v: 'i32', found: 'i32' },
+    body: `
+      block $done
+      loop $values
+        local.get $v
+        local.get $size
+        i32.ge_u
+        br_if $done
+        local.get $counts
+        local.get $v
+        i32.const 2
+        i32.shl
+        i32.add
+        i32.load
+        if
+          ${listIn('v')}
+        end
+        local.get $v
+        i32.const 1
+        i32.add
+        local.set $v
+        br $values
+      end
+      end
+      local.get $found`,
+  },
+  /**
+   * The members of ctx among the listings of each of `size` values (value v holds the listings
+   * members[starts[v] .. starts[v + 1]), i32 arrays): counts[v] for each count above 0, and those
+   * ids in touched; returns how many.
+   */
+  countGroups: {
+    params: ['ctx', 'starts', 'members', 'size', 'counts', 'touched'],
+    result: 'i32',
+    locals: { v: 'i32', j: 'i32', end: 'i32', i: 'i32', c: 'i32', found: 'i32' },
+    body: `
+      local.get $starts
+      i32.load
+      local.set $j
+      block $done
+      loop $values
+        local.get $v
+        local.get $size
+        i32.ge_u
+        br_if $done
+        local.get $starts
+        local.get $v
+        i32.const 1
+        i32.add
+        i32.const 2
+        i32.shl
+        i32.add
+        i32.load
+        local.set $end
+        i32.const 0
+        local.set $c
+        block $value_done
+        loop $listings
+          local.get $j
+          local.get $end
+          i32.ge_u
+          br_if $value_done
+          local.get $c
+          local.get $ctx
+          local.get $members
+          local.get $j
+          i32.const 2
+          i32.shl
+          i32.add
+          i32.load
+          local.tee $i
+          i32.const 5
+          i32.shr_u
+          i32.const 2
+          i32.shl
+          i32.add
+          i32.load
+          local.get $i
+          i32.shr_u
+          i32.const 1
+          i32.and
+          i32.add
+          local.set $c
+          local.get $j
+          i32.const 1
+          i32.add
+          local.set $j
+          br $listings
+        end
+        end
+        local.get $c
+        if
+          local.get $counts
+          local.get $v
+          i32.const 2
+          i32.shl
+          i32.add
+          local.get $c
+          i32.store
+          ${listIn('v')}
+        end
+        local.get $v
+        i32.const 1
+        i32.add
+        local.set $v
+        br $values
+      end
+      end
+      local.get $found`,
+  },
+  /**
+   * Writes at `out` the values ids[0 .. size) (i32 ids) comma-separated, each as its fragment
+   * (value v: the bytes fragments[offsets[v] .. offsets[v + 1]), i32 offsets, `{"value":…,"count":`),
+   * its count from counts (an i32 per entry of ids) in decimal and `}`; returns the bytes written.
+   */
+  writeValues: {
+    params: ['fragments', 'offsets', 'ids', 'counts', 'size', 'out'],
+    result: 'i32',
+    locals: { p: 'i32', k: 'i32', from: 'i32', length: 'i32', c: 'i32', digits: 'i32', q: 'i32' },
+    body: `
+      local.get $out
+      local.set $p
+      block $done
+      loop $values
+        local.get $k
+        local.get $size
+        i32.ge_u
+        br_if $done
+        local.get $k
+        if
+          local.get $p
+          i32.const 44 ;; ,
+          i32.store8
+          local.get $p
+          i32.const 1
+          i32.add
+          local.set $p
+        end
+        local.get $offsets
+        local.get $ids
+        local.get $k
+        i32.const 2
+        i32.shl
+        i32.add
+        i32.load
+        i32.const 2
+        i32.shl
+        i32.add
+        local.tee $from
+        i32.const 4
+        i32.add
+        i32.load
+        local.get $from
+        i32.load
+        local.tee $from
+        i32.sub
+        local.set $length
+        local.get $p
+        local.get $fragments
+        local.get $from
+        i32.add
+        local.get $length
+        memory.copy
+        local.get $p
+        local.get $length
+        i32.add
+        local.set $p
+        local.get $counts
+        local.get $k
+        i32.const 2
+        i32.shl
+        i32.add
+        i32.load
+        local.tee $c
+        local.set $q
+        i32.const 1
+        local.set $digits
+        block $counted
+        loop $count_digits
+          local.get $q
+          i32.const 10
+          i32.lt_u
+          br_if $counted
+          local.get $q
+          i32.const 10
+          i32.div_u
+          local.set $q
+          local.get $digits
+          i32.const 1
+          i32.add
+          local.set $digits
+          br $count_digits
+        end
+        end
+        local.get $p
+        local.get $digits
+        i32.add
+        local.tee $p
+        local.set $q
+        loop $write_digits
+          local.get $q
+          i32.const 1
+          i32.sub
+          local.tee $q
+          local.get $c
+          i32.const 10
+          i32.rem_u
+          i32.const 48 ;; 0
+          i32.add
+          i32.store8
+          local.get $c
+          i32.const 10
+          i32.div_u
+          local.tee $c
+          br_if $write_digits
+        end
+        local.get $p
+        i32.const 125 ;; }
+        i32.store8
+        local.get $p
+        i32.const 1
+        i32.add
+        local.set $p
+        local.get $k
+        i32.const 1
+        i32.add
+        local.set $k
+        br $values
+      end
+      end
+      local.get $p
+      local.get $out
+      i32.sub`,
+  },
+} satisfies Record<string, Func>;
+
+type KernelName = keyof typeof KERNELS;
+const NAMES = Object.keys(KERNELS) as KernelName[];
+const SIGNATURES = NAMES.map((k) => {
+  const f: Func = KERNELS[k];
+  return [0x60, ...uleb(f.params.length), ...f.params.map(() => TYPES.i32), ...(f.result ? [1, TYPES.i32] : [0])];
+});
+
+const MODULE = new WebAssembly.Module(new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  ...section(1, [...uleb(NAMES.length), ...SIGNATURES.flat()]), // function k has type k
+  ...section(2, [1, ...text('kernel'), ...text('memory'), 0x02, 0x00, 1]), // imports a memory of at least a page
+  ...section(3, [...uleb(NAMES.length), ...NAMES.flatMap((_, k) => uleb(k))]),
+  ...section(7, [...uleb(NAMES.length), ...NAMES.flatMap((name, k) => [...text(name), 0x00, ...uleb(k)])]),
+  ...section(10, [...uleb(NAMES.length), ...NAMES.flatMap((name) => assemble(name, KERNELS[name], NAMES))]),
+]));
+
+export type Kernels = { [K in KernelName]: (...args: number[]) => number };
+
+const PAGE = 64 * 1024;
+const ARRAYS = { int32: Int32Array, uint32: Uint32Array, uint8: Uint8Array } as const;
+type ArrayType = keyof typeof ARRAYS;
+type View = Int32Array | Uint32Array | Uint8Array;
+
+/** An array placed in a KernelMemory: its byte offset, for the kernels, and its view once the memory is open. */
+export class Placed<T extends View> {
+  view!: T;
+  constructor(readonly at: number, readonly length: number, readonly type: ArrayType, readonly init?: ArrayLike<number>) {}
+}
+
+/**
+ * A memory of the kernels' own, laid out once: arrays are placed (`int32`, `uint32`, `uint8`)
+ * while it is planned, and have their views once `open` has made the memory. Every array starts
+ * at a multiple of 8 bytes and is followed by 8 zero bytes (the 64-bit loads of countEach read
+ * whole pairs of words).
+ */
+export class KernelMemory {
+  private size = 0;
+  private readonly placed: Placed<View>[] = [];
+  private opened = false;
+
+  int32(length: number, init?: ArrayLike<number>): Placed<Int32Array> { return this.place<Int32Array>('int32', length, init); }
+  uint32(length: number, init?: ArrayLike<number>): Placed<Uint32Array> { return this.place<Uint32Array>('uint32', length, init); }
+  uint8(length: number, init?: ArrayLike<number>): Placed<Uint8Array> { return this.place<Uint8Array>('uint8', length, init); }
+
+  private place<T extends View>(type: ArrayType, length: number, init?: ArrayLike<number>): Placed<T> {
+    if (this.opened) throw new Error('KernelMemory: arrays are placed before it is opened');
+    const p = new Placed<T>(this.size, length, type, init);
+    this.placed.push(p as Placed<View>);
+    this.size += Math.ceil((ARRAYS[type].BYTES_PER_ELEMENT * length) / 8) * 8 + 8;
+    return p;
+  }
+
+  /** Makes the memory, the arrays' views and the kernels' instance. */
+  open(): Kernels {
+    this.opened = true;
+    const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(this.size / PAGE)) });
+    for (const p of this.placed) {
+      p.view = new ARRAYS[p.type](memory.buffer, p.at, p.length) as View;
+      if (p.init) p.view.set(p.init);
+    }
+    return new WebAssembly.Instance(MODULE, { kernel: { memory } }).exports as Kernels;
+  }
+}
