@@ -59,6 +59,11 @@ interface Context extends FacetContext {
 
 /** more than the values of any facet: a value's place in label order is a number below it */
 const PLACES = 2 ** 24;
+/**
+ * A facet's values to list are sorted when fewer than 1/WALK_OR_SORT of its values (a value sorted
+ * costs about as much as that many values looked at in label order), else placed by a walk.
+ */
+const WALK_OR_SORT = 40;
 
 /**
  * What the kernels' loops cost, in about nanoseconds: a member visited by a pass (tallyMembers), a
@@ -143,7 +148,7 @@ export class FacetCounter {
   /** the counts under each tallied value of a filter alone, by `<filter>|<value>` */
   private readonly tallies = new Map<string, Tally>();
   /** how many values of one facet have each count, to find the count at the cap */
-  private histogram = new Int32Array(0);
+  private readonly histogram: Int32Array;
   /** the values listed as numbers that sort by count, then label (byCountThenLabel) */
   private readonly sortKeys = new Float64Array(MAX_FACET_VALUES);
   /** the counting loops (kernels.ts), over the context in `slot` and the arrays of the facets */
@@ -157,6 +162,7 @@ export class FacetCounter {
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
     this.whole = { bits: all, size: n, counts: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
+    this.histogram = new Int32Array(n + 1);
     for (const x of matcher.declared) {
       const facet = x.index.facet;
       if (!facet || !isValueFacet(facet)) continue;
@@ -281,36 +287,41 @@ export class FacetCounter {
   private top(t: Int32Array, ids: Int32Array, key: string): number[] {
     const place = this.labelPlace.get(key)!;
     const order = this.labelOrder.get(key)!;
-    let max = 0;
-    for (let k = 0; k < ids.length; k++) if (t[ids[k]] > max) max = t[ids[k]];
-    if (ids.length <= MAX_FACET_VALUES) return this.byCountThenLabel(t, ids, -1, max, place, order);
-    // how many values have each count, from the highest down to the cap (counts are at most n)
-    if (this.histogram.length <= max) this.histogram = new Int32Array(max + 1);
+    // a few values, all listed: sorted; else placed by a walk through the label order, as far as it takes
+    if (ids.length <= MAX_FACET_VALUES && ids.length * WALK_OR_SORT < order.length) return this.sortedByCountThenLabel(t, ids, place, order);
+    // how many values have each count (counts are at most n), and the highest
     const h = this.histogram;
-    for (let k = 0; k < ids.length; k++) h[t[ids[k]]]++;
+    let max = 0;
+    for (let k = 0; k < ids.length; k++) {
+      const c = t[ids[k]];
+      h[c]++;
+      if (c > max) max = c;
+    }
     // listed: every count above `atCap`, and the first `ties` in label order of those equal to it
     let above = 0, atCap = max;
-    for (; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
-    h.fill(0, 0, max + 1);
-    const listed = this.byCountThenLabel(t, ids, atCap, max, place, order);
-    for (let k = 0, ties = MAX_FACET_VALUES - above; ties > 0 && k < order.length; k++) {
-      if (t[order[k]] === atCap) { listed.push(order[k]); ties--; }
+    if (ids.length <= MAX_FACET_VALUES) { above = ids.length; atCap = 0; }
+    else for (; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
+    let ties = Math.min(MAX_FACET_VALUES, ids.length) - above;
+    // h[c] becomes the place of the first value with count c (higher counts first), then the walk places each
+    for (let c = max, at = 0; c > atCap; c--) { const k = h[c]; h[c] = at; at += k; }
+    const listed = new Array<number>(above + ties);
+    for (let k = 0, tie = above, left = above + ties; left > 0; k++) {
+      const id = order[k], c = t[id];
+      if (c > atCap) { listed[h[c]++] = id; left--; }
+      else if (c === atCap && ties > 0) { listed[tie++] = id; ties--; left--; }
     }
+    h.fill(0, 0, max + 1);
     return listed;
   }
 
-  /** The ids with a count above `atLeast` (at most MAX_FACET_VALUES of them), by count then label: each sorted as one number. */
-  private byCountThenLabel(t: Int32Array, ids: Int32Array, atLeast: number, max: number, place: Int32Array, order: Int32Array): number[] {
-    const keys = this.sortKeys;
-    let size = 0;
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k], c = t[id];
-      if (c > atLeast) keys[size++] = (max - c) * PLACES + place[id];
-    }
-    const sorted = keys.subarray(0, size).sort();
-    const out = new Array<number>(size);
-    for (let k = 0; k < size; k++) out[k] = order[sorted[k] % PLACES];
-    return out;
+  /** The ids (at most MAX_FACET_VALUES) by count, then label: each sorted as one number. */
+  private sortedByCountThenLabel(t: Int32Array, ids: Int32Array, place: Int32Array, order: Int32Array): number[] {
+    let max = 0;
+    for (let k = 0; k < ids.length; k++) if (t[ids[k]] > max) max = t[ids[k]];
+    const keys = this.sortKeys.subarray(0, ids.length);
+    for (let k = 0; k < ids.length; k++) keys[k] = (max - t[ids[k]]) * PLACES + place[ids[k]];
+    keys.sort();
+    return Array.from(keys, (key) => order[key % PLACES]);
   }
 
   /**

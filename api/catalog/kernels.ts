@@ -11,7 +11,7 @@
 
 /** Opcodes of the instructions the kernels use, by their text name. */
 const OPCODES: Record<string, number> = {
-  'block': 0x02, 'loop': 0x03, 'if': 0x04, 'end': 0x0b, 'br': 0x0c, 'br_if': 0x0d, 'return': 0x0f, 'call': 0x10,
+  'block': 0x02, 'loop': 0x03, 'if': 0x04, 'else': 0x05, 'end': 0x0b, 'br': 0x0c, 'br_if': 0x0d,
   'local.get': 0x20, 'local.set': 0x21, 'local.tee': 0x22,
   'i32.load': 0x28, 'i64.load': 0x29, 'i32.store': 0x36, 'i32.store8': 0x3a,
   'i32.const': 0x41, 'i64.const': 0x42,
@@ -53,19 +53,19 @@ interface Func {
   params: string[];
   result?: 'i32';
   locals?: Record<string, keyof typeof TYPES>;
-  /** instructions, one per line; `$name` names a parameter, a local, a label or a function */
+  /** instructions, one per line; `$name` names a parameter, a local or a label */
   body: string;
 }
 
 /** The binary of one function's body (locals and code). */
-function assemble(name: string, f: Func, functions: string[]): number[] {
+function assemble(name: string, f: Func): number[] {
   const locals = [...f.params, ...Object.keys(f.locals ?? {})];
   const labels: string[] = [];
   const code: number[] = [];
   const fail = (msg: string): never => { throw new Error(`kernel ${name}: ${msg}`); };
-  const index = (list: string[], ref: string) => {
-    const k = list.indexOf(ref.replace(/^\$/, ''));
-    return k >= 0 ? k : fail(`unknown ${ref}`);
+  const local = (ref: string) => {
+    const k = locals.indexOf(ref.replace(/^\$/, ''));
+    return k >= 0 ? k : fail(`unknown local ${ref}`);
   };
   for (const raw of f.body.split('\n')) {
     const [op, arg] = raw.replace(/;;.*/, '').trim().split(/\s+/);
@@ -84,8 +84,7 @@ function assemble(name: string, f: Func, functions: string[]): number[] {
       const k = labels.lastIndexOf(arg);
       code.push(...uleb(k >= 0 ? labels.length - 1 - k : fail(`unknown label ${arg}`)));
     }
-    else if (op.startsWith('local.')) code.push(...uleb(index(locals, arg)));
-    else if (op === 'call') code.push(...uleb(index(functions, arg)));
+    else if (op.startsWith('local.')) code.push(...uleb(local(arg)));
     else if (op in ALIGN) code.push(ALIGN[op], 0);
     else if (op.endsWith('.const')) code.push(...sleb(Number(arg)));
   }
@@ -94,6 +93,54 @@ function assemble(name: string, f: Func, functions: string[]): number[] {
   const body = [...uleb(declared.length), ...declared.flat(), ...code, OPCODES.end];
   return [...uleb(body.length), ...body];
 }
+
+/**
+ * Sets local `out` to the members of ctx before the listing in local `i` (prefixCounts made
+ * `prefix` for its words [lo, hi); `total`: its members). Uses local w.
+ */
+const membersBefore = (i: string, out: string) => `
+      local.get $${i}
+      i32.const 5
+      i32.shr_u
+      local.tee $w
+      local.get $lo
+      i32.lt_u
+      if
+        i32.const 0
+        local.set $${out}
+      else
+        local.get $w
+        local.get $hi
+        i32.ge_u
+        if
+          local.get $total
+          local.set $${out}
+        else
+          local.get $prefix
+          local.get $w
+          local.get $lo
+          i32.sub
+          i32.const 2
+          i32.shl
+          i32.add
+          i32.load
+          local.get $ctx
+          local.get $w
+          i32.const 2
+          i32.shl
+          i32.add
+          i32.load
+          i32.const 1
+          local.get $${i}
+          i32.shl
+          i32.const 1
+          i32.sub
+          i32.and
+          i32.popcnt
+          i32.add
+          local.set $${out}
+        end
+      end`;
 
 /** Appends the id in local `id` to touched: touched[found] = id, found += 1. */
 const listIn = (id: string) => `
@@ -278,52 +325,6 @@ const KERNELS = {
       end
       end`,
   },
-  /** The members of ctx before listing i (prefixCounts made `prefix` for its words [lo, hi); `total`: its members). */
-  before: {
-    params: ['ctx', 'lo', 'hi', 'prefix', 'total', 'i'],
-    result: 'i32',
-    locals: { w: 'i32' },
-    body: `
-      local.get $i
-      i32.const 5
-      i32.shr_u
-      local.tee $w
-      local.get $lo
-      i32.lt_u
-      if
-        i32.const 0
-        return
-      end
-      local.get $w
-      local.get $hi
-      i32.ge_u
-      if
-        local.get $total
-        return
-      end
-      local.get $prefix
-      local.get $w
-      local.get $lo
-      i32.sub
-      i32.const 2
-      i32.shl
-      i32.add
-      i32.load
-      local.get $ctx
-      local.get $w
-      i32.const 2
-      i32.shl
-      i32.add
-      i32.load
-      i32.const 1
-      local.get $i
-      i32.shl
-      i32.const 1
-      i32.sub
-      i32.and
-      i32.popcnt
-      i32.add`,
-  },
   /**
    * The members of ctx in each range of listings [start[id], end[id]) (i32 arrays by value id),
    * visiting the ids of byStart from index `first` while their ranges start before word hi:
@@ -333,7 +334,7 @@ const KERNELS = {
   countRanges: {
     params: ['ctx', 'lo', 'hi', 'prefix', 'total', 'start', 'end', 'byStart', 'first', 'size', 'counts', 'touched'],
     result: 'i32',
-    locals: { k: 'i32', id: 'i32', from: 'i32', s: 'i32', lastEnd: 'i32', beforeLastEnd: 'i32', c: 'i32', found: 'i32' },
+    locals: { k: 'i32', id: 'i32', from: 'i32', s: 'i32', lastEnd: 'i32', beforeLastEnd: 'i32', c: 'i32', found: 'i32', w: 'i32' },
     body: `
       i32.const -1
       local.set $lastEnd
@@ -370,29 +371,17 @@ const KERNELS = {
         local.get $lastEnd
         i32.ne
         if
-          local.get $ctx
-          local.get $lo
-          local.get $hi
-          local.get $prefix
-          local.get $total
-          local.get $s
-          call $before
-          local.set $from
+          ${membersBefore('s', 'from')}
         end
-        local.get $ctx
-        local.get $lo
-        local.get $hi
-        local.get $prefix
-        local.get $total
         local.get $end
         local.get $id
         i32.const 2
         i32.shl
         i32.add
         i32.load
-        local.tee $lastEnd
-        call $before
-        local.tee $beforeLastEnd
+        local.set $lastEnd
+        ${membersBefore('lastEnd', 'beforeLastEnd')}
+        local.get $beforeLastEnd
         local.get $from
         i32.sub
         local.tee $c
@@ -696,7 +685,7 @@ const MODULE = new WebAssembly.Module(new Uint8Array([
   ...section(2, [1, ...text('kernel'), ...text('memory'), 0x02, 0x00, 1]), // imports a memory of at least a page
   ...section(3, [...uleb(NAMES.length), ...NAMES.flatMap((_, k) => uleb(k))]),
   ...section(7, [...uleb(NAMES.length), ...NAMES.flatMap((name, k) => [...text(name), 0x00, ...uleb(k)])]),
-  ...section(10, [...uleb(NAMES.length), ...NAMES.flatMap((name) => assemble(name, KERNELS[name], NAMES))]),
+  ...section(10, [...uleb(NAMES.length), ...NAMES.flatMap((name) => assemble(name, KERNELS[name]))]),
 ]));
 
 export type Kernels = { [K in KernelName]: (...args: number[]) => number };
