@@ -16,7 +16,7 @@ import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { labelledValues, listedJson, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
 import type { CountedFacet, FacetContext, FilterValues, PlaceRanges, ValueFacet } from './filters.ts';
-import { KernelMemory, type Kernels } from './kernels.ts';
+import { KernelMemory, type Kernels, type Placed } from './kernels.ts';
 import type { IndexedFilter, Matcher } from './match.ts';
 
 type FacetValue = FacetsPayload['facets'][number]['values'][number];
@@ -50,6 +50,8 @@ interface Tally {
 }
 
 interface Context extends FacetContext {
+  /** the byte offset of its bits when they are in the kernels' memory */
+  at?: number;
   /** its counts when they were counted once per build */
   tally?: Tally;
   /** else a tally whose listings include its own, and the listings of that tally it leaves out (fewer than a pass over it would visit) */
@@ -122,12 +124,12 @@ function selected(x: IndexedFilter, f: FilterValues): string[] {
 
 export class FacetCounter {
   /** buffers reused by every request (the server answers one at a time) */
-  private readonly scratch: Bitset[] = [];
+  private readonly scratch: Placed<Uint32Array>[];
   /** the words of each scratch buffer that may hold members (the rest are zero) */
   private readonly scratchLo: number[] = [];
   private readonly scratchHi: number[] = [];
   /** the listings of a tally each context leaves out */
-  private readonly leftScratch: Bitset[] = [];
+  private readonly leftScratch: Placed<Uint32Array>[];
   private readonly own: Bitset[] = [];
   /** the value facets of the registry */
   private readonly valueFacets: { x: IndexedFilter; facet: ValueFacet }[] = [];
@@ -172,6 +174,10 @@ export class FacetCounter {
       this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
     }
     const memory = new KernelMemory();
+    // a request has at most a context per facet and range summary, and every listing's
+    const contexts = 1 + matcher.declared.filter((x) => x.index.facet || x.index.summary).length;
+    this.scratch = Array.from({ length: contexts }, () => memory.uint32(all.length));
+    this.leftScratch = Array.from({ length: contexts }, () => memory.uint32(all.length));
     const slot = memory.uint32(all.length);
     const prefix = memory.int32(all.length + 1);
     const placed = this.valueFacets.map(({ facet }) => {
@@ -218,10 +224,18 @@ export class FacetCounter {
 
   /** The listings of the tally that ctx leaves out, in a scratch buffer of its own (`slot`: the context's). */
   private leftOut(tally: Tally, ctx: Context, slot: number): Context {
-    const b = this.leftScratch[slot] ??= new Uint32Array(this.all.length);
+    const { view: b, at } = this.leftScratch[slot];
     const t = tally.bits, c = ctx.bits;
     for (let w = 0; w < b.length; w++) b[w] = t[w] & ~c[w];
-    return span(b);
+    return this.resident(b, at, 0, b.length);
+  }
+
+  /** A set in the kernels' memory as a context (empty outside the words [lo, hi) given), counted by popcount. */
+  private resident(b: Bitset, at: number, lo: number, hi: number): Context {
+    const w = wordsOf(b, lo, hi);
+    // whole 64-bit words: the pair of 32-bit words around each end (zero outside [lo, hi), and past the end)
+    const count = this.kernels.countBits(at, 4 * (w.lo & ~1), 4 * (w.hi + (w.hi & 1)));
+    return { bits: b, count, lo: w.lo, hi: w.hi, at };
   }
 
   /** Counts each facet's values as the tally's less those of `left` into its counters; returns the ids above 0. */
@@ -368,7 +382,7 @@ export class FacetCounter {
         for (const s of kept) { lo = Math.max(lo, s.lo); hi = Math.min(hi, s.hi); }
         if (hi < lo) hi = lo;
         const slot = contexts.size;
-        const b = this.scratch[slot] ??= new Uint32Array(this.all.length);
+        const { view: b, at } = this.scratch[slot];
         b.fill(0, this.scratchLo[slot] ?? 0, this.scratchHi[slot] ?? 0);
         b.set(kept[0].bits.subarray(lo, hi), lo);
         for (let k = 1; k < kept.length; k++) {
@@ -377,7 +391,7 @@ export class FacetCounter {
         }
         this.scratchLo[slot] = lo;
         this.scratchHi[slot] = hi;
-        c = span(b, lo, hi);
+        c = this.resident(b, at, lo, hi);
       }
       // the tally holding the context with the fewest listings besides it: the context itself when none
       let base = this.whole;
@@ -486,8 +500,8 @@ export class FacetCounter {
    * facet is counted the way that costs least: a place by the members of each of its ranges
    * (popcounts), another by a look at each of its listings, or by a pass over the members.
    */
-  private countValues(ctx: FacetContext, facets: ValueFacet[]): Int32Array[] {
-    this.load(ctx);
+  private countValues(ctx: Context, facets: ValueFacet[]): Int32Array[] {
+    const at = ctx.at ?? this.load(ctx);
     const span = ctx.hi - ctx.lo;
     const pass = COST.member * ctx.count;
     let prefixed = false;
@@ -495,38 +509,39 @@ export class FacetCounter {
       const c = this.counters.get(facet)!;
       let found: number;
       if (c.ranges && COST.word * span + (COST.range * facet.ranges!.byStart.length * span) / this.all.length < pass) {
-        if (!prefixed) this.kernels.prefixCounts(this.at.slot, ctx.lo, ctx.hi, this.at.prefix);
+        if (!prefixed) this.kernels.prefixCounts(at, ctx.lo, ctx.hi, this.at.prefix);
         prefixed = true;
-        found = this.countRanges(ctx, facet.ranges!, c);
+        found = this.countRanges(ctx, at, facet.ranges!, c);
       } else if (c.groups && COST.lookup * c.groups.listings < pass) {
-        found = this.kernels.countGroups(this.at.slot, c.groups.starts, c.groups.members, facet.values.length, c.at.counts, c.at.touched);
+        found = this.kernels.countGroups(at, c.groups.starts, c.groups.members, facet.values.length, c.at.counts, c.at.touched);
       } else if (COST.value * facet.values.length < pass) {
-        this.kernels.tallyMembers(this.at.slot, ctx.lo, ctx.hi, c.at.valueIds, c.at.counts);
+        this.kernels.tallyMembers(at, ctx.lo, ctx.hi, c.at.valueIds, c.at.counts);
         c.counts[facet.values.length] = 0;
         found = this.kernels.collectTouched(c.at.counts, facet.values.length, c.at.touched);
       } else {
-        found = this.kernels.countMembers(this.at.slot, ctx.lo, ctx.hi, c.at.valueIds, c.at.counts, c.at.touched, facet.values.length);
+        found = this.kernels.countMembers(at, ctx.lo, ctx.hi, c.at.valueIds, c.at.counts, c.at.touched, facet.values.length);
         c.counts[facet.values.length] = 0;
       }
       return c.touched.subarray(0, found);
     });
   }
 
-  /** Copies ctx into the kernels' slot (what the last context left there cleared). */
-  private load(ctx: FacetContext): void {
+  /** Copies ctx into the kernels' slot (what the last context left there cleared); returns the slot's byte offset. */
+  private load(ctx: FacetContext): number {
     this.slot.fill(0, this.slotLo, this.slotHi);
     this.slot.set(ctx.bits.subarray(ctx.lo, ctx.hi), ctx.lo);
     this.slotLo = ctx.lo;
     this.slotHi = ctx.hi;
+    return this.at.slot;
   }
 
-  /** A place's counts in ctx: the members of each of its ranges that start in ctx's words (prefixCounts done); returns how many are above 0. */
-  private countRanges(ctx: FacetContext, ranges: PlaceRanges, c: FacetArrays): number {
+  /** A place's counts in ctx (its bits at `at`): the members of each of its ranges that start in ctx's words (prefixCounts done); returns how many are above 0. */
+  private countRanges(ctx: FacetContext, at: number, ranges: PlaceRanges, c: FacetArrays): number {
     const { end, byStart } = ranges;
     // the first range that ends after word lo
     let l = 0, r = byStart.length;
     while (l < r) { const m = (l + r) >>> 1; if (end[byStart[m]] <= ctx.lo << 5) l = m + 1; else r = m; }
-    const at = c.ranges!;
-    return this.kernels.countRanges(this.at.slot, ctx.lo, ctx.hi, this.at.prefix, ctx.count, at.start, at.end, at.byStart, l, byStart.length, c.at.counts, c.at.touched);
+    const placed = c.ranges!;
+    return this.kernels.countRanges(at, ctx.lo, ctx.hi, this.at.prefix, ctx.count, placed.start, placed.end, placed.byStart, l, byStart.length, c.at.counts, c.at.touched);
   }
 }

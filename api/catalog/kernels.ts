@@ -286,6 +286,36 @@ const KERNELS = {
       end
       end`,
   },
+  /** The members of the bitset at `ctx` in the bytes [lo, hi) (multiples of 8). */
+  countBits: {
+    params: ['ctx', 'lo', 'hi'],
+    result: 'i32',
+    locals: { sum: 'i64' },
+    body: `
+      block $done
+      loop $words
+        local.get $lo
+        local.get $hi
+        i32.ge_u
+        br_if $done
+        local.get $sum
+        local.get $ctx
+        local.get $lo
+        i32.add
+        i64.load
+        i64.popcnt
+        i64.add
+        local.set $sum
+        local.get $lo
+        i32.const 8
+        i32.add
+        local.set $lo
+        br $words
+      end
+      end
+      local.get $sum
+      i32.wrap_i64`,
+  },
   /** prefix[k]: the members of ctx in its words [lo, lo + k), for k in [0, hi - lo] (i32 words) */
   prefixCounts: {
     params: ['ctx', 'lo', 'hi', 'prefix'],
