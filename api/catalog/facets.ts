@@ -15,8 +15,9 @@ import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts'
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { labelledValues, listedJson, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
-import type { CountedFacet, FacetContext, FilterValues, PlaceRanges, ValueFacet } from './filters.ts';
+import type { CountedFacet, FacetContext, FilterValues, ValueFacet } from './filters.ts';
 import { KernelMemory, type Kernels, type Placed } from './kernels.ts';
+import { groupByValue } from './postings.ts';
 import type { IndexedFilter, Matcher } from './match.ts';
 
 type FacetValue = FacetsPayload['facets'][number]['values'][number];
@@ -74,28 +75,18 @@ const WALK_OR_SORT = 40;
  */
 const COST = { member: 3, lookup: 1.7, word: 1.2, range: 6, value: 1 } as const;
 
-/** The listings of each value id (valueIds: -1 for none), grouped by value: value v holds members[starts[v] .. starts[v + 1]). */
-function groupByValue(valueIds: Int32Array, size: number): { starts: Int32Array; members: Int32Array } {
-  const starts = new Int32Array(size + 1);
-  for (let i = 0; i < valueIds.length; i++) if (valueIds[i] >= 0) starts[valueIds[i] + 1]++;
-  for (let v = 0; v < size; v++) starts[v + 1] += starts[v];
-  const members = new Int32Array(starts[size]);
-  const fill = starts.slice(0, size);
-  for (let i = 0; i < valueIds.length; i++) if (valueIds[i] >= 0) members[fill[valueIds[i]]++] = i;
-  return { starts, members };
-}
-
-/** A value facet's arrays in the kernels' memory: its counters and what it is counted from (byte offsets). */
+/** A value facet's arrays in the kernels' memory: its counters and what it is counted from. */
 interface FacetArrays {
   /** each value's count, zero between requests (and one more entry, counted into for the listings without a value) */
-  counts: Int32Array;
+  counts: Placed<Int32Array>;
   /** the ids a count has touched */
-  touched: Int32Array;
-  at: { counts: number; touched: number; valueIds: number };
+  touched: Placed<Int32Array>;
+  /** each listing's value id (the extra entry of counts for none) */
+  valueIds: Placed<Int32Array>;
   /** a place's ranges */
-  ranges?: { start: number; end: number; byStart: number };
+  ranges?: { start: Placed<Int32Array>; end: Placed<Int32Array>; byStart: Placed<Int32Array> };
   /** else its listings grouped by value */
-  groups?: { starts: number; members: number; listings: number };
+  groups?: { starts: Placed<Int32Array>; members: Placed<Int32Array> };
 }
 
 /** The words [lo, hi) of b outside which it is empty, within the words given. */
@@ -156,11 +147,11 @@ export class FacetCounter {
   /** the counting loops (kernels.ts), over the context in `slot` and the arrays of the facets */
   private readonly kernels: Kernels;
   /** the context counted: its words [slotLo, slotHi) copied, zero elsewhere */
-  private readonly slot: Uint32Array;
+  private readonly slot: Placed<Uint32Array>;
   private slotLo = 0;
   private slotHi = 0;
-  /** byte offsets of the slot and of the members of the context before each of its words (prefixCounts) */
-  private readonly at: { slot: number; prefix: number };
+  /** the members of the context before each of its words (prefixCounts) */
+  private readonly prefix: Placed<Int32Array>;
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
     this.whole = { bits: all, size: n, counts: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
@@ -178,27 +169,19 @@ export class FacetCounter {
     const contexts = 1 + matcher.declared.filter((x) => x.index.facet || x.index.summary).length;
     this.scratch = Array.from({ length: contexts }, () => memory.uint32(all.length));
     this.leftScratch = Array.from({ length: contexts }, () => memory.uint32(all.length));
-    const slot = memory.uint32(all.length);
-    const prefix = memory.int32(all.length + 1);
-    const placed = this.valueFacets.map(({ facet }) => {
+    this.slot = memory.uint32(all.length);
+    this.prefix = memory.int32(all.length + 1);
+    for (const { facet } of this.valueFacets) {
       const size = facet.values.length;
-      const arrays = { counts: memory.int32(size + 1), touched: memory.int32(size), valueIds: memory.int32(n, facet.valueIds.map((v) => (v < 0 ? size : v))) };
-      if (facet.ranges) return { arrays, ranges: { start: memory.int32(size, facet.ranges.start), end: memory.int32(size, facet.ranges.end), byStart: memory.int32(facet.ranges.byStart.length, facet.ranges.byStart) } };
-      const { starts, members } = groupByValue(facet.valueIds, size);
-      return { arrays, groups: { starts: memory.int32(size + 1, starts), members: memory.int32(members.length, members), listings: members.length } };
-    });
-    this.kernels = memory.open();
-    this.slot = slot.view;
-    this.at = { slot: slot.at, prefix: prefix.at };
-    this.valueFacets.forEach(({ facet }, k) => {
-      const { arrays, ranges, groups } = placed[k];
+      const { ranges } = facet;
+      const groups = ranges ? undefined : groupByValue(facet.valueIds, size);
       this.counters.set(facet, {
-        counts: arrays.counts.view, touched: arrays.touched.view,
-        at: { counts: arrays.counts.at, touched: arrays.touched.at, valueIds: arrays.valueIds.at },
-        ranges: ranges && { start: ranges.start.at, end: ranges.end.at, byStart: ranges.byStart.at },
-        groups: groups && { starts: groups.starts.at, members: groups.members.at, listings: groups.listings },
+        counts: memory.int32(size + 1), touched: memory.int32(size), valueIds: memory.int32(n, facet.valueIds.map((v) => (v < 0 ? size : v))),
+        ranges: ranges && { start: memory.int32(size, ranges.start), end: memory.int32(size, ranges.end), byStart: memory.int32(ranges.byStart.length, ranges.byStart) },
+        groups: groups && { starts: memory.int32(size + 1, groups.starts), members: memory.int32(groups.members.length, groups.members) },
       });
-    });
+    }
+    this.kernels = memory.open();
     const facets = this.valueFacets.map((v) => v.facet);
     for (const x of matcher.declared) {
       const tallied = x.index.tallied;
@@ -211,7 +194,7 @@ export class FacetCounter {
         const touched = this.countValues(ctx, facets);
         const counts = new Map<ValueFacet, { t: Int32Array; ids: Int32Array }>();
         facets.forEach((facet, k) => {
-          const c = this.counters.get(facet)!.counts;
+          const c = this.counters.get(facet)!.counts.view;
           counts.set(facet, { t: c.slice(), ids: touched[k].slice() });
           for (const id of touched[k]) c[id] = 0;
         });
@@ -242,7 +225,7 @@ export class FacetCounter {
   private countLess(tally: Tally, left: Context, facets: ValueFacet[]): Int32Array[] {
     const lessBy = this.countValues(left, facets);
     return facets.map((facet, k) => {
-      const { counts, touched } = this.counters.get(facet)!;
+      const { counts: { view: counts }, touched: { view: touched } } = this.counters.get(facet)!;
       for (const id of lessBy[k]) counts[id] = -counts[id];
       const { t, ids } = tally.counts.get(facet)!;
       let size = 0;
@@ -444,7 +427,7 @@ export class FacetCounter {
         const once = tally?.counts.get(m.facet);
         const key = `${m.x.name}|${labeling.locale}`;
         const labelled = this.labelled.get(key)!;
-        const t = once ? once.t : this.counters.get(m.facet)!.counts;
+        const t = once ? once.t : this.counters.get(m.facet)!.counts.view;
         const listedOnce = once ? tally!.listed.get(key) : undefined;
         const { ids, zeros, cut } = once
           ? this.listValues(m.x, m.facet, t, once.ids, listedOnce, selected(m.x, f), labeling.locale)
@@ -488,7 +471,7 @@ export class FacetCounter {
     out.end(ranges);
     // the next request starts from zero
     for (const { facet, touched } of dirty) {
-      const { counts } = this.counters.get(facet)!;
+      const counts = this.counters.get(facet)!.counts.view;
       if (touched.length * 8 > counts.length) counts.fill(0);
       else for (let k = 0; k < touched.length; k++) counts[touched[k]] = 0;
     }
@@ -506,42 +489,35 @@ export class FacetCounter {
     const pass = COST.member * ctx.count;
     let prefixed = false;
     return facets.map((facet) => {
-      const c = this.counters.get(facet)!;
+      const { counts, touched, valueIds, ranges, groups } = this.counters.get(facet)!;
+      const size = facet.values.length;
       let found: number;
-      if (c.ranges && COST.word * span + (COST.range * facet.ranges!.byStart.length * span) / this.all.length < pass) {
-        if (!prefixed) this.kernels.prefixCounts(at, ctx.lo, ctx.hi, this.at.prefix);
+      if (ranges && COST.word * span + (COST.range * ranges.byStart.length * span) / this.all.length < pass) {
+        if (!prefixed) this.kernels.prefixCounts(at, ctx.lo, ctx.hi, this.prefix.at);
         prefixed = true;
-        found = this.countRanges(ctx, at, facet.ranges!, c);
-      } else if (c.groups && COST.lookup * c.groups.listings < pass) {
-        found = this.kernels.countGroups(at, c.groups.starts, c.groups.members, facet.values.length, c.at.counts, c.at.touched);
-      } else if (COST.value * facet.values.length < pass) {
-        this.kernels.tallyMembers(at, ctx.lo, ctx.hi, c.at.valueIds, c.at.counts);
-        c.counts[facet.values.length] = 0;
-        found = this.kernels.collectTouched(c.at.counts, facet.values.length, c.at.touched);
-      } else {
-        found = this.kernels.countMembers(at, ctx.lo, ctx.hi, c.at.valueIds, c.at.counts, c.at.touched, facet.values.length);
-        c.counts[facet.values.length] = 0;
-      }
-      return c.touched.subarray(0, found);
+        // the first range that ends after word lo
+        const { end: { view: end }, byStart: { view: byStart } } = ranges;
+        let l = 0, r = byStart.length;
+        while (l < r) { const m = (l + r) >>> 1; if (end[byStart[m]] <= ctx.lo << 5) l = m + 1; else r = m; }
+        found = this.kernels.countRanges(at, ctx.lo, ctx.hi, this.prefix.at, ctx.count, ranges.start.at, ranges.end.at, ranges.byStart.at, l, byStart.length, counts.at, touched.at);
+      } else if (groups && COST.lookup * groups.members.length < pass) {
+        found = this.kernels.countGroups(at, groups.starts.at, groups.members.at, size, counts.at, touched.at);
+      } else if (COST.value * size < pass) {
+        this.kernels.tallyMembers(at, ctx.lo, ctx.hi, valueIds.at, counts.at);
+        found = this.kernels.collectTouched(counts.at, size, touched.at);
+      } else found = this.kernels.countMembers(at, ctx.lo, ctx.hi, valueIds.at, counts.at, touched.at, size);
+      // the listings without a value were counted into the entry past the values
+      counts.view[size] = 0;
+      return touched.view.subarray(0, found);
     });
   }
 
   /** Copies ctx into the kernels' slot (what the last context left there cleared); returns the slot's byte offset. */
   private load(ctx: FacetContext): number {
-    this.slot.fill(0, this.slotLo, this.slotHi);
-    this.slot.set(ctx.bits.subarray(ctx.lo, ctx.hi), ctx.lo);
+    this.slot.view.fill(0, this.slotLo, this.slotHi);
+    this.slot.view.set(ctx.bits.subarray(ctx.lo, ctx.hi), ctx.lo);
     this.slotLo = ctx.lo;
     this.slotHi = ctx.hi;
-    return this.at.slot;
-  }
-
-  /** A place's counts in ctx (its bits at `at`): the members of each of its ranges that start in ctx's words (prefixCounts done); returns how many are above 0. */
-  private countRanges(ctx: FacetContext, at: number, ranges: PlaceRanges, c: FacetArrays): number {
-    const { end, byStart } = ranges;
-    // the first range that ends after word lo
-    let l = 0, r = byStart.length;
-    while (l < r) { const m = (l + r) >>> 1; if (end[byStart[m]] <= ctx.lo << 5) l = m + 1; else r = m; }
-    const placed = c.ranges!;
-    return this.kernels.countRanges(at, ctx.lo, ctx.hi, this.at.prefix, ctx.count, placed.start, placed.end, placed.byStart, l, byStart.length, c.at.counts, c.at.touched);
+    return this.slot.at;
   }
 }

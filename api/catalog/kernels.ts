@@ -58,6 +58,26 @@ const membersBefore = (i: string, out: string) => `
         end
       end`;
 
+/**
+ * `body` for each value of local `i` from where it is up to local `end` (excluded), by `step`:
+ * `br $<i>_done` leaves the loop, `br $<i>_loop` goes on with the same value.
+ */
+const upTo = (i: string, end: string, body: string, step = 1) => `
+      block $${i}_done
+      loop $${i}_loop
+        local.get $${i}
+        local.get $${end}
+        i32.ge_u
+        br_if $${i}_done
+        ${body}
+        local.get $${i}
+        i32.const ${step}
+        i32.add
+        local.set $${i}
+        br $${i}_loop
+      end
+      end`;
+
 /** Appends the id in local `id` to touched: touched[found] = id, found += 1. */
 const listIn = (id: string) => `
       local.get $touched
@@ -79,12 +99,7 @@ const listIn = (id: string) => `
 const eachMember = (counted: string) => `
       local.get $lo
       local.set $w
-      block $done
-      loop $words
-        local.get $w
-        local.get $hi
-        i32.ge_u
-        br_if $done
+      ${upTo('w', 'hi', `
         local.get $ctx
         local.get $w
         i32.const 2
@@ -129,14 +144,7 @@ const eachMember = (counted: string) => `
           local.set $x
           br $members
         end
-        end
-        local.get $w
-        i32.const 1
-        i32.add
-        local.set $w
-        br $words
-      end
-      end`;
+        end`)}`;
 
 const KERNELS = {
   /**
@@ -156,12 +164,7 @@ const KERNELS = {
         local.set $sum
         local.get $lo
         local.set $p
-        block $words_done
-        loop $words
-          local.get $p
-          local.get $hi
-          i32.ge_u
-          br_if $words_done
+        ${upTo('p', 'hi', `
           local.get $sum
           local.get $ctx
           local.get $p
@@ -174,14 +177,7 @@ const KERNELS = {
           i64.and
           i64.popcnt
           i64.add
-          local.set $sum
-          local.get $p
-          i32.const 8
-          i32.add
-          local.set $p
-          br $words
-        end
-        end
+          local.set $sum`, 8)}
         local.get $out
         local.get $sum
         i32.wrap_i64
@@ -208,12 +204,7 @@ const KERNELS = {
     result: 'i32',
     locals: { sum: 'i64' },
     body: `
-      block $done
-      loop $words
-        local.get $lo
-        local.get $hi
-        i32.ge_u
-        br_if $done
+      ${upTo('lo', 'hi', `
         local.get $sum
         local.get $ctx
         local.get $lo
@@ -221,14 +212,7 @@ const KERNELS = {
         i64.load
         i64.popcnt
         i64.add
-        local.set $sum
-        local.get $lo
-        i32.const 8
-        i32.add
-        local.set $lo
-        br $words
-      end
-      end
+        local.set $sum`, 8)}
       local.get $sum
       i32.wrap_i64`,
   },
@@ -242,12 +226,7 @@ const KERNELS = {
       i32.store
       local.get $lo
       local.set $w
-      block $done
-      loop $words
-        local.get $w
-        local.get $hi
-        i32.ge_u
-        br_if $done
+      ${upTo('w', 'hi', `
         local.get $prefix
         i32.const 4
         i32.add
@@ -262,14 +241,7 @@ const KERNELS = {
         i32.popcnt
         i32.add
         local.tee $sum
-        i32.store
-        local.get $w
-        i32.const 1
-        i32.add
-        local.set $w
-        br $words
-      end
-      end`,
+        i32.store`)}`,
   },
   /**
    * The members of ctx in each range of listings [start[id], end[id]) (i32 arrays by value id),
@@ -286,12 +258,7 @@ const KERNELS = {
       local.set $lastEnd
       local.get $first
       local.set $k
-      block $done
-      loop $ranges
-        local.get $k
-        local.get $size
-        i32.ge_u
-        br_if $done
+      ${upTo('k', 'size', `
         local.get $byStart
         local.get $k
         i32.const 2
@@ -310,7 +277,7 @@ const KERNELS = {
         i32.const 5
         i32.shl
         i32.ge_u
-        br_if $done
+        br_if $k_done
         local.get $beforeLastEnd
         local.set $from
         local.get $s
@@ -340,14 +307,7 @@ const KERNELS = {
           local.get $c
           i32.store
           ${listIn('id')}
-        end
-        local.get $k
-        i32.const 1
-        i32.add
-        local.set $k
-        br $ranges
-      end
-      end
+        end`)}
       local.get $found`,
   },
   /** Adds 1 to counts[valueIds[i]] for each member i of ctx in its words [lo, hi) (valueIds: an i32 per listing, never negative). */
@@ -384,12 +344,7 @@ const KERNELS = {
     result: 'i32',
     locals: { v: 'i32', found: 'i32' },
     body: `
-      block $done
-      loop $values
-        local.get $v
-        local.get $size
-        i32.ge_u
-        br_if $done
+      ${upTo('v', 'size', `
         local.get $counts
         local.get $v
         i32.const 2
@@ -398,14 +353,7 @@ const KERNELS = {
         i32.load
         if
           ${listIn('v')}
-        end
-        local.get $v
-        i32.const 1
-        i32.add
-        local.set $v
-        br $values
-      end
-      end
+        end`)}
       local.get $found`,
   },
   /**
@@ -421,12 +369,7 @@ const KERNELS = {
       local.get $starts
       i32.load
       local.set $j
-      block $done
-      loop $values
-        local.get $v
-        local.get $size
-        i32.ge_u
-        br_if $done
+      ${upTo('v', 'size', `
         local.get $starts
         local.get $v
         i32.const 1
@@ -438,12 +381,7 @@ const KERNELS = {
         local.set $end
         i32.const 0
         local.set $c
-        block $value_done
-        loop $listings
-          local.get $j
-          local.get $end
-          i32.ge_u
-          br_if $value_done
+        ${upTo('j', 'end', `
           local.get $c
           local.get $ctx
           local.get $members
@@ -464,14 +402,7 @@ const KERNELS = {
           i32.const 1
           i32.and
           i32.add
-          local.set $c
-          local.get $j
-          i32.const 1
-          i32.add
-          local.set $j
-          br $listings
-        end
-        end
+          local.set $c`)}
         local.get $c
         if
           local.get $counts
@@ -482,14 +413,7 @@ const KERNELS = {
           local.get $c
           i32.store
           ${listIn('v')}
-        end
-        local.get $v
-        i32.const 1
-        i32.add
-        local.set $v
-        br $values
-      end
-      end
+        end`)}
       local.get $found`,
   },
   /**
@@ -504,12 +428,7 @@ const KERNELS = {
     body: `
       local.get $out
       local.set $p
-      block $done
-      loop $values
-        local.get $k
-        local.get $size
-        i32.ge_u
-        br_if $done
+      ${upTo('k', 'size', `
         local.get $k
         if
           local.get $p
@@ -604,14 +523,7 @@ const KERNELS = {
         local.get $p
         i32.const 1
         i32.add
-        local.set $p
-        local.get $k
-        i32.const 1
-        i32.add
-        local.set $k
-        br $values
-      end
-      end
+        local.set $p`)}
       local.get $p
       local.get $out
       i32.sub`,

@@ -17,17 +17,24 @@ const wrap = (n: number, l: Int32Array): Posting => (l.length > n >>> 5 ? { list
 
 export const posting = (n: number, list: ArrayLike<number>): Posting => wrap(n, Int32Array.from(list));
 
-/** Postings of a dictionary-coded column: one per value id (value ids < size, -1 for none). */
+/**
+ * The listings of each value of a dictionary-coded column (value ids < size, -1 for none), grouped
+ * by value, ascending within each: value v holds members[starts[v] .. starts[v + 1]).
+ */
+export function groupByValue(valueOf: ArrayLike<number>, size: number): { starts: Int32Array; members: Int32Array } {
+  const starts = new Int32Array(size + 1);
+  for (let i = 0; i < valueOf.length; i++) if (valueOf[i] >= 0) starts[valueOf[i] + 1]++;
+  for (let v = 0; v < size; v++) starts[v + 1] += starts[v];
+  const members = new Int32Array(starts[size]);
+  const fill = starts.slice(0, size);
+  for (let i = 0; i < valueOf.length; i++) if (valueOf[i] >= 0) members[fill[valueOf[i]]++] = i;
+  return { starts, members };
+}
+
+/** Postings of a dictionary-coded column of n listings: one per value id (value ids < size, -1 for none). */
 export function postingsOf(n: number, valueOf: ArrayLike<number>, size: number): Posting[] {
-  const counts = new Int32Array(size);
-  for (let i = 0; i < n; i++) if (valueOf[i] >= 0) counts[valueOf[i]]++;
-  const lists = Array.from(counts, (c) => new Int32Array(c));
-  counts.fill(0);
-  for (let i = 0; i < n; i++) {
-    const v = valueOf[i];
-    if (v >= 0) lists[v][counts[v]++] = i;
-  }
-  return lists.map((l) => wrap(n, l));
+  const { starts, members } = groupByValue(valueOf, size);
+  return Array.from({ length: size }, (_, v) => wrap(n, members.subarray(starts[v], starts[v + 1])));
 }
 
 /** b := b ∩ p; an unknown value (no posting) matches nothing. */
