@@ -40,11 +40,7 @@ const membersBefore = (i: string, out: string) => `
           i32.shl
           i32.add
           i32.load
-          local.get $ctx
-          local.get $w
-          i32.const 2
-          i32.shl
-          i32.add
+          ${address('ctx', 'w')}
           i32.load
           i32.const 1
           local.get $${i}
@@ -57,6 +53,14 @@ const membersBefore = (i: string, out: string) => `
           local.set $${out}
         end
       end`;
+
+/** The address of the i32 at index `index` of the array at `array` (both locals): array + 4 × index. */
+const address = (array: string, index: string) => `
+      local.get $${array}
+      local.get $${index}
+      i32.const 2
+      i32.shl
+      i32.add`;
 
 /**
  * `body` for each value of local `i` from where it is up to local `end` (excluded), by `step`:
@@ -80,11 +84,7 @@ const upTo = (i: string, end: string, body: string, step = 1) => `
 
 /** Appends the id in local `id` to touched: touched[found] = id, found += 1. */
 const listIn = (id: string) => `
-      local.get $touched
-      local.get $found
-      i32.const 2
-      i32.shl
-      i32.add
+      ${address('touched', 'found')}
       local.get $${id}
       i32.store
       local.get $found
@@ -100,11 +100,7 @@ const eachMember = (counted: string) => `
       local.get $lo
       local.set $w
       ${upTo('w', 'hi', `
-        local.get $ctx
-        local.get $w
-        i32.const 2
-        i32.shl
-        i32.add
+        ${address('ctx', 'w')}
         i32.load
         local.set $x
         block $word_done
@@ -232,11 +228,7 @@ const KERNELS = {
         i32.add
         local.tee $prefix
         local.get $sum
-        local.get $ctx
-        local.get $w
-        i32.const 2
-        i32.shl
-        i32.add
+        ${address('ctx', 'w')}
         i32.load
         i32.popcnt
         i32.add
@@ -259,18 +251,10 @@ const KERNELS = {
       local.get $first
       local.set $k
       ${upTo('k', 'size', `
-        local.get $byStart
-        local.get $k
-        i32.const 2
-        i32.shl
-        i32.add
+        ${address('byStart', 'k')}
         i32.load
         local.set $id
-        local.get $start
-        local.get $id
-        i32.const 2
-        i32.shl
-        i32.add
+        ${address('start', 'id')}
         i32.load
         local.tee $s
         local.get $hi
@@ -286,11 +270,7 @@ const KERNELS = {
         if
           ${membersBefore('s', 'from')}
         end
-        local.get $end
-        local.get $id
-        i32.const 2
-        i32.shl
-        i32.add
+        ${address('end', 'id')}
         i32.load
         local.set $lastEnd
         ${membersBefore('lastEnd', 'beforeLastEnd')}
@@ -299,11 +279,7 @@ const KERNELS = {
         i32.sub
         local.tee $c
         if
-          local.get $counts
-          local.get $id
-          i32.const 2
-          i32.shl
-          i32.add
+          ${address('counts', 'id')}
           local.get $c
           i32.store
           ${listIn('id')}
@@ -345,11 +321,7 @@ const KERNELS = {
     locals: { v: 'i32', found: 'i32' },
     body: `
       ${upTo('v', 'size', `
-        local.get $counts
-        local.get $v
-        i32.const 2
-        i32.shl
-        i32.add
+        ${address('counts', 'v')}
         i32.load
         if
           ${listIn('v')}
@@ -384,11 +356,7 @@ const KERNELS = {
         ${upTo('j', 'end', `
           local.get $c
           local.get $ctx
-          local.get $members
-          local.get $j
-          i32.const 2
-          i32.shl
-          i32.add
+          ${address('members', 'j')}
           i32.load
           local.tee $i
           i32.const 5
@@ -405,11 +373,7 @@ const KERNELS = {
           local.set $c`)}
         local.get $c
         if
-          local.get $counts
-          local.get $v
-          i32.const 2
-          i32.shl
-          i32.add
+          ${address('counts', 'v')}
           local.get $c
           i32.store
           ${listIn('v')}
@@ -440,11 +404,7 @@ const KERNELS = {
           local.set $p
         end
         local.get $offsets
-        local.get $ids
-        local.get $k
-        i32.const 2
-        i32.shl
-        i32.add
+        ${address('ids', 'k')}
         i32.load
         i32.const 2
         i32.shl
@@ -468,11 +428,7 @@ const KERNELS = {
         local.get $length
         i32.add
         local.set $p
-        local.get $counts
-        local.get $k
-        i32.const 2
-        i32.shl
-        i32.add
+        ${address('counts', 'k')}
         i32.load
         local.tee $c
         local.set $q
