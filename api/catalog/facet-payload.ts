@@ -13,15 +13,17 @@ export type Ranges = Omit<FacetsPayload, 'facets'>;
 export interface LabelledValues {
   readonly values: readonly string[];
   readonly labels: readonly string[];
-  /** each value's JSON up to its count, `{"value":…,"label":…,"count":` */
-  readonly json: readonly Uint8Array[];
   /** Writes the values `ids` with their counts in t, comma-separated. */
   write(w: JsonBytes, ids: ArrayLike<number>, t: ArrayLike<number>): void;
 }
 
+/** Each value's JSON up to its count, `{"value":…,"label":…,"count":`. */
+export const valueFragments = (values: readonly string[], labels: readonly string[]): Buffer[] =>
+  values.map((value, k) => Buffer.from(`{"value":${JSON.stringify(value)},"label":${JSON.stringify(labels[k])},"count":`));
+
 /** The JSON of each value up to its count, held in the kernels' memory, which writes a list of them with their counts (kernels.ts writeValues). */
 export function labelledValues(values: readonly string[], labels: readonly string[]): LabelledValues {
-  const parts = values.map((value, k) => Buffer.from(`{"value":${JSON.stringify(value)},"label":${JSON.stringify(labels[k])},"count":`));
+  const parts = valueFragments(values, labels);
   const starts = new Int32Array(values.length + 1);
   parts.forEach((p, k) => { starts[k + 1] = starts[k] + p.length; });
   const memory = new KernelMemory();
@@ -33,7 +35,6 @@ export function labelledValues(values: readonly string[], labels: readonly strin
   const { writeValues } = memory.open();
   return {
     values, labels,
-    json: parts.map((_, k) => fragments.view.subarray(starts[k], starts[k + 1])),
     write(w, list, t) {
       for (let from = 0; from < list.length; from += values.length) {
         const size = Math.min(values.length, list.length - from);

@@ -14,7 +14,7 @@
 import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import { labelledValues, listedJson, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
+import { labelledValues, listedJson, valueFragments, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
 import type { CountedFacet, FacetContext, FilterValues, ValueFacet } from './filters.ts';
 import { KernelMemory, type Kernels, type Placed } from './kernels.ts';
 import { groupByValue } from './postings.ts';
@@ -271,7 +271,7 @@ export class FacetCounter {
       const added = facet && !isValueFacet(facet) ? this.whole.added.get(facet) : undefined;
       if (!added) continue;
       const values = added.map(([value]) => value);
-      const { json } = labelledValues(values, values.map((v) => label(x.name, v)));
+      const json = valueFragments(values, values.map((v) => label(x.name, v)));
       this.otherJson.set(`${x.name}|${locale}`, new Map(values.map((v, k) => [v, json[k]])));
     }
   }
