@@ -7,7 +7,6 @@ import type { ErrorCode } from '../../contract/problem.ts';
 import { ChallengeUnavailableError, ChallengeVerifier } from './challenge.ts';
 import { composeMessages } from './messages.ts';
 import { OutboxRelay, SmtpTransport, SpoolTransport, type MailTransport, type RelayLogger, type RelayOptions } from './outbox.ts';
-import { PostgresLeadStore } from './postgres-store.ts';
 import { SqliteLeadStore } from './sqlite-store.ts';
 import { StoreUnavailableError, type IdempotencyClaim, type IdempotencyRecord, type LeadStore } from './store.ts';
 
@@ -109,7 +108,7 @@ export class LeadsService {
   private readonly log: RelayLogger | undefined;
   private purgeTimer: NodeJS.Timeout | undefined;
 
-  private constructor(config: LeadsConfig, opts: LeadsServiceOptions) {
+  private constructor(config: LeadsConfig, opts: LeadsServiceOptions, store: LeadStore) {
     this.now = opts.now ?? Date.now;
     this.teamEmail = config.teamEmail;
     this.claimLeaseMs = opts.claimLeaseMs ?? CLAIM_LEASE_MS;
@@ -118,9 +117,7 @@ export class LeadsService {
       secret: config.challengeSecret, verifyUrl: config.challengeVerifyUrl,
       nodeEnv: config.nodeEnv, timeoutMs: opts.challengeTimeoutMs,
     });
-    this.store = config.databaseUrl
-      ? new PostgresLeadStore(config.databaseUrl, { onError: (err) => opts.log?.warn({ error: err.message }, 'lead store connection lost') })
-      : new SqliteLeadStore(config.dbPath);
+    this.store = store;
     const transport = opts.transport
       ?? (config.smtpUrl ? new SmtpTransport(config.smtpUrl) : new SpoolTransport(config.mailSpoolDir));
     this.relay = new OutboxRelay(this.store, transport, { ...opts.relay, now: this.now, log: opts.log });
@@ -131,9 +128,19 @@ export class LeadsService {
    * unreachable PostgreSQL does not stop the start: enquiries answer 502 until it is back.
    */
   static async open(config: LeadsConfig, opts: LeadsServiceOptions = {}): Promise<LeadsService> {
-    const service = new LeadsService(config, opts);
-    if (service.store instanceof PostgresLeadStore) {
-      await service.store.migrate().catch((err) => {
+    // the PostgreSQL client is imported only by the servers that use it (a tenth of a second of start-up)
+    const store = config.databaseUrl
+      ? new (await import('./postgres-store.ts')).PostgresLeadStore(config.databaseUrl, { onError: (err) => opts.log?.warn({ error: err.message }, 'lead store connection lost') })
+      : new SqliteLeadStore(config.dbPath);
+    let service: LeadsService;
+    try {
+      service = new LeadsService(config, opts, store);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    if (store.kind === 'postgres') {
+      await store.migrate().catch((err) => {
         if (!(err instanceof StoreUnavailableError)) throw err;
         opts.log?.error({ error: err.reason }, 'lead store unreachable at start-up; enquiries answer 502 until it is back');
       });
