@@ -36,19 +36,23 @@ export class AmountIndex {
   constructor(private readonly amount: Float64Array, currency?: Uint8Array) {
     const n = amount.length;
     const { starts } = this;
-    for (let i = 0; i < n; i++) if (!Number.isNaN(amount[i])) starts[bucketOf(amount[i]) + 1]++;
+    // each listing's bucket (-1: no amount), then a counting sort
+    const bucket = new Int16Array(n);
+    for (let i = 0; i < n; i++) {
+      bucket[i] = Number.isNaN(amount[i]) ? -1 : bucketOf(amount[i]);
+      if (bucket[i] >= 0) starts[bucket[i] + 1]++;
+    }
     for (let k = 0; k < BUCKETS; k++) starts[k + 1] += starts[k];
     this.members = new Int32Array(starts[BUCKETS]);
     const fill = starts.slice(0, BUCKETS);
-    for (let i = 0; i < n; i++) if (!Number.isNaN(amount[i])) this.members[fill[bucketOf(amount[i])]++] = i;
-    this.priced = bits.fromIndices(n, this.members);
-    for (let k = 0; k < BUCKETS; k++) {
-      for (let j = starts[k]; j < starts[k + 1]; j++) {
-        const a = amount[this.members[j]];
-        if (a < this.lowest[k]) this.lowest[k] = a;
-        if (a > this.highest[k]) this.highest[k] = a;
-      }
+    for (let i = 0; i < n; i++) {
+      const k = bucket[i];
+      if (k < 0) continue;
+      this.members[fill[k]++] = i;
+      if (amount[i] < this.lowest[k]) this.lowest[k] = amount[i];
+      if (amount[i] > this.highest[k]) this.highest[k] = amount[i];
     }
+    this.priced = bits.fromIndices(n, this.members);
     this.scratch = new Uint32Array(this.priced.length);
     // mark a bucket once the buckets from it up to the mark above hold a step (a step's patch costs about a pass over the words)
     const step = Math.max(Math.ceil(this.members.length / MARKS), n >>> 6, 1);
@@ -62,7 +66,8 @@ export class AmountIndex {
     this.marks = Int32Array.from(marks.reverse());
     this.atLeast.reverse();
     if (!currency) return;
-    for (const i of this.members) {
+    for (let j = 0; j < this.members.length; j++) {
+      const i = this.members[j];
       let b = this.byCurrency.get(currency[i]);
       if (!b) this.byCurrency.set(currency[i], (b = new Uint32Array(this.priced.length)));
       b[i >>> 5] |= 1 << (i & 31);

@@ -11,9 +11,9 @@ export function full(n: number): Bitset {
   return b;
 }
 
-export function fromIndices(n: number, indices: Iterable<number>): Bitset {
+export function fromIndices(n: number, indices: ArrayLike<number>): Bitset {
   const b = new Uint32Array(words(n));
-  for (const i of indices) b[i >>> 5] |= 1 << (i & 31);
+  for (let k = 0; k < indices.length; k++) b[indices[k] >>> 5] |= 1 << (indices[k] & 31);
   return b;
 }
 

@@ -199,16 +199,16 @@ class MultiValues {
     this.all = listings.all;
     const entries = Object.entries(sets).filter(([, l]) => l!.length) as [string, Int32Array][];
     for (const [value, list] of entries) this.postings.set(value, posting(n, list));
-    this.bitsets = new BitsetCounts(entries.map(([, list]) => bits.fromIndices(n, list)), this.all.length);
+    this.bitsets = new BitsetCounts(entries.map(([value, list]) => this.postings.get(value)!.bits ?? bits.fromIndices(n, list)), this.all.length);
     this.values = entries.map(([v]) => v);
     this.totals = Int32Array.from(entries, ([, l]) => l.length);
     this.counts = new Int32Array(entries.length);
     this.starts = new Int32Array(n + 1);
-    for (const [, list] of entries) for (const i of list) this.starts[i + 1]++;
+    for (const [, list] of entries) for (let k = 0; k < list.length; k++) this.starts[list[k] + 1]++;
     for (let i = 0; i < n; i++) this.starts[i + 1] += this.starts[i];
     this.ids = new Int32Array(this.starts[n]);
     const fill = this.starts.slice(0, n);
-    entries.forEach(([, list], id) => { for (const i of list) this.ids[fill[i]++] = id; });
+    entries.forEach(([, list], id) => { for (let k = 0; k < list.length; k++) this.ids[fill[list[k]]++] = id; });
   }
 
   /**

@@ -56,9 +56,10 @@ export class ListingTable {
   constructor(readonly cols: ListingColumnsData) {
     const n = this.n = cols.slugs.length;
     this.slugs = cols.slugs;
-    for (let i = 0; i < n; i++) {
-      if (this.slugIndex.has(this.slugs[i])) throw new Error(`listing-columns.bin: slug ${this.slugs[i]} used twice`);
-      this.slugIndex.set(this.slugs[i], i);
+    for (let i = 0; i < n; i++) this.slugIndex.set(this.slugs[i], i);
+    if (this.slugIndex.size !== n) {
+      const twice = this.slugs.find((slug, i) => this.slugIndex.get(slug) !== i);
+      throw new Error(`listing-columns.bin: slug ${twice} used twice`);
     }
     this.bySlug = cols.orders.slug;
     this.slugRank = new Int32Array(n);
@@ -113,7 +114,8 @@ export class ListingTable {
     this.hasCoords = bits.fromIndices(n, coords);
     coords.sort((a, b) => this.lat[a] - this.lat[b] || a - b);
     this.latOrder = Int32Array.from(coords);
-    this.latSorted = Float64Array.from(coords, (i) => this.lat[i]);
+    this.latSorted = new Float64Array(coords.length);
+    for (let k = 0; k < coords.length; k++) this.latSorted[k] = this.lat[coords[k]];
   }
 
   /** The price facts of the option type, or overall: the fromPrice cards show, the comparable price filters and orders read. */

@@ -15,7 +15,7 @@ export interface Posting {
 
 const wrap = (n: number, l: Int32Array): Posting => (l.length > n >>> 5 ? { list: l, bits: bits.fromIndices(n, l) } : { list: l });
 
-export const posting = (n: number, list: ArrayLike<number>): Posting => wrap(n, Int32Array.from(list));
+export const posting = (n: number, list: ArrayLike<number>): Posting => wrap(n, list instanceof Int32Array ? list : Int32Array.from(list));
 
 /**
  * The listings of each value of a dictionary-coded column (value ids < size, -1 for none), grouped
