@@ -39,7 +39,7 @@ async function main() {
   // The build is checked and loaded before anything listens: a server that listens serves it.
   let catalog: CatalogStore;
   try {
-    catalog = await CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs, queryCache: config.queryCache });
+    catalog = await CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs });
   } catch (err) {
     log.fatal({ err }, `no loadable build at ${config.distDir}/current`);
     console.error(`Cannot start: no loadable build at ${config.distDir}/current (${(err as Error).message}). Run \`make data\` to build one.`);
@@ -72,11 +72,12 @@ async function main() {
       process.exit(1);
     }, config.shutdownDrainMs + 10_000);
     force.unref();
-    catalog.close();
     clearInterval(downloads);
     try {
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await app.close();
+      // the builds' files, once no request reads them
+      await catalog.close();
       await leads.close();
       await rateCounters?.close();
     } catch (err) {

@@ -36,13 +36,13 @@ export interface CatalogStoreOptions {
   log: StoreLogger;
   /** how often to check where `current` points, as a fallback to fs.watch (ms) */
   pollMs?: number;
-  /** the engine's per-build query caches (default on; the benchmark turns them off to measure the engine) */
-  queryCache?: boolean;
 }
 
 /** `backing-off`: `current` still points at a build that failed to load, not tried again yet. */
 export type ReloadOutcome = 'swapped' | 'unchanged' | 'failed' | 'backing-off';
 
+/** How long a replaced build's files stay open for the requests that started on it. */
+const RETIRE_AFTER_MS = 60_000;
 /** A build that failed is tried again after this, doubling per failure up to the maximum, in case the cause was passing. */
 const RETRY_FIRST_MS = 60_000;
 const RETRY_MAX_MS = 3_600_000;
@@ -55,6 +55,8 @@ const RETRY_MAX_MS = 3_600_000;
  * its target is remembered, and the watcher does not load it again until `current` points
  * elsewhere, SIGHUP asks, or its back-off has passed (1 minute, doubling per failure, at most an
  * hour): a broken build costs one load, not one per poll. Emits `swap` (build) and `failed` (error).
+ * The store owns the builds it loaded: a replaced one is closed a minute later, and close() closes
+ * every one still open.
  */
 export class CatalogStore extends EventEmitter implements CatalogSource {
   private served: Served;
@@ -65,6 +67,9 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
   private timer?: NodeJS.Timeout;
   private debounce?: NodeJS.Timeout;
   private failedTarget?: { dir: string; failures: number; retryAt: number };
+  /** replaced builds not closed yet, each with the timer that will close it */
+  private readonly retiring = new Map<LoadedBuild, NodeJS.Timeout>();
+  private closed = false;
 
   private constructor(readonly distDir: string, private readonly opts: CatalogStoreOptions, build: LoadedBuild) {
     super();
@@ -112,6 +117,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
   }
 
   private async doReload(force: boolean, checkAllDetails: boolean): Promise<ReloadOutcome> {
+    if (this.closed) return 'unchanged';
     let target: string;
     try {
       target = await realpath(this.link);
@@ -131,7 +137,10 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
       this.served = served(build);
       this.failedTarget = undefined;
       // Requests that started on the old build may still read its detail files for a moment.
-      setTimeout(() => void old.close(), 60_000).unref();
+      this.retiring.set(old, setTimeout(() => {
+        this.retiring.delete(old);
+        void old.close();
+      }, RETIRE_AFTER_MS).unref());
       this.opts.log.info({ buildId: build.id, previous, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build swapped in');
       this.emit('swap', build);
       return 'swapped';
@@ -164,9 +173,23 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
     }
   }
 
-  close(): void {
+  /** Stops following `current` (reload() still loads it). */
+  unwatch(): void {
     this.watcher?.close();
     clearInterval(this.timer);
     clearTimeout(this.debounce);
+  }
+
+  /** Stops following `current` and, once a reload under way has ended, closes every build still open: call it when no request reads them any more. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unwatch();
+    await this.queue;
+    for (const [build, timer] of this.retiring) {
+      clearTimeout(timer);
+      await build.close();
+    }
+    this.retiring.clear();
+    await this.served.build.close();
   }
 }

@@ -269,8 +269,8 @@ describe('hot reload', () => {
     await new Promise((r) => setTimeout(r, 50));
     stop = true;
     await Promise.all(workers);
-    store.close();
     await app.close();
+    await store.close();
     assert.equal(failures, 0, `${failures} of ${requests} requests failed`);
     assert.ok(requests > 50);
     assert.deepEqual([...totals].sort(), [26, 31, 66].filter((t) => totals.has(t)));
@@ -297,7 +297,7 @@ describe('hot reload', () => {
     assert.equal(JSON.parse(detail.body).data.slug, 'tor-twelve');
     assert.equal(JSON.parse((await app.inject({ url: '/v1/properties?locale=en' })).body).meta.pagination.total, 26);
     await app.close();
-    await store.current().build.close();
+    await store.close();
   });
 
   it('never serves a detail damaged in the live build: 500 for that record, a log line, one reload that refuses the damaged file', async () => {
@@ -341,8 +341,7 @@ describe('hot reload', () => {
     assert.equal(repaired.statusCode, 200);
     assert.equal(JSON.parse(repaired.body).data.slug, 'tor-twelve');
     await app.close();
-    store.close();
-    await store.current().build.close();
+    await store.close();
   });
 
   it('refuses the lines a truncation cut from the live build, and a reload reads the file that replaced it', async () => {
@@ -371,8 +370,7 @@ describe('hot reload', () => {
     const statusesAfter = await Promise.all(slugs.map(async (slug) => (await app.inject({ url: `/v1/properties/${slug}?locale=de` })).statusCode));
     assert.deepEqual(new Set(statusesAfter), new Set([200]));
     await app.close();
-    store.close();
-    await store.current().build.close();
+    await store.close();
   });
 
   it('finishes an in-flight request on the build it started with', async () => {
@@ -386,9 +384,15 @@ describe('hot reload', () => {
     assert.equal(await store.reload(), 'swapped');
     assert.equal(before.engine.n, 26, 'the old build object stays intact for requests holding it');
     assert.equal(store.current().build.engine.n, 36);
+    const middle = store.current().build;
     assert.equal(await store.reload(), 'unchanged');
     assert.equal(await store.reload(true), 'swapped', 'SIGHUP forces a reload of the same target');
-    await store.current().build.close();
+    // the replaced builds stay readable for a while; close() closes them and the current one
+    assert.match(before.engine.detailJson(0, 'en'), /^\{"slug":/);
+    const current = store.current().build;
+    await store.close();
+    for (const build of [before, middle, current]) assert.throws(() => build.engine.detailJson(0, 'en'), /"fd" is out of range/);
+    assert.equal(await store.reload(true), 'unchanged', 'a closed store loads nothing');
   });
 
   it('loads a broken build once while current points at it, not on every poll; SIGHUP or a new target tries again', async () => {
@@ -421,7 +425,7 @@ describe('hot reload', () => {
     assert.equal(await store.reload(), 'backing-off');
     assert.equal(rejected.length, 2);
     // the explicit reloads below must not race the watcher for the new targets
-    store.close();
+    store.unwatch();
     // another broken target is tried at once; a good one is swapped in and forgets the failure
     const bad2 = await writeBuildFixture(join(d, 'builds', 'bad2'), {
       buildId: 'bad2', mutate: (files) => files.set('cards.de.ndjson', ''),
@@ -433,6 +437,6 @@ describe('hot reload', () => {
     await publish(d, b.dir);
     assert.equal(await store.reload(), 'swapped');
     assert.equal(store.current().build.id, 'b');
-    await store.current().build.close();
+    await store.close();
   });
 });

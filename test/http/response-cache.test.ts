@@ -190,7 +190,7 @@ describe('the response cache', () => {
         assert.equal(store.current().responses.size, 1);
       } finally {
         await app.close();
-        store.close();
+        await store.close();
       }
     } finally {
       await removeDir(dist);
