@@ -39,6 +39,14 @@ function assertProblem(res: { statusCode: number; headers: Record<string, unknow
 }
 
 describe('error handling', () => {
+  it('refuses a route with a Fastify schema when it is registered: requests are validated by defineRoute', async () => {
+    const other = await testApp({
+      plugins: [async (a) => { a.get('/v1/test/schema', { schema: { querystring: { type: 'object' } } }, async () => ({})); }],
+    }).catch((err: Error) => err);
+    assert.ok(other instanceof Error, 'the app was built');
+    assert.match(other.message, /a route declared a Fastify schema: declare it in defineRoute/);
+  });
+
   it('answers unknown routes with 404 NOT_FOUND', async () => {
     assertProblem(await app.inject({ url: '/v2/properties' }), 404, 'NOT_FOUND');
     assertProblem(await app.inject({ method: 'DELETE', url: '/v1/properties' }), 404, 'NOT_FOUND');
