@@ -17,17 +17,19 @@ export interface LabelledValues {
   write(w: JsonBytes, ids: ArrayLike<number>, t: ArrayLike<number>): void;
 }
 
-/** Each value's JSON up to its count, `{"value":…,"label":…,"count":`. */
-export const valueFragments = (values: readonly string[], labels: readonly string[]): Buffer[] =>
-  values.map((value, k) => Buffer.from(`{"value":${JSON.stringify(value)},"label":${JSON.stringify(labels[k])},"count":`));
+/** Each value's JSON up to its count, `{"value":…,"label":…,"count":`, one after the other, and where each starts (one more: the end). */
+export function valueFragments(values: readonly string[], labels: readonly string[]): { bytes: Buffer; starts: Int32Array } {
+  const texts = values.map((value, k) => `{"value":${JSON.stringify(value)},"label":${JSON.stringify(labels[k])},"count":`);
+  const starts = new Int32Array(values.length + 1);
+  texts.forEach((t, k) => { starts[k + 1] = starts[k] + Buffer.byteLength(t); });
+  return { bytes: Buffer.from(texts.join('')), starts };
+}
 
 /** The JSON of each value up to its count, held in the kernels' memory, which writes a list of them with their counts (kernels.ts writeValues). */
 export function labelledValues(values: readonly string[], labels: readonly string[]): LabelledValues {
-  const parts = valueFragments(values, labels);
-  const starts = new Int32Array(values.length + 1);
-  parts.forEach((p, k) => { starts[k + 1] = starts[k] + p.length; });
+  const { bytes, starts } = valueFragments(values, labels);
   const memory = new KernelMemory();
-  const fragments = memory.uint8(starts[values.length], Buffer.concat(parts));
+  const fragments = memory.uint8(starts[values.length], bytes);
   const offsets = memory.int32(values.length + 1, starts);
   // a list holds each value at most once
   const ids = memory.int32(values.length), counts = memory.int32(values.length);

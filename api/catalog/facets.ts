@@ -253,8 +253,8 @@ export class FacetCounter {
       const key = `${x.name}|${locale}`;
       this.labelled.set(key, labelledValues(facet.values, facet.values.map((v) => label(x.name, v))));
       const ranks = rank(x.name);
-      const r = (id: number) => ranks?.get(facet.values[id]) ?? Number.MAX_SAFE_INTEGER;
-      const ids = Int32Array.from(facet.values.keys()).sort((a, b) => r(a) - r(b) || (facet.values[a] < facet.values[b] ? -1 : 1));
+      const r = Float64Array.from(facet.values, (v) => ranks?.get(v) ?? Number.MAX_SAFE_INTEGER);
+      const ids = Int32Array.from(facet.values.keys()).sort((a, b) => r[a] - r[b] || (facet.values[a] < facet.values[b] ? -1 : 1));
       this.labelOrder.set(key, ids);
       const place = new Int32Array(ids.length);
       ids.forEach((id, k) => { place[id] = k; });
@@ -271,8 +271,8 @@ export class FacetCounter {
       const added = facet && !isValueFacet(facet) ? this.whole.added.get(facet) : undefined;
       if (!added) continue;
       const values = added.map(([value]) => value);
-      const json = valueFragments(values, values.map((v) => label(x.name, v)));
-      this.otherJson.set(`${x.name}|${locale}`, new Map(values.map((v, k) => [v, json[k]])));
+      const { bytes, starts } = valueFragments(values, values.map((v) => label(x.name, v)));
+      this.otherJson.set(`${x.name}|${locale}`, new Map(values.map((v, k) => [v, bytes.subarray(starts[k], starts[k + 1])])));
     }
   }
 
