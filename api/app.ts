@@ -40,11 +40,11 @@ const CORS_EXPOSED_HEADERS = [
   'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'ETag', 'Idempotency-Replayed',
 ];
 
-/** Builds the app; never listens (server.ts does). */
 const noFastifySchemas = (): never => {
   throw new Error('a route declared a Fastify schema: declare it in defineRoute (api/http/route.ts), which validates with zod');
 };
 
+/** Builds the app; never listens (server.ts does). */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts;
   // Set below, once the app exists: requests the router rejects (bad URL encoding) never reach
