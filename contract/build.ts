@@ -44,8 +44,10 @@ export const DEFAULT_DIST_DIR = 'dist';
  * and a line index beside each NDJSON file the API holds in memory (LINE_INDEXED_FILES,
  * contract/line-index.ts); and the lead routing as a keyed file (LEAD_ROUTING) in place of
  * lead-routing.json.
+ * 8: the market rates as one market-rates.json, each city named by its slug alone (its name is the
+ * locale's geo file's), in place of market-rates.<locale>.json, which differed only in the names.
  */
-export const BUILD_FORMAT_VERSION = 7;
+export const BUILD_FORMAT_VERSION = 8;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
@@ -155,7 +157,10 @@ export type FacetLabels = z.infer<typeof FacetLabelsSchema>;
 
 export const GeoFileSchema = GeoPayloadSchema;
 
-/** market-rates.<locale>.json: every city; the API filters and sums. */
+/**
+ * market-rates.json: every city's rates, the same in every locale; a city is named by its slug
+ * alone, and the API takes its name in a locale from that locale's geo file. The API filters and sums.
+ */
 export const MarketRatesFileSchema = z.strictObject({
   asOf: DateTimeSchema,
   cities: z.array(z.strictObject({
@@ -164,7 +169,7 @@ export const MarketRatesFileSchema = z.strictObject({
     propertyCount: z.int().min(0),
     /** current published prices (latest observation per offer, price on request excluded) */
     pricePointCount: z.int().min(0),
-    rates: MarketRatesPayloadSchema.shape.cities.element,
+    rates: MarketRatesPayloadSchema.shape.cities.element.extend({ city: z.strictObject({ slug: SlugSchema }) }),
   })),
 });
 export type MarketRatesFile = z.infer<typeof MarketRatesFileSchema>;
@@ -219,12 +224,12 @@ export const BUILD_FILES = {
   'config.json': ConfigFileSchema,
   'facet-labels.json': FacetLabelsSchema,
   'price-index.json': PriceIndexFileSchema,
+  'market-rates.json': MarketRatesFileSchema,
 } as const;
 
 /** Every localized JSON file of a build, written as `<name>.<locale>.json` for en, de and es. */
 export const LOCALIZED_BUILD_FILES = {
   geo: GeoFileSchema,
-  'market-rates': MarketRatesFileSchema,
 } as const;
 
 /**

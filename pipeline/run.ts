@@ -135,6 +135,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       return checks;
     }, () => `cards, markers and details for ${LOCALES.join(', ')}; lines checked meanwhile`);
     const dataPackage = priceReportDataPackage(marts.asOf, inputs.source);
+    const marketRates = assemble.marketRates(marts);
     const rowCounts: Record<string, number> = {};
 
     await progress.stage('write shared files', async () => {
@@ -145,6 +146,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         'config.json': inputs.config,
         'facet-labels.json': assemble.facetLabels(marts),
         'price-index.json': await priceIndex(conn, marts.asOf, inputs.source),
+        'market-rates.json': marketRates,
       };
       for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
         validateOutput(file, BUILD_FILES[file], value);
@@ -170,11 +172,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
           const { cardSlugs, detailSlugs } = await listingChecks.get(locale)!;
           const geo = assemble.geography(marts, locale);
           const operators = assemble.operatorHubs(marts, locale);
-          checkInvariants({ columns, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), locale });
-          const localized: Record<keyof typeof LOCALIZED_BUILD_FILES, unknown> = {
-            geo,
-            'market-rates': assemble.marketRates(marts, locale),
-          };
+          checkInvariants({ columns, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), marketRateCities: marketRates.cities.map((c) => c.rates.city.slug), locale });
+          const localized: Record<keyof typeof LOCALIZED_BUILD_FILES, unknown> = { geo };
           for (const [name, value] of Object.entries(localized) as [keyof typeof LOCALIZED_BUILD_FILES, unknown][]) {
             const file = `${name}.${locale}.json`;
             validateOutput(file, LOCALIZED_BUILD_FILES[name], value);

@@ -17,6 +17,7 @@ import type { FilterRegistry } from '../catalog/filters.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
 import { resolveSitePaths } from '../catalog/text.ts';
 import { KeyedRecords } from './keyed.ts';
+import { localizeMarketRates, type LocalizedMarketRates } from './market-rates.ts';
 import { LoadWorkers, type StructureCheck, type Table } from './workers.ts';
 import { checkLineCount, type NdjsonLines } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
@@ -36,7 +37,8 @@ export interface LoadedBuild {
   geo: PerLocale<GeoPayload>;
   /** the listing engine: filters, sorts, facets, cards, markers and details */
   engine: Engine;
-  marketRates: PerLocale<MarketRatesFile>;
+  /** market-rates.json, its cities named in each locale */
+  marketRates: PerLocale<LocalizedMarketRates>;
   /** by city slug */
   rankings: PerLocale<KeyedRecords<RankingsPayload>>;
   /** by `<kind>/<slug>` */
@@ -278,9 +280,9 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
         return fail((err as Error).message);
       }
     }
-    const [config, marketRates, rankings, places, operators, priceIndex, suggestIndex, leadRouting] = await Promise.all([
+    const [config, ratesFile, rankings, places, operators, priceIndex, suggestIndex, leadRouting] = await Promise.all([
       json<ConfigPayload>('config.json'),
-      perLocale<MarketRatesFile>('market-rates'),
+      json<MarketRatesFile>('market-rates.json'),
       keyed<RankingsPayload>('rankings'),
       keyed<PlaceHub>('places'),
       keyed<OperatorHub>('operators'),
@@ -288,6 +290,12 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       suggesting,
       keyedFile<LeadRoute>(LEAD_ROUTING.name),
     ]);
+    let marketRates: PerLocale<LocalizedMarketRates>;
+    try {
+      marketRates = Object.fromEntries(LOCALES.map((l) => [l, localizeMarketRates(ratesFile, geo[l], `geo.${l}.json`)])) as PerLocale<LocalizedMarketRates>;
+    } catch (err) {
+      return fail((err as Error).message);
+    }
     const rawFiles = new Map<string, Buffer>();
     for (const name of Object.keys(manifest.files)) if (!REQUIRED_FILES.includes(name)) rawFiles.set(name, await read(name));
     await checksums();

@@ -140,8 +140,7 @@ export function geography(m: Marts, locale: Locale): GeoPayload {
   };
 }
 
-export function marketRates(m: Marts, locale: Locale): MarketRatesFile {
-  const cityName = new Map(m.cities.map((c) => [str(c.city_slug), m.texts.name('city', c.city_slug, locale)]));
+export function marketRates(m: Marts): MarketRatesFile {
   const out: MarketRatesFile['cities'] = [];
   let current: MarketRatesFile['cities'][number] | null = null;
   for (const row of m.marketRates) {
@@ -152,7 +151,7 @@ export function marketRates(m: Marts, locale: Locale): MarketRatesFile {
         propertyCount: num(row.property_count),
         pricePointCount: num(row.price_point_count),
         rates: {
-          city: { slug, name: cityName.get(slug)! },
+          city: { slug },
           currency: str(row.currency) as Money['currency'],
           byType: [],
           sampleSize: 0,

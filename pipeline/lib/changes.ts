@@ -29,7 +29,7 @@ export function readBuildFigures(dir: string): BuildFigures | null {
       if (c.median) figures.set('index median', c.median.amount);
       for (const t of c.byType ?? []) if (t.median) figures.set(`index ${t.optionType}`, t.median.amount);
     }
-    for (const { rates } of (read('market-rates.en.json') as z.infer<typeof MarketRatesFileSchema>).cities) {
+    for (const { rates } of (read('market-rates.json') as z.infer<typeof MarketRatesFileSchema>).cities) {
       const figures = figuresOf(rates.city.slug);
       for (const t of rates.byType) figures.set(`rate ${t.optionType}`, t.median.amount);
       if (rates.dayPass) figures.set('rate day pass', rates.dayPass.median.amount);

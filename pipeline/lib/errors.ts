@@ -21,6 +21,7 @@ export const BUILD_FAILURE_RULES = {
   reserved_slug: 'an item took the reserved slug map',
   misaligned_listings: 'the listing files are not aligned with listing-columns.bin',
   count_mismatch: 'a propertyCount differs from the listings it counts',
+  unnamed_city: 'a city of market-rates.json is not in a geo file, which names it',
   bad_dist: 'the dist directory is not in the expected shape',
   release_exists: 'a release of this build id is already published (releases are never rewritten)',
 } as const;

@@ -60,6 +60,8 @@ export function checkInvariants(input: {
   detailSlugs: string[];
   geo: GeoPayload;
   operatorSlugs: string[];
+  /** the cities of market-rates.json, which the API names from geo */
+  marketRateCities: string[];
   locale: string;
 }): void {
   const { columns, cardSlugs, detailSlugs, geo, locale } = input;
@@ -91,4 +93,6 @@ export function checkInvariants(input: {
         `geo.${locale}.json zone ${z.slug}: propertyCount ${z.propertyCount}, listings ${byZone.get(z.slug) ?? 0}`);
     }
   }
+  const cities = new Set(geo.cities.map((c) => c.slug));
+  for (const slug of input.marketRateCities) assert(cities.has(slug), 'unnamed_city', `market-rates.json: city ${slug} is not in geo.${locale}.json`);
 }

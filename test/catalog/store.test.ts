@@ -11,6 +11,7 @@ import { DamagedRecordError } from '../../api/build/records.ts';
 import { CatalogStore } from '../../api/build/store.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { BUILD_FORMAT_VERSION } from '../../contract/build.ts';
+import { LOCALES } from '../../contract/common.ts';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { SITE, testConfig } from '../support/app.ts';
 
@@ -77,7 +78,7 @@ describe('loadBuild', () => {
   });
 
   it('names the checksum when a damaged file fails to parse before its checksum is known', async () => {
-    for (const name of ['listing-columns.bin', 'markers.es.ndjson', 'market-rates.en.json']) {
+    for (const name of ['listing-columns.bin', 'markers.es.ndjson', 'market-rates.json']) {
       const f = await writeBuildFixture();
       dirs.push(f.dir);
       const bytes = await readFile(join(f.dir, name));
@@ -181,9 +182,25 @@ describe('loadBuild', () => {
   });
 
   it('rejects a corrupt JSON file at load, not at the first request', async () => {
-    const f = await writeBuildFixture(undefined, { mutate: (files) => files.set('market-rates.de.json', '{"asOf": ') });
+    const f = await writeBuildFixture(undefined, { mutate: (files) => files.set('market-rates.json', '{"asOf": ') });
     dirs.push(f.dir);
-    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/market-rates\.de\.json is not JSON/));
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/market-rates\.json is not JSON/));
+  });
+
+  it('names the market rates\' cities from each locale\'s geo file, and refuses a city geo does not list', async () => {
+    const rates = (city: string) => JSON.stringify({
+      asOf: '2026-11-01T00:00:00Z',
+      cities: [{ countrySlug: 'germany', propertyCount: 1, pricePointCount: 1, rates: { city: { slug: city }, currency: 'EUR', byType: [], sampleSize: 1 } }],
+    });
+    const named = await writeBuildFixture(undefined, { mutate: (files) => files.set('market-rates.json', rates('munich')) });
+    dirs.push(named.dir);
+    const build = await loadBuild(named.dir, { siteUrl: SITE });
+    assert.deepEqual(LOCALES.map((l) => build.marketRates[l].cities[0].rates.city), LOCALES.map((l) => ({ slug: 'munich', name: build.geo[l].cities.find((c) => c.slug === 'munich')!.name })));
+    assert.equal(build.marketRates.de.cities[0].rates.city.name, 'München');
+    await build.close();
+    const unnamed = await writeBuildFixture(undefined, { mutate: (files) => files.set('market-rates.json', rates('atlantis')) });
+    dirs.push(unnamed.dir);
+    await assert.rejects(loadBuild(unnamed.dir, { siteUrl: SITE }), refused(/market-rates\.json: city atlantis is not in geo\.en\.json/));
   });
 
   it('resolves site paths against SITE_URL in cards, markers and details', async () => {

@@ -135,6 +135,8 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
     const byZone = count(columns.zone, columns.dict.zone);
     const byCountry = count(columns.country, columns.dict.country);
     const byOperator = count(columns.operator, columns.dict.operator);
+    const rates = read('market-rates.json');
+    for (const c of rates.cities) assert.equal(c.propertyCount, byCity.get(c.rates.city.slug) ?? 0);
     for (const locale of LOCALES) {
       const geo = read(`geo.${locale}.json`);
       const lines = (f: string) => readFileSync(path.join(dir, f), 'utf8').slice(0, -1).split('\n').map((l) => JSON.parse(l));
@@ -152,8 +154,6 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       const places = readKeyed(dir, 'places', locale);
       for (const c of geo.cities) assert.equal(places[`city/${c.slug}`].propertyCount, c.propertyCount);
       for (const c of geo.countries) assert.equal(places[`country/${c.slug}`].propertyCount, c.propertyCount);
-      const rates = read(`market-rates.${locale}.json`);
-      for (const c of rates.cities) assert.equal(c.propertyCount, byCity.get(c.rates.city.slug) ?? 0);
       const rankings = readKeyed(dir, 'rankings', locale);
       for (const c of geo.cities) {
         assert.equal(rankings[c.slug].sampleSize, c.propertyCount, `rankings ${c.slug}: every listing is eligible`);

@@ -109,7 +109,7 @@ describe('pipeline rules', () => {
     assert.equal(thin.keyed('places', 'en')['city/berlin'].medianMonthlyPerDesk, undefined);
     assert.ok(thin.listings().every((f: any) => f.marketPosition === null));
     assert.ok(thin.lines('details.en.ndjson').every((c: any) => c.marketPosition === undefined));
-    const rates = thin.json('market-rates.en.json').cities.find((c: any) => c.rates.city.slug === 'berlin').rates;
+    const rates = thin.json('market-rates.json').cities.find((c: any) => c.rates.city.slug === 'berlin').rates;
     assert.deepEqual(rates.byType[0], {
       optionType: 'flex_desk', median: { amount: 250, currency: 'EUR' }, min: { amount: 100, currency: 'EUR' },
       max: { amount: 400, currency: 'EUR' }, sampleSize: 4, thinSample: true,
@@ -125,7 +125,7 @@ describe('pipeline rules', () => {
     assert.deepEqual(published.median, { amount: 300, currency: 'EUR' });
     const cards = enough.lines('details.en.ndjson');
     assert.deepEqual(cards.map((c: any) => c.marketPosition.verdict), ['below', 'below', 'around', 'above', 'above']);
-    assert.equal(enough.json('market-rates.en.json').cities[0].rates.byType[0].thinSample, undefined);
+    assert.equal(enough.json('market-rates.json').cities[0].rates.byType[0].thinSample, undefined);
     const faq = enough.keyed('places', 'en')['city/berlin'].faqs[0];
     assert.equal(faq.question, 'How much does a desk cost in Berlin?');
     assert.match(faq.answer, /€300, based on 5 coworking spaces/);

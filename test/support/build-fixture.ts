@@ -567,7 +567,6 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
       })),
       currencies: Object.fromEntries(COUNTRIES.map((c) => [c.code, c.currency])),
     });
-    localized('market-rates', { asOf: '2026-11-01T00:00:00Z', cities: [] });
     const keyed = (name: keyof typeof KEYED_BUILD_FILES, values: Record<string, unknown>) => {
       json(KEYED_FILE.lines(name, locale), KEYED_BUILD_FILES[name], values);
       files.set(KEYED_FILE.lines(name, locale), Object.values(values).map((v) => `${JSON.stringify(v)}\n`).join(''));
@@ -577,6 +576,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     keyed('places', {});
     keyed('operators', {});
   }
+  files.set('market-rates.json', json('market-rates.json', BUILD_FILES['market-rates.json'], { asOf: '2026-11-01T00:00:00Z', cities: [] }));
   files.set('config.json', json('config.json', BUILD_FILES['config.json'], { minSupportedBuild: opts.minSupportedBuild ?? 100, recommendedBuild: 120, flags: { newSearch: true } }));
   // the autocomplete over the spaces' titles, made as the pipeline makes it
   const suggest = buildSuggestIndex(listings.map((l) => ({

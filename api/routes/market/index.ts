@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { MarketRatesFile } from '../../../contract/build.ts';
 import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts';
+import type { LocalizedMarketRates } from '../../build/market-rates.ts';
 import { documented, FILTER_DECLARATIONS as F } from '../../../contract/filters.ts';
 import { MarketRatesPayloadSchema, type MarketRatesPayload } from '../../../contract/market.ts';
 import { CACHE } from '../../http/headers.ts';
@@ -17,7 +17,7 @@ const MarketRatesQuerySchema = z.object({
 type MarketRatesQuery = z.infer<typeof MarketRatesQuerySchema>;
 
 /** The cities of the build that pass every filter, with the totals summed over them. */
-function selectRates(file: MarketRatesFile, q: Omit<MarketRatesQuery, 'locale'>): MarketRatesPayload {
+function selectRates(file: LocalizedMarketRates, q: Omit<MarketRatesQuery, 'locale'>): MarketRatesPayload {
   const rows = file.cities.filter((c) => (q.country === undefined || c.countrySlug === q.country)
     && (q.city === undefined || c.rates.city.slug === q.city)
     && (q.currency === undefined || c.rates.currency === q.currency));
