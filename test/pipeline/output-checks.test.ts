@@ -14,13 +14,14 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { z } from 'zod';
-import { BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, ListingColumnsSchema, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, ManifestSchema } from '../../contract/build.ts';
+import { BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, ListingColumnsSchema, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, ManifestSchema, type ListingColumns } from '../../contract/build.ts';
+import type { GeoPayload } from '../../contract/catalog.ts';
 import { decodeLineIndex, encodeLineIndex, lineIndexOf } from '../../contract/line-index.ts';
 import { LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
 import { checkerFor } from '../../contract/validate.ts';
 import { BuildError } from '../../pipeline/lib/errors.ts';
 import { OutputChecker } from '../../pipeline/lib/output-check.ts';
-import { lineValidator, validateOutput } from '../../pipeline/lib/validate.ts';
+import { checkInvariants, lineValidator, validateOutput } from '../../pipeline/lib/validate.ts';
 import { writeBuildFixture, type Fixture } from '../support/build-fixture.ts';
 import { readKeyed } from '../support/pipeline-fixtures.ts';
 
@@ -247,5 +248,15 @@ describe('OutputChecker (the listing files, read back and checked on worker thre
     } finally {
       await checker.close();
     }
+  });
+});
+
+describe('the invariants across files', () => {
+  it('fail the build on a city of market-rates.json that a geo file does not list, as the API names the cities from geo (unnamed_city)', () => {
+    const columns = { slugs: [], dict: { countryCode: [], city: [], zone: [] }, countryCode: [], city: [], zone: [] } as unknown as ListingColumns;
+    const geo: GeoPayload = { countries: [], cities: [{ slug: 'berlin', name: 'Berlin', countryCode: 'DE', propertyCount: 0, center: { lat: 52.52, lng: 13.4 }, zones: [] }], currencies: {} };
+    const check = (marketRateCities: string[]) => checkInvariants({ columns, cardSlugs: [], detailSlugs: [], geo, operatorSlugs: [], marketRateCities, locale: 'de' });
+    check(['berlin']);
+    assert.throws(() => check(['berlin', 'atlantis']), (e: Error) => e instanceof BuildError && e.rule === 'unnamed_city' && /market-rates\.json: city atlantis is not in geo\.de\.json/.test(e.message));
   });
 });
