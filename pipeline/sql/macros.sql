@@ -57,6 +57,11 @@ create or replace macro json_member_text(key, json) as
 create or replace macro json_number(x) as
   case when x = trunc(x) and abs(x) < 1e15 then (x::bigint)::varchar else to_json(x)::varchar end;
 
+-- a JSON array of JSON texts from a list of {'rank': …, 'json': …}, in rank order: an aggregate's list() sorted
+-- per group costs a fraction of string_agg(… order by …), which sorts in every group's state
+create or replace macro json_array_by_rank(entries) as
+  '[' || array_to_string(list_transform(list_sort(entries), e -> e.json), ',') || ']';
+
 create or replace macro json_money(amount, currency) as
   '{"amount":' || json_number(amount) || ',"currency":' || to_json(currency)::varchar || '}';
 

@@ -78,8 +78,9 @@ compared as (
 
 final as (
   select
+    -- (the source's URL and the texts are read by no later model: not stored)
     * exclude (known_space_id, country_currency, amount_eur, city_id, unit_amount, offer_min_amount,
-      peer_median_unit_amount, peer_count),
+      peer_median_unit_amount, peer_count, source_url, observed_at_text, amount_text, min_capacity_text, max_capacity_text),
     case
       when observation_id is null or observation_id = '' then 'missing_key'
       when known_space_id is null then 'unknown_space'
