@@ -44,7 +44,7 @@ describe('locales as rows', () => {
     conn = await instance.connect();
     await conn.run("set TimeZone = 'UTC'");
     await loadInputs(conn, snapshot());
-    await runModels(conn, loadModels());
+    await runModels(instance, loadModels());
   });
   after(() => conn.closeSync());
 

@@ -26,7 +26,7 @@ async function marts(dataDir: string, rules: PublishRules) {
   try {
     await conn.run("set TimeZone = 'UTC'");
     await loadInputs(conn, dataDir);
-    await runModels(conn, loadModels(), rules);
+    await runModels(instance, loadModels(), rules);
     const one = async (sql: string) => (await queryRows(conn, sql))[0];
     return {
       index: await one("select is_published, median_price from price_index where city_slug = 'berlin' and product_type = 'all'"),
