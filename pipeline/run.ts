@@ -9,11 +9,10 @@ import {
 } from '../contract/build.ts';
 import { LISTING_COLUMNS_FILE } from '../contract/listing-columns.ts';
 import { LOCALES, type Locale } from '../contract/common.ts';
+import type { GeoPayload } from '../contract/catalog.ts';
 import { CONTRACT_HASH } from '../contract/hash.ts';
 import * as assemble from './lib/assemble.ts';
-import {
-  checkListingFiles, copyListingFiles, LISTING_PART_SOURCES, LISTING_ROW_SOURCES, listingPartsSql,
-} from './lib/listing-rows.ts';
+import { LISTING_SOURCES, writeListingFiles } from './lib/listing-rows.ts';
 import { OutputChecker } from './lib/output-check.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { writeSuggestFiles } from './lib/suggest-index.ts';
@@ -22,7 +21,7 @@ import { writeRelease } from './lib/release.ts';
 import { RELEASES_DIR } from '../contract/research.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName } from './lib/inputs.ts';
-import { dropAllExcept, loadModels, queryRows, runModels } from './lib/models.ts';
+import { connect, dropAllExcept, loadModels, queryRows, runModels } from './lib/models.ts';
 import { createProgress, formatMs, type Progress } from './lib/progress.ts';
 import {
   BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
@@ -90,18 +89,17 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     memory_limit: `${Math.floor((totalmem() * DUCKDB_MEMORY_SHARE) / 2 ** 20)}MB`,
     temp_directory: spillDir,
   });
-  const conn = await instance.connect();
+  const conn = await connect(instance);
   // started first: the worker loads the contract while the SQL runs
   const checker = new OutputChecker();
   try {
-    await conn.run("set TimeZone = 'UTC'");
     removeStaleTemporaries(distDir);
 
     const inputs = await progress.stage('load snapshot', () => loadInputs(conn, dataDir),
       (r) => Object.entries(r.rowCounts).map(([k, v]) => `${k}=${v}`).join(' '));
 
     const models = loadModels();
-    const modelCounts = await progress.stage('run sql models', () => runModels(conn, models),
+    const modelCounts = await progress.stage('run sql models', () => runModels(instance, models),
       (c) => `${Object.keys(c).length} models; listings=${c.listings} offers=${c.int_offers__latest} rejects=${c.int_rejects__collected}`);
 
     const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs.rowCounts, options.rejectLimit ?? REJECT_LIMIT), (r) => `${r.rows.length} rows rejected`);
@@ -114,84 +112,87 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const marts = await progress.stage('read marts', async () => {
       const read = await assemble.readMarts(conn);
       // only the listing files and the research files are read from DuckDB after this: free the rest of its memory
-      // before their parts are made, then what the parts were made of
-      await dropAllExcept(conn, [...LISTING_PART_SOURCES, ...LISTING_ROW_SOURCES, ...RESEARCH_MARTS]);
-      await conn.run(listingPartsSql());
-      await dropAllExcept(conn, [...LISTING_ROW_SOURCES, ...RESEARCH_MARTS]);
+      await dropAllExcept(conn, [...LISTING_SOURCES, ...RESEARCH_MARTS]);
       return read;
     }, (m) => `asOf=${m.asOf}`);
     const writer = new BuildWriter(tmpDir);
-    // DuckDB writes the listing files; the checker's workers read each back and check every line
-    // while the main thread makes the other files. A locale's stage waits for its checks.
-    const listingChecks = await progress.stage('write listing files', async () => {
-      const checks = new Map<Locale, ReturnType<typeof checkListingFiles>>();
-      for (const locale of LOCALES) {
-        await copyListingFiles(conn, writer, locale);
-        const check = checkListingFiles(checker, writer, locale);
-        check.catch(() => undefined); // its failure is thrown where its locale awaits it
-        checks.set(locale, check);
-      }
-      await dropAllExcept(conn, RESEARCH_MARTS);
-      return checks;
-    }, () => `cards, markers and details for ${LOCALES.join(', ')}; lines checked meanwhile`);
     const dataPackage = priceReportDataPackage(marts.asOf, inputs.source);
     const marketRates = assemble.marketRates(marts);
     const rowCounts: Record<string, number> = {};
 
-    await progress.stage('write shared files', async () => {
-      const columns = JSON.parse(marts.listingColumnsText) as ListingColumns;
-      validateOutput(LISTING_COLUMNS_FILE, ListingColumnsSchema, columns);
-      writer.writeBytes(LISTING_COLUMNS_FILE, listingColumnsFile(columns, marts.listingOrdersText));
-      const shared: Record<keyof typeof BUILD_FILES, unknown> = {
-        'config.json': inputs.config,
-        'facet-labels.json': assemble.facetLabels(marts),
-        'price-index.json': await priceIndex(conn, marts.asOf, inputs.source),
-        'market-rates.json': marketRates,
-      };
-      for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
-        validateOutput(file, BUILD_FILES[file], value);
-        writer.writeJson(file, value);
-      }
-      const routing = assemble.leadRouting(marts);
-      validateOutput(KEYED_FILE.lines(LEAD_ROUTING.name), LEAD_ROUTING.schema, routing);
-      writeKeyedFile(writer, LEAD_ROUTING.name, undefined, routing);
-      const research = await writeResearchFiles(conn, writer, {
-        asOf: marts.asOf, source: inputs.source, rowsByFile: inputRowsByFile(inputs.rowCounts), rejectRows: rejects.rows, dataPackage,
-      });
-      writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
-      rowCounts.listings = columns.slugs.length;
-      rowCounts.suggest = writeSuggestFiles(writer, assemble.suggestSources(marts));
-      rowCounts.price_report_rows = research.priceReportRows;
-      rowCounts.price_history_rows = await writePriceHistory(conn, writer, marts.asOf, inputs.source);
-      await dropAllExcept(conn, []);
-      rowCounts.rejects = rejects.rows.length;
-      return columns;
-    }, (columns) => `${columns.slugs.length} listings`).then(async (columns) => {
+    // Three hands write side by side from here: DuckDB the listing files on its connection (the
+    // checker's workers check each locale's files as they land), DuckDB the research files on a
+    // second connection, and this thread every other file, from the marts it read. Each goes on to
+    // the end even when another fails, so that nothing writes into the build once it is removed.
+    const researchConn = await connect(instance);
+    const [listing, , { columns, geo }] = await settled([
+      progress.stage('write listing files', () => writeListingFiles(conn, writer, checker, RESEARCH_MARTS),
+        () => `cards, markers and details for ${LOCALES.join(', ')}; their lines checked meanwhile`),
+      progress.stage('write research files', async () => {
+        const index = await priceIndex(researchConn, marts.asOf, inputs.source);
+        validateOutput('price-index.json', BUILD_FILES['price-index.json'], index);
+        writer.writeJson('price-index.json', index);
+        const research = await writeResearchFiles(researchConn, writer, {
+          asOf: marts.asOf, source: inputs.source, rowsByFile: inputRowsByFile(inputs.rowCounts), rejectRows: rejects.rows, dataPackage,
+        });
+        rowCounts.price_report_rows = research.priceReportRows;
+        rowCounts.price_history_rows = await writePriceHistory(researchConn, writer, marts.asOf, inputs.source);
+        return index.cities.length;
+      }, (cities) => `price index and history of ${cities} cities`).finally(() => researchConn.closeSync()),
+      progress.stage('write shared files', async () => {
+        const columns = JSON.parse(marts.listingColumnsText) as ListingColumns;
+        validateOutput(LISTING_COLUMNS_FILE, ListingColumnsSchema, columns);
+        writer.writeBytes(LISTING_COLUMNS_FILE, listingColumnsFile(columns, marts.listingOrdersText));
+        const shared: Record<Exclude<keyof typeof BUILD_FILES, 'price-index.json'>, unknown> = {
+          'config.json': inputs.config,
+          'facet-labels.json': assemble.facetLabels(marts),
+          'market-rates.json': marketRates,
+        };
+        for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
+          validateOutput(file, BUILD_FILES[file], value);
+          writer.writeJson(file, value);
+        }
+        const routing = assemble.leadRouting(marts);
+        validateOutput(KEYED_FILE.lines(LEAD_ROUTING.name), LEAD_ROUTING.schema, routing);
+        writeKeyedFile(writer, LEAD_ROUTING.name, undefined, routing);
+        writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
+        rowCounts.listings = columns.slugs.length;
+        rowCounts.suggest = writeSuggestFiles(writer, assemble.suggestSources(marts));
+        rowCounts.rejects = rejects.rows.length;
+        const geo = {} as Record<Locale, GeoPayload>;
+        for (const locale of LOCALES) {
+          await progress.stage(`write locale ${locale}`, async () => {
+            geo[locale] = assemble.geography(marts, locale);
+            const localized: Record<keyof typeof LOCALIZED_BUILD_FILES, unknown> = { geo: geo[locale] };
+            for (const [name, value] of Object.entries(localized) as [keyof typeof LOCALIZED_BUILD_FILES, unknown][]) {
+              const file = `${name}.${locale}.json`;
+              validateOutput(file, LOCALIZED_BUILD_FILES[name], value);
+              writer.writeJson(file, value);
+            }
+            const keyed: Record<keyof typeof KEYED_BUILD_FILES, Record<string, unknown>> = {
+              rankings: assemble.rankings(marts, locale),
+              places: assemble.places(marts, locale),
+              operators: assemble.operatorHubs(marts, locale),
+            };
+            for (const [name, values] of Object.entries(keyed) as [keyof typeof KEYED_BUILD_FILES, Record<string, unknown>][]) {
+              validateOutput(KEYED_FILE.lines(name, locale), KEYED_BUILD_FILES[name], values);
+              writeKeyedFile(writer, name, locale, values);
+            }
+          }, () => 'geography and hubs validated');
+        }
+        return { columns, geo };
+      }, ({ columns }) => `${columns.slugs.length} listings`),
+    ]);
+    await dropAllExcept(conn, []);
+    await progress.stage('check listing files', async () => {
       for (const locale of LOCALES) {
-        await progress.stage(`write locale ${locale}`, async () => {
-          const { cardSlugs, detailSlugs } = await listingChecks.get(locale)!;
-          const geo = assemble.geography(marts, locale);
-          const operators = assemble.operatorHubs(marts, locale);
-          checkInvariants({ columns, cardSlugs, detailSlugs, geo, operatorSlugs: Object.keys(operators), marketRateCities: marketRates.cities.map((c) => c.rates.city.slug), locale });
-          const localized: Record<keyof typeof LOCALIZED_BUILD_FILES, unknown> = { geo };
-          for (const [name, value] of Object.entries(localized) as [keyof typeof LOCALIZED_BUILD_FILES, unknown][]) {
-            const file = `${name}.${locale}.json`;
-            validateOutput(file, LOCALIZED_BUILD_FILES[name], value);
-            writer.writeJson(file, value);
-          }
-          const keyed: Record<keyof typeof KEYED_BUILD_FILES, Record<string, unknown>> = {
-            rankings: assemble.rankings(marts, locale),
-            places: assemble.places(marts, locale),
-            operators,
-          };
-          for (const [name, values] of Object.entries(keyed) as [keyof typeof KEYED_BUILD_FILES, Record<string, unknown>][]) {
-            validateOutput(KEYED_FILE.lines(name, locale), KEYED_BUILD_FILES[name], values);
-            writeKeyedFile(writer, name, locale, values);
-          }
-          return cardSlugs.length;
-        }, (n) => `${n} cards, markers, details and hubs validated`);
+        const { cardSlugs, detailSlugs } = await listing.get(locale)!;
+        checkInvariants({
+          columns, cardSlugs, detailSlugs, geo: geo[locale], operatorSlugs: marts.operators.map((o) => String(o.operator_slug)),
+          marketRateCities: marketRates.cities.map((c) => c.rates.city.slug), locale,
+        });
       }
-    });
+    }, () => `${LOCALES.length} × ${columns.slugs.length} cards, markers and details checked`);
 
     rowCounts.countries = marts.countries.length;
     rowCounts.cities = marts.cities.length;
@@ -237,6 +238,13 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     instance.closeSync();
     rmSync(spillDir, { recursive: true, force: true });
   }
+}
+
+/** Awaits every task, then fails with the first one's failure (in the tasks' order), if any. */
+async function settled<T extends unknown[]>(tasks: [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
+  const results = await Promise.allSettled(tasks);
+  for (const r of results) if (r.status === 'rejected') throw r.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as T;
 }
 
 /** Rows read by input file name. */

@@ -6,20 +6,24 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DETAILS_INDEX, LINE_INDEXED_FILES } from '../../contract/build.ts';
-import type { Locale } from '../../contract/common.ts';
+import { LOCALES, type Locale } from '../../contract/common.ts';
 import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
 import type { BuildWriter } from './publish.ts';
 import type { OutputChecker } from './output-check.ts';
 import { jsonObject, sqlText } from './sql-text.ts';
+import { dropAllExcept } from './models.ts';
 
 /** Logos carry no size in the snapshot; the site serves them square at this size. */
 export const LOGO_SIZE_PX = 256;
 
 /** What listing_row_parts and listing_option_lists are made of. */
-export const LISTING_PART_SOURCES = ['listings', 'listing_prices', 'pricing_options', 'texts'] as const;
+const LISTING_PART_SOURCES = ['listings', 'listing_prices', 'pricing_options', 'texts'] as const;
 
 /** What the listing rows are made of once the parts exist: the parts, and the names and texts by locale. */
-export const LISTING_ROW_SOURCES = ['listing_row_parts', 'listing_option_lists', 'texts', 'int_texts__localized'] as const;
+const LISTING_ROW_SOURCES = ['listing_row_parts', 'listing_option_lists', 'texts', 'int_texts__localized'] as const;
+
+/** Every table writeListingFiles reads. */
+export const LISTING_SOURCES = [...LISTING_PART_SOURCES, ...LISTING_ROW_SOURCES];
 
 /** JSON members joined with commas; null when every member is absent. */
 const members = (...list: string[]) => `nullif(concat_ws(',', ${list.join(',\n    ')}), '')`;
@@ -60,7 +64,7 @@ with options as (
   from pricing_options o
 )
 select o.slug, locales.locale,
-  '[' || string_agg(${jsonObject('o.head', `json_member('typeLabel', t.text)`, 'o.tail')}, ',' order by o.rank) || ']' as json,
+  json_array_by_rank(list({'rank': o.rank, 'json': ${jsonObject('o.head', `json_member('typeLabel', t.text)`, 'o.tail')}})) as json,
 from options o
 cross join (select unnest(locales()) as locale) locales
 left join texts t on t.entity_kind = 'option_type' and t.slug = o.option_type and t.field = 'label' and t.locale = locales.locale
@@ -166,4 +170,24 @@ export async function checkListingFiles(checker: OutputChecker, writer: BuildWri
   writer.writeBytes(DETAILS_INDEX.name(locale), checks.details.index!);
   for (const file of LISTING_FILES) if (lineIndexed(file)) writer.writeBytes(LINE_INDEX_FILE(fileName(file, locale)), checks[file].lineIndex!);
   return { cardSlugs: checks.cards.slugs!, detailSlugs: checks.details.slugs! };
+}
+
+/**
+ * Makes the listing files' parts (listingPartsSql), then has DuckDB write each locale's files
+ * (copyListingFiles) and the checker check them as they land (checkListingFiles). Returns each
+ * locale's check, which fails where it is awaited. `keep`: the tables DuckDB is still to read
+ * elsewhere (every other is dropped once it is no longer needed here).
+ */
+export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWriter, checker: OutputChecker, keep: readonly string[]) {
+  await conn.run(listingPartsSql());
+  await dropAllExcept(conn, [...LISTING_ROW_SOURCES, ...keep]);
+  const checks = new Map<Locale, ReturnType<typeof checkListingFiles>>();
+  for (const locale of LOCALES) {
+    await copyListingFiles(conn, writer, locale);
+    const check = checkListingFiles(checker, writer, locale);
+    check.catch(() => undefined); // its failure is thrown where its locale awaits it
+    checks.set(locale, check);
+  }
+  await dropAllExcept(conn, keep);
+  return checks;
 }
