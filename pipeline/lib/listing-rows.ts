@@ -1,15 +1,16 @@
 /**
- * The listing files of one locale as SQL: one row per listing in place order (listings.position) with the JSON text of
- * its line in cards.<locale>.ndjson, markers.<locale>.ndjson and details.<locale>.ndjson
- * (contract/build.ts NDJSON_BUILD_FILES). Absent optional members are left out (json_member in
+ * The listing files of each locale as SQL: cards.<locale>.ndjson, markers.<locale>.ndjson and
+ * details.<locale>.ndjson (contract/build.ts NDJSON_BUILD_FILES), one JSON text per listing in place
+ * order (listings.position), written by DuckDB. Absent optional members are left out (json_member in
  * sql/macros.sql); the request-dependent fields of a card are not in it.
  */
+import { copyFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DETAILS_INDEX, LINE_INDEXED_FILES } from '../../contract/build.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
 import type { BuildWriter } from './publish.ts';
-import type { OutputChecker } from './output-check.ts';
+import { checksOf, type CheckReply, type OutputChecker } from './output-check.ts';
 import { jsonObject, sqlText } from './sql-text.ts';
 import { dropAllExcept } from './models.ts';
 
@@ -32,7 +33,7 @@ const members = (...list: string[]) => `nullif(concat_ws(',', ${list.join(',\n  
  * Creates listing_row_parts: per listing (place order), the runs of members of its card, marker and
  * detail lines that are the same in every locale, as JSON text, and what the locales' members are
  * made of; and listing_option_lists: per listing and locale, its pricing options as a JSON array.
- * Run once; listingRowsSql then only adds each locale's names, texts and paths.
+ * Run once; listingLinesSql then only adds each locale's names, texts and paths.
  */
 export function listingPartsSql(): string {
   // numbers through json_number, money through json_money: written as JavaScript writes them
@@ -97,97 +98,99 @@ left join prices p on p.slug = l.slug
 order by l.position`;
 }
 
-/** The card, marker and detail line of every listing in one locale, in place order (with its position). */
-export function listingRowsSql(locale: Locale): string {
+const LISTING_FILES = ['cards', 'markers', 'details'] as const;
+type ListingFile = (typeof LISTING_FILES)[number];
+const fileName = (file: ListingFile, locale: Locale) => `${file}.${locale}.ndjson`;
+
+/**
+ * The lines of a listing file in one locale, in place order: the cards and details join the
+ * locale's names, texts, options and paths to the parts; the markers are the parts' own, the same
+ * in every locale.
+ */
+export function listingLinesSql(file: ListingFile, locale: Locale): string {
   if (!/^[a-z]{2}$/.test(locale)) throw new Error(`bad locale ${locale}`);
+  if (file === 'markers') return 'select marker as line from listing_row_parts p order by p.position';
   const city = `json_member('city', {'slug': p.city_slug, 'name': city.text})`;
   const zone = `json_member('zone', case when p.zone_slug is not null then {'slug': p.zone_slug, 'name': zone.text} end)`;
   const name = (alias: string, kind: string, slug: string) => `left join texts ${alias} on ${alias}.entity_kind = '${kind}'
   and ${alias}.slug = ${slug} and ${alias}.field = 'name' and ${alias}.locale = '${locale}'`;
   const text = (field: string) => `left join int_texts__localized ${field} on ${field}.entity_kind = 'space'
   and ${field}.entity_id = p.space_id and ${field}.field = '${field}' and ${field}.locale = '${locale}'`;
-  return `
-select
-  p.position,
-  ${jsonObject('p.card_head', city, zone, 'p.card_middle', `json_member('excerpt', excerpt.text)`, 'p.card_tail')} as card,
-  p.marker,
-  ${jsonObject('p.detail_head',
+  const names = `${name('city', 'city', 'p.city_slug')}\n${name('zone', 'zone', 'p.zone_slug')}\n${text('excerpt')}`;
+  if (file === 'cards') {
+    return `select ${jsonObject('p.card_head', city, zone, 'p.card_middle', `json_member('excerpt', excerpt.text)`, 'p.card_tail')} as line
+from listing_row_parts p
+${names}
+order by p.position`;
+  }
+  return `select ${jsonObject('p.detail_head',
     `json_member('description', coalesce(description.text, excerpt.text, ''))`,
     `json_member('address', concat_ws(', ',
       nullif(concat_ws(' ', nullif(p.street, ''), nullif(p.house_number, '')), ''),
       nullif(concat_ws(' ', nullif(p.postal_code, ''), nullif(city.text, '')), '')))`,
     'p.detail_middle', `json_member_text('pricingOptions', coalesce(options.json, '[]'))`, `json_member('webUrl', '/${locale}/space/' || p.slug)`,
-    'p.detail_country', city, zone, 'p.detail_tail')} as detail,
+    'p.detail_country', city, zone, 'p.detail_tail')} as line
 from listing_row_parts p
-${name('city', 'city', 'p.city_slug')}
-${name('zone', 'zone', 'p.zone_slug')}
-${text('excerpt')}
+${names}
 ${text('description')}
 left join listing_option_lists options on options.slug = p.slug and options.locale = '${locale}'
 order by p.position`;
 }
 
-const LISTING_FILES = ['cards', 'markers', 'details'] as const;
-type ListingFile = (typeof LISTING_FILES)[number];
-const fileName = (file: ListingFile, locale: Locale) => `${file}.${locale}.ndjson`;
-
 /**
- * Has DuckDB write the three NDJSON files of one locale into the build (COPY of the finished line
- * texts, unquoted: a JSON text holds no raw newline), so no line passes through JavaScript here;
- * checkListingFiles then reads them back and checks every line.
+ * Has DuckDB write a listing file of one locale into the build (COPY of the finished line texts in
+ * place order, unquoted: a JSON text holds no raw newline), so no line passes through JavaScript
+ * here.
  */
-export async function copyListingFiles(conn: DuckDBConnection, writer: BuildWriter, locale: Locale): Promise<void> {
-  await conn.run(`create or replace temp table listing_lines as
-${listingRowsSql(locale)}`);
-  try {
-    for (const file of LISTING_FILES) {
-      const column = file.slice(0, -1);
-      // the table keeps the query's order (place order): DuckDB scans a table in insertion order
-      await conn.run(`copy (select ${column} from listing_lines) to ${sqlText(writer.pathOf(fileName(file, locale)))}
-        (format csv, header false, quote '', escape '', delimiter '\t')`);
-    }
-  } finally {
-    await conn.run('drop table if exists listing_lines');
-  }
+async function copyListingFile(conn: DuckDBConnection, writer: BuildWriter, file: ListingFile, locale: Locale): Promise<void> {
+  await conn.run(`copy (${listingLinesSql(file, locale)}) to ${sqlText(writer.pathOf(fileName(file, locale)))}
+    (format csv, header false, quote '', escape '', delimiter '\t')`);
 }
 
-/**
- * Checks every line of one locale's listing files (copyListingFiles) against its contract schema on
- * the checker's workers, then lists the files with their sha256 and writes the details' record index
- * (DETAILS_INDEX) and the line indexes of the cards and markers (contract/line-index.ts), both made by
- * the workers from the bytes they checked. Returns the slugs of the cards and details, in line order; fails with the first
- * bad line (lowest line, then cards, markers, details).
- */
 const lineIndexed = (file: ListingFile) => (LINE_INDEXED_FILES as readonly string[]).includes(file);
 
-export async function checkListingFiles(checker: OutputChecker, writer: BuildWriter, locale: Locale) {
-  const request = (file: ListingFile) => ({
-    name: fileName(file, locale), path: writer.pathOf(fileName(file, locale)), schema: file,
-    keepSlugs: file !== 'markers', recordIndex: file === 'details', lineIndex: lineIndexed(file),
-  });
-  const checks = await checker.checkAll({ cards: request('cards'), markers: request('markers'), details: request('details') });
-  for (const file of LISTING_FILES) writer.addWritten(fileName(file, locale), checks[file].sha256);
-  writer.writeBytes(DETAILS_INDEX.name(locale), checks.details.index!);
-  for (const file of LISTING_FILES) if (lineIndexed(file)) writer.writeBytes(LINE_INDEX_FILE(fileName(file, locale)), checks[file].lineIndex!);
-  return { cardSlugs: checks.cards.slugs!, detailSlugs: checks.details.slugs! };
-}
-
 /**
- * Makes the listing files' parts (listingPartsSql), then has DuckDB write each locale's files
- * (copyListingFiles) and the checker check them as they land (checkListingFiles). Returns each
- * locale's check, which fails where it is awaited. `keep`: the tables DuckDB is still to read
- * elsewhere (every other is dropped once it is no longer needed here).
+ * Makes the listing files' parts (listingPartsSql), then has DuckDB write each file
+ * (copyListingFile) and the checker's workers read each back as it lands and check every line
+ * against its contract schema: the details of every locale first, then the cards, so that the
+ * checks left when DuckDB is done are the shortest. The markers are the same in every locale: written
+ * and checked once, copied under each other locale's name. Returns each locale's check (listed
+ * with its sha256, the details' record index and the line indexes written, both made by the
+ * workers from the bytes they checked: the slugs of its cards and details in line order), which
+ * fails where it is awaited with the locale's first bad line (lowest line, then cards, markers,
+ * details). `keep`: the tables DuckDB is still to read elsewhere (every other is dropped once it
+ * is no longer needed here).
  */
 export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWriter, checker: OutputChecker, keep: readonly string[]) {
   await conn.run(listingPartsSql());
   await dropAllExcept(conn, [...LISTING_ROW_SOURCES, ...keep]);
-  const checks = new Map<Locale, ReturnType<typeof checkListingFiles>>();
-  for (const locale of LOCALES) {
-    await copyListingFiles(conn, writer, locale);
-    const check = checkListingFiles(checker, writer, locale);
-    check.catch(() => undefined); // its failure is thrown where its locale awaits it
-    checks.set(locale, check);
+  const replies = new Map(LOCALES.map((l) => [l, {} as Record<ListingFile, Promise<CheckReply>>]));
+  const write = async (file: ListingFile, locale: Locale) => {
+    await copyListingFile(conn, writer, file, locale);
+    const reply = checker.check({
+      name: fileName(file, locale), path: writer.pathOf(fileName(file, locale)), schema: file,
+      keepSlugs: file !== 'markers', recordIndex: file === 'details', lineIndex: lineIndexed(file),
+    });
+    reply.catch(() => undefined); // a worker's failure: thrown where the locale's check is awaited
+    replies.get(locale)![file] = reply;
+  };
+  const [first, ...others] = LOCALES;
+  await write('markers', first);
+  for (const locale of others) {
+    copyFileSync(writer.pathOf(fileName('markers', first)), writer.pathOf(fileName('markers', locale)));
+    replies.get(locale)!.markers = replies.get(first)!.markers;
   }
+  for (const file of ['details', 'cards'] as const) for (const locale of LOCALES) await write(file, locale);
   await dropAllExcept(conn, keep);
-  return checks;
+  return new Map(LOCALES.map((locale) => {
+    const { cards, markers, details } = replies.get(locale)!;
+    const check = checksOf({ cards, markers, details }).then((checks) => {
+      for (const file of LISTING_FILES) writer.addWritten(fileName(file, locale), checks[file].sha256);
+      writer.writeBytes(DETAILS_INDEX.name(locale), checks.details.index!);
+      for (const file of LISTING_FILES) if (lineIndexed(file)) writer.writeBytes(LINE_INDEX_FILE(fileName(file, locale)), checks[file].lineIndex!);
+      return { cardSlugs: checks.cards.slugs!, detailSlugs: checks.details.slugs! };
+    });
+    check.catch(() => undefined); // its failure is thrown where its locale awaits it
+    return [locale, check];
+  }));
 }

@@ -103,21 +103,29 @@ export class OutputChecker {
 
   /**
    * The checks of files whose lines belong together (line i of each is one listing), or the first
-   * bad line among them: the lowest line number, then the first file in `files`' order (the order
-   * the pipeline reports a listing's lines in).
+   * bad line among them (checksOf).
    */
-  async checkAll<K extends string>(files: Record<K, FileCheckRequest>): Promise<Record<K, FileCheck>> {
-    const names = Object.keys(files) as K[];
-    const replies = await Promise.all(names.map((k) => this.check(files[k])));
-    let first: LineFailure | undefined;
-    for (const reply of replies) {
-      if ('failure' in reply && (!first || reply.failure.line < first.line)) first = reply.failure;
-    }
-    if (first) throw first.rule ? new BuildError(first.rule, first.message) : new Error(`checking the outputs failed: ${first.message}`);
-    return Object.fromEntries(names.map((k, i) => [k, (replies[i] as { check: FileCheck }).check])) as Record<K, FileCheck>;
+  checkAll<K extends string>(files: Record<K, FileCheckRequest>): Promise<Record<K, FileCheck>> {
+    return checksOf(Object.fromEntries(Object.entries(files).map(([k, request]) => [k, this.check(request as FileCheckRequest)])) as Record<K, Promise<CheckReply>>);
   }
 
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
+}
+
+/**
+ * The checks of files whose lines belong together (line i of each is one listing), each asked for
+ * on its own (OutputChecker.check), or the first bad line among them: the lowest line number, then
+ * the first file in `replies`' order (the order the pipeline reports a listing's lines in).
+ */
+export async function checksOf<K extends string>(replies: Record<K, Promise<CheckReply>>): Promise<Record<K, FileCheck>> {
+  const names = Object.keys(replies) as K[];
+  const answers = await Promise.all(names.map((k) => replies[k]));
+  let first: LineFailure | undefined;
+  for (const reply of answers) {
+    if ('failure' in reply && (!first || reply.failure.line < first.line)) first = reply.failure;
+  }
+  if (first) throw first.rule ? new BuildError(first.rule, first.message) : new Error(`checking the outputs failed: ${first.message}`);
+  return Object.fromEntries(names.map((k, i) => [k, (answers[i] as { check: FileCheck }).check])) as Record<K, FileCheck>;
 }

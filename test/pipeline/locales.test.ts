@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { FALLBACK_LOCALE, LOCALES, type Locale } from '../../contract/common.ts';
 import { INPUT_TABLES, loadInputs, type InputTableName } from '../../pipeline/lib/inputs.ts';
-import { listingPartsSql, listingRowsSql } from '../../pipeline/lib/listing-rows.ts';
+import { listingLinesSql, listingPartsSql } from '../../pipeline/lib/listing-rows.ts';
 import { LAYERS, loadModels, materialization, queryRows, runModels, SQL_DIR } from '../../pipeline/lib/models.ts';
 import { baseTables, MITTE, observation, space, writeSnapshot } from '../support/pipeline-fixtures.ts';
 
@@ -104,9 +104,9 @@ describe('locales as rows', () => {
     assert.equal(perEntity[0].n, 0, 'one row per locale, the fourth included, for every entity and field');
 
     await conn.run(listingPartsSql());
-    const [row] = await queryRows<{ card: string; detail: string }>(conn, listingRowsSql(fourth as Locale));
-    const card = JSON.parse(row.card) as { city: { name: string }; zone: { name: string }; excerpt: string };
-    const detail = JSON.parse(row.detail) as { description: string; webUrl: string; pricingOptions: { typeLabel: string }[] };
+    const line = async (file: 'cards' | 'details') => JSON.parse((await queryRows<{ line: string }>(conn, listingLinesSql(file, fourth as Locale)))[0].line);
+    const card = await line('cards') as { city: { name: string }; zone: { name: string }; excerpt: string };
+    const detail = await line('details') as { description: string; webUrl: string; pricingOptions: { typeLabel: string }[] };
     assert.equal(card.city.name, 'fr:Berlin');
     assert.equal(card.zone.name, 'Mitte', 'a zone without a French name falls back to its English one');
     assert.equal(card.excerpt, 'fr:A place to work');
