@@ -11,6 +11,7 @@ import { LISTING_COLUMNS_FILE } from '../contract/listing-columns.ts';
 import { LOCALES, type Locale } from '../contract/common.ts';
 import type { GeoPayload } from '../contract/catalog.ts';
 import { CONTRACT_HASH } from '../contract/hash.ts';
+import { PUBLISH_RULES } from '../contract/rules.ts';
 import * as assemble from './lib/assemble.ts';
 import { LISTING_SOURCES, writeListingFiles } from './lib/listing-rows.ts';
 import { OutputChecker } from './lib/output-check.ts';
@@ -21,7 +22,7 @@ import { writeRelease } from './lib/release.ts';
 import { RELEASES_DIR } from '../contract/research.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName } from './lib/inputs.ts';
-import { connect, dropAllExcept, loadModels, queryRows, runModels } from './lib/models.ts';
+import { connect, dropAllExcept, loadModels, queryRows, runModels, SQL_DIR } from './lib/models.ts';
 import { createProgress, formatMs, type Progress } from './lib/progress.ts';
 import {
   BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
@@ -51,6 +52,9 @@ export interface BuildResult {
   manifest: Manifest;
   rejectCount: number;
 }
+
+/** The quarantined rows of every input table (the model collectRejects reads). */
+const REJECTS_TABLE = 'int_rejects__collected';
 
 /** Quarantined rows above this share of a table fail the build. */
 export const REJECT_LIMIT = 0.05;
@@ -99,7 +103,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       (r) => Object.entries(r.rowCounts).map(([k, v]) => `${k}=${v}`).join(' '));
 
     const models = loadModels();
-    const modelCounts = await progress.stage('run sql models', () => runModels(instance, models),
+    const readAfter = new Set([REJECTS_TABLE, ...assemble.MARTS_READ, ...LISTING_SOURCES, ...RESEARCH_MARTS]);
+    const modelCounts = await progress.stage('run sql models', () => runModels(instance, models, PUBLISH_RULES, SQL_DIR, readAfter),
       (c) => `${Object.keys(c).length} models; listings=${c.listings} offers=${c.int_offers__latest} rejects=${c.int_rejects__collected}`);
 
     const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs.rowCounts, options.rejectLimit ?? REJECT_LIMIT), (r) => `${r.rows.length} rows rejected`);
@@ -109,25 +114,28 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     checkVolumes(previous?.rowCounts ? { buildId: currentBuildId(distDir)!, rowCounts: previous.rowCounts } : null,
       { ...volumes, listings: modelCounts.listings }, options.allowShrink ?? false);
 
-    const marts = await progress.stage('read marts', async () => {
-      const read = await assemble.readMarts(conn);
-      // only the listing files and the research files are read from DuckDB after this: free the rest of its memory
-      await dropAllExcept(conn, [...LISTING_SOURCES, ...RESEARCH_MARTS]);
-      return read;
-    }, (m) => `asOf=${m.asOf}`);
+    // From here three hands write side by side: DuckDB the listing files on a connection of their
+    // own (the checker's workers check each file as it lands), while this thread reads the other
+    // marts and then makes every other file from them, and DuckDB the research files on a third
+    // connection. Each goes on to its end even when another fails, so that nothing writes into the
+    // build once it is removed.
     const writer = new BuildWriter(tmpDir);
+    const listingConn = await connect(instance);
+    const reading = progress.stage('read marts', () => assemble.readMarts(conn), (m) => `asOf=${m.asOf}`);
+    const listingFiles = progress.stage('write listing files', () => writeListingFiles(listingConn, writer, checker, RESEARCH_MARTS, reading),
+      () => `cards, markers and details for ${LOCALES.join(', ')}; their lines checked meanwhile`).finally(() => listingConn.closeSync());
+    listingFiles.catch(() => undefined); // awaited below
+    const marts = await reading.catch(async (err) => {
+      await listingFiles.catch(() => undefined);
+      throw err;
+    });
     const dataPackage = priceReportDataPackage(marts.asOf, inputs.source);
     const marketRates = assemble.marketRates(marts);
     const rowCounts: Record<string, number> = {};
 
-    // Three hands write side by side from here: DuckDB the listing files on its connection (the
-    // checker's workers check each locale's files as they land), DuckDB the research files on a
-    // second connection, and this thread every other file, from the marts it read. Each goes on to
-    // the end even when another fails, so that nothing writes into the build once it is removed.
     const researchConn = await connect(instance);
     const [listing, , { columns, geo }] = await settled([
-      progress.stage('write listing files', () => writeListingFiles(conn, writer, checker, RESEARCH_MARTS),
-        () => `cards, markers and details for ${LOCALES.join(', ')}; their lines checked meanwhile`),
+      listingFiles,
       progress.stage('write research files', async () => {
         const index = await priceIndex(researchConn, marts.asOf, inputs.source);
         validateOutput('price-index.json', BUILD_FILES['price-index.json'], index);
@@ -255,7 +263,7 @@ function inputRowsByFile(rowCounts: Record<InputTableName, number>): Record<stri
 /** rejects.csv rows (file, row, rule, the raw row as CSV); fails above the 5% limit per table. */
 async function collectRejects(conn: DuckDBConnection, inputCounts: Record<InputTableName, number>, limit: number) {
   const rejects = await queryRows<{ file_name: string; source_row: number; reject_rule: string }>(
-    conn, 'select file_name, source_row, reject_rule from int_rejects__collected order by file_name, source_row');
+    conn, `select file_name, source_row, reject_rule from ${REJECTS_TABLE} order by file_name, source_row`);
   const byFile = new Map<string, typeof rejects>();
   for (const r of rejects) {
     const list = byFile.get(r.file_name) ?? [];
@@ -281,7 +289,7 @@ async function collectRejects(conn: DuckDBConnection, inputCounts: Record<InputT
     const columns = INPUT_TABLES[table].columns;
     const raw = await queryRows(conn,
       `select _row, ${columns.map((c) => `"${c}"`).join(', ')} from raw_${table} ` +
-        `where _row in (select source_row from int_rejects__collected where file_name = '${file}')`);
+        `where _row in (select source_row from ${REJECTS_TABLE} where file_name = '${file}')`);
     const rawByRow = new Map(raw.map((r) => [r._row as number, columns.map((c) => (r[c] ?? '') as string)]));
     for (const r of list) {
       rows.push([file, String(r.source_row), r.reject_rule, stringify([rawByRow.get(r.source_row) ?? []]).replace(/\r?\n$/, '')]);

@@ -68,6 +68,12 @@ export interface Marts {
   texts: Texts;
 }
 
+/** The tables readMarts reads. */
+export const MARTS_READ = [
+  'int_price_observations__checked', 'int_spaces__slugged', 'listing_columns', 'listing_orders', 'listings', 'countries', 'cities', 'zones',
+  'operators', 'market_rates', 'rankings', 'stg_amenities', 'texts',
+] as const;
+
 export async function readMarts(conn: DuckDBConnection): Promise<Marts> {
   const [asOfRow] = await queryJsonRows(conn, `
     select coalesce(

@@ -158,11 +158,12 @@ const lineIndexed = (file: ListingFile) => (LINE_INDEXED_FILES as readonly strin
  * with its sha256, the details' record index and the line indexes written, both made by the
  * workers from the bytes they checked: the slugs of its cards and details in line order), which
  * fails where it is awaited with the locale's first bad line (lowest line, then cards, markers,
- * details). `keep`: the tables DuckDB is still to read elsewhere (every other is dropped once it
- * is no longer needed here).
+ * details). The other tables are read elsewhere until `readElsewhere` settles (it fails this too);
+ * then every table but `keep` (those read after this) is dropped once it is no longer needed here.
  */
-export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWriter, checker: OutputChecker, keep: readonly string[]) {
+export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWriter, checker: OutputChecker, keep: readonly string[], readElsewhere: Promise<unknown>) {
   await conn.run(listingPartsSql());
+  await readElsewhere;
   await dropAllExcept(conn, [...LISTING_ROW_SOURCES, ...keep]);
   const replies = new Map(LOCALES.map((l) => [l, {} as Record<ListingFile, Promise<CheckReply>>]));
   const write = async (file: ListingFile, locale: Locale) => {

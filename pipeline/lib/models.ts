@@ -142,8 +142,12 @@ const MODELS_AT_ONCE = 3;
  * Creates the macros (the rules', the prices', the locales', then macros.sql), then one view or
  * table per model, each once the models it reads exist, up to MODELS_AT_ONCE at a time. Returns
  * row counts by model; fails with the first failed model in dependency order, once none runs.
+ * `keep`, when given, names the tables read after the models: every other model's table is dropped
+ * once the last model that reads it is made, so that the intermediate tables do not all take
+ * memory at once.
  */
-export async function runModels(instance: DuckDBInstance, models: Model[], rules: PublishRules = PUBLISH_RULES, sqlDir = SQL_DIR): Promise<Record<string, number>> {
+export async function runModels(instance: DuckDBInstance, models: Model[], rules: PublishRules = PUBLISH_RULES, sqlDir = SQL_DIR,
+  keep?: ReadonlySet<string>): Promise<Record<string, number>> {
   const conns = await Promise.all(Array.from({ length: MODELS_AT_ONCE }, () => connect(instance)));
   try {
     await conns[0].run(ruleMacros(rules));
@@ -155,6 +159,9 @@ export async function runModels(instance: DuckDBInstance, models: Model[], rules
     const take = () => new Promise<DuckDBConnection>((resolve) => { const conn = idle.pop(); if (conn) resolve(conn); else waiting.push(resolve); });
     const give = (conn: DuckDBConnection) => { const next = waiting.shift(); if (next) next(conn); else idle.push(conn); };
     const counts: Record<string, number> = {};
+    const readers = new Map(models.map((m) => [m.name, 0]));
+    for (const model of models) for (const name of model.dependsOn) readers.set(name, readers.get(name)! + 1);
+    const byName = new Map(models.map((m) => [m.name, m]));
     const built = new Map<string, Promise<void>>();
     for (const model of models) {
       built.set(model.name, (async () => {
@@ -164,6 +171,10 @@ export async function runModels(instance: DuckDBInstance, models: Model[], rules
           await conn.run(`create or replace ${materialization(model)} ${model.name} as\n${model.sql}`);
           const reader = await conn.runAndReadAll(`select count(*)::integer as n from ${model.name}`);
           counts[model.name] = reader.getRowObjectsJS()[0].n as number;
+          for (const name of model.dependsOn) {
+            readers.set(name, readers.get(name)! - 1);
+            if (keep && readers.get(name) === 0 && !keep.has(name) && materialization(byName.get(name)!) === 'table') await conn.run(`drop table ${name}`);
+          }
         } catch (err) {
           throw err instanceof BuildError ? err : new BuildError('model_failed', `pipeline/sql/${model.file}: ${(err as Error).message}`);
         } finally {

@@ -50,6 +50,22 @@ describe('runModels', () => {
     instance.closeSync();
   });
 
+  it('drops each table no later model reads as soon as its last reader is made, but those to keep and the views', async () => {
+    const dir = sqlDir(chain(4, 2));
+    const instance = await DuckDBInstance.create(':memory:');
+    const counts = await runModels(instance, loadModels(dir), undefined, dir, new Set(['int_step_2', 'int_step_4']));
+    assert.equal(counts.int_step_4, 5, 'the chain read each step before it was dropped');
+    const conn = await connect(instance);
+    const names = async (sql: string) => (await queryRows<{ name: string }>(conn, sql)).map((t) => t.name);
+    assert.deepEqual(await names("select table_name as name from duckdb_tables() where table_name like 'int_step_%' order by 1"), ['int_step_2', 'int_step_4'],
+      'steps 1 and 3 were read by the next step only');
+    assert.deepEqual(await names("select table_name as name from duckdb_tables() where table_name like 'side_%' order by 1"), ['side_1', 'side_2'],
+      'a table no model reads is left for what reads it after the models');
+    assert.deepEqual(await names("select view_name as name from duckdb_views() where view_name = 'stg_seed'"), ['stg_seed']);
+    conn.closeSync();
+    instance.closeSync();
+  });
+
   it('fails with the failed model\'s file once the models beside it are done, and builds nothing that reads it', async () => {
     const dir = sqlDir({
       ...chain(3, 4),
