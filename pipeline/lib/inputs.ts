@@ -87,17 +87,27 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
     const table = INPUT_TABLES[name];
     const file = path.join(dataDir, table.file);
     if (!existsSync(file)) throw new BuildError('missing_file', `${table.file} not found in ${dataDir}`);
-    const { checksum, header } = checkedHeader(table, file);
-    checksums[table.file] = checksum;
+    // DuckDB reads the file on its threads while this one checks its header and takes its checksum;
+    // a bad header is reported before anything DuckDB says of the file
+    const loading = conn.run(
+      `create or replace table raw_${name}_load as select ${table.columns.map((c) => `"${c}"`).join(', ')} ` +
+        `from read_csv(${sqlText(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', ` +
+        `strict_mode = true, null_padding = false)`,
+    );
+    loading.catch(() => undefined); // awaited below
+    let checked: { checksum: string; header: string[] };
     try {
-      await conn.run(
-        `create or replace table raw_${name}_load as select ${table.columns.map((c) => `"${c}"`).join(', ')} ` +
-          `from read_csv(${sqlText(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', ` +
-          `strict_mode = true, null_padding = false)`,
-      );
+      checked = checkedHeader(table, file);
+    } catch (err) {
+      await loading.catch(() => undefined);
+      throw err;
+    }
+    checksums[table.file] = checked.checksum;
+    try {
+      await loading;
     } catch (err) {
       // DuckDB's own message counts lines, not rows, and speaks of its parser's options
-      throw diagnoseCsv(table, readFileSync(file), header) ?? err;
+      throw diagnoseCsv(table, readFileSync(file), checked.header) ?? err;
     }
     // rowid follows insertion order, which DuckDB keeps for a CSV scan; a view, not a second copy
     await conn.run(`create or replace view raw_${name} as select (rowid + 1)::integer as _row, * from raw_${name}_load`);
