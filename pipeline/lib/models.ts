@@ -224,8 +224,8 @@ export async function queryColumn(conn: DuckDBConnection, sql: string): Promise<
 }
 
 /**
- * Drops every table and view except `keep` (and what their views read), returning the memory of
- * the models that are no longer needed once the marts are read.
+ * Drops every table and view except `keep`, returning the memory of the tables no longer needed.
+ * A view in `keep` needs the tables it reads in `keep` too.
  */
 export async function dropAllExcept(conn: DuckDBConnection, keep: readonly string[]): Promise<void> {
   const kept = new Set(keep);
