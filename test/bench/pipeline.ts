@@ -79,7 +79,7 @@ export interface PipelineRun {
   peakRssMb?: number;
 }
 
-/** `npm run data -- --data DIR --dist DIR --allow-shrink` (`tsx pipeline/build.ts` with its heap size, package.json) into a fresh `dist`. */
+/** `npm run data -- --data DIR --dist DIR --allow-shrink` (`node --import tsx pipeline/build.ts` with its heap size, package.json) into a fresh `dist`. */
 export async function runPipeline(dataDir: string, dist: string): Promise<PipelineRun> {
   rmSync(dist, { recursive: true, force: true });
   const args = ['npm', 'run', '--silent', 'data', '--', '--data', dataDir, '--dist', dist, '--allow-shrink'];
