@@ -153,8 +153,8 @@ const lineIndexed = (file: ListingFile) => (LINE_INDEXED_FILES as readonly strin
  * Makes the listing files' parts (listingPartsSql), then has DuckDB write each file
  * (copyListingFile) and the checker's workers read each back as it lands and check every line
  * against its contract schema: the details of every locale first, then the cards, so that the
- * checks left when DuckDB is done are the shortest. The markers are the same in every locale: written
- * and checked once, copied under each other locale's name. Returns each locale's check (listed
+ * checks left when DuckDB is done are the shortest. A file whose query is the same in every locale
+ * (the markers) is written and checked once and copied under each other locale's name. Returns each locale's check (listed
  * with its sha256, the details' record index and the line indexes written, both made by the
  * workers from the bytes they checked: the slugs of its cards and details in line order), which
  * fails where it is awaited with the locale's first bad line (lowest line, then cards, markers,
@@ -175,13 +175,17 @@ export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWri
     reply.catch(() => undefined); // a worker's failure: thrown where the locale's check is awaited
     replies.get(locale)![file] = reply;
   };
-  const [first, ...others] = LOCALES;
-  await write('markers', first);
-  for (const locale of others) {
-    copyFileSync(writer.pathOf(fileName('markers', first)), writer.pathOf(fileName('markers', locale)));
-    replies.get(locale)!.markers = replies.get(first)!.markers;
+  const [first] = LOCALES;
+  for (const file of ['markers', 'details', 'cards'] as const) {
+    for (const locale of LOCALES) {
+      if (locale === first || listingLinesSql(file, locale) !== listingLinesSql(file, first)) await write(file, locale);
+      else {
+        // the same query in every locale (the markers): the same bytes, checked once
+        copyFileSync(writer.pathOf(fileName(file, first)), writer.pathOf(fileName(file, locale)));
+        replies.get(locale)![file] = replies.get(first)![file];
+      }
+    }
   }
-  for (const file of ['details', 'cards'] as const) for (const locale of LOCALES) await write(file, locale);
   await dropAllExcept(conn, keep);
   return new Map(LOCALES.map((locale) => {
     const { cards, markers, details } = replies.get(locale)!;

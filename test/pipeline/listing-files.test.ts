@@ -12,6 +12,7 @@ import { before, describe, it } from 'node:test';
 import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
+import { listingLinesSql } from '../../pipeline/lib/listing-rows.ts';
 import { baseTables, buildFixture, observation, space, type FixtureBuild } from '../support/pipeline-fixtures.ts';
 
 /** Each a title, excerpt or description a CSV writer would quote, escape or split. */
@@ -71,6 +72,19 @@ describe('the listing files, written by DuckDB', () => {
         offset += length;
       }
       assert.equal(offset, bytes.length, `details.${locale}.index covers the whole file`);
+    }
+  });
+
+  it('writes a file whose query is the same in every locale once (the markers), and the others per locale', () => {
+    const sql = (file: 'cards' | 'markers' | 'details') => new Set(LOCALES.map((l) => listingLinesSql(file, l)));
+    assert.equal(sql('markers').size, 1, 'the markers\' query names no locale');
+    assert.equal(sql('cards').size, LOCALES.length);
+    assert.equal(sql('details').size, LOCALES.length);
+    const dir = path.join(build.distDir, 'current');
+    const bytes = (file: string) => readFileSync(path.join(dir, file));
+    for (const locale of LOCALES.slice(1)) {
+      assert.deepEqual(bytes(`markers.${locale}.ndjson`), bytes(`markers.${LOCALES[0]}.ndjson`));
+      assert.notDeepEqual(bytes(`details.${locale}.ndjson`), bytes(`details.${LOCALES[0]}.ndjson`), 'the details carry the locale\'s paths');
     }
   });
 });
