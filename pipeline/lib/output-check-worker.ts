@@ -16,7 +16,7 @@ import { lineValidator } from './validate.ts';
 const READ_BYTES = 8 << 20;
 const NEWLINE = 0x0a;
 
-/** A failure at a line (0-based): OutputChecker.checkAll reports the lowest line across a listing's files. */
+/** A failure at a line (0-based): checksOf (output-check.ts) reports the lowest line across a listing's files. */
 class LineError extends Error {
   constructor(readonly line: number, readonly failure: unknown) {
     super(String(failure));

@@ -101,14 +101,6 @@ export class OutputChecker {
     return reply;
   }
 
-  /**
-   * The checks of files whose lines belong together (line i of each is one listing), or the first
-   * bad line among them (checksOf).
-   */
-  checkAll<K extends string>(files: Record<K, FileCheckRequest>): Promise<Record<K, FileCheck>> {
-    return checksOf(Object.fromEntries(Object.entries(files).map(([k, request]) => [k, this.check(request as FileCheckRequest)])) as Record<K, Promise<CheckReply>>);
-  }
-
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
