@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, ListingColumnsSchema, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest,
+  BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, ListingColumnsSchema, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest, type MarketRatesFile,
 } from '../contract/build.ts';
 import { LISTING_COLUMNS_FILE } from '../contract/listing-columns.ts';
 import { LOCALES, type Locale } from '../contract/common.ts';
@@ -21,7 +21,7 @@ import { RESEARCH_MARTS, priceIndex, writePriceHistory, writeResearchFiles } fro
 import { writeRelease } from './lib/release.ts';
 import { RELEASES_DIR } from '../contract/research.ts';
 import { BuildError } from './lib/errors.ts';
-import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName } from './lib/inputs.ts';
+import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName, type LoadedInputs } from './lib/inputs.ts';
 import { connect, dropAllExcept, loadModels, queryRows, runModels, SQL_DIR } from './lib/models.ts';
 import { createProgress, formatMs, type Progress } from './lib/progress.ts';
 import {
@@ -147,58 +147,16 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         rowCounts.price_history_rows = await writePriceHistory(researchConn, writer, marts.asOf, inputs.source);
         return index.cities.length;
       }, (cities) => `price index and history of ${cities} cities`).finally(() => researchConn.closeSync()),
-      progress.stage('write shared files', async () => {
-        const columns = JSON.parse(marts.listingColumnsText) as ListingColumns;
-        validateOutput(LISTING_COLUMNS_FILE, ListingColumnsSchema, columns);
-        writer.writeBytes(LISTING_COLUMNS_FILE, listingColumnsFile(columns, marts.listingOrdersText));
-        const shared: Record<Exclude<keyof typeof BUILD_FILES, 'price-index.json'>, unknown> = {
-          'config.json': inputs.config,
-          'facet-labels.json': assemble.facetLabels(marts),
-          'market-rates.json': marketRates,
-        };
-        for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
-          validateOutput(file, BUILD_FILES[file], value);
-          writer.writeJson(file, value);
-        }
-        const routing = assemble.leadRouting(marts);
-        validateOutput(KEYED_FILE.lines(LEAD_ROUTING.name), LEAD_ROUTING.schema, routing);
-        writeKeyedFile(writer, LEAD_ROUTING.name, undefined, routing);
-        writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejects.rows], { record_delimiter: '\r\n' }));
-        rowCounts.listings = columns.slugs.length;
-        rowCounts.suggest = writeSuggestFiles(writer, assemble.suggestSources(marts));
-        rowCounts.rejects = rejects.rows.length;
-        const geo = {} as Record<Locale, GeoPayload>;
-        for (const locale of LOCALES) {
-          await progress.stage(`write locale ${locale}`, async () => {
-            geo[locale] = assemble.geography(marts, locale);
-            const localized: Record<keyof typeof LOCALIZED_BUILD_FILES, unknown> = { geo: geo[locale] };
-            for (const [name, value] of Object.entries(localized) as [keyof typeof LOCALIZED_BUILD_FILES, unknown][]) {
-              const file = `${name}.${locale}.json`;
-              validateOutput(file, LOCALIZED_BUILD_FILES[name], value);
-              writer.writeJson(file, value);
-            }
-            const keyed: Record<keyof typeof KEYED_BUILD_FILES, Record<string, unknown>> = {
-              rankings: assemble.rankings(marts, locale),
-              places: assemble.places(marts, locale),
-              operators: assemble.operatorHubs(marts, locale),
-            };
-            for (const [name, values] of Object.entries(keyed) as [keyof typeof KEYED_BUILD_FILES, Record<string, unknown>][]) {
-              validateOutput(KEYED_FILE.lines(name, locale), KEYED_BUILD_FILES[name], values);
-              writeKeyedFile(writer, name, locale, values);
-            }
-          }, () => 'geography and hubs validated');
-        }
-        return { columns, geo };
-      }, ({ columns }) => `${columns.slugs.length} listings`),
+      progress.stage('write shared files', () => writeSharedFiles(writer, progress, marts, inputs, rejects.rows, marketRates, rowCounts),
+        ({ columns }) => `${columns.slugs.length} listings`),
     ]);
     await dropAllExcept(conn, []);
     await progress.stage('check listing files', async () => {
+      const operatorSlugs = marts.operators.map((o) => String(o.operator_slug));
+      const marketRateCities = marketRates.cities.map((c) => c.rates.city.slug);
       for (const locale of LOCALES) {
         const { cardSlugs, detailSlugs } = await listing.get(locale)!;
-        checkInvariants({
-          columns, cardSlugs, detailSlugs, geo: geo[locale], operatorSlugs: marts.operators.map((o) => String(o.operator_slug)),
-          marketRateCities: marketRates.cities.map((c) => c.rates.city.slug), locale,
-        });
+        checkInvariants({ columns, cardSlugs, detailSlugs, geo: geo[locale], operatorSlugs, marketRateCities, locale });
       }
     }, () => `${LOCALES.length} × ${columns.slugs.length} cards, markers and details checked`);
 
@@ -246,6 +204,56 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     instance.closeSync();
     rmSync(spillDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The files the main thread makes from the marts it read (beside DuckDB's listing and research
+ * files): the listing columns, the shared JSON files, the lead routing, the rejects, the
+ * autocomplete, and each locale's geography and hubs, each checked against the contract first.
+ */
+async function writeSharedFiles(writer: BuildWriter, progress: Progress, marts: assemble.Marts, inputs: LoadedInputs,
+  rejectRows: string[][], marketRates: MarketRatesFile, rowCounts: Record<string, number>) {
+  const columns = JSON.parse(marts.listingColumnsText) as ListingColumns;
+  validateOutput(LISTING_COLUMNS_FILE, ListingColumnsSchema, columns);
+  writer.writeBytes(LISTING_COLUMNS_FILE, listingColumnsFile(columns, marts.listingOrdersText));
+  const shared: Record<Exclude<keyof typeof BUILD_FILES, 'price-index.json'>, unknown> = {
+    'config.json': inputs.config,
+    'facet-labels.json': assemble.facetLabels(marts),
+    'market-rates.json': marketRates,
+  };
+  for (const [file, value] of Object.entries(shared) as [keyof typeof shared, unknown][]) {
+    validateOutput(file, BUILD_FILES[file], value);
+    writer.writeJson(file, value);
+  }
+  const routing = assemble.leadRouting(marts);
+  validateOutput(KEYED_FILE.lines(LEAD_ROUTING.name), LEAD_ROUTING.schema, routing);
+  writeKeyedFile(writer, LEAD_ROUTING.name, undefined, routing);
+  writer.writeText('rejects.csv', stringify([['file', 'row', 'rule', 'raw'], ...rejectRows], { record_delimiter: '\r\n' }));
+  rowCounts.listings = columns.slugs.length;
+  rowCounts.suggest = writeSuggestFiles(writer, assemble.suggestSources(marts));
+  rowCounts.rejects = rejectRows.length;
+  const geo = {} as Record<Locale, GeoPayload>;
+  for (const locale of LOCALES) {
+    await progress.stage(`write locale ${locale}`, async () => {
+      geo[locale] = assemble.geography(marts, locale);
+      const localized: Record<keyof typeof LOCALIZED_BUILD_FILES, unknown> = { geo: geo[locale] };
+      for (const [name, value] of Object.entries(localized) as [keyof typeof LOCALIZED_BUILD_FILES, unknown][]) {
+        const file = `${name}.${locale}.json`;
+        validateOutput(file, LOCALIZED_BUILD_FILES[name], value);
+        writer.writeJson(file, value);
+      }
+      const keyed: Record<keyof typeof KEYED_BUILD_FILES, Record<string, unknown>> = {
+        rankings: assemble.rankings(marts, locale),
+        places: assemble.places(marts, locale),
+        operators: assemble.operatorHubs(marts, locale),
+      };
+      for (const [name, values] of Object.entries(keyed) as [keyof typeof KEYED_BUILD_FILES, Record<string, unknown>][]) {
+        validateOutput(KEYED_FILE.lines(name, locale), KEYED_BUILD_FILES[name], values);
+        writeKeyedFile(writer, name, locale, values);
+      }
+    }, () => 'geography and hubs validated');
+  }
+  return { columns, geo };
 }
 
 /** Awaits every task, then fails with the first one's failure (in the tasks' order), if any. */
