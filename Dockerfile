@@ -13,11 +13,12 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json ./
 
-# The server compiled to JavaScript (dist/app), with the dev dependencies (TypeScript).
+# The server and the pipeline compiled to JavaScript (dist/app), with the dev dependencies (TypeScript).
 FROM toolchain AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY contract ./contract
+COPY pipeline ./pipeline
 COPY api ./api
 RUN npm run --silent build
 
@@ -35,10 +36,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/app ./dist/app
-# the pipeline job runs from source (tsx is a runtime dependency); data/ is the sample snapshot
+# the pipeline job runs compiled too (`npm run data`); data/ is the sample snapshot
 COPY package.json ./
-COPY contract ./contract
-COPY pipeline ./pipeline
 COPY data ./data
 # named volumes mounted here start with this ownership
 RUN mkdir -p /srv/dist /srv/var && chown node:node /srv/dist /srv/var

@@ -21,8 +21,8 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-## build: compile the API server to JavaScript in dist/app (what make serve runs: it starts faster than tsx)
-dist/app/api/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find contract api -name '*.ts' -o -name '*.md' -o -name examples.json -o -name '*.eta' -o -name '*.sql')
+## build: compile the API server and the pipeline to JavaScript in dist/app (what make serve and make data run: they start faster than under tsx)
+dist/app/api/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find contract pipeline api -name '*.ts' -o -name '*.md' -o -name examples.json -o -name '*.eta' -o -name '*.sql')
 	$(NPM) run --silent build
 build: dist/app/api/server.js
 
@@ -34,7 +34,7 @@ DATA ?= data
 DIST ?= $(or $(DIST_DIR),dist)
 
 ## data: run the nightly pipeline on DATA (default data/) and publish DIST/current (default dist/, or DIST_DIR); ALLOW_SHRINK=1 (or ARGS=--allow-shrink) publishes although a table shrank beyond its volume guard
-data: install
+data: install build
 	$(NPM) run --silent data -- --data $(DATA) --dist $(DIST) $(if $(filter 1 true yes,$(ALLOW_SHRINK)),--allow-shrink) $(ARGS)
 
 ## serve: serve DIST/current on PORT (default 3000); compiles the server if its sources changed, never rebuilds the data

@@ -43,10 +43,14 @@ export interface LineFailure {
 
 export type CheckReply = { id: number; check: FileCheck } | { id: number; failure: LineFailure };
 
-/** A worker running a TypeScript module: tsx's loader is registered in its thread first (a Node 20 worker does not inherit it). */
-function startWorker(module: URL): Worker {
+// compiled (`npm run data`), the worker is JavaScript beside this module; from source (tsx), TypeScript that tsx loads
+const WORKER = new URL(import.meta.url.endsWith('.ts') ? './output-check-worker.ts' : './output-check-worker.js', import.meta.url);
+
+/** A checker thread; from source, tsx's loader is registered in its thread first (a Node 20 worker does not inherit it). */
+function startWorker(): Worker {
+  if (!WORKER.pathname.endsWith('.ts')) return new Worker(WORKER);
   const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module.href)}); })`, { eval: true });
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER.href)}); })`, { eval: true });
 }
 
 interface Job {
@@ -66,7 +70,7 @@ export class OutputChecker {
 
   constructor(workers = WORKERS) {
     for (let k = 0; k < workers; k++) {
-      const worker = startWorker(new URL('./output-check-worker.ts', import.meta.url));
+      const worker = startWorker();
       worker.on('message', (reply: CheckReply) => {
         const job = this.running.get(worker);
         this.running.delete(worker);

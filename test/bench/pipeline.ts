@@ -12,6 +12,7 @@ import { ROOT } from './server.ts';
 
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const TIME = '/usr/bin/time';
+const PIPELINE = 'dist/app/pipeline/build.js';
 
 export function sizeLabel(spaces: number): string {
   if (spaces % 1_000_000 === 0) return `${spaces / 1_000_000}m`;
@@ -79,8 +80,9 @@ export interface PipelineRun {
   peakRssMb?: number;
 }
 
-/** `npm run data -- --data DIR --dist DIR --allow-shrink` (`node --import tsx pipeline/build.ts` with its heap size, package.json) into a fresh `dist`. */
+/** `npm run data -- --data DIR --dist DIR --allow-shrink` (the pipeline compiled by `make build`, with its heap size, package.json) into a fresh `dist`. */
 export async function runPipeline(dataDir: string, dist: string): Promise<PipelineRun> {
+  if (!existsSync(join(ROOT, PIPELINE))) throw new Error(`${PIPELINE} is missing: run make build (make bench does)`);
   rmSync(dist, { recursive: true, force: true });
   const args = ['npm', 'run', '--silent', 'data', '--', '--data', dataDir, '--dist', dist, '--allow-shrink'];
   const timed = existsSync(TIME);

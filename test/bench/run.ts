@@ -9,7 +9,7 @@
  * 1. The scale snapshot: `tsx pipeline/generate/main.ts --spaces N --out bench-data/<size>/data`
  *    (kept while the generator's sources are unchanged; not measured).
  * 2. The pipeline, measured: `npm run data -- --data … --dist bench-data/<size>/dist
- *    --allow-shrink` into a fresh dist (`--reuse-build` skips it when a build is there;
+ *    --allow-shrink` (compiled, `make build`) into a fresh dist (`--reuse-build` skips it when a build is there;
  *    `--pipeline-only` stops after it).
  * 3. For each cache setting, the compiled server (`node dist/app/api/server.js`, `make build`)
  *    on that dist: start-up (spawn → first 200 from /v1/health and the catalogue), a warm-up,
