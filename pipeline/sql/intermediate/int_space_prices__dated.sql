@@ -13,7 +13,7 @@ with offers as (
 
 desk_prices as (
   select history_month, space_id, option_type as product_type, min(monthly_price_per_desk) as unit_price,
-    arg_min(observed_at, [monthly_price_per_desk, -epoch(observed_at)]) as observed_at,
+    arg_min(observed_at, (monthly_price_per_desk, -epoch(observed_at))) as observed_at,
   from offers
   where monthly_price_per_desk is not null
   group by history_month, space_id, option_type
@@ -21,7 +21,7 @@ desk_prices as (
 
 overall_prices as (
   select history_month, space_id, 'all' as product_type, min(monthly_price_per_desk) as unit_price,
-    arg_min(observed_at, [monthly_price_per_desk, -epoch(observed_at)]) as observed_at,
+    arg_min(observed_at, (monthly_price_per_desk, -epoch(observed_at))) as observed_at,
   from offers
   where monthly_price_per_desk is not null
   group by history_month, space_id
@@ -29,7 +29,7 @@ overall_prices as (
 
 per_use_prices as (
   select history_month, space_id, option_type as product_type, min(amount) as unit_price,
-    arg_min(observed_at, [amount, -epoch(observed_at)]) as observed_at,
+    arg_min(observed_at, (amount, -epoch(observed_at))) as observed_at,
   from offers
   where history_month is null and amount is not null
     and ((option_type = 'day_pass' and billing_period = 'day')
