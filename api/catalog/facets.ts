@@ -44,10 +44,17 @@ interface Tally {
   readonly counts: Map<ValueFacet, { t: Int32Array; ids: Int32Array }>;
   /** each other facet's counts as it adds them (those that read nothing but the context) */
   readonly added: Map<CountedFacet, [string, number][]>;
-  /** the ids each facet lists, in their order, by `<facet>|<locale>` */
-  readonly listed: Map<string, readonly number[]>;
-  /** their JSON, by `<facet>|<locale>` */
-  readonly listedJson: Map<string, Uint8Array>;
+  /** the ids each value facet lists in a locale, in their order */
+  readonly listed: Map<InLocale, readonly number[]>;
+  /** their JSON */
+  readonly listedJson: Map<InLocale, Uint8Array>;
+}
+
+/** A value facet in one locale: its values labelled, its value ids in the order of their labels, and each id's place in that order. */
+interface InLocale {
+  readonly labelled: LabelledValues;
+  readonly order: Int32Array;
+  readonly place: Int32Array;
 }
 
 interface Context extends FacetContext {
@@ -126,20 +133,20 @@ export class FacetCounter {
   private readonly valueFacets: { x: IndexedFilter; facet: ValueFacet }[] = [];
   /** each value facet's counters and arrays in the kernels' memory */
   private readonly counters = new Map<ValueFacet, FacetArrays>();
-  /** each value facet's value ids in the order of their labels, by `<facet>|<locale>` (built with the engine) */
-  private readonly labelOrder = new Map<string, Int32Array>();
+  /** each value facet in each locale (built with the engine), by locale */
+  private readonly inLocale = new Map<string, Map<ValueFacet, InLocale>>();
   /** each value facet's value ids by value */
   private readonly idOf = new Map<ValueFacet, Map<string, number>>();
-  /** each value facet's values labelled, by `<facet>|<locale>` */
-  private readonly labelled = new Map<string, LabelledValues>();
-  /** each other facet's values (those it counts over every listing) as JSON up to their count, by `<facet>|<locale>` */
-  private readonly otherJson = new Map<string, Map<string, Uint8Array>>();
-  /** each value id's place in that order, by `<facet>|<locale>` */
-  private readonly labelPlace = new Map<string, Int32Array>();
+  /** each other facet's values (those it counts over every listing) as JSON up to their count, by locale */
+  private readonly otherJson = new Map<string, Map<CountedFacet, Map<string, Uint8Array>>>();
   /** the counts over every listing (the totals) */
   private readonly whole: Tally;
-  /** the counts under each tallied value of a filter alone, by `<filter>|<value>` */
-  private readonly tallies = new Map<string, Tally>();
+  /** the counts under each tallied value of a filter alone, by filter, then value */
+  private readonly tallies = new Map<IndexedFilter, Map<string, Tally>>();
+  /** a context is named by a number with a bit for each filter it keeps (the filter's place in the registry) */
+  private readonly bitOf = new Map<IndexedFilter, number>();
+  /** the bits of the filters a facet or range summary ignores, by its `ignores` */
+  private readonly ignoredBits = new Map<readonly string[], number>();
   /** how many values of one facet have each count, to find the count at the cap */
   private readonly histogram: Int32Array;
   /** the values listed as numbers that sort by count, then label (byCountThenLabel) */
@@ -156,6 +163,13 @@ export class FacetCounter {
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
     this.whole = { bits: all, size: n, counts: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
     this.histogram = new Int32Array(n + 1);
+    if (matcher.declared.length > 31) throw new Error(`a facet context has a bit per filter: ${matcher.declared.length} filters are more than 31`);
+    matcher.declared.forEach((x, k) => this.bitOf.set(x, 1 << k));
+    for (const x of matcher.declared) {
+      for (const ignores of [x.index.facet?.ignores, x.index.summary?.ignores]) {
+        if (ignores) this.ignoredBits.set(ignores, matcher.declared.reduce((bits, y, k) => (ignores.includes(y.name) ? bits | (1 << k) : bits), 0));
+      }
+    }
     for (const x of matcher.declared) {
       const facet = x.index.facet;
       if (!facet || !isValueFacet(facet)) continue;
@@ -198,7 +212,8 @@ export class FacetCounter {
           counts.set(facet, { t: c.slice(), ids: touched[k].slice() });
           for (const id of touched[k]) c[id] = 0;
         });
-        this.tallies.set(`${x.name}|${value}`, { bits: b, size: ctx.count, counts, added: this.countOthers(ctx), listed: new Map(), listedJson: new Map() });
+        if (!this.tallies.has(x)) this.tallies.set(x, new Map());
+        this.tallies.get(x)!.set(value, { bits: b, size: ctx.count, counts, added: this.countOthers(ctx), listed: new Map(), listedJson: new Map() });
       }
     }
     const whole = this.countOthers({ bits: all, count: n, lo: 0, hi: all.length });
@@ -249,30 +264,34 @@ export class FacetCounter {
 
   /** Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the labels), keeps the labels and lists each tally's values. */
   orderByLabels(locale: string, rank: (facet: string) => ReadonlyMap<string, number> | undefined, label: (facet: string, value: string) => string): void {
+    const inLocale = new Map<ValueFacet, InLocale>();
+    this.inLocale.set(locale, inLocale);
+    const tallies = [this.whole, ...[...this.tallies.values()].flatMap((byValue) => [...byValue.values()])];
     for (const { x, facet } of this.valueFacets) {
-      const key = `${x.name}|${locale}`;
-      this.labelled.set(key, labelledValues(facet.values, facet.values.map((v) => label(x.name, v))));
+      const labelled = labelledValues(facet.values, facet.values.map((v) => label(x.name, v)));
       const ranks = rank(x.name);
       const r = Float64Array.from(facet.values, (v) => ranks?.get(v) ?? Number.MAX_SAFE_INTEGER);
-      const ids = Int32Array.from(facet.values.keys()).sort((a, b) => r[a] - r[b] || (facet.values[a] < facet.values[b] ? -1 : 1));
-      this.labelOrder.set(key, ids);
-      const place = new Int32Array(ids.length);
-      ids.forEach((id, k) => { place[id] = k; });
-      this.labelPlace.set(key, place);
-      for (const tally of [this.whole, ...this.tallies.values()]) {
+      const order = Int32Array.from(facet.values.keys()).sort((a, b) => r[a] - r[b] || (facet.values[a] < facet.values[b] ? -1 : 1));
+      const place = new Int32Array(order.length);
+      order.forEach((id, k) => { place[id] = k; });
+      const l: InLocale = { labelled, order, place };
+      inLocale.set(facet, l);
+      for (const tally of tallies) {
         const { t, ids: counted } = tally.counts.get(facet)!;
-        const ids = this.top(t, counted, key);
-        tally.listed.set(key, ids);
-        tally.listedJson.set(key, listedJson(this.labelled.get(key)!, ids, t));
+        const ids = this.top(t, counted, l);
+        tally.listed.set(l, ids);
+        tally.listedJson.set(l, listedJson(labelled, ids, t));
       }
     }
+    const otherJson = new Map<CountedFacet, Map<string, Uint8Array>>();
+    this.otherJson.set(locale, otherJson);
     for (const x of this.matcher.declared) {
       const facet = x.index.facet;
       const added = facet && !isValueFacet(facet) ? this.whole.added.get(facet) : undefined;
       if (!added) continue;
       const values = added.map(([value]) => value);
       const { bytes, starts } = valueFragments(values, values.map((v) => label(x.name, v)));
-      this.otherJson.set(`${x.name}|${locale}`, new Map(values.map((v, k) => [v, bytes.subarray(starts[k], starts[k + 1])])));
+      otherJson.set(facet as CountedFacet, new Map(values.map((v, k) => [v, bytes.subarray(starts[k], starts[k + 1])])));
     }
   }
 
@@ -281,9 +300,7 @@ export class FacetCounter {
    * then label: every one when they are at most MAX_FACET_VALUES, else the highest counts (the
    * first in label order among those tied at the cap's count).
    */
-  private top(t: Int32Array, ids: Int32Array, key: string): number[] {
-    const place = this.labelPlace.get(key)!;
-    const order = this.labelOrder.get(key)!;
+  private top(t: Int32Array, ids: Int32Array, { order, place }: InLocale): number[] {
     // a few values, all listed: sorted; else placed by a walk through the label order, as far as it takes
     if (ids.length <= MAX_FACET_VALUES && ids.length * WALK_OR_SORT < order.length) return this.sortedByCountThenLabel(t, ids, place, order);
     // how many values have each count (counts are at most n), and the highest
@@ -326,12 +343,11 @@ export class FacetCounter {
    * the ids listed when counted once per build): by count, then label; at most MAX_FACET_VALUES,
    * then the selected values beyond them; and the selected values at 0.
    */
-  private listValues(x: IndexedFilter, facet: ValueFacet, t: Int32Array, ids: Int32Array, listedOnce: readonly number[] | undefined, chosen: string[], locale: string): { ids: readonly number[]; zeros: string[]; cut: boolean } {
-    const key = `${x.name}|${locale}`;
+  private listValues(facet: ValueFacet, l: InLocale, t: Int32Array, ids: Int32Array, listedOnce: readonly number[] | undefined, chosen: string[]): { ids: readonly number[]; zeros: string[]; cut: boolean } {
     const cut = ids.length > MAX_FACET_VALUES;
-    const listed = listedOnce ?? this.top(t, ids, key);
+    const listed = listedOnce ?? this.top(t, ids, l);
     if (chosen.length === 0) return { ids: listed, zeros: [], cut };
-    const place = this.labelPlace.get(key)!;
+    const { place } = l;
     const idOf = this.idOf.get(facet)!;
     const beyond: number[] = [];
     const zeros: string[] = [];
@@ -351,13 +367,16 @@ export class FacetCounter {
    */
   facets(f: FilterValues, labeling: FacetLabeling, out: FacetsOut): boolean {
     const own = this.matcher.ownSets(f, this.own);
-    const sets = this.matcher.declared.filter((x) => own.has(x.name)).map((x) => ({ x, bits: own.get(x.name)!, ...wordsOf(own.get(x.name)!) }));
-    const contexts = new Map<string, Context>();
+    const sets = this.matcher.declared.filter((x) => own.has(x.name)).map((x) => ({ x, bit: this.bitOf.get(x)!, bits: own.get(x.name)!, ...wordsOf(own.get(x.name)!) }));
+    /** by the bits of the filters each keeps */
+    const contexts = new Map<number, Context>();
     const context = (ignores: readonly string[]) => {
-      const kept = sets.filter((s) => !ignores.includes(s.x.name));
-      const key = kept.map((s) => s.x.name).join('|');
+      const ignored = this.ignoredBits.get(ignores)!;
+      let key = 0;
+      for (const s of sets) if (!(s.bit & ignored)) key |= s.bit;
       let c = contexts.get(key);
       if (c) return c;
+      const kept = sets.filter((s) => !(s.bit & ignored));
       if (kept.length === 0) c = { bits: this.all, count: this.n, lo: 0, hi: this.all.length };
       else {
         // the intersection of the kept sets, over the words where all of them have members
@@ -380,7 +399,7 @@ export class FacetCounter {
       let base = this.whole;
       for (const s of kept) {
         for (const value of s.x.index.tallied?.holding(f) ?? []) {
-          const t = this.tallies.get(`${s.x.name}|${value}`);
+          const t = this.tallies.get(s.x)?.get(value);
           if (t && t.size < base.size) base = t;
         }
       }
@@ -420,20 +439,20 @@ export class FacetCounter {
     }
     // the counters counted into for this request, zeroed once the payload is written
     const dirty: { facet: ValueFacet; touched: Int32Array }[] = [];
+    const inLocale = this.inLocale.get(labeling.locale)!;
     for (const [ctx, members] of groups) {
       const { tally } = ctx;
       const touched = tally ? [] : ctx.base ? this.countLess(ctx.base, ctx.left!, members.map((m) => m.facet)) : this.countValues(ctx, members.map((m) => m.facet));
       members.forEach((m, k) => {
         const once = tally?.counts.get(m.facet);
-        const key = `${m.x.name}|${labeling.locale}`;
-        const labelled = this.labelled.get(key)!;
+        const l = inLocale.get(m.facet)!;
         const t = once ? once.t : this.counters.get(m.facet)!.counts.view;
-        const listedOnce = once ? tally!.listed.get(key) : undefined;
+        const listedOnce = once ? tally!.listed.get(l) : undefined;
         const { ids, zeros, cut } = once
-          ? this.listValues(m.x, m.facet, t, once.ids, listedOnce, selected(m.x, f), labeling.locale)
-          : this.listValues(m.x, m.facet, t, touched[k], undefined, selected(m.x, f), labeling.locale);
+          ? this.listValues(m.facet, l, t, once.ids, listedOnce, selected(m.x, f))
+          : this.listValues(m.facet, l, t, touched[k], undefined, selected(m.x, f));
         // the tally's values as they are: their JSON was made with the tally
-        listed.set(m.x, { labelled, t, ids, zeros, json: ids === listedOnce ? tally!.listedJson.get(key) : undefined });
+        listed.set(m.x, { labelled: l.labelled, t, ids, zeros, json: ids === listedOnce ? tally!.listedJson.get(l) : undefined });
         truncated ||= cut;
         if (!tally) dirty.push({ facet: m.facet, touched: touched[k] });
       });
@@ -446,6 +465,7 @@ export class FacetCounter {
       summary.describe(context(summary.ignores), f, ranges);
     }
 
+    const otherJson = this.otherJson.get(labeling.locale);
     for (const [x, values] of counted) {
       out.facet(x.name, labeling.key(x.name));
       const ready = listed.get(x);
@@ -465,7 +485,7 @@ export class FacetCounter {
         const kept = new Set(chosen);
         ranks.splice(0, ranks.length, ...ranks.filter((r, k) => k < MAX_FACET_VALUES || kept.has(r.v.value)));
       }
-      const json = this.otherJson.get(`${x.name}|${labeling.locale}`);
+      const json = otherJson?.get(x.index.facet as CountedFacet);
       for (const { v } of ranks) out.value(v.value, v.label, v.count, json?.get(v.value));
     }
     out.end(ranges);
