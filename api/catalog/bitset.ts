@@ -63,6 +63,17 @@ export function keepRange(b: Bitset, start: number, end: number): void {
   b[last] &= ~0 >>> (31 - ((end - 1) & 31));
 }
 
+/** b := b ∩ {list[k] : from ≤ k < to, keep(list[k])}, in O(words + to − from) */
+export function keepListed(b: Bitset, list: ArrayLike<number>, from = 0, to = list.length, keep?: (i: number) => boolean): void {
+  const kept: number[] = [];
+  for (let k = from; k < to; k++) {
+    const i = list[k];
+    if (has(b, i) && (!keep || keep(i))) kept.push(i);
+  }
+  b.fill(0);
+  for (const i of kept) b[i >>> 5] |= 1 << (i & 31);
+}
+
 export function toIndices(b: Bitset, size?: number): Int32Array {
   const out = new Int32Array(size ?? count(b));
   let k = 0;

@@ -15,7 +15,7 @@ import type { Bitset } from './bitset.ts';
 import { haversineMeters, METERS_PER_DEGREE_LAT } from './geo.ts';
 import type { ListingTable } from './listings.ts';
 import { AmountIndex } from './amounts.ts';
-import { countIn, keepOnly, narrowTo, posting, postingsOf, type Posting } from './postings.ts';
+import { countIn, narrowTo, posting, postingsOf, type Posting } from './postings.ts';
 import { BitsetCounts } from './bitset-counts.ts';
 
 /**
@@ -450,7 +450,7 @@ export const FILTERS = {
         return { q, list: (q && streets.get(q.street)) || new Int32Array(0) };
       };
       return {
-        narrow: (b, f) => keepOnly(b, onStreet(f.address!).list),
+        narrow: (b, f) => bits.keepListed(b, onStreet(f.address!).list),
         // listings at the address first, then the rest of the street
         groups(set, f) {
           const { q, list } = onStreet(f.address!);

@@ -149,12 +149,6 @@ export class ListingTable {
    */
   keepInLatitudes(b: Bitset, lo: number, hi: number, keep: (i: number) => boolean): void {
     const [s, e] = this.latRange(lo, hi);
-    const kept: number[] = [];
-    for (let k = s; k < e; k++) {
-      const i = this.latOrder[k];
-      if (bits.has(b, i) && keep(i)) kept.push(i);
-    }
-    b.fill(0);
-    for (const i of kept) b[i >>> 5] |= 1 << (i & 31);
+    bits.keepListed(b, this.latOrder, s, e, keep);
   }
 }

@@ -41,15 +41,7 @@ export function postingsOf(n: number, valueOf: ArrayLike<number>, size: number):
 export function narrowTo(b: Bitset, p: Posting | undefined): void {
   if (!p) b.fill(0);
   else if (p.bits) bits.andInto(b, p.bits);
-  else keepOnly(b, p.list);
-}
-
-/** b := b ∩ list, in O(words + list) */
-export function keepOnly(b: Bitset, list: ArrayLike<number>): void {
-  const kept: number[] = [];
-  for (let k = 0; k < list.length; k++) if (bits.has(b, list[k])) kept.push(list[k]);
-  b.fill(0);
-  for (const i of kept) b[i >>> 5] |= 1 << (i & 31);
+  else bits.keepListed(b, p.list);
 }
 
 /** |ctx ∩ p|, or |ctx ∩ p ∩ also| (ctx: a set empty outside its words [lo, hi)) */
