@@ -12,16 +12,23 @@ import { INPUT_TABLES, type InputTableName } from './inputs.ts';
 export interface BuildFigures {
   buildId: string;
   rowCounts: Record<string, number>;
-  /** by city slug: published figure name → amount */
-  cities: Map<string, Map<string, number>>;
+  /** by city slug: published figure name → amount; null when the build's figure files are of a format this reader does not know (a build before a format upgrade) */
+  cities: Map<string, Map<string, number>> | null;
 }
 
-/** The counts and published city figures of a build directory; null when it has none, or of a format this reader does not know. */
+/** The counts and published city figures of a build directory; null when it has no manifest this reader can read. */
 export function readBuildFigures(dir: string): BuildFigures | null {
   const read = (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
   if (!existsSync(path.join(dir, 'manifest.json'))) return null;
+  let manifest: { buildId: string; rowCounts?: Record<string, number> };
   try {
-    const manifest = read('manifest.json') as { buildId: string; rowCounts: Record<string, number> };
+    manifest = read('manifest.json');
+    if (typeof manifest.buildId !== 'string') return null;
+  } catch {
+    return null;
+  }
+  const rowCounts = manifest.rowCounts ?? {};
+  try {
     const cities = new Map<string, Map<string, number>>();
     const figuresOf = (slug: string) => cities.get(slug) ?? cities.set(slug, new Map()).get(slug)!;
     for (const c of (read('price-index.json') as z.infer<typeof PriceIndexFileSchema>).cities) {
@@ -35,9 +42,9 @@ export function readBuildFigures(dir: string): BuildFigures | null {
       if (rates.dayPass) figures.set('rate day pass', rates.dayPass.median.amount);
       if (rates.meetingRoom) figures.set('rate meeting room', rates.meetingRoom.median.amount);
     }
-    return { buildId: manifest.buildId, rowCounts: manifest.rowCounts, cities };
+    return { buildId: manifest.buildId, rowCounts, cities };
   } catch {
-    return null;
+    return { buildId: manifest.buildId, rowCounts, cities: null };
   }
 }
 
@@ -72,15 +79,20 @@ export function describeChanges(previous: BuildFigures | null, next: BuildFigure
     ].join(', ')}`);
   }
   lines.push(`  ${'listings'.padEnd(24)} ${next.rowCounts.listings} (${previous.rowCounts.listings === undefined ? 'new' : signed(next.rowCounts.listings - previous.rowCounts.listings)})`);
-  const slugs = [...new Set([...previous.cities.keys(), ...next.cities.keys()])].sort();
+  if (!previous.cities || !next.cities) {
+    lines.push(`  published figures: not compared (build ${previous.buildId} keeps them in files of another build format)`);
+    return lines;
+  }
+  const previousCities = previous.cities, nextCities = next.cities;
+  const slugs = [...new Set([...previousCities.keys(), ...nextCities.keys()])].sort();
   const moved = slugs.flatMap((slug) => {
-    const changes = figureChanges(previous.cities.get(slug), next.cities.get(slug));
+    const changes = figureChanges(previousCities.get(slug), nextCities.get(slug));
     if (changes.length === 0) return [];
     const shown = changes.slice(0, 3).join(', ') + (changes.length > 3 ? `, … ${changes.length - 3} more` : '');
     return [`    ${slug}: ${shown}`];
   });
   lines.push(moved.length === 0
-    ? `  published figures: no city moved (${next.cities.size} cities)`
+    ? `  published figures: no city moved (${nextCities.size} cities)`
     : `  published figures moved in ${moved.length} of ${slugs.length} cities:`, ...moved);
   return lines;
 }

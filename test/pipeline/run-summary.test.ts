@@ -3,8 +3,11 @@
  * whose published figures moved, with the figures before and after.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { it } from 'node:test';
 import { runBuild } from '../../pipeline/run.ts';
+import { describeChanges, readBuildFigures } from '../../pipeline/lib/changes.ts';
 import { INPUT_TABLES } from '../../pipeline/lib/inputs.ts';
 import { createProgress } from '../../pipeline/lib/progress.ts';
 import { BERLIN, quietProgress, randomTables, tempDir, writeSnapshot } from '../support/pipeline-fixtures.ts';
@@ -33,4 +36,24 @@ it('names the cities whose published figures moved, and the rows in and out of e
   assert.ok(berlin.startsWith('[pipeline]     berlin: ') && median, berlin);
   assert.ok(Math.abs(Number(median[2]) - 2 * Number(median[1])) <= 0.01, `the doubled median, before and after: ${berlin}`);
   assert.equal(summary.length, moved + 2, 'no other city is listed');
+});
+
+it('compares the rows of a previous build whose figures are in files of another build format, and says the figures were not compared', async () => {
+  const dist = tempDir();
+  await runBuild({ dataDir: writeSnapshot(randomTables(300)), distDir: dist, progress: quietProgress });
+  const current = readBuildFigures(path.join(dist, 'current'))!;
+  // a build of an older format: its manifest, but not the figure files this pipeline reads
+  const older = path.join(tempDir(), 'older');
+  mkdirSync(older);
+  const manifest = JSON.parse(readFileSync(path.join(dist, 'current', 'manifest.json'), 'utf8'));
+  writeFileSync(path.join(older, 'manifest.json'), JSON.stringify({ ...manifest, buildId: 'older', formatVersion: 1 }));
+  writeFileSync(path.join(older, 'market-rates.de.json'), '{}');
+
+  const previous = readBuildFigures(older);
+  assert.deepEqual(previous && { buildId: previous.buildId, cities: previous.cities }, { buildId: 'older', cities: null });
+  const summary = describeChanges(previous, current);
+  assert.equal(summary[0], 'changes against build older:');
+  assert.match(summary.join('\n'), /spaces\.csv +rows in 300 \(same\), quarantined \d+ \(same\), kept \d+ \(same\)/);
+  assert.equal(summary.at(-1), '  published figures: not compared (build older keeps them in files of another build format)');
+  assert.equal(readBuildFigures(tempDir()), null, 'no manifest: no previous build');
 });
