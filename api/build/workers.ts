@@ -7,7 +7,8 @@
  * read synchronously, so the reading goes on while the loading thread builds the engine: read on
  * the thread pool, each step of a read waited for the loading thread to take the step before it.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../contract/module-worker.ts';
 
 /** A file read by a worker: its sha256, and its bytes (shared memory) when they were asked for. */
 export interface FileRead { sha256: string; bytes?: Uint8Array }
@@ -26,14 +27,6 @@ export type LoadReply = { id: number } & ({ files: FileRead[]; tables?: Table[];
 /** Files a worker read and checked: their sha256 and bytes, and the tables the check made, or why it failed (`error`). */
 export interface CheckedFiles { files: { sha256: string; bytes: Buffer }[]; tables?: Table[]; error?: string }
 
-// compiled, the worker is JavaScript beside this module; from source (tsx), TypeScript that tsx loads
-const WORKER = new URL(import.meta.url.endsWith('.ts') ? './load-worker.ts' : './load-worker.js', import.meta.url);
-
-function startWorker(): Worker {
-  if (!WORKER.pathname.endsWith('.ts')) return new Worker(WORKER);
-  const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER.href)}); })`, { eval: true });
-}
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
@@ -46,7 +39,7 @@ export class LoadWorkers {
 
   constructor(count: number) {
     this.workers = Array.from({ length: count }, () => {
-      const w = startWorker();
+      const w = startModuleWorker(import.meta.url, 'load-worker');
       w.on('message', (reply: LoadReply) => {
         this.pending.get(reply.id)?.resolve(reply);
         this.pending.delete(reply.id);

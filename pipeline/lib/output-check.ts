@@ -5,8 +5,9 @@
  * Nothing is published before every line was checked: a file's check answers only once every line
  * was checked, or fails with its first bad line.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import { startModuleWorker } from '../../contract/module-worker.ts';
 import { BuildError, type BuildFailureRule } from './errors.ts';
 
 /** Files checked at once: one worker each. Two keeps a core for DuckDB and the main thread on a small machine, and halves the wall time of the checks. */
@@ -43,15 +44,6 @@ export interface LineFailure {
 
 export type CheckReply = { id: number; check: FileCheck } | { id: number; failure: LineFailure };
 
-// compiled (`npm run data`), the worker is JavaScript beside this module; from source (tsx), TypeScript that tsx loads
-const WORKER = new URL(import.meta.url.endsWith('.ts') ? './output-check-worker.ts' : './output-check-worker.js', import.meta.url);
-
-/** A checker thread; from source, tsx's loader is registered in its thread first (a Node 20 worker does not inherit it). */
-function startWorker(): Worker {
-  if (!WORKER.pathname.endsWith('.ts')) return new Worker(WORKER);
-  const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER.href)}); })`, { eval: true });
-}
 
 interface Job {
   request: FileCheckRequest;
@@ -70,7 +62,7 @@ export class OutputChecker {
 
   constructor(workers = WORKERS) {
     for (let k = 0; k < workers; k++) {
-      const worker = startWorker();
+      const worker = startModuleWorker(import.meta.url, 'output-check-worker');
       worker.on('message', (reply: CheckReply) => {
         const job = this.running.get(worker);
         this.running.delete(worker);
