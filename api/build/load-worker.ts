@@ -8,10 +8,16 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { decodeListingColumns } from '../../contract/listing-columns.ts';
 import { ndjsonLines } from './ndjson.ts';
-import { checkSuggestFiles } from './suggest.ts';
 import type { LoadJob, LoadReply, StructureCheck, Table } from './workers.ts';
+
+/**
+ * The checks of the autocomplete and of the columns' entries import the contract (zod and every
+ * schema: a few hundred ms in a new thread). Their files are the last the loader waits for, so
+ * they are imported while the first files are read, not before them.
+ */
+const contractChecks = Promise.all([import('./suggest.ts'), import('../../contract/listing-columns.ts')])
+  .then(([{ checkSuggestFiles }, { decodeListingColumns }]) => ({ checkSuggestFiles, decodeListingColumns }));
 
 /** A whole file in shared memory (the loading thread keeps these very bytes: nothing is copied), and its sha256. */
 function readFile(path: string): { sha256: string; bytes: Buffer } {
@@ -29,13 +35,13 @@ function readFile(path: string): { sha256: string; bytes: Buffer } {
 }
 
 /** The tables a structure check makes (arrays in this thread's memory, moved to the loading thread). */
-function check(c: StructureCheck, files: Buffer[]): Table[] {
-  if (c.kind === 'suggest') return checkSuggestFiles(files[0], files.slice(1));
+async function check(c: StructureCheck, files: Buffer[]): Promise<Table[]> {
+  if (c.kind === 'suggest') return (await contractChecks).checkSuggestFiles(files[0], files.slice(1));
   const { starts, sitePaths, firstSitePath } = ndjsonLines(files[0], files[1], c.name, c.nullable);
   return [starts, sitePaths, firstSitePath];
 }
 
-parentPort!.on('message', (job: LoadJob) => {
+parentPort!.on('message', async (job: LoadJob) => {
   let reply: LoadReply;
   let transfer: ArrayBuffer[] = [];
   try {
@@ -43,6 +49,7 @@ parentPort!.on('message', (job: LoadJob) => {
       const { sha256, bytes } = readFile(job.path);
       reply = { id: job.id, files: [{ sha256, bytes: job.keep ? bytes : undefined }] };
     } else if (job.kind === 'columns') {
+      const { decodeListingColumns } = await contractChecks;
       try {
         decodeListingColumns(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
         reply = { id: job.id, files: [] };
@@ -52,7 +59,7 @@ parentPort!.on('message', (job: LoadJob) => {
     } else {
       const files = job.paths.map(readFile);
       try {
-        const tables = check(job.check, files.map((f) => f.bytes));
+        const tables = await check(job.check, files.map((f) => f.bytes));
         transfer = tables.map((t) => t.buffer as ArrayBuffer);
         reply = { id: job.id, files, tables };
       } catch (err) {
