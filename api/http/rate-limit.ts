@@ -13,7 +13,8 @@ interface Window { count: number; resetAt: number }
 class RateBucket {
   private readonly windows: LRUCache<string, Window>;
   constructor(readonly max: number, readonly windowMs: number, maxClients: number) {
-    this.windows = new LRUCache({ max: maxClients, ttl: windowMs, ttlAutopurge: false });
+    // bounded by size (one per client) rather than `max`, which allocates maxClients slots up front (tens of ms at start-up)
+    this.windows = new LRUCache({ maxSize: maxClients, sizeCalculation: () => 1, ttl: windowMs, ttlAutopurge: false });
   }
 
   private current(key: string, now: number): Window | undefined {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { LocalCounters } from '../../api/http/rate-limit.ts';
 import { defineRoute, registerRoute } from '../../api/http/route.ts';
 import { get, testApp } from '../support/app.ts';
 
@@ -125,5 +126,17 @@ describe('rate limits', () => {
     assert.equal(next.statusCode, 200);
     assert.deepEqual(rl(next.headers), ['10', '9', '600']);
     await app.close();
+  });
+
+  it('remembers at most maxClients clients, forgetting the least recently seen first', () => {
+    const now = Date.UTC(2026, 0, 1);
+    const counters = new LocalCounters({ readMax: 5, readWindowMs: 60_000, leadMax: 1, leadWindowMs: 60_000, maxClients: 3 });
+    for (const ip of ['a', 'b', 'c']) counters.count(ip, 'read', now);
+    counters.count('a', 'read', now); // a is seen again: b is now the least recently seen
+    counters.count('d', 'read', now);
+    assert.equal(counters.count('a', 'peek', now).remaining, 3);
+    assert.equal(counters.count('c', 'peek', now).remaining, 4);
+    assert.equal(counters.count('d', 'peek', now).remaining, 4);
+    assert.equal(counters.count('b', 'peek', now).remaining, 5, 'b was forgotten');
   });
 });
