@@ -49,7 +49,6 @@ const isNullLine = (l: NdjsonLines, i: number) => l.starts[i + 1] - l.starts[i] 
 export class Engine {
   readonly n: number;
   readonly slugs: string[];
-  readonly slugIndex: Map<string, number>;
   private readonly listings: ListingTable;
   private readonly matcher: Matcher;
   private readonly orders: Orders;
@@ -71,7 +70,6 @@ export class Engine {
     this.listings = new ListingTable(cols);
     this.n = this.listings.n;
     this.slugs = this.listings.slugs;
-    this.slugIndex = this.listings.slugIndex;
     this.matcher = new Matcher(opts.filters ?? FILTERS, { listings: this.listings, geo });
     this.orders = new Orders(this.listings);
     this.facetCounter = new FacetCounter(this.matcher, this.listings.all, this.n);
@@ -104,6 +102,11 @@ export class Engine {
       }
       this.places[l] = { country, city, zone };
     }
+  }
+
+  /** The listing with this slug, or undefined. */
+  indexOf(slug: string): number | undefined {
+    return this.listings.indexOf(slug);
   }
 
   /** A locale's cards, markers and details, one line per listing (checked by api/build/load.ts). */

@@ -2,7 +2,7 @@
  * The listings of one build as typed columns: what the filters, orders, facets and the rendering
  * of cards read. The loader has checked the columns' structure (lengths, indices in range, orders
  * that are permutations: decodeListingColumns, contract/listing-columns.ts); this checks that the
- * slugs are unique.
+ * slug order sorts the slugs, each once (a slug is looked up in it).
  */
 import type { ListingColumnsData, PriceColumnsData } from '../../contract/listing-columns.ts';
 import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES, type OptionType } from '../../contract/common.ts';
@@ -34,7 +34,6 @@ export interface PriceColumn {
 export class ListingTable {
   readonly n: number;
   readonly slugs: string[];
-  readonly slugIndex = new Map<string, number>();
   /** the listings are in place order (contract/build.ts); ties of every order break by slug: a listing's place among the slugs, and the listing at each place */
   readonly slugRank: Int32Array;
   readonly bySlug: Int32Array;
@@ -56,14 +55,15 @@ export class ListingTable {
   constructor(readonly cols: ListingColumnsData) {
     const n = this.n = cols.slugs.length;
     this.slugs = cols.slugs;
-    for (let i = 0; i < n; i++) this.slugIndex.set(this.slugs[i], i);
-    if (this.slugIndex.size !== n) {
-      const twice = this.slugs.find((slug, i) => this.slugIndex.get(slug) !== i);
-      throw new Error(`listing-columns.bin: slug ${twice} used twice`);
-    }
     this.bySlug = cols.orders.slug;
     this.slugRank = new Int32Array(n);
-    for (let k = 0; k < n; k++) this.slugRank[this.bySlug[k]] = k;
+    for (let k = 0; k < n; k++) {
+      const i = this.bySlug[k];
+      this.slugRank[i] = k;
+      if (k > 0 && !(this.slugs[this.bySlug[k - 1]] < this.slugs[i])) {
+        throw new Error(`listing-columns.bin: ${this.slugs[this.bySlug[k - 1]] === this.slugs[i] ? `slug ${this.slugs[i]} used twice` : `order.slug does not sort ${this.slugs[i]}`}`);
+      }
+    }
     this.all = bits.full(n);
     const dict = cols.dict;
     this.marketJson = dict.marketPositions.map((m) => `,"marketPosition":${JSON.stringify(m)}`);
@@ -116,6 +116,18 @@ export class ListingTable {
     this.latOrder = Int32Array.from(coords);
     this.latSorted = new Float64Array(coords.length);
     for (let k = 0; k < coords.length; k++) this.latSorted[k] = this.lat[coords[k]];
+  }
+
+  /** The listing with this slug (a binary search of the slug order), or undefined. */
+  indexOf(slug: string): number | undefined {
+    const { bySlug, slugs } = this;
+    let lo = 0, hi = bySlug.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (slugs[bySlug[mid]] < slug) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < bySlug.length && slugs[bySlug[lo]] === slug ? bySlug[lo] : undefined;
   }
 
   /** The price facts of the option type, or overall: the fromPrice cards show, the comparable price filters and orders read. */

@@ -10,8 +10,11 @@ export class PlaceNames {
   private readonly slugs: Record<PlaceKind, Map<string, string[]>> = { country: new Map(), city: new Map(), zone: new Map() };
 
   constructor(geo: Record<Locale, GeoPayload>) {
+    // most places have the same name in every locale: each name is put in slug form once
+    const forms = new Map<string, string>();
     const add = (kind: PlaceKind, name: string, slug: string) => {
-      const key = slugForm(name);
+      let key = forms.get(name);
+      if (key === undefined) forms.set(name, (key = slugForm(name)));
       if (!key) return;
       const list = this.slugs[kind].get(key);
       if (!list) this.slugs[kind].set(key, [slug]);

@@ -138,7 +138,7 @@ export async function placeView(ctx: ViewContext): Promise<PageView | undefined>
 
 export async function spaceView(ctx: ViewContext): Promise<PageView | undefined> {
   const { engine } = ctx.build;
-  const i = engine.slugIndex.get(ctx.params.slug);
+  const i = engine.indexOf(ctx.params.slug);
   if (i === undefined) return undefined;
   const detail = JSON.parse(engine.detailJson(i, ctx.locale)) as PropertyDetail;
   const place = engine.placeOf(ctx.locale, { city: detail.city?.slug, zone: detail.zone?.slug });

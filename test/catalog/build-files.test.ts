@@ -26,7 +26,10 @@ describe('build files made for loading', () => {
     await refusedWith({ columns: (c) => { c.fromPrice.amount.pop(); } }, /listing-columns\.bin: fromPrice\.amount has 25 entries for 26 listings/);
     await refusedWith({ columns: (c) => { c.city[4] = c.dict.city.length; } }, /listing-columns\.bin: city\[4\] is \d+, out of range/);
     await refusedWith({ columns: (c) => { c.operator[2] = -2; } }, /listing-columns\.bin: operator\[2\] is -2, out of range/);
-    await refusedWith({ columns: (c) => { c.slugs[5] = c.slugs[9]; } }, /listing-columns\.bin: slug [a-z0-9-]+ used twice/);
+    // a slug is looked up in the slug order: it must sort them, each once
+    const bySlug = (slugs: string[]) => (a: number, b: number) => (slugs[a] < slugs[b] ? -1 : slugs[a] > slugs[b] ? 1 : a - b);
+    await refusedWith({ columns: (c, o) => { c.slugs[5] = c.slugs[9]; o.slug.sort(bySlug(c.slugs)); } }, /listing-columns\.bin: slug [a-z0-9-]+ used twice/);
+    await refusedWith({ columns: (_c, o) => { [o.slug[3], o.slug[4]] = [o.slug[4], o.slug[3]]; } }, /listing-columns\.bin: order\.slug does not sort [a-z0-9-]+/);
     await refusedWith({ columns: (_c, o) => { o['price-desc.day_pass'][7] = o['price-desc.day_pass'][3]; } }, /listing-columns\.bin: order\.price-desc\.day_pass is not an order of the listings \(entry 7/);
     await refusedWith({ columns: (_c, o) => { o['date-asc'].pop(); } }, /listing-columns\.bin: order\.date-asc has 25 entries for 26 listings/);
     await refusedWith({ columns: (c) => { c.amenities[Object.keys(c.amenities)[0]].reverse(); } }, /listing-columns\.bin: amenities\.[a-z0-9_-]+ is not a list of ascending listing indices/);

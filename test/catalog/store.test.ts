@@ -207,7 +207,7 @@ describe('loadBuild', () => {
     const f = await writeBuildFixture();
     dirs.push(f.dir);
     const b = await loadBuild(f.dir, { siteUrl: 'https://example.org' });
-    const i = b.engine.slugIndex.get('tor-twelve')!;
+    const i = b.engine.indexOf('tor-twelve')!;
     assert.match(b.engine.detailJson(i, 'en'), /"webUrl":"https:\/\/example\.org\/en\/space\/tor-twelve"/);
     assert.match(b.engine.detailJson(i, 'en'), /"url":"https:\/\/example\.org\/media\//);
     const card = JSON.parse(b.engine.cardJson(i, 'de', {}));
@@ -228,7 +228,7 @@ describe('loadBuild', () => {
     });
     dirs.push(f.dir);
     const b = await loadBuild(f.dir, { siteUrl: SITE });
-    const i = b.engine.slugIndex.get('tor-twelve')!;
+    const i = b.engine.indexOf('tor-twelve')!;
     assert.equal(b.engine.title(i, 'es'), title);
     assert.equal(b.engine.title(i, 'en'), 'Tor Twelve');
     assert.equal(JSON.parse(b.engine.cardJson(i, 'es', {})).title, title);
@@ -327,7 +327,7 @@ describe('hot reload', () => {
     const file = join(a.dir, 'details.en.ndjson');
     const original = await readFile(file);
     const lines = original.toString('utf8').split('\n');
-    const i = store.current().build.engine.slugIndex.get('tor-twelve')!;
+    const i = store.current().build.engine.indexOf('tor-twelve')!;
     // one byte changed in place: same length, so nothing but the record index can tell
     const at = lines.slice(0, i).reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0) + lines[i].indexOf('"slug"') + 2;
     const damaged = Buffer.from(original);

@@ -98,7 +98,7 @@ export const propertyDetailRoute = defineRoute({
   cacheKey: requestKey,
   rateLimit: 'read',
   handler: ({ query: { locale }, params: { slug }, build: { engine }, cite }) => {
-    const i = engine.slugIndex.get(slug);
+    const i = engine.indexOf(slug);
     if (i === undefined) throw new ApiError('NOT_FOUND', `No space with slug "${slug}".`);
     const w = openEnvelope(DETAIL_BYTES);
     engine.writeDetail(w, i, locale);
