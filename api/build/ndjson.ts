@@ -16,7 +16,8 @@ export interface NdjsonLines { bytes: Buffer; starts: Float64Array; sitePaths: F
 
 const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d;
 
-const NULL = Buffer.from('null');
+const isNull = (bytes: Buffer, start: number, end: number) =>
+  end - start === 4 && bytes[start] === 0x6e && bytes[start + 1] === 0x75 && bytes[start + 2] === 0x6c && bytes[start + 3] === 0x6c;
 
 /** The lines of NDJSON bytes held in memory, by their line index (`index`, the file's `.lines`), each line checked. */
 export function ndjsonLines(bytes: Buffer, index: Buffer, name: string, nullable = false): NdjsonLines {
@@ -30,8 +31,7 @@ export function ndjsonLines(bytes: Buffer, index: Buffer, name: string, nullable
   for (let i = 0; i + 1 < starts.length; i++) {
     const start = starts[i], end = starts[i + 1] - 1;
     const isObject = end - start >= 2 && bytes[start] === OPEN_BRACE && bytes[end - 1] === CLOSE_BRACE;
-    const isNull = nullable && end - start === 4 && bytes.subarray(start, end).equals(NULL);
-    if (!isObject && !isNull) throw new Error(`${name}: line ${i + 1} is not a JSON object${nullable ? ' or null' : ''}`);
+    if (!isObject && !(nullable && isNull(bytes, start, end))) throw new Error(`${name}: line ${i + 1} is not a JSON object${nullable ? ' or null' : ''}`);
   }
   const firstSitePath = new Uint32Array(starts.length);
   for (let i = 0, k = 0; i < starts.length; i++) {
