@@ -15,7 +15,7 @@ import type { OperatorHub, PlaceHub, RankingsPayload } from '../../contract/mark
 import { Engine, type LocaleListings } from '../catalog/engine.ts';
 import type { FilterRegistry } from '../catalog/filters.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
-import { resolveSitePaths } from '../catalog/text.ts';
+import { resolveSitePathsInJson } from '../catalog/text.ts';
 import { KeyedRecords } from './keyed.ts';
 import { localizeMarketRates, type LocalizedMarketRates } from './market-rates.ts';
 import { LoadWorkers, type StructureCheck, type Table } from './workers.ts';
@@ -202,15 +202,16 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   for (const name of Object.keys(manifest.files)) if (!ON_DISK.has(name)) void read(name);
   /** A JSON file by its name, and its name in BUILD_FILES or LOCALIZED_BUILD_FILES */
   const json = async <T>(name: string, kind = name): Promise<T> => {
-    const buf = await read(name);
+    const text = (await read(name)).toString('utf8');
     let value: unknown;
     try {
-      value = JSON.parse(buf.toString('utf8'));
+      // site paths resolved in the text (cheaper than walking every value parsed)
+      value = JSON.parse(WITH_SITE_PATHS.has(kind) ? resolveSitePathsInJson(text, opts.siteUrl) : text);
     } catch (err) {
       return fail(`${name} is not JSON: ${(err as Error).message}`);
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) fail(`${name} is not a JSON object`);
-    return (WITH_SITE_PATHS.has(kind) ? resolveSitePaths(value as T, opts.siteUrl) : value) as T;
+    return value as T;
   };
   const perLocale = async <T>(name: keyof typeof LOCALIZED_BUILD_FILES): Promise<PerLocale<T>> => {
     const values = await Promise.all(LOCALES.map((l) => json<T>(`${name}.${l}.json`, name)));

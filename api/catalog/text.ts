@@ -1,36 +1,14 @@
 /**
  * Site paths in build files. Builds store site-relative paths (`"url":"/media/…"`); SITE_URL is
  * known only at start (DESIGN.md §3), so the API resolves them: in JSON files when it loads a
- * build, in NDJSON lines when it renders one.
+ * build (in their text, before parsing), in NDJSON lines when it renders one.
  */
 import type { JsonBytes } from './json-bytes.ts';
 
-const URL_KEYS = new Set(['url', 'webUrl', 'methodologyUrl']);
 /** `"url":"/…"` can only be a key and its value (quotes inside JSON strings are escaped), so a match is exact. */
 const SITE_PATH = /"(url|webUrl|methodologyUrl)":"\/(?!\/)/g;
 
-/** Resolves the site paths of a parsed value in place. */
-export function resolveSitePaths<T>(value: T, siteUrl: string): T {
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) {
-      for (const x of v) if (x && typeof x === 'object') walk(x);
-      return;
-    }
-    const o = v as Record<string, unknown>;
-    for (const k in o) {
-      const x = o[k];
-      if (typeof x === 'string') {
-        if (URL_KEYS.has(k) && x.charCodeAt(0) === 47 && x.charCodeAt(1) !== 47) o[k] = siteUrl + x;
-      } else if (x && typeof x === 'object') {
-        walk(x);
-      }
-    }
-  };
-  if (value && typeof value === 'object') walk(value);
-  return value;
-}
-
-/** The same resolution on a JSON text. */
+/** Resolves the site paths of a JSON text (as the pipeline writes it: no space around the colon). */
 export function resolveSitePathsInJson(json: string, siteUrl: string): string {
   return json.replace(SITE_PATH, (_m, key: string) => `"${key}":"${siteUrl}/`);
 }
