@@ -24,7 +24,7 @@ export class AmountIndex {
   /** within's result, reused by the next call (the server answers one request at a time) */
   private readonly scratch: Bitset;
   /** the listings with an amount in each currency code (index into CURRENCIES + 1) */
-  private readonly byCurrency = new Map<number, Bitset>();
+  private readonly byCurrency: (Bitset | undefined)[] = [];
   /** marked buckets, ascending, and atLeast[j]: the listings of the buckets at or above marks[j]; the buckets strictly between two marks hold fewer than a mark's step */
   private readonly marks: Int32Array;
   private readonly atLeast: Bitset[] = [];
@@ -68,8 +68,7 @@ export class AmountIndex {
     if (!currency) return;
     for (let j = 0; j < this.members.length; j++) {
       const i = this.members[j];
-      let b = this.byCurrency.get(currency[i]);
-      if (!b) this.byCurrency.set(currency[i], (b = new Uint32Array(this.priced.length)));
+      const b = (this.byCurrency[currency[i]] ??= new Uint32Array(this.priced.length));
       b[i >>> 5] |= 1 << (i & 31);
     }
   }
@@ -83,7 +82,9 @@ export class AmountIndex {
   /** The currency code of the amounts of ctx's members (empty outside its words [lo, hi)): 0 when none or several (or no currencies given). */
   currencyOf(ctx: { bits: Bitset; lo: number; hi: number }): number {
     let found = 0;
-    for (const [code, b] of this.byCurrency) {
+    for (let code = 0; code < this.byCurrency.length; code++) {
+      const b = this.byCurrency[code];
+      if (!b) continue;
       for (let w = ctx.lo; w < ctx.hi; w++) {
         if (ctx.bits[w] & b[w]) {
           if (found) return 0;

@@ -332,7 +332,9 @@ export const FILTERS = {
     index({ listings }) {
       const cap = listings.capacity;
       // the listings with a capacity (at least 1), grouped by capacity
-      const byCapacity = new AmountIndex(Float64Array.from(cap, (c) => (c >= 1 ? c : Number.NaN)));
+      const capacities = new Float64Array(cap.length);
+      for (let i = 0; i < cap.length; i++) capacities[i] = cap[i] >= 1 ? cap[i] : Number.NaN;
+      const byCapacity = new AmountIndex(capacities);
       return {
         narrow: (b, f) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity)),
         summary: {
