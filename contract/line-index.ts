@@ -17,27 +17,18 @@ export interface LineIndex { starts: Float64Array; sitePaths: Float64Array }
 
 const NEWLINE = 0x0a;
 const URL_KEY_TAIL = Buffer.from('rl":"/');
-const QUOTE = 0x22, SLASH = 0x2f, LOWER_U = 0x75, UPPER_U = 0x55;
-/** Whether the bytes before `end` are `ascii` (the key names before `Url`). */
-const endsWith = (bytes: Uint8Array, end: number, ascii: Buffer) => {
+const endsWith = (bytes: Uint8Array, end: number, ascii: string) => {
   if (end < ascii.length) return false;
-  for (let k = 0; k < ascii.length; k++) if (bytes[end - ascii.length + k] !== ascii[k]) return false;
+  for (let k = 0; k < ascii.length; k++) if (bytes[end - ascii.length + k] !== ascii.charCodeAt(k)) return false;
   return true;
 };
-const WEB = Buffer.from('"web'), METHODOLOGY = Buffer.from('"methodology');
-/**
- * Whether a site path starts at `slash` (`"url":"/…"` can only be a key and its value: quotes
- * inside JSON strings are escaped). Called for every site path of the files held in memory at
- * load: the bytes are compared one by one, most likely to differ first.
- */
+/** Whether a site path starts at `slash` (`"url":"/…"` can only be a key and its value: quotes inside JSON strings are escaped). */
 function isSitePath(bytes: Uint8Array, slash: number): boolean {
-  // `rl":"` before the slash (URL_KEY_TAIL), then `"u` or `"webU`/`"methodologyU` before that
-  const r = slash - 5;
-  if (r < 2 || bytes[slash] !== SLASH || bytes[slash + 1] === SLASH) return false; // `//host`: not a site path
-  if (bytes[slash - 1] !== QUOTE || bytes[slash - 2] !== 0x3a || bytes[slash - 3] !== QUOTE || bytes[slash - 4] !== 0x6c || bytes[r] !== 0x72) return false;
-  const u = bytes[r - 1];
-  if (u === LOWER_U) return bytes[r - 2] === QUOTE; // "url"
-  return u === UPPER_U && (endsWith(bytes, r - 1, WEB) || endsWith(bytes, r - 1, METHODOLOGY));
+  const tail = slash - URL_KEY_TAIL.length + 1;
+  if (tail < 2 || bytes[slash + 1] === 0x2f) return false; // `//host`: not a site path
+  for (let k = 0; k < URL_KEY_TAIL.length; k++) if (bytes[tail + k] !== URL_KEY_TAIL[k]) return false;
+  if (bytes[tail - 1] === 0x75) return bytes[tail - 2] === 0x22; // "url"
+  return bytes[tail - 1] === 0x55 && (endsWith(bytes, tail, '"webU') || endsWith(bytes, tail, '"methodologyU'));
 }
 
 /** The line index of NDJSON bytes (the pipeline's, once it wrote the file). */
