@@ -19,6 +19,9 @@ const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d;
 const isNull = (bytes: Buffer, start: number, end: number) =>
   end - start === 4 && bytes[start] === 0x6e && bytes[start + 1] === 0x75 && bytes[start + 2] === 0x6c && bytes[start + 3] === 0x6c;
 
+/** Whether line i is `null` (a listing without a marker). */
+export const isNullLine = (l: NdjsonLines, i: number): boolean => isNull(l.bytes, l.starts[i], l.starts[i + 1] - 1);
+
 /** The lines of NDJSON bytes held in memory, by their line index (`index`, the file's `.lines`), each line checked. */
 export function ndjsonLines(bytes: Buffer, index: Buffer, name: string, nullable = false): NdjsonLines {
   if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) throw new Error(`${name} does not end with a newline`);

@@ -11,7 +11,7 @@ import { FILTERS, type FilterRegistry, type FilterValues } from './filters.ts';
 import { ListingTable } from './listings.ts';
 import { Matcher, type MatchSet } from './match.ts';
 import { Orders } from './order.ts';
-import type { NdjsonLines } from '../build/ndjson.ts';
+import { isNullLine, type NdjsonLines } from '../build/ndjson.ts';
 import { readRecordBytes, type RecordFile } from '../build/records.ts';
 import { PlaceNames } from './place-names.ts';
 import { JsonBytes } from './json-bytes.ts';
@@ -38,7 +38,6 @@ export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; deta
 
 /** Writes line i without its closing brace, site paths resolved, ready for the request-dependent fields. */
 const writeOpenLine = (w: JsonBytes, l: NdjsonLines, i: number, siteUrl: Buffer) => writeWithSitePaths(w, l.bytes, l.starts[i], l.starts[i + 1] - 2, l.sitePaths, l.firstSitePath[i], siteUrl);
-const isNullLine = (l: NdjsonLines, i: number) => l.starts[i + 1] - l.starts[i] === 5 && l.bytes[l.starts[i]] === 0x6e;
 
 /**
  * The in-memory listing engine of one build: the indexes of a filter registry, the sort orders
