@@ -27,7 +27,6 @@ export type LoadReply = { id: number } & ({ files: FileRead[]; tables?: Table[];
 /** Files a worker read and checked: their sha256 and bytes, and the tables the check made, or why it failed (`error`). */
 export interface CheckedFiles { files: { sha256: string; bytes: Buffer }[]; tables?: Table[]; error?: string }
 
-
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 type Pending = { resolve: (reply: LoadReply) => void; reject: (err: Error) => void };

@@ -60,9 +60,9 @@ export class ListingTable {
     for (let k = 0; k < n; k++) {
       const i = this.bySlug[k];
       this.slugRank[i] = k;
-      if (k > 0 && !(this.slugs[this.bySlug[k - 1]] < this.slugs[i])) {
-        throw new Error(`listing-columns.bin: ${this.slugs[this.bySlug[k - 1]] === this.slugs[i] ? `slug ${this.slugs[i]} used twice` : `order.slug does not sort ${this.slugs[i]}`}`);
-      }
+      const before = k > 0 ? this.slugs[this.bySlug[k - 1]] : undefined, slug = this.slugs[i];
+      if (before === slug) throw new Error(`listing-columns.bin: slug ${slug} used twice`);
+      if (before !== undefined && before > slug) throw new Error(`listing-columns.bin: order.slug does not sort ${slug}`);
     }
     this.all = bits.full(n);
     const dict = cols.dict;

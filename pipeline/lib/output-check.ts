@@ -44,7 +44,6 @@ export interface LineFailure {
 
 export type CheckReply = { id: number; check: FileCheck } | { id: number; failure: LineFailure };
 
-
 interface Job {
   request: FileCheckRequest;
   resolve(reply: CheckReply): void;
