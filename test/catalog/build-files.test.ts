@@ -57,6 +57,21 @@ describe('build files made for loading', () => {
     }
   });
 
+  it('rejects a marker that disagrees with its listing\'s coordinates', async () => {
+    let slug = '';
+    const f = await writeBuildFixture(undefined, {
+      mutate: (files) => {
+        const lines = files.get('markers.en.ndjson')!.split('\n');
+        const k = lines.findIndex((line) => line !== 'null' && line !== '');
+        slug = (JSON.parse(lines[k]) as { slug: string }).slug;
+        lines[k] = 'null';
+        files.set('markers.en.ndjson', lines.join('\n'));
+      },
+    });
+    dirs.push(f.dir);
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(new RegExp(`markers\\.en\\.ndjson: the marker of ${slug} disagrees with its coordinates in listing-columns\\.bin`)));
+  });
+
   it('routes a lead from the keyed lead routing exactly as the map the pipeline validated', async () => {
     const f = await writeBuildFixture();
     dirs.push(f.dir);
