@@ -19,6 +19,8 @@ export class AmountIndex {
   /** the listings with an amount, by bucket: bucket k holds members[starts[k] .. starts[k + 1]) */
   private readonly starts = new Int32Array(BUCKETS + 1);
   private readonly members: Int32Array;
+  /** each member's amount, in the members' order (the bounds' buckets are read in order, not listing by listing) */
+  private readonly amounts: Float64Array;
   /** the listings with an amount */
   private readonly priced: Bitset;
   /** within's result, reused by the next call (the server answers one request at a time) */
@@ -33,7 +35,7 @@ export class AmountIndex {
   private readonly highest = new Float64Array(BUCKETS).fill(-Infinity);
 
   /** amount: NaN for a listing without one; currency: its code (prices), 0 when none */
-  constructor(private readonly amount: Float64Array, currency?: Uint8Array) {
+  constructor(amount: Float64Array, currency?: Uint8Array) {
     const n = amount.length;
     const { starts } = this;
     // each listing's bucket (-1: no amount), then a counting sort
@@ -44,10 +46,12 @@ export class AmountIndex {
     }
     for (let k = 0; k < BUCKETS; k++) starts[k + 1] += starts[k];
     this.members = new Int32Array(starts[BUCKETS]);
+    this.amounts = new Float64Array(starts[BUCKETS]);
     const fill = starts.slice(0, BUCKETS);
     for (let i = 0; i < n; i++) {
       const k = bucket[i];
       if (k < 0) continue;
+      this.amounts[fill[k]] = amount[i];
       this.members[fill[k]++] = i;
       if (amount[i] < this.lowest[k]) this.lowest[k] = amount[i];
       if (amount[i] > this.highest[k]) this.highest[k] = amount[i];
@@ -142,27 +146,27 @@ export class AmountIndex {
 
   /** Sets in the scratch the listings of bucket k with lo ≤ amount ≤ hi. */
   private putWithin(k: number, lo: number, hi: number): void {
-    const { starts, members, amount, scratch: out } = this;
+    const { starts, members, amounts, scratch: out } = this;
     for (let j = starts[k]; j < starts[k + 1]; j++) {
-      const i = members[j], a = amount[i];
-      if (a >= lo && a <= hi) out[i >>> 5] |= 1 << (i & 31);
+      const a = amounts[j];
+      if (a >= lo && a <= hi) out[members[j] >>> 5] |= 1 << (members[j] & 31);
     }
   }
 
   /** The lowest and highest amount among the members of b (b has at least one listing with an amount). */
   extremes(b: Bitset): { min: number; max: number } {
-    const { starts, members, amount, lowest, highest } = this;
+    const { starts, members, amounts, lowest, highest } = this;
     let min = Infinity, max = -Infinity;
     for (let k = 0; k < BUCKETS && min === Infinity; k++) {
       for (let j = starts[k]; j < starts[k + 1]; j++) {
         const i = members[j];
-        if (bits.has(b, i) && amount[i] < min && (min = amount[i]) === lowest[k]) break;
+        if (bits.has(b, i) && amounts[j] < min && (min = amounts[j]) === lowest[k]) break;
       }
     }
     for (let k = BUCKETS - 1; k >= 0 && max === -Infinity; k--) {
       for (let j = starts[k]; j < starts[k + 1]; j++) {
         const i = members[j];
-        if (bits.has(b, i) && amount[i] > max && (max = amount[i]) === highest[k]) break;
+        if (bits.has(b, i) && amounts[j] > max && (max = amounts[j]) === highest[k]) break;
       }
     }
     return { min, max };

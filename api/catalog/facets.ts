@@ -70,12 +70,6 @@ interface Context extends FacetContext {
 /** more than the values of any facet: a value's place in label order is a number below it */
 const PLACES = 2 ** 24;
 /**
- * A facet's values to list are sorted when fewer than 1/WALK_OR_SORT of its values (a value sorted
- * costs about as much as that many values looked at in label order), else placed by a walk.
- */
-const WALK_OR_SORT = 40;
-
-/**
  * What the kernels' loops cost, in about nanoseconds: a member visited by a pass (tallyMembers), a
  * listing looked up in a context (countGroups), a word of a context's span and a range counted
  * (countRanges), a value looked at for a count (collectTouched).
@@ -147,10 +141,15 @@ export class FacetCounter {
   private readonly bitOf = new Map<IndexedFilter, number>();
   /** the bits of the filters a facet or range summary ignores, by its `ignores` */
   private readonly ignoredBits = new Map<readonly string[], number>();
-  /** how many values of one facet have each count, to find the count at the cap */
+  /** how many values of one facet have each count below `big`, to find the count at the cap */
   private readonly histogram: Int32Array;
+  /** a count that fewer than MAX_FACET_VALUES values of a facet reach, and those values (top) */
+  private readonly big: number;
+  private readonly bigIds = new Int32Array(MAX_FACET_VALUES);
   /** the values listed as numbers that sort by count, then label (byCountThenLabel) */
   private readonly sortKeys = new Float64Array(MAX_FACET_VALUES);
+  /** the places in label order of the values a walk lists, a bit each (top) */
+  private readonly marked: Uint32Array;
   /** the counting loops (kernels.ts), over the context in `slot` and the arrays of the facets */
   private readonly kernels: Kernels;
   /** the context counted: its words [slotLo, slotHi) copied, zero elsewhere */
@@ -162,7 +161,8 @@ export class FacetCounter {
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
     this.whole = { bits: all, size: n, counts: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
-    this.histogram = new Int32Array(n + 1);
+    this.big = Math.floor(n / MAX_FACET_VALUES) + 1;
+    this.histogram = new Int32Array(this.big);
     if (matcher.declared.length > 31) throw new Error(`a facet context has a bit per filter: ${matcher.declared.length} filters are more than 31`);
     matcher.declared.forEach((x, k) => this.bitOf.set(x, 1 << k));
     for (const x of matcher.declared) {
@@ -178,6 +178,7 @@ export class FacetCounter {
       this.whole.counts.set(facet, { t: facet.totals, ids: Int32Array.from(facet.values.keys()).filter((id) => facet.totals[id] > 0) });
       this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
     }
+    this.marked = new Uint32Array(bits.words(Math.max(0, ...this.valueFacets.map(({ facet }) => facet.values.length))));
     const memory = new KernelMemory();
     // a request has at most a context per facet and range summary, and every listing's
     const contexts = 1 + matcher.declared.filter((x) => x.index.facet || x.index.summary).length;
@@ -241,10 +242,14 @@ export class FacetCounter {
     const lessBy = this.countValues(left, facets);
     return facets.map((facet, k) => {
       const { counts: { view: counts }, touched: { view: touched } } = this.counters.get(facet)!;
-      for (const id of lessBy[k]) counts[id] = -counts[id];
+      const less = lessBy[k];
+      for (let j = 0; j < less.length; j++) counts[less[j]] = -counts[less[j]];
       const { t, ids } = tally.counts.get(facet)!;
       let size = 0;
-      for (const id of ids) if ((counts[id] += t[id]) > 0) touched[size++] = id;
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        if ((counts[id] += t[id]) > 0) touched[size++] = id;
+      }
       return touched.subarray(0, size);
     });
   }
@@ -301,29 +306,41 @@ export class FacetCounter {
    * first in label order among those tied at the cap's count).
    */
   private top(t: Int32Array, ids: Int32Array, { order, place }: InLocale): number[] {
-    // a few values, all listed: sorted; else placed by a walk through the label order, as far as it takes
-    if (ids.length <= MAX_FACET_VALUES && ids.length * WALK_OR_SORT < order.length) return this.sortedByCountThenLabel(t, ids, place, order);
-    // how many values have each count (counts are at most n), and the highest
-    const h = this.histogram;
-    let max = 0;
+    if (ids.length <= MAX_FACET_VALUES) return this.sortedByCountThenLabel(t, ids, place, order);
+    // the counts of a value facet add up to at most n: fewer than MAX_FACET_VALUES values reach `big`,
+    // so those are listed, sorted apart; the others are placed by how many values have each count
+    const { big, histogram: h, bigIds, marked } = this;
+    let bigs = 0, max = 0;
     for (let k = 0; k < ids.length; k++) {
-      const c = t[ids[k]];
+      const id = ids[k], c = t[id];
+      if (c >= big) { bigIds[bigs++] = id; continue; }
       h[c]++;
       if (c > max) max = c;
+      // a bit for its place in label order: the walk below visits only these
+      const p = place[id];
+      marked[p >>> 5] |= 1 << (p & 31);
     }
     // listed: every count above `atCap`, and the first `ties` in label order of those equal to it
-    let above = 0, atCap = max;
-    if (ids.length <= MAX_FACET_VALUES) { above = ids.length; atCap = 0; }
-    else for (; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
-    let ties = Math.min(MAX_FACET_VALUES, ids.length) - above;
+    let above = bigs, atCap = max;
+    for (; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
+    let ties = MAX_FACET_VALUES - above;
     // h[c] becomes the place of the first value with count c (higher counts first), then the walk places each
-    for (let c = max, at = 0; c > atCap; c--) { const k = h[c]; h[c] = at; at += k; }
-    const listed = new Array<number>(above + ties);
-    for (let k = 0, tie = above, left = above + ties; left > 0; k++) {
-      const id = order[k], c = t[id];
-      if (c > atCap) { listed[h[c]++] = id; left--; }
-      else if (c === atCap && ties > 0) { listed[tie++] = id; ties--; left--; }
+    for (let c = max, at = bigs; c > atCap; c--) { const k = h[c]; h[c] = at; at += k; }
+    const listed = this.sortedByCountThenLabel(t, bigIds.subarray(0, bigs), place, order);
+    listed.length = MAX_FACET_VALUES;
+    let w = 0;
+    for (let tie = above, left = MAX_FACET_VALUES - bigs; left > 0; w++) {
+      let x = marked[w];
+      marked[w] = 0;
+      while (x) {
+        const low = x & -x;
+        x ^= low;
+        const id = order[(w << 5) + 31 - Math.clz32(low)], c = t[id];
+        if (c > atCap) { listed[h[c]++] = id; left--; }
+        else if (c === atCap && ties > 0) { listed[tie++] = id; ties--; left--; }
+      }
     }
+    marked.fill(0, w, bits.words(order.length));
     h.fill(0, 0, max + 1);
     return listed;
   }
@@ -335,7 +352,9 @@ export class FacetCounter {
     const keys = this.sortKeys.subarray(0, ids.length);
     for (let k = 0; k < ids.length; k++) keys[k] = (max - t[ids[k]]) * PLACES + place[ids[k]];
     keys.sort();
-    return Array.from(keys, (key) => order[key % PLACES]);
+    const listed = new Array<number>(keys.length);
+    for (let k = 0; k < keys.length; k++) listed[k] = order[keys[k] % PLACES];
+    return listed;
   }
 
   /**
@@ -366,8 +385,7 @@ export class FacetCounter {
    * MAX_FACET_VALUES values and was cut to its highest counts (its selected values kept beyond the cap).
    */
   facets(f: FilterValues, labeling: FacetLabeling, out: FacetsOut): boolean {
-    const own = this.matcher.ownSets(f, this.own);
-    const sets = this.matcher.declared.filter((x) => own.has(x.name)).map((x) => ({ x, bit: this.bitOf.get(x)!, bits: own.get(x.name)!, ...wordsOf(own.get(x.name)!) }));
+    const sets = this.matcher.ownSets(f, this.own).map(({ x, bits: b }) => ({ x, bit: this.bitOf.get(x)!, bits: b, ...wordsOf(b) }));
     /** by the bits of the filters each keeps */
     const contexts = new Map<number, Context>();
     const context = (ignores: readonly string[]) => {
