@@ -28,6 +28,13 @@ describe('JsonBytes', () => {
     assert.equal(first.buffer === innerBody.buffer && first.byteOffset === innerBody.byteOffset, false);
   });
 
+  it('keeps every body whole across many bodies (more than one shared allocation holds) and a body too large to share', () => {
+    const texts = Array.from({ length: 60 }, (_, k) => `"${String.fromCharCode(97 + (k % 26)).repeat(40_000 + k)}"`);
+    texts.push(`"${'z'.repeat(300_000)}"`);
+    const bodies = texts.map((t) => new JsonBytes(1024).text(t).finish());
+    bodies.forEach((body, k) => assert.equal(body.toString(), texts[k], `body ${k}`));
+  });
+
   it('puts the site URL before every site path of a slice, and only there', () => {
     const line = Buffer.from('{"url":"/media/a.svg","name":"Köln","webUrl":"/de/space/x","logo":{"url":"//cdn.example/x.svg"},"methodologyUrl":"/methodology","href":"/no"}');
     const w = new JsonBytes(16);
