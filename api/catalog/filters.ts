@@ -12,7 +12,7 @@ import { PRODUCT_PRICE_BASIS } from '../../contract/prices.ts';
 import { houseNumberMatches, parseAddress, parseHouseNumber, streetKey } from './address.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import { haversineMeters, METERS_PER_DEGREE_LAT } from './geo.ts';
+import { haversineMeters, longitudeGap, longitudeReach, METERS_PER_DEGREE_LAT } from './geo.ts';
 import type { ListingTable } from './listings.ts';
 import { AmountIndex } from './amounts.ts';
 import { countIn, narrowTo, posting, postingsOf, type Posting } from './postings.ts';
@@ -414,7 +414,9 @@ export const FILTERS = {
           if (f.radiusMeters === undefined) { bits.andInto(b, listings.hasCoords); return; }
           const [pLat, pLng, radius] = [f.lat!, f.lng!, f.radiusMeters];
           const dLat = radius / METERS_PER_DEGREE_LAT + 1e-9;
-          listings.keepInLatitudes(b, pLat - dLat, pLat + dLat, (i) => haversineMeters(pLat, pLng, lat[i], lng[i]) <= radius);
+          // a listing out of reach in longitude is farther: no trigonometry for it
+          const dLng = longitudeReach(pLat, radius) + 1e-9;
+          listings.keepInLatitudes(b, pLat - dLat, pLat + dLat, (i) => longitudeGap(lng[i], pLng) <= dLng && haversineMeters(pLat, pLng, lat[i], lng[i]) <= radius);
         },
       };
     },

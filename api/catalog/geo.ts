@@ -11,6 +11,22 @@ export function haversineMeters(lat1: number, lng1: number, lat2: number, lng2: 
 
 export const METERS_PER_DEGREE_LAT = EARTH_RADIUS_M * RAD;
 
+/**
+ * How far in longitude (degrees) a point within `radius` metres of a point at `lat` can lie:
+ * asin(sin r / cos lat) on the sphere haversineMeters assumes; 180 when the circle reaches a pole.
+ */
+export function longitudeReach(lat: number, radius: number): number {
+  const r = radius / EARTH_RADIUS_M;
+  if (r >= Math.PI / 2 - Math.abs(lat * RAD)) return 180;
+  return Math.asin(Math.sin(r) / Math.cos(lat * RAD)) / RAD;
+}
+
+/** The difference of two longitudes in degrees, across the antimeridian when shorter (0 to 180). */
+export function longitudeGap(a: number, b: number): number {
+  const d = Math.abs(a - b);
+  return d > 180 ? 360 - d : d;
+}
+
 /** A bijective 32-bit mixer (murmur3 finalizer). */
 export function mix32(x: number): number {
   x ^= x >>> 16;

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { EARTH_RADIUS_M, haversineMeters, longitudeGap, longitudeReach } from '../../api/catalog/geo.ts';
+
+const RAD = Math.PI / 180;
+
+/** The point `distance` metres from (lat, lng) on the initial bearing `bearing` (degrees), on the same sphere. */
+function destination(lat: number, lng: number, bearing: number, distance: number): { lat: number; lng: number } {
+  const d = distance / EARTH_RADIUS_M, t = bearing * RAD, p1 = lat * RAD;
+  const p2 = Math.asin(Math.sin(p1) * Math.cos(d) + Math.cos(p1) * Math.sin(d) * Math.cos(t));
+  const l2 = lng * RAD + Math.atan2(Math.sin(t) * Math.sin(d) * Math.cos(p1), Math.cos(d) - Math.sin(p1) * Math.sin(p2));
+  return { lat: p2 / RAD, lng: ((l2 / RAD + 540) % 360) - 180 };
+}
+
+describe('longitudeReach', () => {
+  it('bounds the longitude of every point on a circle, tightly (across the antimeridian too)', () => {
+    for (const lat of [0, 45, -60, 70, 84.5]) {
+      for (const lng of [0, 179.99, -179.5]) {
+        for (const radius of [500, 20_000, 500_000]) {
+          const reach = longitudeReach(lat, radius);
+          assert.ok(reach < 180, `${lat} ${radius}`);
+          let widest = 0;
+          for (let bearing = 0; bearing < 360; bearing += 0.05) {
+            const p = destination(lat, lng, bearing, radius);
+            assert.ok(Math.abs(haversineMeters(lat, lng, p.lat, p.lng) - radius) < 1e-3 * Math.max(1, radius / 1000));
+            const gap = longitudeGap(p.lng, lng);
+            assert.ok(gap <= reach + 1e-9, `(${lat}, ${lng}) r=${radius} bearing ${bearing}: ${gap} > ${reach}`);
+            widest = Math.max(widest, gap);
+          }
+          assert.ok(reach - widest < 1e-4 * reach + 1e-9, `(${lat}, ${lng}) r=${radius}: reach ${reach}, widest ${widest}`);
+        }
+      }
+    }
+  });
+
+  it('is every longitude when the circle reaches a pole', () => {
+    assert.equal(longitudeReach(89.9, 20_000), 180);
+    assert.equal(longitudeReach(-89.99, 2_000), 180);
+    assert.ok(longitudeReach(89.9, 5_000) < 180);
+  });
+
+  it('measures longitude gaps the short way round', () => {
+    assert.equal(longitudeGap(179, -179), 2);
+    assert.equal(longitudeGap(-10, 20), 30);
+    assert.equal(longitudeGap(0, 180), 180);
+  });
+});
