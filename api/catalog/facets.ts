@@ -146,7 +146,7 @@ export class FacetCounter {
   /** a count that fewer than MAX_FACET_VALUES values of a facet reach, and those values (top) */
   private readonly big: number;
   private readonly bigIds = new Int32Array(MAX_FACET_VALUES);
-  /** the values listed as numbers that sort by count, then label (byCountThenLabel) */
+  /** the values listed as numbers that sort by count, then label (sortedByCountThenLabel) */
   private readonly sortKeys = new Float64Array(MAX_FACET_VALUES);
   /** the places in label order of the values a walk lists, a bit each (top) */
   private readonly marked: Uint32Array;
