@@ -19,7 +19,13 @@ export class Matcher {
 
   constructor(registry: FilterRegistry, private readonly ctx: IndexContext) {
     this.declared = Object.entries(registry).map(([name, e]) => ({ name, params: Object.keys(e.declaration.params), index: e.index(ctx) }));
-    this.declared.forEach((x, k) => { for (const p of x.params) this.placeOf.set(p, k); });
+    this.declared.forEach((x, k) => {
+      for (const p of x.params) {
+        const other = this.placeOf.get(p);
+        if (other !== undefined) throw new Error(`the query parameter ${p} is declared by two filters, ${this.declared[other].name} and ${x.name}`);
+        this.placeOf.set(p, k);
+      }
+    });
   }
 
   /** The filters f sets, in registry order (from f's own keys: a request sets a few of many). */

@@ -72,6 +72,11 @@ describe('a filter added to the registry', () => {
     }
   });
 
+  it('may not declare a query parameter another filter declares', async () => {
+    const clash: FilterEntry = { declaration: { params: { city: featured.declaration.params.featured } }, index: featured.index };
+    await assert.rejects(loadBuild(fixture.dir, { siteUrl: SITE, filters: { ...FILTERS, clash } }), /the query parameter city is declared by two filters, city and clash/);
+  });
+
   it('is part of the canonical key', () => {
     const declarations = declarationsOf(REGISTRY);
     assert.notEqual(canonicalKey({ city: 'berlin', featured: true }, declarations), canonicalKey({ city: 'berlin' }, declarations));
