@@ -46,8 +46,9 @@ export const DEFAULT_DIST_DIR = 'dist';
  * lead-routing.json.
  * 8: the market rates as one market-rates.json, each city named by its slug alone (its name is the
  * locale's geo file's), in place of market-rates.<locale>.json, which differed only in the names.
+ * 9: listing-columns.bin orders the listings by latitude too (`order.lat`).
  */
-export const BUILD_FORMAT_VERSION = 8;
+export const BUILD_FORMAT_VERSION = 9;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),

@@ -30,10 +30,11 @@ const MAGIC = 'DACL';
  * dates and ratings descending or ascending with listings without one last; `price-asc` and
  * `price-desc` (overall) and `price-asc.<type>`, `price-desc.<type>` by the position of the
  * comparable price's basis in the product's order (contract/prices.ts), then by its EUR amount,
- * listings without a comparable price last.
+ * listings without a comparable price last; `lat` by latitude, listings without coordinates (no
+ * latitude or no longitude) last: the API's geographic filters search it.
  */
 export const LISTING_ORDERS = [
-  'slug', 'date-desc', 'date-asc', 'rating-desc', 'price-asc', 'price-desc',
+  'slug', 'date-desc', 'date-asc', 'rating-desc', 'price-asc', 'price-desc', 'lat',
   ...OPTION_TYPES.flatMap((t) => [`price-asc.${t}`, `price-desc.${t}`] as const),
 ] as const;
 export type ListingOrder = (typeof LISTING_ORDERS)[number];

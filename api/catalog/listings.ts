@@ -102,20 +102,24 @@ export class ListingTable {
     this.capacity = cols.capacity;
     this.lat = new Float64Array(n).fill(Number.NaN);
     this.lng = new Float64Array(n).fill(Number.NaN);
-    const coords: number[] = [];
+    this.hasCoords = new Uint32Array(this.all.length);
+    let withCoords = 0;
     for (let i = 0; i < n; i++) {
       const lat = cols.lat[i], lng = cols.lng[i];
       if (!Number.isNaN(lat) && !Number.isNaN(lng)) {
         this.lat[i] = lat;
         this.lng[i] = lng;
-        coords.push(i);
+        this.hasCoords[i >>> 5] |= 1 << (i & 31);
+        withCoords++;
       }
     }
-    this.hasCoords = bits.fromIndices(n, coords);
-    coords.sort((a, b) => this.lat[a] - this.lat[b] || a - b);
-    this.latOrder = Int32Array.from(coords);
-    this.latSorted = new Float64Array(coords.length);
-    for (let k = 0; k < coords.length; k++) this.latSorted[k] = this.lat[coords[k]];
+    // the pipeline's latitude order: those with coordinates first, ascending
+    this.latOrder = cols.orders.lat.subarray(0, withCoords);
+    this.latSorted = new Float64Array(withCoords);
+    for (let k = 0; k < withCoords; k++) {
+      const lat = (this.latSorted[k] = this.lat[this.latOrder[k]]);
+      if (Number.isNaN(lat) || (k > 0 && lat < this.latSorted[k - 1])) throw new Error(`listing-columns.bin: order.lat does not sort ${this.slugs[this.latOrder[k]]} by latitude`);
+    }
   }
 
   /** The listing with this slug (a binary search of the slug order), or undefined. */

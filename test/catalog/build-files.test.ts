@@ -30,6 +30,9 @@ describe('build files made for loading', () => {
     const bySlug = (slugs: string[]) => (a: number, b: number) => (slugs[a] < slugs[b] ? -1 : slugs[a] > slugs[b] ? 1 : a - b);
     await refusedWith({ columns: (c, o) => { c.slugs[5] = c.slugs[9]; o.slug.sort(bySlug(c.slugs)); } }, /listing-columns\.bin: slug [a-z0-9-]+ used twice/);
     await refusedWith({ columns: (_c, o) => { [o.slug[3], o.slug[4]] = [o.slug[4], o.slug[3]]; } }, /listing-columns\.bin: order\.slug does not sort [a-z0-9-]+/);
+    // the geographic filters search the latitude order: those with coordinates first, by latitude
+    await refusedWith({ columns: (_c, o) => { [o.lat[0], o.lat[1]] = [o.lat[1], o.lat[0]]; } }, /listing-columns\.bin: order\.lat does not sort [a-z0-9-]+ by latitude/);
+    await refusedWith({ columns: (c, o) => { c.lng[o.lat[0]] = null; } }, /listing-columns\.bin: order\.lat does not sort [a-z0-9-]+ by latitude/);
     await refusedWith({ columns: (_c, o) => { o['price-desc.day_pass'][7] = o['price-desc.day_pass'][3]; } }, /listing-columns\.bin: order\.price-desc\.day_pass is not an order of the listings \(entry 7/);
     await refusedWith({ columns: (_c, o) => { o['date-asc'].pop(); } }, /listing-columns\.bin: order\.date-asc has 25 entries for 26 listings/);
     await refusedWith({ columns: (c) => { c.amenities[Object.keys(c.amenities)[0]].reverse(); } }, /listing-columns\.bin: amenities\.[a-z0-9_-]+ is not a list of ascending listing indices/);

@@ -32,6 +32,7 @@ export function listingOrders(c: ListingColumns): Record<ListingOrder, number[]>
     'date-desc': sortBy(c, [{ key: (i) => c.updatedMs[i], desc: true }]),
     'date-asc': sortBy(c, [{ key: (i) => c.updatedMs[i] }]),
     'rating-desc': sortBy(c, [{ key: (i) => c.ratingScore[i], desc: true }, { key: (i) => (rated(i) ? c.ratingCount[i] ?? 0 : 0), desc: true }]),
+    lat: sortBy(c, [{ key: (i) => (c.lng[i] === null ? null : c.lat[i]) }]),
   };
   for (const product of ['all', ...OPTION_TYPES] as const) {
     const p = product === 'all' ? c.fromPrice : c.fromPriceByType[product as OptionType];

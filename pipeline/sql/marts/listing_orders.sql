@@ -11,6 +11,7 @@ with numbered as (
     epoch_ms(updated_at::timestamptz) as updated_ms,
     case when rating_count is not null then rating_score end as rating_score,
     case when rating_score is not null and rating_count is not null then rating_count else 0 end as rating_count,
+    case when lat is not null and lng is not null then lat end as coordinates_lat,
   from listings
 ),
 
@@ -52,6 +53,8 @@ orders as (
   select 'date-asc', list(i order by updated_ms asc nulls last, slug_rank) from numbered
   union all
   select 'rating-desc', list(i order by rating_score desc nulls last, rating_count desc, slug_rank) from numbered
+  union all
+  select 'lat', list(i order by coordinates_lat asc nulls last, slug_rank) from numbered
   union all
   select
     case when product_type = 'all' then 'price-asc' else 'price-asc.' || product_type end,
