@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Desk Atlas: the API server (compiled) and the pipeline (run as a job) in one image.
+# Desk Atlas: the API server (bundled) and the pipeline (run as a job) in one image.
 # `docker build -t desk-atlas .`; compose.yaml builds and runs it with two replicas.
 # npm ci works here: the image installs from the public registry for linux-x64 only, where every
 # optional DuckDB binary npm ci asks for exists (the README explains why `make install` uses npm install).
@@ -13,7 +13,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json ./
 
-# The server and the pipeline compiled to JavaScript (dist/app), with the dev dependencies (TypeScript).
+# The pipeline compiled to JavaScript (dist/app), the server bundled (dist/server), with the dev dependencies (TypeScript, esbuild).
 FROM toolchain AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
@@ -36,6 +36,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/app ./dist/app
+COPY --from=build /app/dist/server ./dist/server
 # the pipeline job runs compiled too (`npm run data`); data/ is the sample snapshot
 COPY package.json ./
 COPY data ./data
@@ -45,4 +46,4 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/app/api/server.js"]
+CMD ["node", "dist/server/server.js"]

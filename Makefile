@@ -21,10 +21,10 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-## build: compile the API server and the pipeline to JavaScript in dist/app (what make serve and make data run: they start faster than under tsx)
-dist/app/api/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find contract pipeline api -name '*.ts' -o -name '*.md' -o -name examples.json -o -name '*.eta' -o -name '*.sql')
+## build: compile the pipeline to JavaScript in dist/app and bundle the API server into dist/server (what make data and make serve run: they start faster than under tsx)
+dist/server/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json scripts/bundle-server.ts $(shell find contract pipeline api -name '*.ts' -o -name '*.md' -o -name examples.json -o -name '*.eta' -o -name '*.sql')
 	$(NPM) run --silent build
-build: dist/app/api/server.js
+build: dist/server/server.js
 
 ## start: install, build the sample data, serve the API (the one command for a fresh machine)
 start: install data serve

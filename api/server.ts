@@ -1,6 +1,6 @@
 /**
  * The process: config, logger, the build store and its hot reload, listen, signals.
- * `make serve` runs it compiled (`node dist/app/api/server.js`, built by `npm run build`);
+ * `make serve` runs it bundled (`node dist/server/server.js`, built by `npm run build`: scripts/bundle-server.ts);
  * `tsx api/server.ts` runs the source. SIGHUP reloads dist/current; SIGTERM/SIGINT stop
  * accepting connections, let in-flight requests finish, then exit 0.
  */

@@ -1,6 +1,6 @@
 /**
  * A worker thread on a module of this tree, for the pipeline's checkers and the API's loaders
- * alike: compiled (dist/app), the JavaScript beside the caller; from source, the TypeScript, with
+ * alike: compiled (dist/app, or bundled: dist/server), the JavaScript beside the caller; from source, the TypeScript, with
  * tsx's loader registered in the thread first (a Node 20 worker does not inherit it).
  */
 import { Worker } from 'node:worker_threads';

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { freePort } from '../support/ports.ts';
+import { ROOT, SERVER } from '../support/server-process.ts';
 
 const dirs: string[] = [];
 after(async () => {
@@ -17,9 +18,6 @@ after(async () => {
   await (globalThis as Record<symbol, { destroy?: () => Promise<void> }>)[Symbol.for('undici.globalDispatcher.1')]?.destroy?.();
 });
 
-// The server as `make serve` runs it: compiled to dist/app by `make build` (a prerequisite of make test).
-const ROOT = join(import.meta.dirname, '..', '..');
-const SERVER = join(ROOT, 'dist', 'app', 'api', 'server.js');
 
 function spawnServer(distDir: string, env: Record<string, string>): ChildProcess {
   assert.ok(existsSync(SERVER), `${SERVER} is missing: run make build`);
@@ -56,7 +54,7 @@ async function start(distDir: string, env: Record<string, string> = {}): Promise
   return { child, base, output: () => out };
 }
 
-describe('the compiled server (dist/app/api/server.js) over a real socket', () => {
+describe('the server as make serve runs it (dist/server/server.js) over a real socket', () => {
   it('serves, takes an enquiry, reloads on SIGHUP and exits 0 on SIGTERM after finishing in-flight requests', async () => {
     const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-srv-'));
     dirs.push(dist);

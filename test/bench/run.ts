@@ -11,7 +11,7 @@
  * 2. The pipeline, measured: `npm run data -- --data … --dist bench-data/<size>/dist
  *    --allow-shrink` (compiled, `make build`) into a fresh dist (`--reuse-build` skips it when a build is there;
  *    `--pipeline-only` stops after it).
- * 3. For each cache setting, the compiled server (`node dist/app/api/server.js`, `make build`)
+ * 3. For each cache setting, the bundled server (`node dist/server/server.js`, `make build`)
  *    on that dist: start-up (spawn → first 200 from /v1/health and the catalogue; the median of
  *    three starts, the last of which serves the rows), a warm-up,
  *    then each row: the bare route and then the API, with the same freshly drawn traffic

@@ -1,5 +1,5 @@
 /**
- * The processes under measurement: the compiled API server (`node dist/app/api/server.js`, as
+ * The processes under measurement: the bundled API server (`node dist/server/server.js`, as
  * `make serve` runs it) and the bare Fastify route the ratios are taken against
  * (baseline-server.ts). Both are driven only through their environment and HTTP.
  */
@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../support/ports.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-const SERVER = 'dist/app/api/server.js';
+const SERVER = 'dist/server/server.js';
 
 export interface Process {
   child: ChildProcess;

@@ -185,12 +185,13 @@ describe('deployment files', () => {
     assert.ok(runs(depsStage).some((r) => /^npm ci .*--omit=dev/.test(r)), 'npm ci --omit=dev');
     assert.ok(!runs(final).some((r) => /npm (ci|install)/.test(r)), 'nothing installed in the runtime stage');
     // the compiled server is what the build script writes
-    assert.match(JSON.parse(read('package.json')).scripts.build, /tsc -p tsconfig\.build\.json/);
+    assert.match(JSON.parse(read('package.json')).scripts.build, /tsc -p tsconfig\.build\.json.*scripts\/bundle-server\.ts/);
     assert.ok(final.instructions.some((i) => i.keyword === 'COPY' && /--from=build \/app\/dist\/app \.\/dist\/app/.test(i.args)));
+    assert.ok(final.instructions.some((i) => i.keyword === 'COPY' && /--from=build \/app\/dist\/server \.\/dist\/server/.test(i.args)));
     const users = final.instructions.filter((i) => i.keyword === 'USER');
     assert.ok(users.length && !/^(root|0)(:|$)/.test(users.at(-1)!.args), 'runs as a non-root user');
     const cmd = JSON.parse(final.instructions.filter((i) => i.keyword === 'CMD').at(-1)!.args) as string[];
-    assert.deepEqual(cmd, ['node', 'dist/app/api/server.js']);
+    assert.deepEqual(cmd, ['node', 'dist/server/server.js']);
     assert.match(final.instructions.find((i) => i.keyword === 'HEALTHCHECK')!.args, /\/readyz/);
     assert.ok(final.instructions.some((i) => i.keyword === 'EXPOSE' && i.args === '3000'));
     const ignored = read('.dockerignore').split('\n');

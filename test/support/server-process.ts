@@ -3,9 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-// The server as `make serve` runs it: compiled to dist/app by `make build` (a prerequisite of make test).
+// The server as `make serve` runs it: bundled into dist/server by `make build` (a prerequisite of make test).
 export const ROOT = join(import.meta.dirname, '..', '..');
-const SERVER = join(ROOT, 'dist', 'app', 'api', 'server.js');
+export const SERVER = join(ROOT, 'dist', 'server', 'server.js');
 
 export interface ServerProcess {
   child: ChildProcess;
