@@ -5,12 +5,19 @@
  * accepting connections, let in-flight requests finish, then exit 0.
  */
 import { pino } from 'pino';
-import { BuildDownloader } from './build/download.ts';
-import { CatalogStore } from './build/store.ts';
-import { ConfigError, loadConfig, type AppConfig } from './config.ts';
+import { LoadWorkers } from './build/workers.ts';
+import type { CatalogStore } from './build/store.ts';
+import type { AppConfig } from './config.ts';
 import type { RedisCounters } from './http/rate-limit-redis.ts';
 
 async function main() {
+  const started = Date.now();
+  // The first load's worker threads start before the rest of the server is imported: they boot
+  // and import their checks while this thread imports the server.
+  const loadWorkers = new LoadWorkers();
+  const [{ BuildDownloader }, { CatalogStore }, { ConfigError, loadConfig }] = await Promise.all([
+    import('./build/download.ts'), import('./build/store.ts'), import('./config.ts'),
+  ]);
   let config: AppConfig;
   try {
     config = loadConfig();
@@ -22,7 +29,6 @@ async function main() {
     throw err;
   }
   const log = pino({ level: config.logLevel });
-  const started = Date.now();
   // The HTTP app and the lead stores (about a second of CPU to import) are imported while the
   // build loads: the loading thread would otherwise wait for its reads and hashes.
   const modules = Promise.all([import('./app.ts'), import('./leads/index.ts')]);
@@ -39,7 +45,7 @@ async function main() {
   // The build is checked and loaded before anything listens: a server that listens serves it.
   let catalog: CatalogStore;
   try {
-    catalog = await CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs });
+    catalog = await CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs }, loadWorkers);
   } catch (err) {
     log.fatal({ err }, `no loadable build at ${config.distDir}/current`);
     console.error(`Cannot start: no loadable build at ${config.distDir}/current (${(err as Error).message}). Run \`make data\` to build one.`);

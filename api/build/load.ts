@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
@@ -68,6 +67,8 @@ export interface LoadOptions {
   filters?: FilterRegistry;
   /** read every detail and hub line and check it against its record index (once a damaged one was found) */
   checkAllDetails?: boolean;
+  /** worker threads started ahead of the load (the server's first: api/server.ts); the load closes them */
+  workers?: LoadWorkers;
 }
 
 /** Every file a build must list in its manifest. */
@@ -94,13 +95,6 @@ const ON_DISK = new Set([
 /** The files the engine is built from, read first (then each locale's listing files, then the others). */
 const FIRST_NEEDED = [LISTING_COLUMNS_FILE, 'facet-labels.json', ...LOCALES.map((l) => `geo.${l}.json`)];
 
-/**
- * Worker threads (reads, hashes, line checks): one core is left to this thread, which is the
- * longest part of a load (on two cores one worker serves ~0.2 s sooner than two, which took CPU
- * from it); a second one runs only where a core is left for it.
- */
-const WORKERS = Math.min(2, Math.max(1, availableParallelism() - 1));
-
 /** The JSON files whose schema has a site path field: only those are walked to resolve them. */
 const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BUILD_FILES })
   .filter(([, schema]) => /"(url|webUrl|methodologyUrl)":/.test(JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }))))
@@ -119,16 +113,17 @@ const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BU
  */
 export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedBuild> {
   const fail = (msg: string): never => { throw new BuildLoadError(`build ${dir}: ${msg}`); };
-  const manifest = await readManifest(dir).catch((err: Error) => fail(err.message));
-  for (const name of REQUIRED_FILES) if (!(name in manifest.files)) fail(`manifest lists no ${name}`);
-  for (const name of Object.keys(manifest.files)) if (name.includes('/') || name.includes('..')) fail(`unsafe file name ${name}`);
+  const workers = opts.workers ?? new LoadWorkers();
+  const manifest = await readManifest(dir).catch(async (err: Error) => {
+    await workers.close();
+    return fail(err.message);
+  });
 
   // Every file held in memory is read and hashed on the worker threads from the start, in the
   // order this thread needs them (workers.ts), and the NDJSON files held in memory are checked
   // there against their line indexes, while this thread parses and indexes what has arrived. A
   // file is used once its checksum matches; files with the same sha256 (the markers are the same
   // in every locale) are each read and checked, and held once.
-  const workers = new LoadWorkers(WORKERS);
   /** each file's read and checksum, by name */
   const checks = new Map<string, Promise<void>>();
   /** the bytes held, by sha256 */
@@ -333,7 +328,7 @@ function closer(engine: Engine, hubs: PerLocale<KeyedRecords<unknown>>[], leadRo
   };
 }
 
-/** manifest.json, of this build format and this contract. */
+/** manifest.json, of this build format and this contract, listing every required file and no path. */
 async function readManifest(dir: string): Promise<Manifest> {
   let raw: { formatVersion?: unknown; contractHash?: unknown };
   try {
@@ -345,6 +340,8 @@ async function readManifest(dir: string): Promise<Manifest> {
   if (raw.contractHash !== CONTRACT_HASH) throw new Error(`built against another contract (contractHash ${String(raw.contractHash)}, this server's is ${CONTRACT_HASH}): rebuild with the matching pipeline`);
   const m = ManifestSchema.safeParse(raw);
   if (!m.success) throw new Error(`manifest.json invalid: ${m.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  for (const name of REQUIRED_FILES) if (!(name in m.data.files)) throw new Error(`manifest lists no ${name}`);
+  for (const name of Object.keys(m.data.files)) if (name.includes('/') || name.includes('..')) throw new Error(`unsafe file name ${name}`);
   return m.data;
 }
 

@@ -4,6 +4,7 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ResponseCache } from '../http/response-cache.ts';
 import { loadBuild, type LoadedBuild } from './load.ts';
+import type { LoadWorkers } from './workers.ts';
 
 /** What a request is answered from: a build, and the response cache that lives and dies with it. */
 export interface Served {
@@ -80,11 +81,14 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
     return join(this.distDir, 'current');
   }
 
-  /** Loads the current build; throws when there is none that loads. */
-  static async open(distDir: string, opts: CatalogStoreOptions): Promise<CatalogStore> {
-    const target = await realpath(join(distDir, 'current'));
+  /** Loads the current build (on `workers` when given, which it closes); throws when there is none that loads. */
+  static async open(distDir: string, opts: CatalogStoreOptions, workers?: LoadWorkers): Promise<CatalogStore> {
+    const target = await realpath(join(distDir, 'current')).catch(async (err: Error) => {
+      await workers?.close();
+      throw err;
+    });
     const started = Date.now();
-    const build = await loadBuild(target, { siteUrl: opts.siteUrl });
+    const build = await loadBuild(target, { siteUrl: opts.siteUrl, workers });
     opts.log.info({ buildId: build.id, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build loaded');
     return new CatalogStore(distDir, opts, build);
   }

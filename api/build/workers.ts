@@ -7,8 +7,16 @@
  * read synchronously, so the reading goes on while the loading thread builds the engine: read on
  * the thread pool, each step of a read waited for the loading thread to take the step before it.
  */
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../contract/module-worker.ts';
+
+/**
+ * How many: one core is left to the loading thread, which is the longest part of a load (on two
+ * cores one worker serves ~0.2 s sooner than two, which took CPU from it); a second one runs only
+ * where a core is left for it.
+ */
+const WORKERS = Math.min(2, Math.max(1, availableParallelism() - 1));
 
 /** A file read by a worker: its sha256, and its bytes (shared memory) when they were asked for. */
 export interface FileRead { sha256: string; bytes?: Uint8Array }
@@ -36,7 +44,7 @@ export class LoadWorkers {
   private readonly pending = new Map<number, Pending>();
   private next = 0;
 
-  constructor(count: number) {
+  constructor(count = WORKERS) {
     this.workers = Array.from({ length: count }, () => {
       const w = startModuleWorker(import.meta.url, 'load-worker');
       w.on('message', (reply: LoadReply) => {
