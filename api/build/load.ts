@@ -34,6 +34,8 @@ export interface LoadedBuild {
   config: ConfigPayload;
   labels: FacetLabels;
   geo: PerLocale<GeoPayload>;
+  /** each locale's geo as GET /v1/geo/bootstrap's data (JsonFile) */
+  geoJson: PerLocale<Buffer>;
   /** the listing engine: filters, sorts, facets, cards, markers and details */
   engine: Engine;
   /** market-rates.json, its cities named in each locale */
@@ -47,6 +49,8 @@ export interface LoadedBuild {
   /** the autocomplete (api/build/suggest.ts) */
   suggestIndex: SuggestIndex;
   priceIndex: unknown;
+  /** the price index as GET /api/price-index's data (JsonFile) */
+  priceIndexJson: Buffer;
   /** by space slug (a keyed file: the routes of the spaces a lead names are read when it arrives) */
   leadRouting: LeadRoutes;
   /** files served as they are (price-report.csv, price-report.datapackage.json), if present */
@@ -56,6 +60,16 @@ export interface LoadedBuild {
 }
 
 export class BuildLoadError extends Error {}
+
+/**
+ * A JSON file held parsed and as a response's data: its text with its site paths resolved, less
+ * the final newline, which is JSON.stringify of the value (the pipeline writes it so), served
+ * without serializing the value again.
+ */
+interface JsonFile<T> { value: T; json: Buffer }
+
+const valuesOf = <T>(files: PerLocale<JsonFile<T>>) => Object.fromEntries(LOCALES.map((l) => [l, files[l].value])) as PerLocale<T>;
+const jsonOf = <T>(files: PerLocale<JsonFile<T>>) => Object.fromEntries(LOCALES.map((l) => [l, files[l].json])) as PerLocale<Buffer>;
 
 /** The lead routing of a build: which spaces it routes, and the route of one. */
 export type LeadRoutes = Pick<KeyedRecords<LeadRoute>, 'has' | 'get'>;
@@ -195,22 +209,26 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   const suggesting = suggest();
   suggesting.catch(() => undefined); // awaited below
   for (const name of Object.keys(manifest.files)) if (!ON_DISK.has(name)) void read(name);
-  /** A JSON file by its name, and its name in BUILD_FILES or LOCALIZED_BUILD_FILES */
-  const json = async <T>(name: string, kind = name): Promise<T> => {
-    const text = (await read(name)).toString('utf8');
+  /** A JSON file by its name (and its name in BUILD_FILES or LOCALIZED_BUILD_FILES), parsed and as served */
+  const jsonFile = async <T>(name: string, kind = name): Promise<JsonFile<T>> => {
+    const bytes = await read(name);
+    const text = bytes.toString('utf8');
+    // site paths resolved in the text (cheaper than walking every value parsed)
+    const resolved = WITH_SITE_PATHS.has(kind) ? resolveSitePathsInJson(text, opts.siteUrl) : text;
     let value: unknown;
     try {
-      // site paths resolved in the text (cheaper than walking every value parsed)
-      value = JSON.parse(WITH_SITE_PATHS.has(kind) ? resolveSitePathsInJson(text, opts.siteUrl) : text);
+      value = JSON.parse(resolved);
     } catch (err) {
       return fail(`${name} is not JSON: ${(err as Error).message}`);
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) fail(`${name} is not a JSON object`);
-    return value as T;
+    const json = resolved === text ? bytes : Buffer.from(resolved);
+    return { value: value as T, json: json.subarray(0, json[json.length - 1] === 0x0a ? -1 : json.length) };
   };
-  const perLocale = async <T>(name: keyof typeof LOCALIZED_BUILD_FILES): Promise<PerLocale<T>> => {
-    const values = await Promise.all(LOCALES.map((l) => json<T>(`${name}.${l}.json`, name)));
-    return Object.fromEntries(LOCALES.map((l, k) => [l, values[k]])) as PerLocale<T>;
+  const json = async <T>(name: string, kind = name): Promise<T> => (await jsonFile<T>(name, kind)).value;
+  const perLocale = async <T>(name: keyof typeof LOCALIZED_BUILD_FILES): Promise<PerLocale<JsonFile<T>>> => {
+    const files = await Promise.all(LOCALES.map((l) => jsonFile<T>(`${name}.${l}.json`, name)));
+    return Object.fromEntries(LOCALES.map((l, k) => [l, files[k]])) as PerLocale<JsonFile<T>>;
   };
 
   /** the files kept open, each from the moment its opening starts: a failed load closes every one that opened */
@@ -257,7 +275,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     } catch (err) {
       return await failAfterColumns(err);
     }
-    const [labels, geo] = await Promise.all([json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo')]);
+    const [labels, geoFiles] = await Promise.all([json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo')]);
+    const geo = valuesOf(geoFiles);
     let engine: Engine;
     try {
       engine = new Engine(columns, labels, geo, { filters: opts.filters });
@@ -276,13 +295,13 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
         return fail((err as Error).message);
       }
     }
-    const [config, ratesFile, rankings, places, operators, priceIndex, suggestIndex, leadRouting] = await Promise.all([
+    const [config, ratesFile, rankings, places, operators, priceIndexFile, suggestIndex, leadRouting] = await Promise.all([
       json<ConfigPayload>('config.json'),
       json<MarketRatesFile>('market-rates.json'),
       keyed<RankingsPayload>('rankings'),
       keyed<PlaceHub>('places'),
       keyed<OperatorHub>('operators'),
-      json<unknown>('price-index.json'),
+      jsonFile<unknown>('price-index.json'),
       suggesting,
       keyedFile<LeadRoute>(LEAD_ROUTING.name),
     ]);
@@ -303,7 +322,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       dir,
       manifest,
       loadedAt: (opts.now ?? Date.now)(),
-      config, labels, geo, engine, marketRates, rankings, places, operators, priceIndex, suggestIndex, leadRouting, rawFiles,
+      config, labels, geo, geoJson: jsonOf(geoFiles), engine, marketRates, rankings, places, operators, priceIndex: priceIndexFile.value, priceIndexJson: priceIndexFile.json,
+      suggestIndex, leadRouting, rawFiles,
       close: closer(engine, [rankings, places, operators], leadRouting),
     };
   } catch (err) {

@@ -26,6 +26,12 @@ export function pagination(page: number, pageSize: number, total: number): Pagin
 export const envelopeJson = (dataJson: string, metaInput: MetaInput = {}) =>
   `{"data":${dataJson},"meta":${JSON.stringify(meta(metaInput))}}`;
 
+const DATA_OPEN = Buffer.from('{"data":');
+
+/** The envelope around a `data` value that is already JSON bytes (a build file's, JsonFile in api/build/load.ts). */
+export const envelopeBytes = (dataJson: Uint8Array, metaInput: MetaInput = {}) =>
+  Buffer.concat([DATA_OPEN, dataJson, Buffer.from(`,"meta":${JSON.stringify(meta(metaInput))}}`)]);
+
 /** An envelope written as bytes (cards and details are spliced in from the build's bytes): the data goes next. */
 export const openEnvelope = (capacity?: number) => new JsonBytes(capacity).text('{"data":');
 

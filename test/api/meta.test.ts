@@ -53,6 +53,14 @@ describe('GET /v1/geo/bootstrap', () => {
     assert.equal((await get(app, '/v1/geo/bootstrap')).status, 400);
   });
 
+  it('serves the geo file\'s bytes as they are: the body the geography serialized would give', async () => {
+    const { build } = await sharedBuild();
+    for (const locale of ['en', 'de', 'es'] as const) {
+      const r = await get(app, `/v1/geo/bootstrap?locale=${locale}`);
+      assert.equal(r.raw.body, `{"data":${JSON.stringify(build.geo[locale])},"meta":${JSON.stringify(r.body.meta)}}`);
+    }
+  });
+
   it('localizes list citations in en, de and es', async () => {
     const titles: Record<string, string> = {};
     for (const l of ['en', 'de', 'es']) titles[l] = (await get(app, `/v1/properties?locale=${l}&city=berlin&pageSize=1`)).body.meta.citation.text;

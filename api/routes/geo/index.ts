@@ -1,6 +1,7 @@
 import { GeoPayloadSchema } from '../../../contract/catalog.ts';
 import { envelope, MetaSchema } from '../../../contract/common.ts';
 import { LocaleQuerySchema } from '../../../contract/queries.ts';
+import { envelopeBytes } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
@@ -17,8 +18,5 @@ export const geoBootstrapRoute = defineRoute({
   cache: CACHE.geo,
   cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query, build, cite }) => ({
-    data: build.geo[query.locale],
-    meta: { citation: cite(query.locale, { kind: 'home' }) },
-  }),
+  handler: ({ query, build, cite }) => ({ json: envelopeBytes(build.geoJson[query.locale], { citation: cite(query.locale, { kind: 'home' }) }) }),
 });

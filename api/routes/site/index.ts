@@ -9,7 +9,7 @@ import { PriceIndexPayloadSchema, type PriceIndexPayload } from '../../../contra
 import { PriceHistoryPayloadSchema } from '../../../contract/research.ts';
 import { resolveSitePathsInJson } from '../../catalog/text.ts';
 import { perBuild } from '../../site/per-build.ts';
-import { envelopeJson } from '../../http/envelope.ts';
+import { envelopeBytes } from '../../http/envelope.ts';
 import { readReleasePackage, resolvedReleasePackage } from '../../site/releases.ts';
 import { LICENSE_URL } from '../../http/citation.ts';
 import { CACHE, type CacheHint } from '../../http/headers.ts';
@@ -49,8 +49,8 @@ const priceIndexRoute = defineRoute({
   rateLimit: 'read',
   handler: ({ query, build, cite }) => {
     const locale = query.locale ?? 'en';
-    const index = build.priceIndex as PriceIndexPayload;
-    return { data: index, meta: { citation: cite(locale, { kind: 'price-index' }, { asOf: index.asOf, release: build.id }) } };
+    const { asOf } = build.priceIndex as PriceIndexPayload;
+    return { json: envelopeBytes(build.priceIndexJson, { citation: cite(locale, { kind: 'price-index' }, { asOf, release: build.id }) }) };
   },
 });
 
@@ -89,9 +89,9 @@ const priceHistoryRoute = defineRoute({
   rateLimit: 'read',
   handler: ({ query, build, config, cite }) => {
     const history = perBuild(build, 'price-history.json', () =>
-      resolveSitePathsInJson(rawFile(build, 'price-history.json').toString('utf8'), config.siteUrl).trimEnd());
+      Buffer.from(resolveSitePathsInJson(rawFile(build, 'price-history.json').toString('utf8'), config.siteUrl).trimEnd()));
     const pinned = { asOf: (build.priceIndex as PriceIndexPayload).asOf, release: build.id };
-    return { json: envelopeJson(history, { citation: cite(query.locale ?? 'en', { kind: 'price-index' }, pinned) }) };
+    return { json: envelopeBytes(history, { citation: cite(query.locale ?? 'en', { kind: 'price-index' }, pinned) }) };
   },
 });
 
