@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { envelope, MetaSchema } from '../../contract/common.ts';
 import { MarketRatesPayloadSchema, RankingsPayloadSchema } from '../../contract/market.ts';
+import type { LocalizedMarketRates } from '../../api/build/market-rates.ts';
 import { get, SITE } from '../support/app.ts';
 import { BARCELONA, cents, DESK_TYPES, marketFixture, MUNICH, type MarketFixture } from './market-support.ts';
 
@@ -15,6 +16,8 @@ after(() => f.app.close());
 function near(actual: number, expected: number, what: string) {
   assert.ok(Math.abs(actual - cents(expected)) <= 0.011, `${what}: ${actual} vs ${cents(expected)}`);
 }
+
+type LocalizedCity = LocalizedMarketRates['cities'][number];
 
 describe('GET /v1/market/rates', () => {
   it('agrees with an independent computation from the snapshot rows, city by city', async () => {
@@ -51,6 +54,25 @@ describe('GET /v1/market/rates', () => {
     }
     assert.ok(checked >= 10, `a meaningful check: ${checked} products`);
     assert.ok(cities.some((c: { dayPass?: unknown }) => c.dayPass), 'some city has a day-pass median');
+  });
+
+  it('answers with the payload the selected cities serialized give, totals summed over them', async () => {
+    for (const [query, keep] of [
+      ['locale=de', () => true],
+      ['locale=es&currency=EUR', (c: LocalizedCity) => c.rates.currency === 'EUR'],
+      ['locale=en&country=germany', (c: LocalizedCity) => c.countrySlug === 'germany'],
+      ['locale=en&city=munich', (c: LocalizedCity) => c.rates.city.slug === 'munich'],
+      ['locale=en&city=nowhere', () => false],
+    ] as const) {
+      const r = await get(f.app, `/v1/market/rates?${query}`);
+      const file = f.build.marketRates[new URLSearchParams(query).get('locale') as 'en' | 'de' | 'es'];
+      const rows = file.cities.filter(keep);
+      const data = {
+        cities: rows.map((c) => c.rates), totalProperties: rows.reduce((n, c) => n + c.propertyCount, 0),
+        totalPricePoints: rows.reduce((n, c) => n + c.pricePointCount, 0), asOf: file.asOf,
+      };
+      assert.equal(r.raw.body, `{"data":${JSON.stringify(data)},"meta":${JSON.stringify(r.body.meta)}}`, query);
+    }
   });
 
   it('flags a product at 4 spaces as thin and not one at 5', async () => {
