@@ -44,6 +44,9 @@ const noFastifySchemas = (): never => {
   throw new Error('a route declared a Fastify schema: declare it in defineRoute (api/http/route.ts), which validates with zod');
 };
 
+/** The levels that write the access log's `info` line (pino's). */
+const ACCESS_LOG_LEVELS = new Set(['trace', 'debug', 'info']);
+
 /** Builds the app; never listens (server.ts does). */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts;
@@ -116,6 +119,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installEncodingTags(app);
 
   app.addHook('onResponse', (request, reply, done) => {
+    // the line's fields are not gathered when its level is off
+    if (!ACCESS_LOG_LEVELS.has(request.log.level)) return done();
     request.log.info({
       method: request.method,
       route: request.routeOptions.url ?? '(not found)',

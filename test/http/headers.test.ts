@@ -3,6 +3,7 @@ import { xxh64 } from '@node-rs/xxhash';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { testApp } from '../support/app.ts';
 
 let app: FastifyInstance;
@@ -107,5 +108,40 @@ describe('compression', () => {
     const revalidated = await app.inject({ url, headers: { 'accept-encoding': 'gzip', 'if-none-match': String(gz.headers.etag) } });
     assert.equal(revalidated.statusCode, 304);
     assert.equal(revalidated.headers.etag, gz.headers.etag);
+  });
+});
+
+describe('access log', () => {
+  /** An app whose logger writes JSON lines into `lines`, at `level`. */
+  const logged = async (level: string) => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level }, { write: (line: string) => { lines.push(JSON.parse(line)); } });
+    return { app: await testApp({ logger }), lines };
+  };
+
+  it('writes a line per request at info: method, route, status and time', async () => {
+    const { app: logging, lines } = await logged('info');
+    try {
+      await logging.inject({ url: '/v1/properties?locale=en&pageSize=1' });
+      await logging.inject({ url: '/v1/nope' });
+      const requests = lines.filter((l) => l.msg === 'request');
+      assert.deepEqual(requests.map(({ method, route, status }) => ({ method, route, status })), [
+        { method: 'GET', route: '/v1/properties', status: 200 },
+        { method: 'GET', route: '(not found)', status: 404 },
+      ]);
+      assert.ok(requests.every((l) => typeof l.ms === 'number' && l.ms >= 0));
+    } finally {
+      await logging.close();
+    }
+  });
+
+  it('writes none when info is off', async () => {
+    const { app: quiet, lines } = await logged('warn');
+    try {
+      await quiet.inject({ url: '/v1/properties?locale=en&pageSize=1' });
+      assert.deepEqual(lines.filter((l) => l.msg === 'request'), []);
+    } finally {
+      await quiet.close();
+    }
   });
 });
