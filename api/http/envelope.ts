@@ -22,20 +22,23 @@ export function pagination(page: number, pageSize: number, total: number): Pagin
   return { page, pageSize, total, pageCount: Math.ceil(total / pageSize) };
 }
 
-/** The envelope around a `data` value that is already JSON. */
-export const envelopeJson = (dataJson: string, metaInput: MetaInput = {}) =>
-  `{"data":${dataJson},"meta":${JSON.stringify(meta(metaInput))}}`;
+const DATA_OPEN = '{"data":';
+const DATA_OPEN_BYTES = Buffer.from(DATA_OPEN);
 
-const DATA_OPEN = Buffer.from('{"data":');
+/** What follows an envelope's data: its meta, and the closing brace. */
+const metaClose = (metaInput: MetaInput) => `,"meta":${JSON.stringify(meta(metaInput))}}`;
+
+/** The envelope around a `data` value that is already JSON. */
+export const envelopeJson = (dataJson: string, metaInput: MetaInput = {}) => DATA_OPEN + dataJson + metaClose(metaInput);
 
 /** The envelope around a `data` value that is already JSON bytes (a build file's, JsonFile in api/build/load.ts). */
 export const envelopeBytes = (dataJson: Uint8Array, metaInput: MetaInput = {}) =>
-  Buffer.concat([DATA_OPEN, dataJson, Buffer.from(`,"meta":${JSON.stringify(meta(metaInput))}}`)]);
+  Buffer.concat([DATA_OPEN_BYTES, dataJson, Buffer.from(metaClose(metaInput))]);
 
 /** An envelope written as bytes (cards and details are spliced in from the build's bytes): the data goes next. */
-export const openEnvelope = (capacity?: number) => new JsonBytes(capacity).text('{"data":');
+export const openEnvelope = (capacity?: number) => new JsonBytes(capacity).text(DATA_OPEN);
 
 /** Ends an envelope opened by openEnvelope, its data written; returns the body. */
-export const closeEnvelope = (w: JsonBytes, metaInput: MetaInput = {}) => w.text(`,"meta":${JSON.stringify(meta(metaInput))}}`).finish();
+export const closeEnvelope = (w: JsonBytes, metaInput: MetaInput = {}) => w.text(metaClose(metaInput)).finish();
 
 export const envelope = (data: unknown, metaInput: MetaInput = {}) => envelopeJson(JSON.stringify(data), metaInput);
