@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,27 +8,13 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { freePort } from '../support/ports.ts';
-import { ROOT, SERVER } from '../support/server-process.ts';
+import { closeFetchPool, ROOT, startServer } from '../support/server-process.ts';
 
 const dirs: string[] = [];
 after(async () => {
   for (const d of dirs) await removeDir(d);
-  // fetch's keep-alive pool would hold the test process open for its idle timeout
-  await (globalThis as Record<symbol, { destroy?: () => Promise<void> }>)[Symbol.for('undici.globalDispatcher.1')]?.destroy?.();
+  await closeFetchPool();
 });
-
-
-function spawnServer(distDir: string, env: Record<string, string>): ChildProcess {
-  assert.ok(existsSync(SERVER), `${SERVER} is missing: run make build`);
-  return spawn(process.execPath, [SERVER], {
-    cwd: ROOT,
-    env: {
-      ...process.env, DIST_DIR: distDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RELOAD_POLL_MS: '100',
-      LEADS_DB: join(distDir, 'leads.db'), LEADS_MAIL_SPOOL: join(distDir, 'mail'), ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
 
 const canConnect = (port: number) => new Promise<boolean>((resolve) => {
   const socket = createConnection({ port, host: '127.0.0.1' });
@@ -37,30 +22,13 @@ const canConnect = (port: number) => new Promise<boolean>((resolve) => {
   socket.once('error', () => resolve(false));
 });
 
-async function start(distDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; base: string; output: () => string }> {
-  const child = spawnServer(distDir, env);
-  let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
-    const onData = () => {
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    };
-    child.stdout!.on('data', onData);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${out}`)); });
-  });
-  return { child, base, output: () => out };
-}
-
 describe('the server as make serve runs it (dist/server/server.js) over a real socket', () => {
   it('serves, takes an enquiry, reloads on SIGHUP and exits 0 on SIGTERM after finishing in-flight requests', async () => {
     const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-srv-'));
     dirs.push(dist);
     const a = await writeBuildFixture(join(dist, 'builds', 'a'), { buildId: 'a' });
     await publish(dist, a.dir);
-    const { child, base } = await start(dist);
+    const { child, base } = await startServer(dist);
     const health = async () => ((await (await fetch(`${base}/v1/health`)).json()) as { data: { buildId: string } }).data.buildId;
     assert.equal(await health(), 'a');
 
@@ -97,9 +65,11 @@ describe('the server as make serve runs it (dist/server/server.js) over a real s
 
     const inFlight = Array.from({ length: 20 }, (_, i) => fetch(`${base}/v1/properties/map?locale=en&seed=${i}`).then(async (r) => [r.status, (await r.text()).length]));
     await new Promise((r) => setTimeout(r, 5));
+    // listening before the signal: the server may be gone before the requests' promises settle
+    const exited = once(child, 'exit');
     child.kill('SIGTERM');
     const results = await Promise.allSettled(inFlight);
-    const [code] = await once(child, 'exit');
+    const [code] = await exited;
     assert.equal(code, 0);
     // Requests the server had received finish with 200; later ones are refused (503 while
     // closing, or no connection at all), never cut off half-way.
@@ -151,6 +121,6 @@ describe('the server as make serve runs it (dist/server/server.js) over a real s
   it('refuses to start without a build', async () => {
     const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-empty-'));
     dirs.push(dist);
-    await assert.rejects(start(dist), /exited 1[\s\S]*make data/);
+    await assert.rejects(startServer(dist), /exited 1[\s\S]*make data/);
   });
 });
