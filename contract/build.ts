@@ -47,8 +47,9 @@ export const DEFAULT_DIST_DIR = 'dist';
  * 8: the market rates as one market-rates.json, each city named by its slug alone (its name is the
  * locale's geo file's), in place of market-rates.<locale>.json, which differed only in the names.
  * 9: listing-columns.bin orders the listings by latitude too (`order.lat`).
+ * 10: facet-labels.json lists each facet's values in label order per locale (`order`).
  */
-export const BUILD_FORMAT_VERSION = 9;
+export const BUILD_FORMAT_VERSION = 10;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
@@ -140,21 +141,37 @@ export const ListingColumnsSchema = z.strictObject({
 });
 export type ListingColumns = z.infer<typeof ListingColumnsSchema>;
 
-/** facet-labels.json: localized labels of every facet and of every facet value. */
+/** facet-labels.json: localized labels of every facet and of every facet value, and each facet's values in label order. */
 const LabelMap = z.record(z.string(), Localized);
+export const LABELLED_FACETS = ['country', 'city', 'zone', 'operator', 'pricingOptionType', 'amenities'] as const;
+export type LabelledFacet = (typeof LABELLED_FACETS)[number];
+
+/**
+ * The order of labelled values in a locale, which GET /v1/facets lists values of the same count
+ * in: the locale's collation, ignoring case and accents, then the value.
+ */
+export function compareLabelled(locale: Locale): (a: { value: string; label: string }, b: { value: string; label: string }) => number {
+  const collator = new Intl.Collator(locale, { sensitivity: 'base' });
+  return (a, b) => collator.compare(a.label, b.label) || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+}
+
+/** Each facet's values in the order of their labels in every locale (compareLabelled): the `order` of facet-labels.json. */
+export function labelOrders(maps: Record<LabelledFacet, Record<string, LocalizedText>>): FacetLabels['order'] {
+  return Object.fromEntries(LABELLED_FACETS.map((facet) => [facet, Object.fromEntries(LOCALES.map((l) => {
+    const labelled = Object.entries(maps[facet]).map(([value, label]) => ({ value, label: label[l] }));
+    return [l, labelled.sort(compareLabelled(l)).map((v) => v.value)];
+  }))])) as FacetLabels['order'];
+}
+
+const perFacet = <T extends z.ZodType>(schema: T) => z.strictObject(Object.fromEntries(LABELLED_FACETS.map((f) => [f, schema])) as Record<LabelledFacet, T>);
 export const FacetLabelsSchema = z.strictObject({
-  keys: z.strictObject({
-    country: Localized, city: Localized, zone: Localized, operator: Localized,
-    pricingOptionType: Localized, amenities: Localized,
-  }),
-  country: LabelMap,
-  city: LabelMap,
-  zone: LabelMap,
-  operator: LabelMap,
-  pricingOptionType: LabelMap,
-  amenities: LabelMap,
+  keys: perFacet(Localized),
+  ...(Object.fromEntries(LABELLED_FACETS.map((f) => [f, LabelMap])) as Record<LabelledFacet, typeof LabelMap>),
+  /** each facet's values in label order per locale (labelOrders): every value of its label map once, which the API checks at load */
+  order: perFacet(z.strictObject(Object.fromEntries(LOCALES.map((l) => [l, z.array(z.string())])) as Record<Locale, z.ZodArray<z.ZodString>>)),
 });
 export type FacetLabels = z.infer<typeof FacetLabelsSchema>;
+
 
 export const GeoFileSchema = GeoPayloadSchema;
 

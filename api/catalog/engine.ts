@@ -1,4 +1,4 @@
-import type { FacetLabels } from '../../contract/build.ts';
+import { compareLabelled, LABELLED_FACETS, type FacetLabels } from '../../contract/build.ts';
 import type { ListingColumnsData } from '../../contract/listing-columns.ts';
 import type { FacetsPayload, GeoPayload } from '../../contract/catalog.ts';
 import { BILLING_PERIODS, CURRENCIES, LOCALES, type Locale, type OptionType, type SlugName } from '../../contract/common.ts';
@@ -58,7 +58,8 @@ export class Engine {
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
   /** place slugs by name, for the hint of a 400 that got a name where a slug goes */
   readonly placeNames: PlaceNames;
-  private readonly collators = new Map<Locale, Intl.Collator>();
+  /** each locale's order of labelled values, for a value without a label (compareLabelled) */
+  private readonly comparers = Object.fromEntries(LOCALES.map((l) => [l, compareLabelled(l)])) as Record<Locale, ReturnType<typeof compareLabelled>>;
   /** each labelled facet value's place in the order of the labels, by facet, then locale */
   private readonly labelRanks = new Map<string, Map<Locale, Map<string, number>>>();
 
@@ -72,14 +73,15 @@ export class Engine {
     this.matcher = new Matcher(opts.filters ?? FILTERS, { listings: this.listings, geo });
     this.orders = new Orders(this.listings);
     this.facetCounter = new FacetCounter(this.matcher, this.listings.all, this.n);
-    for (const [facet, table] of Object.entries(labels)) {
-      if (facet === 'keys') continue;
+    for (const facet of LABELLED_FACETS) {
+      const byLocale = new Map<Locale, Map<string, number>>();
       for (const l of LOCALES) {
-        const byLabel = this.compareLabels(l);
-        const sorted = Object.keys(table).map((value) => ({ value, label: this.label(facet as keyof FacetLabels, value, l) })).sort(byLabel);
-        if (!this.labelRanks.has(facet)) this.labelRanks.set(facet, new Map());
-        this.labelRanks.get(facet)!.set(l, new Map(sorted.map((v, k) => [v.value, k])));
+        const order = labels.order[facet][l];
+        const problem = notAnOrderOf(labels[facet], order);
+        if (problem) throw new Error(`facet-labels.json: order.${facet}.${l}: ${problem}`);
+        byLocale.set(l, new Map(order.map((value, k) => [value, k])));
       }
+      this.labelRanks.set(facet, byLocale);
     }
     for (const l of LOCALES) this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(facet)?.get(l), (facet, value) => this.label(facet as keyof FacetLabels, value, l));
 
@@ -211,17 +213,6 @@ export class Engine {
     return { bits: b, count: bits.count(b) };
   }
 
-  private collator(locale: Locale): Intl.Collator {
-    let c = this.collators.get(locale);
-    if (!c) this.collators.set(locale, (c = new Intl.Collator(locale, { sensitivity: 'base' })));
-    return c;
-  }
-
-  private compareLabels(locale: Locale) {
-    const coll = this.collator(locale);
-    return (a: { value: string; label: string }, b: { value: string; label: string }) => coll.compare(a.label, b.label) || (a.value < b.value ? -1 : 1);
-  }
-
   /** Writes the facets of GET /v1/facets under the filters f sets, labelled in `locale`, to `out`; returns whether a facet was cut. */
   facets(f: FilterValues, locale: Locale, out: FacetsOut): boolean {
     return this.facetCounter.facets(f, this.facetLabeling(locale), out);
@@ -232,7 +223,7 @@ export class Engine {
       locale,
       key: (facet) => (this.labels.keys as Record<string, Record<Locale, string>>)[facet][locale],
       value: (facet, value) => this.label(facet as keyof FacetLabels, value, locale),
-      compare: this.compareLabels(locale),
+      compare: this.comparers[locale],
       // the order of the labels, computed once; a value without a label (an unknown selected slug) is collated
       rank: (facet, value) => this.labelRanks.get(facet)?.get(locale)?.get(value),
     };
@@ -269,4 +260,15 @@ export class Engine {
     this.writeCard(w, i, locale, f);
     return w.finish().toString();
   }
+}
+
+/** Why `order` does not list every value of `labelled` once, or undefined when it does. */
+function notAnOrderOf(labelled: Record<string, unknown>, order: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const value of order) {
+    if (!Object.hasOwn(labelled, value)) return `${value} has no label`;
+    if (seen.has(value)) return `${value} is listed twice`;
+    seen.add(value);
+  }
+  return seen.size === Object.keys(labelled).length ? undefined : `${Object.keys(labelled).length - seen.size} labelled values are not listed`;
 }

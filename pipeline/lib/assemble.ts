@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { FacetLabels, LeadRouting, LocalizedText, MarketRatesFile } from '../../contract/build.ts';
+import { labelOrders, type FacetLabels, type LeadRouting, type LocalizedText, type MarketRatesFile } from '../../contract/build.ts';
 import type { GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, OPTION_TYPES, type BillingPeriod, type Locale, type Money, type OptionType } from '../../contract/common.ts';
 import { foldedNames } from '../../contract/fold.ts';
@@ -332,8 +332,7 @@ export function operatorHubs(m: Marts, locale: Locale) {
 
 export function facetLabels(m: Marts): FacetLabels {
   const name = (kind: 'country' | 'city' | 'zone', slug: unknown) => m.texts.localized(kind, str(slug), 'name')!;
-  return {
-    keys: FACET_KEY_LABELS as unknown as FacetLabels['keys'],
+  const maps = {
     country: Object.fromEntries(m.countries.map((c) => [str(c.country_slug), name('country', c.country_slug)])),
     city: Object.fromEntries(m.cities.map((c) => [str(c.city_slug), name('city', c.city_slug)])),
     zone: Object.fromEntries(m.zones.map((z) => [str(z.zone_slug), name('zone', z.zone_slug)])),
@@ -341,6 +340,7 @@ export function facetLabels(m: Marts): FacetLabels {
     pricingOptionType: Object.fromEntries(OPTION_TYPES.map((t) => [t, m.texts.localized('option_type', t, 'label') ?? sameInAll(t)])),
     amenities: Object.fromEntries(m.amenities.map((a) => [str(a.amenity_slug), m.texts.localized('amenity', str(a.amenity_slug), 'label')!])),
   };
+  return { keys: FACET_KEY_LABELS as unknown as FacetLabels['keys'], ...maps, order: labelOrders(maps) };
 }
 
 /** The entries of the autocomplete: every country, city, zone, operator and space (pipeline/lib/suggest-index.ts). */

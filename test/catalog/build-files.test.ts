@@ -75,6 +75,25 @@ describe('build files made for loading', () => {
     await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(new RegExp(`markers\\.en\\.ndjson: the marker of ${slug} disagrees with its coordinates in listing-columns\\.bin`)));
   });
 
+  it('rejects facet labels whose label order does not list every labelled value once', async () => {
+    const reordered = (change: (order: string[]) => void): FixtureOptions => ({
+      mutate: (files) => {
+        const labels = JSON.parse(files.get('facet-labels.json')!) as { order: Record<string, Record<string, string[]>> };
+        change(labels.order.city.de);
+        files.set('facet-labels.json', `${JSON.stringify(labels)}\n`);
+      },
+    });
+    for (const [opts, message] of [
+      [reordered((o) => { o[1] = o[0]; }), /facet-labels\.json: order\.city\.de: [a-z0-9-]+ is listed twice/],
+      [reordered((o) => { o.pop(); }), /facet-labels\.json: order\.city\.de: 1 labelled values are not listed/],
+      [reordered((o) => { o.push('atlantis'); }), /facet-labels\.json: order\.city\.de: atlantis has no label/],
+    ] as const) {
+      const f = await writeBuildFixture(undefined, opts);
+      dirs.push(f.dir);
+      await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(message));
+    }
+  });
+
   it('routes a lead from the keyed lead routing exactly as the map the pipeline validated', async () => {
     const f = await writeBuildFixture();
     dirs.push(f.dir);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, ListingColumnsSchema, type LeadRouting, type ListingColumns,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, labelOrders, ListingColumnsSchema, type LeadRouting, type ListingColumns,
 } from '../../contract/build.ts';
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
 import { OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
@@ -486,15 +486,15 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     pricingOptionType: { en: 'Product', de: 'Produkt', es: 'Producto' },
     amenities: { en: 'Amenities', de: 'Ausstattung', es: 'Servicios' },
   };
-  files.set('facet-labels.json', json('facet-labels.json', BUILD_FILES['facet-labels.json'], {
-    keys: keyLabels,
+  const labelMaps = {
     country: Object.fromEntries(COUNTRIES.map((c) => [c.slug, c.name])),
     city: Object.fromEntries(CITIES.map((c) => [c.slug, c.name])),
     zone: Object.fromEntries(CITIES.flatMap((c) => c.zones.map((z) => [z.slug, z.name]))),
     operator: Object.fromEntries(OPERATORS.map((o) => [o.slug, same(o.name)])),
     pricingOptionType: OPTION_LABELS,
     amenities: AMENITIES,
-  }));
+  };
+  files.set('facet-labels.json', json('facet-labels.json', BUILD_FILES['facet-labels.json'], { keys: keyLabels, ...labelMaps, order: labelOrders(labelMaps) }));
 
   const logo = (slug: string) => ({ url: `/media/operators/${slug}.svg`, width: 64, height: 64, alt: slug });
   for (const locale of locales) {
