@@ -47,7 +47,8 @@ export const DEFAULT_DIST_DIR = 'dist';
  * 8: the market rates as one market-rates.json, each city named by its slug alone (its name is the
  * locale's geo file's), in place of market-rates.<locale>.json, which differed only in the names.
  * 9: listing-columns.bin orders the listings by latitude too (`order.lat`).
- * 10: facet-labels.json lists each facet's values in label order per locale (`order`).
+ * 10: facet-labels.json lists each facet's values in label order per locale (`order`); the
+ * manifest gives each file's xxh64 beside its sha256 (`xxh64`), which the API checks at load.
  */
 export const BUILD_FORMAT_VERSION = 10;
 
@@ -60,8 +61,10 @@ export const ManifestSchema = z.strictObject({
   contractHash: z.string().regex(/^[0-9a-f]{64}$/),
   /** sha256 of every input file, by file name relative to data/ */
   inputChecksums: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
-  /** sha256 of every output file of the build except the manifest, by file name */
+  /** sha256 of every output file of the build except the manifest, by file name (copies, downloads and releases are checked against it) */
   files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
+  /** xxh64 of the same files, by file name: what the API checks the files it holds in memory against at load (contract/file-digests.ts) */
+  xxh64: z.record(z.string(), z.string().regex(/^[0-9a-f]{16}$/)),
   /**
    * counts of the outputs (`listings` …) and of the input: `input.<table>` rows read,
    * `input.<table>.rejected` rows quarantined, `input.<table>.<name>` distinct counts

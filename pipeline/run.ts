@@ -174,7 +174,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       builtAt: builtAt.toISOString(),
       gitSha: gitSha(),
       inputChecksums: inputs.checksums,
-      files: sortKeys(writer.files),
+      files: sortKeys(Object.fromEntries(Object.entries(writer.files).map(([name, d]) => [name, d.sha256]))),
+      xxh64: sortKeys(Object.fromEntries(Object.entries(writer.files).map(([name, d]) => [name, d.xxh64]))),
       rowCounts: sortKeys(rowCounts),
     };
     validateOutput('manifest.json', ManifestSchema, manifest);

@@ -1,13 +1,14 @@
 /**
  * A thread of LoadWorkers (workers.ts): reads files of a build into shared memory and takes their
- * sha256; for files held in memory whose structure the loader relies on, checks it too: an
+ * xxh64; for files held in memory whose structure the loader relies on, checks it too: an
  * NDJSON file against its line index (ndjson.ts), the autocomplete's files (suggest.ts), every
  * entry of listing-columns.bin (contract/listing-columns.ts). It
- * reads synchronously: its work goes on while the loading thread is busy.
+ * reads synchronously: its work goes on while the loading thread is busy. From listing-columns.bin
+ * it also makes the price tables (api/catalog/price-tables.ts) that the engine is built with.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { xxh64Hex } from '../../contract/file-digests.ts';
 import { ndjsonLines } from './ndjson.ts';
 import type { LoadJob, LoadReply, StructureCheck, Table } from './workers.ts';
 
@@ -16,11 +17,11 @@ import type { LoadJob, LoadReply, StructureCheck, Table } from './workers.ts';
  * schema: a few hundred ms in a new thread). Their files are the last the loader waits for, so
  * they are imported while the first files are read, not before them.
  */
-const contractChecks = Promise.all([import('./suggest.ts'), import('../../contract/listing-columns.ts')])
-  .then(([{ checkSuggestFiles }, { decodeListingColumns }]) => ({ checkSuggestFiles, decodeListingColumns }));
+const contractChecks = Promise.all([import('./suggest.ts'), import('../../contract/listing-columns.ts'), import('../catalog/price-tables.ts')])
+  .then(([{ checkSuggestFiles }, { decodeListingColumns }, { priceTables, priceTableBuffers }]) => ({ checkSuggestFiles, decodeListingColumns, priceTables, priceTableBuffers }));
 
-/** A whole file in shared memory (the loading thread keeps these very bytes: nothing is copied), and its sha256. */
-function readFile(path: string): { sha256: string; bytes: Buffer } {
+/** A whole file in shared memory (the loading thread keeps these very bytes: nothing is copied), and its xxh64. */
+function readFile(path: string): { xxh64: string; bytes: Buffer } {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -28,7 +29,7 @@ function readFile(path: string): { sha256: string; bytes: Buffer } {
     let filled = 0;
     for (let n; filled < size && (n = readSync(fd, buffer, filled, size - filled, filled)) > 0;) filled += n;
     const bytes = filled === size ? buffer : buffer.subarray(0, filled);
-    return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes };
+    return { xxh64: xxh64Hex(bytes), bytes };
   } finally {
     closeSync(fd);
   }
@@ -46,15 +47,17 @@ parentPort!.on('message', async (job: LoadJob) => {
   let transfer: ArrayBuffer[] = [];
   try {
     if (job.kind === 'read') {
-      const { sha256, bytes } = readFile(job.path);
-      reply = { id: job.id, files: [{ sha256, bytes: job.keep ? bytes : undefined }] };
+      const { xxh64, bytes } = readFile(job.path);
+      reply = { id: job.id, files: [{ xxh64, bytes: job.keep ? bytes : undefined }] };
     } else if (job.kind === 'columns') {
-      const { decodeListingColumns } = await contractChecks;
+      const file = readFile(job.path);
+      const { decodeListingColumns, priceTables, priceTableBuffers } = await contractChecks;
       try {
-        decodeListingColumns(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
-        reply = { id: job.id, files: [] };
+        const prices = priceTables(decodeListingColumns(file.bytes));
+        transfer = priceTableBuffers(prices);
+        reply = { id: job.id, files: [file], prices };
       } catch (err) {
-        reply = { id: job.id, files: [], error: (err as Error).message };
+        reply = { id: job.id, files: [file], error: (err as Error).message };
       }
     } else {
       const files = job.paths.map(readFile);

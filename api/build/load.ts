@@ -106,8 +106,11 @@ const ON_DISK = new Set([
   KEYED_FILE.lines(LEAD_ROUTING.name),
 ]);
 
-/** The files the engine is built from, read first (then each locale's listing files, then the others). */
-const FIRST_NEEDED = [LISTING_COLUMNS_FILE, 'facet-labels.json', ...LOCALES.map((l) => `geo.${l}.json`)];
+/**
+ * The JSON files read first: this thread parses them while a worker checks listing-columns.bin and
+ * makes the price tables from it (read next), then each locale's listing files, then the others.
+ */
+const FIRST_NEEDED = ['facet-labels.json', ...LOCALES.map((l) => `geo.${l}.json`), 'config.json', 'market-rates.json', 'price-index.json'];
 
 /** The JSON files whose schema has a site path field: only those are walked to resolve them. */
 const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BUILD_FILES })
@@ -116,11 +119,11 @@ const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BU
 
 /**
  * Checks a build directory and loads it, the same at start-up and on reload: the manifest (format
- * version, contract hash, every required file listed), the sha256 of every file it holds in
- * memory, the structure of the listing files (listing-columns.bin and one NDJSON line per
+ * version, contract hash, every required file listed), the xxh64 of every file it holds in
+ * memory (contract/file-digests.ts), the structure of the listing files (listing-columns.bin and one NDJSON line per
  * listing); then the engine and indexes. The details files and the hubs' lines stay on disk:
  * each line is checked against its record index when it is read (api/build/records.ts), which
- * the whole file's sha256 at load could not prove for bytes read later. Every file held in memory
+ * a whole-file digest at load could not prove for bytes read later. Every file held in memory
  * is parsed here: a build that loads has nothing left to fail later but a line damaged on disk.
  * Elements are not validated against the contract again: the pipeline did before it published,
  * and the manifest with its checksums and contract hash is the proof.
@@ -136,13 +139,13 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   // Every file held in memory is read and hashed on the worker threads from the start, in the
   // order this thread needs them (workers.ts), and the NDJSON files held in memory are checked
   // there against their line indexes, while this thread parses and indexes what has arrived. A
-  // file is used once its checksum matches; files with the same sha256 (the markers are the same
+  // file is used once its checksum matches; files with the same digests (the markers are the same
   // in every locale) are each read and checked, and held once.
   /** each file's read and checksum, by name */
   const checks = new Map<string, Promise<void>>();
-  /** the bytes held, by sha256 */
+  /** the bytes held, by sha256 (the manifest's) */
   const held = new Map<string, Promise<Buffer>>();
-  const matches = (name: string, sha256: string) => { if (sha256 !== manifest.files[name]) fail(`${name} checksum mismatch`); };
+  const matches = (name: string, xxh64: string) => { if (xxh64 !== manifest.xxh64[name]) fail(`${name} checksum mismatch`); };
   const unreadable = (name: string) => (err: Error): never => fail(`${name} unreadable: ${err.message}`);
   const track = (name: string, reading: Promise<unknown>) => {
     const done = reading.then(() => undefined);
@@ -156,8 +159,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   const read = (name: string): Promise<Buffer> => {
     if (!checks.has(name)) {
       const keep = !held.has(manifest.files[name]);
-      const reading = workers.read(join(dir, name), keep).catch(unreadable(name)).then(({ sha256, bytes }) => {
-        matches(name, sha256);
+      const reading = workers.read(join(dir, name), keep).catch(unreadable(name)).then(({ xxh64, bytes }) => {
+        matches(name, xxh64);
         return bytes!;
       });
       track(name, reading);
@@ -168,7 +171,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   /** files read, hashed and checked together on a worker (StructureCheck); the tables the check made */
   const checkedFiles = (names: string[], check: StructureCheck): Promise<Table[]> => {
     const reading = workers.check(names.map((name) => join(dir, name)), check).catch(unreadable(names.join(', '))).then((r) => {
-      names.forEach((name, k) => matches(name, r.files[k].sha256));
+      names.forEach((name, k) => matches(name, r.files[k].xxh64));
       return r;
     });
     names.forEach((name, k) => {
@@ -202,6 +205,13 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   /** Rejects with the first file that does not match its checksum (of those read so far). */
   const checksums = () => Promise.all(checks.values());
   for (const name of FIRST_NEEDED) void read(name);
+  /** listing-columns.bin, read and checked on a worker, which makes the engine's price tables from it */
+  const columnsRead = workers.columns(join(dir, LISTING_COLUMNS_FILE)).catch(unreadable(LISTING_COLUMNS_FILE)).then(({ file, prices, error }) => {
+    matches(LISTING_COLUMNS_FILE, file.xxh64);
+    return { bytes: file.bytes, prices: prices ?? fail(error!) };
+  });
+  track(LISTING_COLUMNS_FILE, columnsRead);
+  hold(LISTING_COLUMNS_FILE, columnsRead.then((c) => c.bytes));
   for (const l of LOCALES) {
     for (const name of ['cards', 'markers'] as const) void lines(name, l);
     void read(DETAILS_INDEX.name(l));
@@ -261,27 +271,21 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     return Object.fromEntries(LOCALES.map((l, k) => [l, opened[k]])) as PerLocale<KeyedRecords<T>>;
   };
   try {
-    // The engine is built from the listing columns while the listing files are still being read,
-    // and while a worker checks every entry of the columns: the engine sees their structure
-    // checked, their entries before that check is known (it is awaited before the build is
-    // returned, and is the fault named when the engine fails).
-    const columnsBytes = await read(LISTING_COLUMNS_FILE);
-    const columnsFault = workers.columnsFault(columnsBytes);
-    columnsFault.catch(() => undefined); // awaited below
-    const failAfterColumns = async (err: unknown): Promise<never> => fail((await columnsFault) ?? (err as Error).message);
-    let columns: ListingColumnsData;
-    try {
-      columns = decodeListingColumns(columnsBytes, { checkEntries: false });
-    } catch (err) {
-      return await failAfterColumns(err);
-    }
-    const [labels, geoFiles] = await Promise.all([json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo')]);
+    // The JSON files are parsed while a worker checks the listing columns and makes the price
+    // tables; the engine is built from them while the listing files are still being read.
+    const [labels, geoFiles, config, ratesFile, priceIndexFile] = await Promise.all([
+      json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo'), json<ConfigPayload>('config.json'),
+      json<MarketRatesFile>('market-rates.json'), jsonFile<unknown>('price-index.json'),
+    ]);
     const geo = valuesOf(geoFiles);
+    const { bytes: columnsBytes, prices } = await columnsRead;
+    let columns: ListingColumnsData;
     let engine: Engine;
     try {
-      engine = new Engine(columns, labels, geo, { filters: opts.filters });
+      columns = decodeListingColumns(columnsBytes, { checkEntries: false });
+      engine = new Engine(columns, labels, geo, { filters: opts.filters, prices });
     } catch (err) {
-      return await failAfterColumns(err);
+      return fail((err as Error).message);
     }
     for (const l of LOCALES) {
       const detailsName = `details.${l}.ndjson`;
@@ -295,13 +299,10 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
         return fail((err as Error).message);
       }
     }
-    const [config, ratesFile, rankings, places, operators, priceIndexFile, suggestIndex, leadRouting] = await Promise.all([
-      json<ConfigPayload>('config.json'),
-      json<MarketRatesFile>('market-rates.json'),
+    const [rankings, places, operators, suggestIndex, leadRouting] = await Promise.all([
       keyed<RankingsPayload>('rankings'),
       keyed<PlaceHub>('places'),
       keyed<OperatorHub>('operators'),
-      jsonFile<unknown>('price-index.json'),
       suggesting,
       keyedFile<LeadRoute>(LEAD_ROUTING.name),
     ]);
@@ -314,8 +315,6 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     const rawFiles = new Map<string, Buffer>();
     for (const name of Object.keys(manifest.files)) if (!REQUIRED_FILES.includes(name)) rawFiles.set(name, await read(name));
     await checksums();
-    const fault = await columnsFault;
-    if (fault) fail(fault);
 
     return {
       id: manifest.buildId,
@@ -361,6 +360,7 @@ async function readManifest(dir: string): Promise<Manifest> {
   const m = ManifestSchema.safeParse(raw);
   if (!m.success) throw new Error(`manifest.json invalid: ${m.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   for (const name of REQUIRED_FILES) if (!(name in m.data.files)) throw new Error(`manifest lists no ${name}`);
+  for (const name of Object.keys(m.data.files)) if (!(name in m.data.xxh64)) throw new Error(`manifest gives no xxh64 of ${name}`);
   for (const name of Object.keys(m.data.files)) if (name.includes('/') || name.includes('..')) throw new Error(`unsafe file name ${name}`);
   return m.data;
 }

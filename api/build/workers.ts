@@ -1,15 +1,16 @@
 /**
  * The loader's worker threads: they read the files a build holds in memory into shared memory
  * (SharedArrayBuffer: the loading thread keeps the very bytes a worker read and hashed, nothing is
- * copied), take each file's sha256, and check the structure of the files the loader relies on
+ * copied), take each file's xxh64 (contract/file-digests.ts), and check the structure of the files the loader relies on
  * (each NDJSON file held in memory against its line index, the autocomplete's files, every entry
- * of listing-columns.bin once it has arrived). They
+ * of listing-columns.bin, from which they also make the engine's price tables). They
  * read synchronously, so the reading goes on while the loading thread builds the engine: read on
  * the thread pool, each step of a read waited for the loading thread to take the step before it.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../contract/module-worker.ts';
+import type { PriceTables } from '../catalog/price-tables.ts';
 
 /**
  * How many: one core is left to the loading thread, which is the longest part of a load (on two
@@ -18,8 +19,8 @@ import { startModuleWorker } from '../../contract/module-worker.ts';
  */
 const WORKERS = Math.min(2, Math.max(1, availableParallelism() - 1));
 
-/** A file read by a worker: its sha256, and its bytes (shared memory) when they were asked for. */
-export interface FileRead { sha256: string; bytes?: Uint8Array }
+/** A file read by a worker: its xxh64, and its bytes (shared memory) when they were asked for. */
+export interface FileRead { xxh64: string; bytes?: Uint8Array }
 
 /** What a worker checks of files it read: an NDJSON file and its line index (ndjsonLines), or the autocomplete's index and lines (checkSuggestFiles). */
 export type StructureCheck = { kind: 'lines'; name: string; nullable: boolean } | { kind: 'suggest' };
@@ -28,12 +29,12 @@ export type Table = Float64Array | Uint32Array;
 type Job =
   | { kind: 'read'; path: string; keep: boolean }
   | { kind: 'check'; paths: string[]; check: StructureCheck }
-  | { kind: 'columns'; bytes: Uint8Array };
+  | { kind: 'columns'; path: string };
 export type LoadJob = Job & { id: number };
-export type LoadReply = { id: number } & ({ files: FileRead[]; tables?: Table[]; error?: string } | { failure: string });
+export type LoadReply = { id: number } & ({ files: FileRead[]; tables?: Table[]; prices?: PriceTables; error?: string } | { failure: string });
 
-/** Files a worker read and checked: their sha256 and bytes, and the tables the check made, or why it failed (`error`). */
-export interface CheckedFiles { files: { sha256: string; bytes: Buffer }[]; tables?: Table[]; error?: string }
+/** Files a worker read and checked: their xxh64 and bytes, and the tables the check made, or why it failed (`error`). */
+export interface CheckedFiles { files: { xxh64: string; bytes: Buffer }[]; tables?: Table[]; error?: string }
 
 const asBuffer = (a: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
@@ -60,7 +61,7 @@ export class LoadWorkers {
   }
 
   /** Jobs go to the workers in turn, each worker's in the order given. */
-  private async run(job: Job): Promise<{ files: FileRead[]; tables?: Table[]; error?: string }> {
+  private async run(job: Job): Promise<{ files: FileRead[]; tables?: Table[]; prices?: PriceTables; error?: string }> {
     const id = this.next++;
     const reply = await new Promise<LoadReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -70,21 +71,25 @@ export class LoadWorkers {
     return reply;
   }
 
-  /** A file's sha256, and its bytes with `keep`. */
-  async read(path: string, keep: boolean): Promise<{ sha256: string; bytes?: Buffer }> {
+  /** A file's xxh64, and its bytes with `keep`. */
+  async read(path: string, keep: boolean): Promise<{ xxh64: string; bytes?: Buffer }> {
     const [file] = (await this.run({ kind: 'read', path, keep })).files;
-    return { sha256: file.sha256, bytes: file.bytes && asBuffer(file.bytes) };
+    return { xxh64: file.xxh64, bytes: file.bytes && asBuffer(file.bytes) };
   }
 
   /** Files read and hashed, and checked together (StructureCheck). */
   async check(paths: string[], check: StructureCheck): Promise<CheckedFiles> {
     const r = await this.run({ kind: 'check', paths, check });
-    return { files: r.files.map((f) => ({ sha256: f.sha256, bytes: asBuffer(f.bytes!) })), tables: r.tables, error: r.error };
+    return { files: r.files.map((f) => ({ xxh64: f.xxh64, bytes: asBuffer(f.bytes!) })), tables: r.tables, error: r.error };
   }
 
-  /** Why listing-columns.bin's bytes (shared memory) fail decodeListingColumns's checks, or undefined when they pass. */
-  async columnsFault(bytes: Buffer): Promise<string | undefined> {
-    return (await this.run({ kind: 'columns', bytes })).error;
+  /**
+   * listing-columns.bin read and hashed, every entry checked (decodeListingColumns), and the price
+   * tables made from it; or why its entries fail the checks (`error`).
+   */
+  async columns(path: string): Promise<{ file: { xxh64: string; bytes: Buffer }; prices?: PriceTables; error?: string }> {
+    const r = await this.run({ kind: 'columns', path });
+    return { file: { xxh64: r.files[0].xxh64, bytes: asBuffer(r.files[0].bytes!) }, prices: r.prices, error: r.error };
   }
 
   async close(): Promise<void> {

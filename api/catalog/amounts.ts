@@ -15,66 +15,95 @@ const bucketOf = (a: number) => (a < 1 ? 0 : Math.min(BUCKETS - 1, 1 + Math.floo
 /** about this many cumulative bitsets per index (fewer when it holds fewer than all listings) */
 const MARKS = 32;
 
-export class AmountIndex {
+/**
+ * An AmountIndex's arrays, made by amountIndexData: typed arrays only, so a load worker can make
+ * them (api/catalog/price-tables.ts) and move them to the loading thread without a copy.
+ */
+export interface AmountIndexData {
   /** the listings with an amount, by bucket: bucket k holds members[starts[k] .. starts[k + 1]) */
-  private readonly starts = new Int32Array(BUCKETS + 1);
-  private readonly members: Int32Array;
+  starts: Int32Array;
+  members: Int32Array;
   /** each member's amount, in the members' order (the bounds' buckets are read in order, not listing by listing) */
-  private readonly amounts: Float64Array;
+  amounts: Float64Array;
   /** the listings with an amount */
-  private readonly priced: Bitset;
-  /** within's result, reused by the next call (the server answers one request at a time) */
-  private readonly scratch: Bitset;
-  /** the listings with an amount in each currency code (index into CURRENCIES + 1) */
-  private readonly byCurrency: (Bitset | undefined)[] = [];
+  priced: Bitset;
+  /** the listings with an amount in each currency code (index into CURRENCIES + 1), null for a code none has */
+  byCurrency: (Bitset | null)[];
   /** marked buckets, ascending, and atLeast[j]: the listings of the buckets at or above marks[j]; the buckets strictly between two marks hold fewer than a mark's step */
-  private readonly marks: Int32Array;
-  private readonly atLeast: Bitset[] = [];
+  marks: Int32Array;
+  atLeast: Bitset[];
   /** each bucket's lowest and highest amount (extremes stops at a member that has it) */
-  private readonly lowest = new Float64Array(BUCKETS).fill(Infinity);
-  private readonly highest = new Float64Array(BUCKETS).fill(-Infinity);
+  lowest: Float64Array;
+  highest: Float64Array;
+}
 
-  /** amount: NaN for a listing without one; currency: its code (prices), 0 when none */
-  constructor(amount: Float64Array, currency?: Uint8Array) {
-    const n = amount.length;
-    const { starts } = this;
-    // each listing's bucket (-1: no amount), then a counting sort
-    const bucket = new Int16Array(n);
-    for (let i = 0; i < n; i++) {
-      bucket[i] = Number.isNaN(amount[i]) ? -1 : bucketOf(amount[i]);
-      if (bucket[i] >= 0) starts[bucket[i] + 1]++;
-    }
-    for (let k = 0; k < BUCKETS; k++) starts[k + 1] += starts[k];
-    this.members = new Int32Array(starts[BUCKETS]);
-    this.amounts = new Float64Array(starts[BUCKETS]);
-    const fill = starts.slice(0, BUCKETS);
-    for (let i = 0; i < n; i++) {
-      const k = bucket[i];
-      if (k < 0) continue;
-      this.amounts[fill[k]] = amount[i];
-      this.members[fill[k]++] = i;
-      if (amount[i] < this.lowest[k]) this.lowest[k] = amount[i];
-      if (amount[i] > this.highest[k]) this.highest[k] = amount[i];
-    }
-    this.priced = bits.fromIndices(n, this.members);
-    this.scratch = new Uint32Array(this.priced.length);
-    // mark a bucket once the buckets from it up to the mark above hold a step (a step's patch costs about a pass over the words)
-    const step = Math.max(Math.ceil(this.members.length / MARKS), n >>> 6, 1);
-    const marks: number[] = [];
-    const above = new Uint32Array(this.priced.length);
-    for (let k = BUCKETS - 1, since = 0; k >= 0; k--) {
-      for (let j = starts[k]; j < starts[k + 1]; j++) above[this.members[j] >>> 5] |= 1 << (this.members[j] & 31);
-      since += starts[k + 1] - starts[k];
-      if (since >= step) { marks.push(k); this.atLeast.push(Uint32Array.from(above)); since = 0; }
-    }
-    this.marks = Int32Array.from(marks.reverse());
-    this.atLeast.reverse();
-    if (!currency) return;
-    for (let j = 0; j < this.members.length; j++) {
-      const i = this.members[j];
-      const b = (this.byCurrency[currency[i]] ??= new Uint32Array(this.priced.length));
+/** amount: NaN for a listing without one; currency: its code (prices), 0 when none */
+export function amountIndexData(amount: Float64Array, currency?: Uint8Array): AmountIndexData {
+  const n = amount.length;
+  const starts = new Int32Array(BUCKETS + 1);
+  // each listing's bucket (-1: no amount), then a counting sort
+  const bucket = new Int16Array(n);
+  for (let i = 0; i < n; i++) {
+    bucket[i] = Number.isNaN(amount[i]) ? -1 : bucketOf(amount[i]);
+    if (bucket[i] >= 0) starts[bucket[i] + 1]++;
+  }
+  for (let k = 0; k < BUCKETS; k++) starts[k + 1] += starts[k];
+  const members = new Int32Array(starts[BUCKETS]);
+  const amounts = new Float64Array(starts[BUCKETS]);
+  const lowest = new Float64Array(BUCKETS).fill(Infinity);
+  const highest = new Float64Array(BUCKETS).fill(-Infinity);
+  const fill = starts.slice(0, BUCKETS);
+  for (let i = 0; i < n; i++) {
+    const k = bucket[i];
+    if (k < 0) continue;
+    amounts[fill[k]] = amount[i];
+    members[fill[k]++] = i;
+    if (amount[i] < lowest[k]) lowest[k] = amount[i];
+    if (amount[i] > highest[k]) highest[k] = amount[i];
+  }
+  const priced = bits.fromIndices(n, members);
+  // mark a bucket once the buckets from it up to the mark above hold a step (a step's patch costs about a pass over the words)
+  const step = Math.max(Math.ceil(members.length / MARKS), n >>> 6, 1);
+  const marks: number[] = [];
+  const atLeast: Bitset[] = [];
+  const above = new Uint32Array(priced.length);
+  for (let k = BUCKETS - 1, since = 0; k >= 0; k--) {
+    for (let j = starts[k]; j < starts[k + 1]; j++) above[members[j] >>> 5] |= 1 << (members[j] & 31);
+    since += starts[k + 1] - starts[k];
+    if (since >= step) { marks.push(k); atLeast.push(Uint32Array.from(above)); since = 0; }
+  }
+  const byCurrency: (Bitset | null)[] = [];
+  if (currency) {
+    for (let j = 0; j < members.length; j++) {
+      const i = members[j];
+      while (byCurrency.length <= currency[i]) byCurrency.push(null);
+      const b = (byCurrency[currency[i]] ??= new Uint32Array(priced.length));
       b[i >>> 5] |= 1 << (i & 31);
     }
+  }
+  return { starts, members, amounts, priced, byCurrency, marks: Int32Array.from(marks.reverse()), atLeast: atLeast.reverse(), lowest, highest };
+}
+
+/** The buffers of an AmountIndexData (what a worker transfers). */
+export const amountIndexBuffers = (d: AmountIndexData): ArrayBuffer[] =>
+  [d.starts, d.members, d.amounts, d.priced, d.marks, d.lowest, d.highest, ...d.atLeast, ...d.byCurrency.filter((b) => b !== null)].map((a) => a.buffer as ArrayBuffer);
+
+export class AmountIndex {
+  private readonly starts: Int32Array;
+  private readonly members: Int32Array;
+  private readonly amounts: Float64Array;
+  private readonly priced: Bitset;
+  private readonly byCurrency: (Bitset | null)[];
+  private readonly marks: Int32Array;
+  private readonly atLeast: Bitset[];
+  private readonly lowest: Float64Array;
+  private readonly highest: Float64Array;
+  /** within's result, reused by the next call (the server answers one request at a time) */
+  private readonly scratch: Bitset;
+
+  constructor(d: AmountIndexData) {
+    ({ starts: this.starts, members: this.members, amounts: this.amounts, priced: this.priced, byCurrency: this.byCurrency, marks: this.marks, atLeast: this.atLeast, lowest: this.lowest, highest: this.highest } = d);
+    this.scratch = new Uint32Array(this.priced.length);
   }
 
   /** Whether a member of ctx (empty outside its words [lo, hi)) has an amount. */

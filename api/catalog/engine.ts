@@ -11,6 +11,7 @@ import { FILTERS, type FilterRegistry, type FilterValues } from './filters.ts';
 import { ListingTable } from './listings.ts';
 import { Matcher, type MatchSet } from './match.ts';
 import { Orders } from './order.ts';
+import type { PriceTables } from './price-tables.ts';
 import { isNullLine, type NdjsonLines } from '../build/ndjson.ts';
 import { readRecordBytes, type RecordFile } from '../build/records.ts';
 import { PlaceNames } from './place-names.ts';
@@ -65,9 +66,9 @@ export class Engine {
 
   constructor(
     cols: ListingColumnsData, readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>,
-    opts: { filters?: FilterRegistry } = {},
+    opts: { filters?: FilterRegistry; prices?: PriceTables } = {},
   ) {
-    this.listings = new ListingTable(cols);
+    this.listings = new ListingTable(cols, opts.prices);
     this.n = this.listings.n;
     this.slugs = this.listings.slugs;
     this.matcher = new Matcher(opts.filters ?? FILTERS, { listings: this.listings, geo });

@@ -330,11 +330,7 @@ export const FILTERS = {
   minCapacity: {
     declaration: FILTER_DECLARATIONS.minCapacity,
     index({ listings }) {
-      const cap = listings.capacity;
-      // the listings with a capacity (at least 1), grouped by capacity
-      const capacities = new Float64Array(cap.length);
-      for (let i = 0; i < cap.length; i++) capacities[i] = cap[i] >= 1 ? cap[i] : Number.NaN;
-      const byCapacity = new AmountIndex(capacities);
+      const { capacity: cap, byCapacity } = listings;
       return {
         narrow: (b, f) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity)),
         summary: {

@@ -4,31 +4,23 @@
  * that are permutations: decodeListingColumns, contract/listing-columns.ts); this checks that the
  * slug order sorts the slugs, each once (a slug is looked up in it).
  */
-import type { ListingColumnsData, PriceColumnsData } from '../../contract/listing-columns.ts';
-import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES, type OptionType } from '../../contract/common.ts';
-import { PRICE_BASES, PRODUCT_PRICE_BASIS } from '../../contract/prices.ts';
+import type { ListingColumnsData } from '../../contract/listing-columns.ts';
+import type { OptionType } from '../../contract/common.ts';
 import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters } from './geo.ts';
+import { PRODUCTS, priceTables, type PriceTables, type ProductTable } from './price-tables.ts';
 
 /**
  * One product's price facts (overall or of one option type) of every listing: the fromPrice the
  * card shows (amount NaN and currency 0 when none), its market position, and the comparable price
  * on the product's own basis that the price filter and summary read (contract/prices.ts).
  */
-export interface PriceColumn {
+export interface PriceColumn extends Omit<ProductTable, 'onBasisIndex'> {
   amount: Float64Array;
-  /** index into CURRENCIES + 1 */
-  currency: Uint8Array;
-  /** index into BILLING_PERIODS + 1 */
-  period: Uint8Array;
   /** index into ListingTable.marketJson, -1 when the listing has no market position */
   marketPosition: Int32Array;
-  /** the comparable amount in the listing's currency when it is on the product's own basis (what minPrice/maxPrice and priceRange read); NaN otherwise */
-  onBasis: Float64Array;
-  /** currency of onBasis: index into CURRENCIES + 1, 0 when none */
-  onBasisCurrency: Uint8Array;
 }
 
 export class ListingTable {
@@ -40,6 +32,8 @@ export class ListingTable {
   /** every listing */
   readonly all: Bitset;
   readonly capacity: Int32Array;
+  /** the listings with a capacity (at least 1), by capacity */
+  readonly byCapacity: AmountIndex;
   /** NaN when the listing has no coordinates */
   readonly lat: Float64Array;
   readonly lng: Float64Array;
@@ -52,7 +46,8 @@ export class ListingTable {
   private readonly prices = new Map<OptionType | '', PriceColumn>();
   private readonly onBasisIndexes = new Map<OptionType | '', AmountIndex>();
 
-  constructor(readonly cols: ListingColumnsData) {
+  /** tables: made from cols here, unless a load worker made them (price-tables.ts) */
+  constructor(readonly cols: ListingColumnsData, tables: PriceTables = priceTables(cols)) {
     const n = this.n = cols.slugs.length;
     this.slugs = cols.slugs;
     this.bySlug = cols.orders.slug;
@@ -65,41 +60,16 @@ export class ListingTable {
       if (before !== undefined && before > slug) throw new Error(`listing-columns.bin: order.slug does not sort ${slug}`);
     }
     this.all = bits.full(n);
-    const dict = cols.dict;
-    this.marketJson = dict.marketPositions.map((m) => `,"marketPosition":${JSON.stringify(m)}`);
-    const currencyCode = dict.currencies.map((c) => CURRENCIES.indexOf(c) + 1);
-    const periodCode = dict.billingPeriods.map((p) => BILLING_PERIODS.indexOf(p) + 1);
-    const none = (): PriceColumn => ({
-      amount: new Float64Array(n).fill(Number.NaN), currency: new Uint8Array(n), period: new Uint8Array(n), marketPosition: new Int32Array(n).fill(-1),
-      onBasis: new Float64Array(n).fill(Number.NaN), onBasisCurrency: new Uint8Array(n),
-    });
-    const fill = (product: OptionType | 'all', c: PriceColumnsData): PriceColumn => {
-      const ownBasis = PRICE_BASES.indexOf(PRODUCT_PRICE_BASIS[product]);
-      const col: PriceColumn = {
-        amount: c.amount, currency: new Uint8Array(n), period: new Uint8Array(n), marketPosition: c.marketPosition,
-        onBasis: new Float64Array(n).fill(Number.NaN), onBasisCurrency: new Uint8Array(n),
-      };
-      for (let i = 0; i < n; i++) {
-        if (!Number.isNaN(c.amount[i])) {
-          col.currency[i] = c.currency[i] >= 0 ? currencyCode[c.currency[i]] : 0;
-          col.period[i] = c.billingPeriod[i] >= 0 ? periodCode[c.billingPeriod[i]] : 0;
-        }
-        const comparable = c.comparableAmount[i];
-        if (!Number.isNaN(comparable) && c.comparableBasis[i] === ownBasis && !Number.isNaN(c.comparableEur[i]) && c.comparableCurrency[i] >= 0) {
-          col.onBasis[i] = comparable;
-          col.onBasisCurrency[i] = currencyCode[c.comparableCurrency[i]];
-        }
-      }
-      return col;
-    };
-    this.prices.set('', fill('all', cols.fromPrice));
-    for (const t of OPTION_TYPES) {
-      const c = cols.fromPriceByType[t];
-      this.prices.set(t, c ? fill(t, c) : none());
+    this.marketJson = cols.dict.marketPositions.map((m) => `,"marketPosition":${JSON.stringify(m)}`);
+    const noPrice = { amount: new Float64Array(n).fill(Number.NaN), marketPosition: new Int32Array(n).fill(-1) };
+    for (const product of PRODUCTS) {
+      const c = product === 'all' ? cols.fromPrice : cols.fromPriceByType[product];
+      const { onBasisIndex, ...derived } = tables.products[product];
+      this.prices.set(product === 'all' ? '' : product, { ...(c ? { amount: c.amount, marketPosition: c.marketPosition } : noPrice), ...derived });
+      this.onBasisIndexes.set(product === 'all' ? '' : product, new AmountIndex(onBasisIndex));
     }
-    for (const [product, col] of this.prices) this.onBasisIndexes.set(product, new AmountIndex(col.onBasis, col.onBasisCurrency));
-
     this.capacity = cols.capacity;
+    this.byCapacity = new AmountIndex(tables.capacity);
     this.lat = new Float64Array(n).fill(Number.NaN);
     this.lng = new Float64Array(n).fill(Number.NaN);
     this.hasCoords = new Uint32Array(this.all.length);

@@ -155,7 +155,7 @@ const lineIndexed = (file: ListingFile) => (LINE_INDEXED_FILES as readonly strin
  * against its contract schema: the details of every locale first, then the cards, so that the
  * checks left when DuckDB is done are the shortest. A file whose query is the same in every locale
  * (the markers) is written and checked once and copied under each other locale's name. Returns each locale's check (listed
- * with its sha256, the details' record index and the line indexes written, both made by the
+ * with its digests, the details' record index and the line indexes written, both made by the
  * workers from the bytes they checked: the slugs of its cards and details in line order), which
  * fails where it is awaited with the locale's first bad line (lowest line, then cards, markers,
  * details). The other tables are read elsewhere until `readElsewhere` settles (it fails this too);
@@ -190,7 +190,7 @@ export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWri
   return new Map(LOCALES.map((locale) => {
     const { cards, markers, details } = replies.get(locale)!;
     const check = checksOf({ cards, markers, details }).then((checks) => {
-      for (const file of LISTING_FILES) writer.addWritten(fileName(file, locale), checks[file].sha256);
+      for (const file of LISTING_FILES) writer.addWritten(fileName(file, locale), checks[file].digests);
       writer.writeBytes(DETAILS_INDEX.name(locale), checks.details.index!);
       for (const file of LISTING_FILES) if (lineIndexed(file)) writer.writeBytes(LINE_INDEX_FILE(fileName(file, locale)), checks[file].lineIndex!);
       return { cardSlugs: checks.cards.slugs!, detailSlugs: checks.details.slugs! };

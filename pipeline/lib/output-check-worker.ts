@@ -3,11 +3,11 @@
  * it, parses every line and checks it against its contract schema; keeps the slugs and makes the
  * record index and the line index when asked (BuildWriter.addWritten fsyncs the file).
  */
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX, NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import { fileDigester } from '../../contract/file-digests.ts';
 import { encodeLineIndex, sitePathOffsets } from '../../contract/line-index.ts';
 import { BuildError } from './errors.ts';
 import type { CheckReply, FileCheck, FileCheckRequest } from './output-check.ts';
@@ -25,7 +25,7 @@ class LineError extends Error {
 
 function checkFile(request: FileCheckRequest): FileCheck {
   const validate = lineValidator(request.name, NDJSON_BUILD_FILES[request.schema]);
-  const hash = createHash('sha256');
+  const hash = fileDigester();
   const slugs: string[] | undefined = request.keepSlugs ? [] : undefined;
   let index = request.recordIndex ? Buffer.alloc(1 << 16) : undefined;
   /** the line index (contract/line-index.ts): where each line starts, and the site paths, as file offsets */
@@ -81,7 +81,7 @@ function checkFile(request: FileCheckRequest): FileCheck {
     closeSync(fd);
   }
   return {
-    sha256: hash.digest('hex'), lines: line, slugs,
+    digests: hash.digest(), lines: line, slugs,
     index: index && new Uint8Array(index.buffer, index.byteOffset, line * DETAILS_INDEX.bytesPerRecord),
     lineIndex: starts && encodeLineIndex({ starts: Float64Array.from(starts), sitePaths: Float64Array.from(sitePaths) }),
   };

@@ -1,12 +1,13 @@
 /**
  * Checks the NDJSON files DuckDB wrote (listing-rows.ts) on worker threads
- * (output-check-worker.ts): each file is read back once, its sha256 taken, and every line parsed and
+ * (output-check-worker.ts): each file is read back once, its digests taken (sha256, xxh64), and every line parsed and
  * checked against its contract schema, while the main thread goes on with DuckDB and the hubs.
  * Nothing is published before every line was checked: a file's check answers only once every line
  * was checked, or fails with its first bad line.
  */
 import type { Worker } from 'node:worker_threads';
 import type { NDJSON_BUILD_FILES } from '../../contract/build.ts';
+import type { FileDigests } from '../../contract/file-digests.ts';
 import { startModuleWorker } from '../../contract/module-worker.ts';
 import { BuildError, type BuildFailureRule } from './errors.ts';
 
@@ -28,7 +29,7 @@ export interface FileCheckRequest {
 }
 
 export interface FileCheck {
-  sha256: string;
+  digests: FileDigests;
   lines: number;
   slugs?: string[];
   index?: Uint8Array;

@@ -1,20 +1,22 @@
-import { createHash } from 'node:crypto';
 import {
   close, closeSync, existsSync, fsync, fsyncSync, lstatSync, open, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, renameSync,
   rmSync, symlinkSync, unlinkSync, writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { fileDigester, fileDigests, type FileDigests } from '../../contract/file-digests.ts';
 import { BuildError } from './errors.ts';
 
 const WRITE_BUFFER_BYTES = 4 << 20;
 
 /**
- * Writes the files of one build into its temporary directory, hashing and fsyncing each. A file's
+ * Writes the files of one build into its temporary directory, taking the digests of each (sha256 and
+ * xxh64: contract/file-digests.ts) and fsyncing it. A file's
  * fsync runs on the thread pool once it is written, while the build goes on (in line, each
  * blocked the thread that wrote it); `synced()` awaits them all before the build is published.
  */
 export class BuildWriter {
-  readonly files: Record<string, string> = {};
+  /** each file's digests, by name */
+  readonly files: Record<string, FileDigests> = {};
   private readonly syncs: Promise<void>[] = [];
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -37,7 +39,7 @@ export class BuildWriter {
 
   private open(name: string) {
     const fd = openSync(path.join(this.dir, name), 'w');
-    const hash = createHash('sha256');
+    const hash = fileDigester();
     // text is encoded straight into one reused buffer (no joined strings, no per-chunk buffers)
     const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
     let used = 0;
@@ -73,7 +75,7 @@ export class BuildWriter {
       close: () => {
         flush();
         this.syncAndClose(fd);
-        this.files[name] = hash.digest('hex');
+        this.files[name] = hash.digest();
       },
     };
   }
@@ -113,10 +115,10 @@ export class BuildWriter {
     const fd = openSync(path.join(this.dir, name), 'r');
     let hashed = false;
     try {
-      const hash = createHash('sha256');
+      const hash = fileDigester();
       const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
       for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;) hash.update(buffer.subarray(0, n));
-      this.files[name] = hash.digest('hex');
+      this.files[name] = hash.digest();
       hashed = true;
     } finally {
       if (hashed) this.syncAndClose(fd);
@@ -125,8 +127,8 @@ export class BuildWriter {
   }
 
   /** Lists a file another hand wrote at pathOf(name) and hashed (DuckDB's COPY, hashed by the output checker): fsyncs it. */
-  addWritten(name: string, sha256: string): void {
-    this.files[name] = sha256;
+  addWritten(name: string, digests: FileDigests): void {
+    this.files[name] = digests;
     this.track(openToSync(path.join(this.dir, name)).then(fsyncAndClose));
   }
 
@@ -140,7 +142,7 @@ export class BuildWriter {
       throw err;
     }
     this.syncAndClose(fd);
-    this.files[name] = createHash('sha256').update(bytes).digest('hex');
+    this.files[name] = fileDigests(bytes);
   }
 }
 

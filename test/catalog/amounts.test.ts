@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AmountIndex } from '../../api/catalog/amounts.ts';
+import { AmountIndex, amountIndexBuffers, amountIndexData } from '../../api/catalog/amounts.ts';
 import * as bits from '../../api/catalog/bitset.ts';
 import { prng } from '../support/build-fixture.ts';
 
@@ -20,7 +20,10 @@ describe('AmountIndex.within', () => {
     for (const n of [1, 33, 1_000, 20_000]) {
       for (const kind of ['capacity', 'price'] as const) {
         const amount = column(n, kind, rnd);
-        const index = new AmountIndex(amount);
+        // as a load worker hands it over: moved, not copied
+        const data = amountIndexData(amount);
+        const index = new AmountIndex(structuredClone(data, { transfer: amountIndexBuffers(data) }));
+        assert.equal(data.members.length, 0, 'the arrays were moved');
         const bounds: [number, number][] = [[-Infinity, Infinity], [0, 0], [1, Infinity], [500, 100], [Number.NaN, 10]];
         for (let k = 0; k < 200; k++) {
           const lo = Math.round(rnd() * rnd() * 20_000);

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { CatalogStore } from '../../api/build/store.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { BUILD_FORMAT_VERSION } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
+import { fileDigests } from '../../contract/file-digests.ts';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { SITE, testConfig } from '../support/app.ts';
 
@@ -54,7 +54,7 @@ async function withBytes(name: string, change: (bytes: Buffer) => Buffer) {
   const bytes = change(await readFile(join(f.dir, name)));
   await writeFile(join(f.dir, name), bytes);
   const m = JSON.parse(await readFile(join(f.dir, 'manifest.json'), 'utf8'));
-  m.files[name] = createHash('sha256').update(bytes).digest('hex');
+  ({ sha256: m.files[name], xxh64: m.xxh64[name] } = fileDigests(bytes));
   await writeFile(join(f.dir, 'manifest.json'), JSON.stringify(m));
   return f;
 }
@@ -303,7 +303,7 @@ describe('hot reload', () => {
     const app = await buildApp({ config: testConfig({ RATE_LIMIT_READS: '1000000' }), catalog: store, logger: false });
     const bad = await writeBuildFixture(join(d, 'builds', 'bad'), { buildId: 'bad', extra: 3 });
     const m = JSON.parse(await readFile(join(bad.dir, 'manifest.json'), 'utf8'));
-    m.files['cards.en.ndjson'] = '0'.repeat(64);
+    m.xxh64['cards.en.ndjson'] = '0'.repeat(16);
     await writeFile(join(bad.dir, 'manifest.json'), JSON.stringify(m));
     await publish(d, bad.dir);
     assert.equal(await store.reload(), 'failed');

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -9,6 +8,7 @@ import {
   BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES,
 } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
+import { fileDigests } from '../../contract/file-digests.ts';
 import { decodeSuggestIndex } from '../../contract/suggest-index.ts';
 import { LISTING_COLUMNS_FILE, LISTING_ORDERS } from '../../contract/listing-columns.ts';
 import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
@@ -50,10 +50,11 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       ...OTHER_BUILD_FILES,
     ].sort();
     assert.deepEqual(Object.keys(manifest.files).sort(), expected);
+    assert.deepEqual(Object.keys(manifest.xxh64).sort(), expected);
     assert.deepEqual(readdirSync(dir).sort(), [...expected, 'manifest.json'].sort());
     for (const file of expected) {
       const bytes = readFileSync(path.join(dir, file));
-      assert.equal(createHash('sha256').update(bytes).digest('hex'), manifest.files[file], `${file} checksum`);
+      assert.deepEqual(fileDigests(bytes), { sha256: manifest.files[file], xxh64: manifest.xxh64[file] }, `${file} digests`);
     }
     for (const [file, schema] of Object.entries({ ...BUILD_FILES, ...RESEARCH_FILES })) {
       const r = schema.safeParse(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));

@@ -4,7 +4,6 @@
  * checked against the contract before it is written, as the pipeline does. With `extra`, adds
  * that many synthetic listings (the benchmark's 100k build).
  */
-import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { mkdir, mkdtemp, readFile, rename, symlink, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import type { z } from 'zod';
 import {
   BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, labelOrders, ListingColumnsSchema, type LeadRouting, type ListingColumns,
 } from '../../contract/build.ts';
+import { fileDigests } from '../../contract/file-digests.ts';
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
 import { OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
@@ -272,8 +272,6 @@ export function syntheticListings(count: number, seed = 7, prefix = 'space'): Fi
   }
   return out;
 }
-
-const sha256 = (buf: Buffer | string) => createHash('sha256').update(buf).digest('hex');
 
 /** DETAILS_INDEX of a details or keyed file: (length, CRC-32) of every line. */
 function detailsIndex(text: string): Buffer {
@@ -611,9 +609,10 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   opts.mutateBinary?.(binary, files);
 
   const checksums: Record<string, string> = {};
+  const xxh64: Record<string, string> = {};
   for (const [name, text] of [...files, ...binary]) {
     await writeFile(join(target, name), text);
-    checksums[name] = sha256(text);
+    ({ sha256: checksums[name], xxh64: xxh64[name] } = fileDigests(Buffer.from(text)));
   }
   const manifest = {
     formatVersion: BUILD_FORMAT_VERSION,
@@ -623,6 +622,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     contractHash: CONTRACT_HASH,
     inputChecksums: {},
     files: checksums,
+    xxh64,
     rowCounts: { listings: listings.length },
   };
   await writeFile(join(target, 'manifest.json'), JSON.stringify(manifest));
