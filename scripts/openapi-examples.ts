@@ -40,7 +40,7 @@ export async function sampleApp(): Promise<SampleApp> {
   const config = loadConfig({ ...CANONICAL_ENV, RATE_LIMIT_READS: '1000000', RATE_LIMIT_LEADS: '1000000' });
   const built = await runBuild({ dataDir: SAMPLE_DIR, distDir: join(dir, 'dist'), progress: createProgress(() => {}) });
   const build = await loadBuild(built.buildDir, { siteUrl: config.siteUrl });
-  const now = Date.parse((build.priceIndex as { asOf: string }).asOf);
+  const now = Date.parse(build.priceIndexHead.asOf);
   const leads = await LeadsService.open({ dbPath: join(dir, 'leads.db'), mailSpoolDir: join(dir, 'mail'), teamEmail: config.leads.teamEmail, nodeEnv: 'test' }, { now: () => now });
   const app = await buildApp({ config, catalog: staticCatalog(build), leads, clock: () => now, logger: false });
   await app.ready();

@@ -10,7 +10,7 @@ import { decodeListingColumns, LISTING_COLUMNS_FILE, type ListingColumnsData } f
 import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
-import type { OperatorHub, PlaceHub, RankingsPayload } from '../../contract/market.ts';
+import type { OperatorHub, PlaceHub, PriceIndexPayload, RankingsPayload } from '../../contract/market.ts';
 import { Engine, type LocaleListings } from '../catalog/engine.ts';
 import type { FilterRegistry } from '../catalog/filters.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
@@ -48,8 +48,11 @@ export interface LoadedBuild {
   operators: PerLocale<KeyedRecords<OperatorHub>>;
   /** the autocomplete (api/build/suggest.ts) */
   suggestIndex: SuggestIndex;
-  priceIndex: unknown;
-  /** the price index as GET /api/price-index's data (JsonFile) */
+  /** the price index's date and source, which every citation of it names */
+  priceIndexHead: PriceIndexHead;
+  /** the price index, parsed from priceIndexJson when first asked for (the site's pages): it was parsed at load, so it parses */
+  priceIndex: () => PriceIndexPayload;
+  /** the price index as GET /api/price-index's data, site paths resolved */
   priceIndexJson: Buffer;
   /** by space slug (a keyed file: the routes of the spaces a lead names are read when it arrives) */
   leadRouting: LeadRoutes;
@@ -110,7 +113,8 @@ const ON_DISK = new Set([
  * The JSON files read first: this thread parses them while a worker checks listing-columns.bin and
  * makes the price tables from it (read next), then each locale's listing files, then the others.
  */
-const FIRST_NEEDED = ['facet-labels.json', ...LOCALES.map((l) => `geo.${l}.json`), 'config.json', 'market-rates.json', 'price-index.json'];
+const FIRST_NEEDED = ['facet-labels.json', ...LOCALES.map((l) => `geo.${l}.json`), 'config.json', 'market-rates.json'];
+const PRICE_INDEX = 'price-index.json';
 
 /** The JSON files whose schema has a site path field: only those are walked to resolve them. */
 const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BUILD_FILES })
@@ -218,6 +222,12 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   }
   const suggesting = suggest();
   suggesting.catch(() => undefined); // awaited below
+  /** price-index.json, parsed on a worker (a file that is not JSON refuses the build there) after the listing files; served as its bytes */
+  const priceIndexRead = workers.json(join(dir, PRICE_INDEX), opts.siteUrl, ['asOf', 'source']).catch(unreadable(PRICE_INDEX)).then(({ xxh64, json, error }) => {
+    matches(PRICE_INDEX, xxh64);
+    return json ? { json: json.bytes, head: json.head as PriceIndexHead } : fail(`${PRICE_INDEX} is not JSON: ${error}`);
+  });
+  track(PRICE_INDEX, priceIndexRead);
   for (const name of Object.keys(manifest.files)) if (!ON_DISK.has(name)) void read(name);
   /** A JSON file by its name (and its name in BUILD_FILES or LOCALIZED_BUILD_FILES), parsed and as served */
   const jsonFile = async <T>(name: string, kind = name): Promise<JsonFile<T>> => {
@@ -273,9 +283,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   try {
     // The JSON files are parsed while a worker checks the listing columns and makes the price
     // tables; the engine is built from them while the listing files are still being read.
-    const [labels, geoFiles, config, ratesFile, priceIndexFile] = await Promise.all([
-      json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo'), json<ConfigPayload>('config.json'),
-      json<MarketRatesFile>('market-rates.json'), jsonFile<unknown>('price-index.json'),
+    const [labels, geoFiles, config, ratesFile] = await Promise.all([
+      json<FacetLabels>('facet-labels.json'), perLocale<GeoPayload>('geo'), json<ConfigPayload>('config.json'), json<MarketRatesFile>('market-rates.json'),
     ]);
     const geo = valuesOf(geoFiles);
     const { bytes: columnsBytes, prices } = await columnsRead;
@@ -299,10 +308,11 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
         return fail((err as Error).message);
       }
     }
-    const [rankings, places, operators, suggestIndex, leadRouting] = await Promise.all([
+    const [rankings, places, operators, priceIndex, suggestIndex, leadRouting] = await Promise.all([
       keyed<RankingsPayload>('rankings'),
       keyed<PlaceHub>('places'),
       keyed<OperatorHub>('operators'),
+      priceIndexRead,
       suggesting,
       keyedFile<LeadRoute>(LEAD_ROUTING.name),
     ]);
@@ -321,7 +331,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       dir,
       manifest,
       loadedAt: (opts.now ?? Date.now)(),
-      config, labels, geo, geoJson: jsonOf(geoFiles), engine, marketRates, rankings, places, operators, priceIndex: priceIndexFile.value, priceIndexJson: priceIndexFile.json,
+      config, labels, geo, geoJson: jsonOf(geoFiles), engine, marketRates, rankings, places, operators,
+      priceIndexHead: priceIndex.head, priceIndex: parsedWhenAsked<PriceIndexPayload>(priceIndex.json), priceIndexJson: priceIndex.json,
       suggestIndex, leadRouting, rawFiles,
       close: closer(engine, [rankings, places, operators], leadRouting),
     };
@@ -333,6 +344,14 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   } finally {
     await workers.close();
   }
+}
+
+export type PriceIndexHead = Pick<PriceIndexPayload, 'asOf' | 'source'>;
+
+/** The value of JSON bytes, parsed once, when first asked for. Made outside loadBuild for the reason closer() is. */
+function parsedWhenAsked<T>(json: Buffer): () => T {
+  let value: T | undefined;
+  return () => (value ??= JSON.parse(json.toString('utf8')) as T);
 }
 
 /**

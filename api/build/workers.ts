@@ -29,9 +29,10 @@ export type Table = Float64Array | Uint32Array;
 type Job =
   | { kind: 'read'; path: string; keep: boolean }
   | { kind: 'check'; paths: string[]; check: StructureCheck }
-  | { kind: 'columns'; path: string };
+  | { kind: 'columns'; path: string }
+  | { kind: 'json'; path: string; siteUrl: string; head: string[] };
 export type LoadJob = Job & { id: number };
-export type LoadReply = { id: number } & ({ files: FileRead[]; tables?: Table[]; prices?: PriceTables; error?: string } | { failure: string });
+export type LoadReply = { id: number } & ({ files: FileRead[]; tables?: Table[]; prices?: PriceTables; head?: Record<string, unknown>; error?: string } | { failure: string });
 
 /** Files a worker read and checked: their xxh64 and bytes, and the tables the check made, or why it failed (`error`). */
 export interface CheckedFiles { files: { xxh64: string; bytes: Buffer }[]; tables?: Table[]; error?: string }
@@ -61,7 +62,7 @@ export class LoadWorkers {
   }
 
   /** Jobs go to the workers in turn, each worker's in the order given. */
-  private async run(job: Job): Promise<{ files: FileRead[]; tables?: Table[]; prices?: PriceTables; error?: string }> {
+  private async run(job: Job): Promise<{ files: FileRead[]; tables?: Table[]; prices?: PriceTables; head?: Record<string, unknown>; error?: string }> {
     const id = this.next++;
     const reply = await new Promise<LoadReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -90,6 +91,17 @@ export class LoadWorkers {
   async columns(path: string): Promise<{ file: { xxh64: string; bytes: Buffer }; prices?: PriceTables; error?: string }> {
     const r = await this.run({ kind: 'columns', path });
     return { file: { xxh64: r.files[0].xxh64, bytes: asBuffer(r.files[0].bytes!) }, prices: r.prices, error: r.error };
+  }
+
+  /**
+   * A JSON file read and hashed, parsed (`error` when it is not JSON), its site paths resolved
+   * against siteUrl: its xxh64, the resolved bytes (less the final newline) and the top-level
+   * fields named in `head`.
+   */
+  async json(path: string, siteUrl: string, head: string[]): Promise<{ xxh64: string; json?: { bytes: Buffer; head: Record<string, unknown> }; error?: string }> {
+    const r = await this.run({ kind: 'json', path, siteUrl, head });
+    const [{ xxh64, bytes }] = r.files;
+    return { xxh64, json: bytes && { bytes: asBuffer(bytes), head: r.head! }, error: r.error };
   }
 
   async close(): Promise<void> {

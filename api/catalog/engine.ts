@@ -59,8 +59,8 @@ export class Engine {
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
   /** place slugs by name, for the hint of a 400 that got a name where a slug goes */
   readonly placeNames: PlaceNames;
-  /** each locale's order of labelled values, for a value without a label (compareLabelled) */
-  private readonly comparers = Object.fromEntries(LOCALES.map((l) => [l, compareLabelled(l)])) as Record<Locale, ReturnType<typeof compareLabelled>>;
+  /** each locale's order of labelled values, made when a value without a label is first collated (an ICU collator costs milliseconds to make) */
+  private readonly comparers = new Map<Locale, ReturnType<typeof compareLabelled>>();
   /** each labelled facet value's place in the order of the labels, by facet, then locale */
   private readonly labelRanks = new Map<string, Map<Locale, Map<string, number>>>();
 
@@ -76,11 +76,11 @@ export class Engine {
     this.facetCounter = new FacetCounter(this.matcher, this.listings.all, this.n);
     for (const facet of LABELLED_FACETS) {
       const byLocale = new Map<Locale, Map<string, number>>();
+      const labelled = Object.keys(labels[facet]).length;
       for (const l of LOCALES) {
-        const order = labels.order[facet][l];
-        const problem = notAnOrderOf(labels[facet], order);
-        if (problem) throw new Error(`facet-labels.json: order.${facet}.${l}: ${problem}`);
-        byLocale.set(l, new Map(order.map((value, k) => [value, k])));
+        const ranks = placesIn(labels[facet], labels.order[facet][l], labelled);
+        if (typeof ranks === 'string') throw new Error(`facet-labels.json: order.${facet}.${l}: ${ranks}`);
+        byLocale.set(l, ranks);
       }
       this.labelRanks.set(facet, byLocale);
     }
@@ -224,7 +224,11 @@ export class Engine {
       locale,
       key: (facet) => (this.labels.keys as Record<string, Record<Locale, string>>)[facet][locale],
       value: (facet, value) => this.label(facet as keyof FacetLabels, value, locale),
-      compare: this.comparers[locale],
+      compare: (a, b) => {
+        let compare = this.comparers.get(locale);
+        if (!compare) this.comparers.set(locale, (compare = compareLabelled(locale)));
+        return compare(a, b);
+      },
       // the order of the labels, computed once; a value without a label (an unknown selected slug) is collated
       rank: (facet, value) => this.labelRanks.get(facet)?.get(locale)?.get(value),
     };
@@ -263,13 +267,13 @@ export class Engine {
   }
 }
 
-/** Why `order` does not list every value of `labelled` once, or undefined when it does. */
-function notAnOrderOf(labelled: Record<string, unknown>, order: readonly string[]): string | undefined {
-  const seen = new Set<string>();
-  for (const value of order) {
-    if (!Object.hasOwn(labelled, value)) return `${value} has no label`;
-    if (seen.has(value)) return `${value} is listed twice`;
-    seen.add(value);
+/** Each value's place in `order`, or why `order` does not list every one of the `count` values of `labelled` once. */
+function placesIn(labelled: Record<string, unknown>, order: readonly string[], count: number): Map<string, number> | string {
+  const places = new Map<string, number>();
+  for (let k = 0; k < order.length; k++) {
+    if (!Object.hasOwn(labelled, order[k])) return `${order[k]} has no label`;
+    if (places.has(order[k])) return `${order[k]} is listed twice`;
+    places.set(order[k], k);
   }
-  return seen.size === Object.keys(labelled).length ? undefined : `${Object.keys(labelled).length - seen.size} labelled values are not listed`;
+  return places.size === count ? places : `${count - places.size} labelled values are not listed`;
 }

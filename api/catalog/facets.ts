@@ -275,10 +275,19 @@ export class FacetCounter {
     for (const { x, facet } of this.valueFacets) {
       const labelled = labelledValues(facet.values, facet.values.map((v) => label(x.name, v)));
       const ranks = rank(x.name);
-      const r = Float64Array.from(facet.values, (v) => ranks?.get(v) ?? Number.MAX_SAFE_INTEGER);
-      const order = Int32Array.from(facet.values.keys()).sort((a, b) => r[a] - r[b] || (facet.values[a] < facet.values[b] ? -1 : 1));
+      // the labelled values by their places among the labels (a scatter, no sort), then any value without a label by value
+      const byPlace = new Int32Array(ranks?.size ?? 0).fill(-1);
+      const unlabelled: number[] = [];
+      facet.values.forEach((v, id) => {
+        const p = ranks?.get(v);
+        if (p === undefined) unlabelled.push(id); else byPlace[p] = id;
+      });
+      const order = new Int32Array(facet.values.length);
+      let k = 0;
+      for (const id of byPlace) if (id >= 0) order[k++] = id;
+      for (const id of unlabelled.sort((a, b) => (facet.values[a] < facet.values[b] ? -1 : 1))) order[k++] = id;
       const place = new Int32Array(order.length);
-      order.forEach((id, k) => { place[id] = k; });
+      order.forEach((id, at) => { place[id] = at; });
       const l: InLocale = { labelled, order, place };
       inLocale.set(facet, l);
       for (const tally of tallies) {

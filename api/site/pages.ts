@@ -12,7 +12,6 @@ import type { LoadedBuild } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';
-import type { PriceIndexPayload } from '../../contract/market.ts';
 import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/citation.ts';
 import { CACHE, type CacheHint } from '../http/headers.ts';
 import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
@@ -53,7 +52,7 @@ const PAGES: PageRoute[] = [
 
 /** What every page's layout needs besides the page's own data. */
 function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
-  const { asOf, source } = build.priceIndex as PriceIndexPayload;
+  const { asOf, source } = build.priceIndexHead;
   return {
     /** what the snapshot says of itself when its prices are invented (data/source.json) */
     sampleNotice: source?.sampleData ? source.description : undefined,

@@ -7,7 +7,7 @@ import type { LoadedBuild } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
 import type { ListingCard, PropertyDetail } from '../../contract/catalog.ts';
 import type { Locale, Money, OptionType, SlugName } from '../../contract/common.ts';
-import type { PlaceHub, PriceIndexCity, PriceIndexPayload } from '../../contract/market.ts';
+import type { PlaceHub, PriceIndexCity } from '../../contract/market.ts';
 import type { PriceHistoryCity, PriceHistoryPayload } from '../../contract/research.ts';
 import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
@@ -185,7 +185,6 @@ export async function bestView(ctx: ViewContext): Promise<PageView | undefined> 
   };
 }
 
-const priceIndexOf = (build: LoadedBuild) => build.priceIndex as PriceIndexPayload;
 
 function priceIndexLinks(ctx: ViewContext, withHistory = false): DataLink[] {
   const t = STRINGS[ctx.locale];
@@ -233,7 +232,7 @@ const loadCharts = (): Promise<Charts> => import('./charts.ts');
 /** A city's market rates, its price index figures and their chart. */
 export async function cityPricesView(ctx: ViewContext): Promise<PageView | undefined> {
   const rates = ctx.build.marketRates[ctx.locale].cities.find((c) => c.rates.city.slug === ctx.params.city);
-  const indexCity = priceIndexOf(ctx.build).cities.find((c) => c.city.slug === ctx.params.city);
+  const indexCity = ctx.build.priceIndex().cities.find((c) => c.city.slug === ctx.params.city);
   if (!rates && !indexCity) return undefined;
   const charts = await loadCharts();
   const { cityChart, indexFigures } = charts;
@@ -352,7 +351,7 @@ async function releaseOf(ctx: ViewContext) {
 }
 
 export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
-  const index = priceIndexOf(ctx.build);
+  const index = ctx.build.priceIndex();
   const history = historyOf(ctx.build);
   const t = STRINGS[ctx.locale];
   const chartsModule = await loadCharts();

@@ -185,6 +185,10 @@ describe('loadBuild', () => {
     const f = await writeBuildFixture(undefined, { mutate: (files) => files.set('market-rates.json', '{"asOf": ') });
     dirs.push(f.dir);
     await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/market-rates\.json is not JSON/));
+    // the price index is parsed on a load worker and served as its bytes: refused there just the same
+    const index = await writeBuildFixture(undefined, { mutate: (files) => files.set('price-index.json', '{"asOf": "2026-11-01T00:00:00Z", "cities": [') });
+    dirs.push(index.dir);
+    await assert.rejects(loadBuild(index.dir, { siteUrl: SITE }), refused(/price-index\.json is not JSON/));
   });
 
   it('names the market rates\' cities from each locale\'s geo file, and refuses a city geo does not list', async () => {

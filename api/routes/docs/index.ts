@@ -9,7 +9,6 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
 import type { LoadedBuild } from '../../build/load.ts';
-import type { PriceIndexPayload } from '../../../contract/market.ts';
 import { buildOpenApiDocument, serializeDocument } from '../../openapi/document.ts';
 import type { CacheHint } from '../../http/headers.ts';
 import { requestKey } from '../../http/response-cache.ts';
@@ -65,7 +64,7 @@ const escapeHtml = (text: string) => text.replace(/[<>&"]/g, (c) => `&#${c.charC
 
 /** What the served snapshot says of itself when its prices are invented (data/source.json). */
 const sampleNotice = (build: LoadedBuild) => {
-  const { source } = build.priceIndex as PriceIndexPayload;
+  const { source } = build.priceIndexHead;
   return source?.sampleData
     ? `<p role="note" style="margin:1em 2em;padding:.75em 1em;border:2px solid #8a5a00;background:#fff4d6;color:#222;font:16px/1.4 sans-serif"><strong>Sample data, not real prices.</strong> ${escapeHtml(source.description)}</p>\n`
     : '';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { LoadedBuild } from '../../build/load.ts';
 import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts';
-import { PriceIndexPayloadSchema, type PriceIndexPayload } from '../../../contract/market.ts';
+import { PriceIndexPayloadSchema } from '../../../contract/market.ts';
 import { PriceHistoryPayloadSchema } from '../../../contract/research.ts';
 import { resolveSitePathsInJson } from '../../catalog/text.ts';
 import { perBuild } from '../../site/per-build.ts';
@@ -49,7 +49,7 @@ const priceIndexRoute = defineRoute({
   rateLimit: 'read',
   handler: ({ query, build, cite }) => {
     const locale = query.locale ?? 'en';
-    const { asOf } = build.priceIndex as PriceIndexPayload;
+    const { asOf } = build.priceIndexHead;
     return { json: envelopeBytes(build.priceIndexJson, { citation: cite(locale, { kind: 'price-index' }, { asOf, release: build.id }) }) };
   },
 });
@@ -62,7 +62,7 @@ function rawFile(build: LoadedBuild, name: string): Buffer {
 
 /** A CSV file of the build as a download named after it and the data date, under its licence. */
 function csvDownload(build: LoadedBuild, name: 'price-report' | 'price-report-history') {
-  const date = (build.priceIndex as PriceIndexPayload).asOf.slice(0, 10);
+  const date = build.priceIndexHead.asOf.slice(0, 10);
   return {
     raw: rawFile(build, `${name}.csv`),
     contentType: CSV_TYPE,
@@ -90,7 +90,7 @@ const priceHistoryRoute = defineRoute({
   handler: ({ query, build, config, cite }) => {
     const history = perBuild(build, 'price-history.json', () =>
       Buffer.from(resolveSitePathsInJson(rawFile(build, 'price-history.json').toString('utf8'), config.siteUrl).trimEnd()));
-    const pinned = { asOf: (build.priceIndex as PriceIndexPayload).asOf, release: build.id };
+    const pinned = { asOf: build.priceIndexHead.asOf, release: build.id };
     return { json: envelopeBytes(history, { citation: cite(query.locale ?? 'en', { kind: 'price-index' }, pinned) }) };
   },
 });
