@@ -7,6 +7,7 @@
  */
 import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX } from '../../contract/build.ts';
 
@@ -27,6 +28,7 @@ export class DamagedRecordError extends Error {
 }
 
 const NEWLINE = 0x0a;
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 /**
  * Opens a details file by its record index: the file must be as long as the index says (a file
@@ -37,13 +39,17 @@ export async function openRecords(path: string, name: string, index: Buffer): Pr
   const size = DETAILS_INDEX.bytesPerRecord;
   if (index.length % size !== 0) throw new Error(`${name}: its index is ${index.length} bytes, not a whole number of records`);
   const count = index.length / size;
+  // (length, CRC-32) pairs of little-endian uint32s, read as one array (a copy only where unaligned or on a big-endian host)
+  const pairs = index.byteOffset % 4 === 0 && LITTLE_ENDIAN
+    ? new Uint32Array(index.buffer, index.byteOffset, count * 2)
+    : Uint32Array.from({ length: count * 2 }, (_, k) => index.readUInt32LE(k * 4));
   const starts = new Float64Array(count + 1);
   const crcs = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
-    const length = index.readUInt32LE(i * size);
+    const length = pairs[2 * i];
     if (length < 3) throw new Error(`${name}: line ${i + 1} is ${length} bytes in its index, too short for a JSON object`);
     starts[i + 1] = starts[i] + length;
-    crcs[i] = index.readUInt32LE(i * size + 4);
+    crcs[i] = pairs[2 * i + 1];
   }
   const fh = await open(path, 'r');
   try {

@@ -25,17 +25,23 @@ export function valueFragments(values: readonly string[], labels: readonly strin
   return { bytes: Buffer.from(texts.join('')), starts };
 }
 
-/** The JSON of each value up to its count, held in the kernels' memory, which writes a list of them with their counts (kernels.ts writeValues). */
-export function labelledValues(values: readonly string[], labels: readonly string[]): LabelledValues {
-  const { bytes, starts } = valueFragments(values, labels);
+/**
+ * Each set's values with the JSON of each up to its count, held in the kernels' memory, which
+ * writes a list of them with their counts (kernels.ts writeValues). The sets share one memory and
+ * its scratch arrays (a list is written at a time): opening a memory costs milliseconds.
+ */
+export function labelledValueSets(sets: readonly { values: readonly string[]; labels: readonly string[] }[]): LabelledValues[] {
   const memory = new KernelMemory();
-  const fragments = memory.uint8(starts[values.length], bytes);
-  const offsets = memory.int32(values.length + 1, starts);
+  const placed = sets.map(({ values, labels }) => {
+    const { bytes, starts } = valueFragments(values, labels);
+    return { values, labels, fragments: memory.uint8(starts[values.length], bytes), offsets: memory.int32(values.length + 1, starts), bytes: starts[values.length] };
+  });
   // a list holds each value at most once
-  const ids = memory.int32(values.length), counts = memory.int32(values.length);
-  const out = memory.uint8(starts[values.length] + MAX_NUMBER_AND_SEPARATORS * values.length);
+  const most = Math.max(1, ...sets.map((s) => s.values.length));
+  const ids = memory.int32(most), counts = memory.int32(most);
+  const out = memory.uint8(Math.max(1, ...placed.map((p) => p.bytes + MAX_NUMBER_AND_SEPARATORS * p.values.length)));
   const { writeValues } = memory.open();
-  return {
+  return placed.map(({ values, labels, fragments, offsets }) => ({
     values, labels,
     write(w, list, t) {
       for (let from = 0; from < list.length; from += values.length) {
@@ -48,7 +54,7 @@ export function labelledValues(values: readonly string[], labels: readonly strin
         w.bytes(out.view, 0, writeValues(fragments.at, offsets.at, ids.at, counts.at, size, out.at));
       }
     },
-  };
+  }));
 }
 
 /** a count's digits (at most 10), its closing brace and the comma before the next value */

@@ -14,7 +14,7 @@
 import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import { labelledValues, listedJson, valueFragments, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
+import { labelledValueSets, listedJson, valueFragments, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
 import type { CountedFacet, FacetContext, FilterValues, ValueFacet } from './filters.ts';
 import { KernelMemory, type Kernels, type Placed } from './kernels.ts';
 import { groupByValue } from './postings.ts';
@@ -272,8 +272,9 @@ export class FacetCounter {
     const inLocale = new Map<ValueFacet, InLocale>();
     this.inLocale.set(locale, inLocale);
     const tallies = [this.whole, ...[...this.tallies.values()].flatMap((byValue) => [...byValue.values()])];
-    for (const { x, facet } of this.valueFacets) {
-      const labelled = labelledValues(facet.values, facet.values.map((v) => label(x.name, v)));
+    const labelledSets = labelledValueSets(this.valueFacets.map(({ x, facet }) => ({ values: facet.values, labels: facet.values.map((v) => label(x.name, v)) })));
+    for (const [f, { x, facet }] of this.valueFacets.entries()) {
+      const labelled = labelledSets[f];
       const ranks = rank(x.name);
       // the labelled values by their places among the labels (a scatter, no sort), then any value without a label by value
       const byPlace = new Int32Array(ranks?.size ?? 0).fill(-1);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BytesOut, labelledValues, listedJson, type FacetsOut } from '../../api/catalog/facet-payload.ts';
+import { BytesOut, labelledValueSets, listedJson, type FacetsOut } from '../../api/catalog/facet-payload.ts';
 import type { FilterValues } from '../../api/catalog/filters.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { LOCALES } from '../../contract/common.ts';
@@ -57,10 +57,12 @@ describe('the facets payload as bytes', () => {
   it('escapes labels and values as JSON.stringify does', () => {
     const values = ['plain', 'quote"d', 'back\\slash', 'straße'];
     const labels = ['Köln – 5 €', 'say "hi"\n', 'tab\there \u2028 \u0001', '😀 \ud800 lone'];
-    const labelled = labelledValues(values, labels);
+    // another set shares the memory: each writes from its own fragments
+    const [other, labelled] = labelledValueSets([{ values: ['o'], labels: ['Other'] }, { values, labels }]);
     const write = (out: FacetsOut) => {
       out.facet('city', 'Stadt "A"');
       out.listed(labelled, [3, 0, 2, 1], Int32Array.from([7, 0, 12_345, 1_000_000_000]));
+      out.listed(other, [0], Int32Array.from([4]));
       out.value('x"y', 'Zürich\\', 0);
       out.facet('amenities', 'Ausstattung');
       out.end({ capacityRange: { min: 1, max: 80 } });
@@ -75,7 +77,7 @@ describe('the facets payload as bytes', () => {
   });
 
   it("writes a tally's values from their JSON made once exactly as one by one", () => {
-    const labelled = labelledValues(['a', 'b"', 'c'], ['Á', 'B\n', 'C']);
+    const [labelled] = labelledValueSets([{ values: ['a', 'b"', 'c'], labels: ['Á', 'B\n', 'C'] }]);
     const ids = [2, 0, 1], t = Int32Array.from([5, 0, 40]);
     const write = (json?: Uint8Array) => {
       const w = new JsonBytes(8);
