@@ -18,6 +18,11 @@ import { withPlaceSlugs } from './http/slug-hint.ts';
 import { routes } from './routes/index.ts';
 import { installPages } from './site/pages.ts';
 
+// @fastify/compress asks of every payload whether it is `instanceof Response`; Node loads fetch's
+// classes on the first read of that global (~20 ms). Read here, while the server imports this
+// module beside the build's load, not on the first request.
+void globalThis.Response;
+
 export interface AppOptions {
   config: AppConfig;
   /** the build to serve, with its response cache; `current()` is called once per request */

@@ -1,16 +1,15 @@
 /**
- * The processes under measurement: the bundled API server (`node dist/server/server.js`, as
- * `make serve` runs it) and the bare Fastify route the ratios are taken against
+ * The processes under measurement: the bundled API server (`node --no-concurrent-recompilation
+ * dist/server/server.js`, exactly as `make serve` runs it: test/support/server-process.ts) and the bare Fastify route the ratios are taken against
  * (baseline-server.ts). Both are driven only through their environment and HTTP.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../support/ports.ts';
+import { ROOT, SERVER, SERVER_ARGS } from '../support/server-process.ts';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
-const SERVER = 'dist/server/server.js';
+export { ROOT };
 
 export interface Process {
   child: ChildProcess;
@@ -86,8 +85,8 @@ export interface ApiOptions { dist: string; queryCache: boolean; nodeOptions: st
 
 /** The API server on `dist`, with the read limit raised so it never answers 429. */
 export function startApi({ dist, queryCache, nodeOptions, timeoutMs }: ApiOptions): Promise<Process> {
-  if (!existsSync(join(ROOT, SERVER))) throw new Error(`${SERVER} is missing: run make build (make bench does)`);
-  return start([...nodeOptions, SERVER], {
+  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run make build (make bench does)`);
+  return start([...nodeOptions, ...SERVER_ARGS.slice(0, -1), SERVER], {
     DIST_DIR: dist, QUERY_CACHE: queryCache ? '1' : '0', RATE_LIMIT_READS: '1000000000', LOG_LEVEL: 'warn',
   }, ['/v1/health', '/v1/geo/bootstrap?locale=en'], timeoutMs);
 }

@@ -191,7 +191,9 @@ describe('deployment files', () => {
     const users = final.instructions.filter((i) => i.keyword === 'USER');
     assert.ok(users.length && !/^(root|0)(:|$)/.test(users.at(-1)!.args), 'runs as a non-root user');
     const cmd = JSON.parse(final.instructions.filter((i) => i.keyword === 'CMD').at(-1)!.args) as string[];
-    assert.deepEqual(cmd, ['node', 'dist/server/server.js']);
+    // the server as `npm run serve` (make serve) runs it, with its node flags
+    assert.deepEqual(cmd, JSON.parse(read('package.json')).scripts.serve.split(' '));
+    assert.equal(cmd.at(-1), 'dist/server/server.js');
     assert.match(final.instructions.find((i) => i.keyword === 'HEALTHCHECK')!.args, /\/readyz/);
     assert.ok(final.instructions.some((i) => i.keyword === 'EXPOSE' && i.args === '3000'));
     const ignored = read('.dockerignore').split('\n');

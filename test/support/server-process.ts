@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-// The server as `make serve` runs it: bundled into dist/server by `make build` (a prerequisite of make test).
+// The server as `make serve` runs it (package.json's `serve`: node, its flags, the bundle that
+// `make build`, a prerequisite of make test, writes into dist/server).
 export const ROOT = join(import.meta.dirname, '..', '..');
-export const SERVER = join(ROOT, 'dist', 'server', 'server.js');
+const [, ...SERVE_ARGS] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { serve: string } }).scripts.serve.split(' ');
+export const SERVER_ARGS: readonly string[] = SERVE_ARGS;
+export const SERVER = join(ROOT, SERVE_ARGS.at(-1)!);
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -16,7 +19,7 @@ export interface ServerProcess {
 /** Starts the compiled server on a free loopback port and resolves once it says it listens. */
 export async function startServer(distDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   assert.ok(existsSync(SERVER), `${SERVER} is missing: run make build`);
-  const child = spawn(process.execPath, [SERVER], {
+  const child = spawn(process.execPath, [...SERVER_ARGS.slice(0, -1), SERVER], {
     cwd: ROOT,
     env: {
       ...process.env, DIST_DIR: distDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RELOAD_POLL_MS: '100',
