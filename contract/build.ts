@@ -48,7 +48,8 @@ export const DEFAULT_DIST_DIR = 'dist';
  * locale's geo file's), in place of market-rates.<locale>.json, which differed only in the names.
  * 9: listing-columns.bin orders the listings by latitude too (`order.lat`).
  * 10: facet-labels.json lists each facet's values in label order per locale (`order`); the
- * manifest gives each file's xxh64 beside its sha256 (`xxh64`), which the API checks at load.
+ * manifest gives each file's xxh64 beside its sha256 (`xxh64`), which the API checks at load; a
+ * keyed file's lines are in the order of their keys (keyedEntries).
  */
 export const BUILD_FORMAT_VERSION = 10;
 
@@ -273,6 +274,12 @@ export const KEYED_FILE = {
   index: (name: string, locale?: string) => `${keyedBase(name, locale)}.index`,
   keys: (name: string, locale?: string) => `${keyedBase(name, locale)}.keys.json`,
 } as const;
+
+/**
+ * A keyed file's entries in its line order: by key, ascending in UTF-16 code units, which the API
+ * relies on to find a key by a binary search of the keys.
+ */
+export const keyedEntries = <T>(values: Record<string, T>): [string, T][] => Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** Every file of the keyed files of a build. */
 export const keyedFileNames = (locales: readonly string[]) => Object.keys(KEYED_BUILD_FILES)

@@ -94,6 +94,18 @@ describe('build files made for loading', () => {
     }
   });
 
+  it('rejects a keyed file whose keys are not in ascending order (a key is found by a binary search)', async () => {
+    const f = await writeBuildFixture(undefined, {
+      mutate: (files) => {
+        const keys = JSON.parse(files.get('lead-routing.keys.json')!) as string[];
+        [keys[0], keys[1]] = [keys[1], keys[0]];
+        files.set('lead-routing.keys.json', `${JSON.stringify(keys)}\n`);
+      },
+    });
+    dirs.push(f.dir);
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/the keys of lead-routing\.ndjson are not in ascending order/));
+  });
+
   it('routes a lead from the keyed lead routing exactly as the map the pipeline validated', async () => {
     const f = await writeBuildFixture();
     dirs.push(f.dir);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, labelOrders, ListingColumnsSchema, type LeadRouting, type ListingColumns,
+  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, keyedEntries, labelOrders, ListingColumnsSchema, type LeadRouting, type ListingColumns,
 } from '../../contract/build.ts';
 import { fileDigests } from '../../contract/file-digests.ts';
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
@@ -567,8 +567,9 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     });
     const keyed = (name: keyof typeof KEYED_BUILD_FILES, values: Record<string, unknown>) => {
       json(KEYED_FILE.lines(name, locale), KEYED_BUILD_FILES[name], values);
-      files.set(KEYED_FILE.lines(name, locale), Object.values(values).map((v) => `${JSON.stringify(v)}\n`).join(''));
-      files.set(KEYED_FILE.keys(name, locale), `${JSON.stringify(Object.keys(values))}\n`);
+      const entries = keyedEntries(values);
+      files.set(KEYED_FILE.lines(name, locale), entries.map(([, v]) => `${JSON.stringify(v)}\n`).join(''));
+      files.set(KEYED_FILE.keys(name, locale), `${JSON.stringify(entries.map(([k]) => k))}\n`);
     };
     keyed('rankings', {});
     keyed('places', {});
@@ -588,8 +589,9 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     enquiryEmail: l.operator ? `${l.operator}@example.com` : null,
   }]));
   json(KEYED_FILE.lines(LEAD_ROUTING.name), LEAD_ROUTING.schema, routing);
-  files.set(KEYED_FILE.lines(LEAD_ROUTING.name), Object.values(routing).map((v) => `${JSON.stringify(v)}\n`).join(''));
-  files.set(KEYED_FILE.keys(LEAD_ROUTING.name), `${JSON.stringify(Object.keys(routing))}\n`);
+  const routes = keyedEntries(routing);
+  files.set(KEYED_FILE.lines(LEAD_ROUTING.name), routes.map(([, v]) => `${JSON.stringify(v)}\n`).join(''));
+  files.set(KEYED_FILE.keys(LEAD_ROUTING.name), `${JSON.stringify(routes.map(([k]) => k))}\n`);
   files.set('price-report.csv', 'country_code,city_slug\n');
   // the record indexes are made from the details as validated, as the pipeline does: a mutation
   // of a details file is damage they reveal
