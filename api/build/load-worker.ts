@@ -64,7 +64,13 @@ parentPort!.on('message', async (job: LoadJob) => {
       const { xxh64, bytes } = readFile(job.path);
       const text = resolveSitePathsInJson(bytes.toString('utf8'), job.siteUrl);
       try {
-        const value = JSON.parse(text) as Record<string, unknown>;
+        let value: Record<string, unknown>;
+        try {
+          value = JSON.parse(text) as Record<string, unknown>;
+        } catch (err) {
+          throw new Error(`is not JSON: ${(err as Error).message}`);
+        }
+        if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('is not a JSON object');
         const json = Buffer.from(text.endsWith('\n') ? text.slice(0, -1) : text);
         // moved when the bytes own their buffer (a small one shares Buffer's pool, which is copied instead)
         if (json.byteLength === json.buffer.byteLength) transfer = [json.buffer as ArrayBuffer];

@@ -225,7 +225,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   /** price-index.json, parsed on a worker (a file that is not JSON refuses the build there) after the listing files; served as its bytes */
   const priceIndexRead = workers.json(join(dir, PRICE_INDEX), opts.siteUrl, ['asOf', 'source']).catch(unreadable(PRICE_INDEX)).then(({ xxh64, json, error }) => {
     matches(PRICE_INDEX, xxh64);
-    return json ? { json: json.bytes, head: json.head as PriceIndexHead } : fail(`${PRICE_INDEX} is not JSON: ${error}`);
+    return json ? { json: json.bytes, head: json.head as PriceIndexHead } : fail(`${PRICE_INDEX} ${error}`);
   });
   track(PRICE_INDEX, priceIndexRead);
   for (const name of Object.keys(manifest.files)) if (!ON_DISK.has(name)) void read(name);

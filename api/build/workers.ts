@@ -94,7 +94,7 @@ export class LoadWorkers {
   }
 
   /**
-   * A JSON file read and hashed, parsed (`error` when it is not JSON), its site paths resolved
+   * A JSON file read and hashed, parsed (`error` when it is not a JSON object), its site paths resolved
    * against siteUrl: its xxh64, the resolved bytes (less the final newline) and the top-level
    * fields named in `head`.
    */

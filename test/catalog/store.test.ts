@@ -189,6 +189,9 @@ describe('loadBuild', () => {
     const index = await writeBuildFixture(undefined, { mutate: (files) => files.set('price-index.json', '{"asOf": "2026-11-01T00:00:00Z", "cities": [') });
     dirs.push(index.dir);
     await assert.rejects(loadBuild(index.dir, { siteUrl: SITE }), refused(/price-index\.json is not JSON/));
+    const list = await writeBuildFixture(undefined, { mutate: (files) => files.set('price-index.json', '[]\n') });
+    dirs.push(list.dir);
+    await assert.rejects(loadBuild(list.dir, { siteUrl: SITE }), refused(/price-index\.json is not a JSON object/));
   });
 
   it('names the market rates\' cities from each locale\'s geo file, and refuses a city geo does not list', async () => {
