@@ -9,7 +9,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { xxh64Hex } from '../../contract/file-digests.ts';
-import { resolveSitePathsInJson } from '../catalog/text.ts';
+import { jsonFileOf } from './json-file.ts';
 import { ndjsonLines } from './ndjson.ts';
 import type { LoadJob, LoadReply, StructureCheck, Table } from './workers.ts';
 
@@ -62,18 +62,8 @@ parentPort!.on('message', async (job: LoadJob) => {
       }
     } else if (job.kind === 'json') {
       const { xxh64, bytes } = readFile(job.path);
-      const text = resolveSitePathsInJson(bytes.toString('utf8'), job.siteUrl);
       try {
-        let value: Record<string, unknown>;
-        try {
-          value = JSON.parse(text) as Record<string, unknown>;
-        } catch (err) {
-          throw new Error(`is not JSON: ${(err as Error).message}`);
-        }
-        if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('is not a JSON object');
-        const json = Buffer.from(text.endsWith('\n') ? text.slice(0, -1) : text);
-        // moved when the bytes own their buffer (a small one shares Buffer's pool, which is copied instead)
-        if (json.byteLength === json.buffer.byteLength) transfer = [json.buffer as ArrayBuffer];
+        const { value, json } = jsonFileOf<Record<string, unknown>>(bytes, job.siteUrl);
         reply = { id: job.id, files: [{ xxh64, bytes: json }], head: Object.fromEntries(job.head.map((k) => [k, value[k]])) };
       } catch (err) {
         reply = { id: job.id, files: [{ xxh64 }], error: (err as Error).message };

@@ -14,7 +14,7 @@ import type { OperatorHub, PlaceHub, PriceIndexPayload, RankingsPayload } from '
 import { Engine, type LocaleListings } from '../catalog/engine.ts';
 import type { FilterRegistry } from '../catalog/filters.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
-import { resolveSitePathsInJson } from '../catalog/text.ts';
+import { jsonFileOf, type JsonFile } from './json-file.ts';
 import { KeyedRecords } from './keyed.ts';
 import { localizeMarketRates, type LocalizedMarketRates } from './market-rates.ts';
 import { LoadWorkers, type StructureCheck, type Table } from './workers.ts';
@@ -63,13 +63,6 @@ export interface LoadedBuild {
 }
 
 export class BuildLoadError extends Error {}
-
-/**
- * A JSON file held parsed and as a response's data: its text with its site paths resolved, less
- * the final newline, which is JSON.stringify of the value (the pipeline writes it so), served
- * without serializing the value again.
- */
-interface JsonFile<T> { value: T; json: Buffer }
 
 const valuesOf = <T>(files: PerLocale<JsonFile<T>>) => Object.fromEntries(LOCALES.map((l) => [l, files[l].value])) as PerLocale<T>;
 const jsonOf = <T>(files: PerLocale<JsonFile<T>>) => Object.fromEntries(LOCALES.map((l) => [l, files[l].json])) as PerLocale<Buffer>;
@@ -223,7 +216,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   const suggesting = suggest();
   suggesting.catch(() => undefined); // awaited below
   /** price-index.json, parsed on a worker (a file that is not JSON refuses the build there) after the listing files; served as its bytes */
-  const priceIndexRead = workers.json(join(dir, PRICE_INDEX), opts.siteUrl, ['asOf', 'source']).catch(unreadable(PRICE_INDEX)).then(({ xxh64, json, error }) => {
+  const priceIndexRead = workers.json(join(dir, PRICE_INDEX), WITH_SITE_PATHS.has(PRICE_INDEX) ? opts.siteUrl : undefined, ['asOf', 'source']).catch(unreadable(PRICE_INDEX)).then(({ xxh64, json, error }) => {
     matches(PRICE_INDEX, xxh64);
     return json ? { json: json.bytes, head: json.head as PriceIndexHead } : fail(`${PRICE_INDEX} ${error}`);
   });
@@ -232,18 +225,11 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   /** A JSON file by its name (and its name in BUILD_FILES or LOCALIZED_BUILD_FILES), parsed and as served */
   const jsonFile = async <T>(name: string, kind = name): Promise<JsonFile<T>> => {
     const bytes = await read(name);
-    const text = bytes.toString('utf8');
-    // site paths resolved in the text (cheaper than walking every value parsed)
-    const resolved = WITH_SITE_PATHS.has(kind) ? resolveSitePathsInJson(text, opts.siteUrl) : text;
-    let value: unknown;
     try {
-      value = JSON.parse(resolved);
+      return jsonFileOf<T>(bytes, WITH_SITE_PATHS.has(kind) ? opts.siteUrl : undefined);
     } catch (err) {
-      return fail(`${name} is not JSON: ${(err as Error).message}`);
+      return fail(`${name} ${(err as Error).message}`);
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) fail(`${name} is not a JSON object`);
-    const json = resolved === text ? bytes : Buffer.from(resolved);
-    return { value: value as T, json: json.subarray(0, json[json.length - 1] === 0x0a ? -1 : json.length) };
   };
   const json = async <T>(name: string, kind = name): Promise<T> => (await jsonFile<T>(name, kind)).value;
   const perLocale = async <T>(name: keyof typeof LOCALIZED_BUILD_FILES): Promise<PerLocale<JsonFile<T>>> => {

@@ -30,7 +30,7 @@ type Job =
   | { kind: 'read'; path: string; keep: boolean }
   | { kind: 'check'; paths: string[]; check: StructureCheck }
   | { kind: 'columns'; path: string }
-  | { kind: 'json'; path: string; siteUrl: string; head: string[] };
+  | { kind: 'json'; path: string; siteUrl?: string; head: string[] };
 export type LoadJob = Job & { id: number };
 export type LoadReply = { id: number } & ({ files: FileRead[]; tables?: Table[]; prices?: PriceTables; head?: Record<string, unknown>; error?: string } | { failure: string });
 
@@ -94,11 +94,11 @@ export class LoadWorkers {
   }
 
   /**
-   * A JSON file read and hashed, parsed (`error` when it is not a JSON object), its site paths resolved
-   * against siteUrl: its xxh64, the resolved bytes (less the final newline) and the top-level
-   * fields named in `head`.
+   * A JSON file read and hashed and taken as a JsonFile (json-file.ts, its site paths resolved
+   * against siteUrl when given): its xxh64, its bytes as served and the top-level fields named in
+   * `head`; or why it is not a JSON object (`error`).
    */
-  async json(path: string, siteUrl: string, head: string[]): Promise<{ xxh64: string; json?: { bytes: Buffer; head: Record<string, unknown> }; error?: string }> {
+  async json(path: string, siteUrl: string | undefined, head: string[]): Promise<{ xxh64: string; json?: { bytes: Buffer; head: Record<string, unknown> }; error?: string }> {
     const r = await this.run({ kind: 'json', path, siteUrl, head });
     const [{ xxh64, bytes }] = r.files;
     return { xxh64, json: bytes && { bytes: asBuffer(bytes), head: r.head! }, error: r.error };
