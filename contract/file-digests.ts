@@ -6,7 +6,7 @@
  * manifest too, so a cryptographic hash adds nothing at load).
  */
 import { createHash } from 'node:crypto';
-import { Xxh64, xxh64 } from '@node-rs/xxhash';
+import { Xxh64, xxh64 } from './xxhash.ts';
 
 export interface FileDigests { sha256: string; xxh64: string }
 

@@ -1,4 +1,4 @@
-import { xxh64 } from '@node-rs/xxhash';
+import { xxh64 } from '../../contract/xxhash.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from './problems.ts';
 

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { mkdirSync, openSync, writeSync, fsyncSync, closeSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +13,14 @@ export interface MailTransport {
   close(): void;
 }
 
+/**
+ * nodemailer, imported when the first message is sent: loading it costs the server's start-up
+ * ~0.1 s (its ~470 kB are compiled on the thread that builds the catalogue).
+ */
+let nodemailerImport: Promise<typeof import('nodemailer').default> | undefined;
+const createTransport = async (options: object): Promise<Transporter> =>
+  (await (nodemailerImport ??= import('nodemailer').then((m) => m.default))).createTransport(options as never);
+
 const toMail = (m: OutgoingMessage, messageId: string) => ({
   from: m.from, to: m.to, replyTo: m.replyTo, subject: m.subject, text: m.text,
   messageId, date: new Date(m.date),
@@ -20,28 +28,31 @@ const toMail = (m: OutgoingMessage, messageId: string) => ({
 
 export class SmtpTransport implements MailTransport {
   readonly kind = 'smtp' as const;
-  private readonly transporter: Transporter;
+  private readonly options: object;
+  private transporter: Promise<Transporter> | undefined;
   constructor(url: string, opts: { timeoutMs?: number } = {}) {
     const timeout = opts.timeoutMs ?? 30_000;
     // Pooled: one SMTP session carries many messages instead of a handshake per message.
-    this.transporter = nodemailer.createTransport({
+    this.options = {
       url, pool: true, maxConnections: RELAY_CONCURRENCY, maxMessages: 100,
       connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout,
-    } as never);
+    };
   }
   async send(message: OutgoingMessage, messageId: string): Promise<void> {
-    await this.transporter.sendMail(toMail(message, messageId));
+    this.transporter ??= createTransport(this.options);
+    await (await this.transporter).sendMail(toMail(message, messageId));
   }
-  close(): void { this.transporter.close(); }
+  close(): void { void this.transporter?.then((t) => t.close(), () => undefined); }
 }
 
 /** With no SMTP: one .eml file per message, written to a temp name, fsynced, renamed into place. */
 export class SpoolTransport implements MailTransport {
   readonly kind = 'spool' as const;
-  private readonly composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  private composer: Promise<Transporter> | undefined;
   constructor(readonly dir: string) { mkdirSync(dir, { recursive: true }); }
   async send(message: OutgoingMessage, messageId: string): Promise<void> {
-    const info = await this.composer.sendMail(toMail(message, messageId));
+    this.composer ??= createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+    const info = await (await this.composer).sendMail(toMail(message, messageId));
     const raw = info.message as unknown as Buffer;
     // Named after the Message-ID: a redelivery overwrites its own file instead of adding a copy.
     const name = `${messageId.replace(/^<|>$/g, '').replace(/[^A-Za-z0-9._-]/g, '_')}.eml`;
@@ -50,7 +61,7 @@ export class SpoolTransport implements MailTransport {
     try { writeSync(fd, raw); fsyncSync(fd); } finally { closeSync(fd); }
     renameSync(tmp, join(this.dir, name));
   }
-  close(): void { this.composer.close(); }
+  close(): void { void this.composer?.then((c) => c.close(), () => undefined); }
 }
 
 export interface RelayOptions {
