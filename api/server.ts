@@ -6,7 +6,7 @@
  */
 import { pino } from 'pino';
 import { LoadWorkers } from './build/workers.ts';
-import type { CatalogStore } from './build/store.ts';
+import type { CatalogSource, CatalogStore } from './build/store.ts';
 import type { AppConfig } from './config.ts';
 import type { RedisCounters } from './http/rate-limit-redis.ts';
 
@@ -29,10 +29,8 @@ async function main() {
     throw err;
   }
   const log = pino({ level: config.logLevel });
-  // The HTTP app and the lead stores (about a second of CPU to import) are imported while the
-  // build loads: the loading thread would otherwise wait for its reads and hashes.
+  // The HTTP app and the lead stores are imported while the build loads.
   const modules = Promise.all([import('./app.ts'), import('./leads/index.ts')]);
-  modules.catch(() => undefined); // awaited below; a failed load exits before that
   // With BUILD_URL, builds arrive by download into DIST_DIR, checked file by file; the store then
   // loads them from there with every check of a local build.
   let downloads: NodeJS.Timeout | undefined;
@@ -42,8 +40,26 @@ async function main() {
     downloads = setInterval(() => void downloader.sync(), config.buildPollMs);
     downloads.unref();
   }
+  // Leads are opened, Redis is reached and the app is built, its routes compiled, while the build
+  // loads (this thread waits for the load worker's reads at the end of a load). Requests reach
+  // the catalog only once it has loaded: the server listens after that.
+  let catalog: CatalogStore | undefined;
+  const source: CatalogSource = { current: () => catalog!.current(), damaged: (build, err) => catalog!.damaged(build, err) };
+  const serving = modules.then(async ([{ buildApp }, { openLeads }]) => {
+    const leads = await openLeads(config, log.child({ module: 'leads' }));
+    let rateCounters: RedisCounters | undefined;
+    if (config.redisUrl) {
+      const { RedisCounters } = await import('./http/rate-limit-redis.ts');
+      rateCounters = new RedisCounters(config.redisUrl, config.rateLimit, log.child({ module: 'rate-limit' }));
+      // Without Redis the server still starts: each replica counts on its own until it connects.
+      if (!await rateCounters.connected(2_000)) log.warn('rate limits: Redis not reachable at start; counting per replica until it is');
+    }
+    const app = await buildApp({ config, catalog: source, logger: log, leads, rateCounters });
+    await app.ready();
+    return { app, leads, rateCounters };
+  });
+  serving.catch(() => undefined); // awaited below; a failed load exits before that
   // The build is checked and loaded before anything listens: a server that listens serves it.
-  let catalog: CatalogStore;
   try {
     catalog = await CatalogStore.open(config.distDir, { siteUrl: config.siteUrl, log, pollMs: config.reloadPollMs }, loadWorkers);
   } catch (err) {
@@ -51,16 +67,7 @@ async function main() {
     console.error(`Cannot start: no loadable build at ${config.distDir}/current (${(err as Error).message}). Run \`make data\` to build one.`);
     process.exit(1);
   }
-  const [{ buildApp }, { openLeads }] = await modules;
-  const leads = await openLeads(config, log.child({ module: 'leads' }));
-  let rateCounters: RedisCounters | undefined;
-  if (config.redisUrl) {
-    const { RedisCounters } = await import('./http/rate-limit-redis.ts');
-    rateCounters = new RedisCounters(config.redisUrl, config.rateLimit, log.child({ module: 'rate-limit' }));
-    // Without Redis the server still starts: each replica counts on its own until it connects.
-    if (!await rateCounters.connected(2_000)) log.warn('rate limits: Redis not reachable at start; counting per replica until it is');
-  }
-  const app = await buildApp({ config, catalog, logger: log, leads, rateCounters });
+  const { app, leads, rateCounters } = await serving;
   catalog.watch();
   // Keep-alive sockets must not hold a graceful close open forever.
   app.server.keepAliveTimeout = 5_000;
