@@ -11,6 +11,7 @@
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { CONTRACT_HASH } from '../contract/hash.ts';
 
 const OUT = 'dist/server';
 
@@ -31,5 +32,7 @@ await build({
   // the CommonJS packages bundled into ES modules call require() for Node's own modules
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',
+  // the hash the source computes (contract/hash.ts), a constant of the bundle
+  define: { BUNDLED_CONTRACT_HASH: JSON.stringify(CONTRACT_HASH) },
 });
 for (const path of BESIDE_MODULES) cpSync(path, join(OUT, path.split('/').pop()!), { recursive: true });

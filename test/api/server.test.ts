@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { freePort } from '../support/ports.ts';
 import { closeFetchPool, ROOT, startServer } from '../support/server-process.ts';
@@ -116,6 +117,18 @@ describe('the server as make serve runs it (dist/server/server.js) over a real s
     assert.equal(connected, false, 'nothing listened on the port');
     assert.doesNotMatch(out, /listening on/);
     assert.match(out, /Cannot start: no loadable build at .*cards\.es\.ndjson has 25 lines for 26 listings/);
+  });
+
+  it('refuses a build made against another contract (the bundle carries the hash the source computes)', async () => {
+    const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-contract-'));
+    dirs.push(dist);
+    const other = await writeBuildFixture(join(dist, 'builds', 'other'), { buildId: 'other' });
+    const manifestFile = join(other.dir, 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+    assert.equal(manifest.contractHash, CONTRACT_HASH);
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, contractHash: 'f'.repeat(64) }));
+    await publish(dist, other.dir);
+    await assert.rejects(startServer(dist), new RegExp(`exited 1[\\s\\S]*built against another contract \\(contractHash f{64}, this server's is ${CONTRACT_HASH}\\)`));
   });
 
   it('refuses to start without a build', async () => {
