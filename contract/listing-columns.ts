@@ -164,10 +164,11 @@ export function encodeListingColumns(c: ListingColumns, orders: Record<ListingOr
  * with its length (one entry per listing, or a permutation of them), dictionary indices in range,
  * lists of listing indices ascending, every order a permutation. Throws on the first fault, naming
  * the section. The values themselves are the pipeline's to check (it did, before it published).
- * `checkEntries: false` leaves out the pass over every entry (indices in range, lists ascending,
- * orders permutations) for bytes checked with it elsewhere (the API's load workers).
+ * `checked: true` views bytes that passed these checks elsewhere (the API's load worker): the
+ * header's structure and every entry (indices in range, lists ascending, orders permutations)
+ * are not checked again.
  */
-export function decodeListingColumns(buf: Buffer, { checkEntries = true } = {}): ListingColumnsData {
+export function decodeListingColumns(buf: Buffer, { checked = false } = {}): ListingColumnsData {
   const fail = (msg: string): never => { throw new Error(`${LISTING_COLUMNS_FILE}: ${msg}`); };
   if (buf.length < 8 || buf.toString('latin1', 0, 4) !== MAGIC) fail(`not a listing columns file (no ${MAGIC} magic)`);
   const headLength = buf.readUInt32LE(4);
@@ -178,9 +179,12 @@ export function decodeListingColumns(buf: Buffer, { checkEntries = true } = {}):
   } catch (err) {
     return fail(`the header is not JSON: ${(err as Error).message}`);
   }
-  const parsed = HeaderStructureSchema.safeParse(raw);
-  if (!parsed.success) return fail(`the header is invalid: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const h = { ...parsed.data, dict: parsed.data.dict as Dict };
+  let h = raw as Header;
+  if (!checked) {
+    const parsed = HeaderStructureSchema.safeParse(raw);
+    if (!parsed.success) return fail(`the header is invalid: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    h = { ...parsed.data, dict: parsed.data.dict as Dict };
+  }
   const n = h.listings;
 
   const section = (name: string, type: Section['type']): Section => {
@@ -204,17 +208,17 @@ export function decodeListingColumns(buf: Buffer, { checkEntries = true } = {}):
   };
   const indices = (name: string, size: number, nullable: boolean): Int32Array => {
     const a = perListing<Int32Array>(name, Int32Array);
-    if (checkEntries) for (let i = 0; i < n; i++) if (a[i] >= size || (a[i] < 0 && !(nullable && a[i] === -1))) fail(`${name}[${i}] is ${a[i]}, out of range`);
+    if (!checked) for (let i = 0; i < n; i++) if (a[i] >= size || (a[i] < 0 && !(nullable && a[i] === -1))) fail(`${name}[${i}] is ${a[i]}, out of range`);
     return a;
   };
   const ascending = (name: string): Int32Array => {
     const a = view(Int32Array, section(name, 'int32'));
-    if (checkEntries) for (let k = 0; k < a.length; k++) if (!(a[k] >= 0 && a[k] < n) || (k > 0 && a[k] <= a[k - 1])) fail(`${name} is not a list of ascending listing indices (entry ${k})`);
+    if (!checked) for (let k = 0; k < a.length; k++) if (!(a[k] >= 0 && a[k] < n) || (k > 0 && a[k] <= a[k - 1])) fail(`${name} is not a list of ascending listing indices (entry ${k})`);
     return a;
   };
   const permutation = (name: string): Int32Array => {
     const a = perListing<Int32Array>(name, Int32Array);
-    if (!checkEntries) return a;
+    if (checked) return a;
     const seen = new Uint8Array(n);
     for (let k = 0; k < n; k++) {
       const i = a[k];

@@ -277,7 +277,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     let columns: ListingColumnsData;
     let engine: Engine;
     try {
-      columns = decodeListingColumns(columnsBytes, { checkEntries: false });
+      columns = decodeListingColumns(columnsBytes, { checked: true });
       engine = new Engine(columns, labels, geo, { filters: opts.filters, prices });
     } catch (err) {
       return fail((err as Error).message);
