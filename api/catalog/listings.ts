@@ -10,7 +10,7 @@ import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { haversineMeters } from './geo.ts';
-import { PRODUCTS, priceTables, type PriceTables, type ProductTable } from './price-tables.ts';
+import { PRODUCTS, priceTables, type PriceTables, type Product, type ProductTable } from './price-tables.ts';
 
 /**
  * One product's price facts (overall or of one option type) of every listing: the fromPrice the
@@ -43,8 +43,8 @@ export class ListingTable {
   readonly latSorted: Float64Array;
   /** each market position as the card's `,"marketPosition":{…}` */
   readonly marketJson: string[];
-  private readonly prices = new Map<OptionType | '', PriceColumn>();
-  private readonly onBasisIndexes = new Map<OptionType | '', AmountIndex>();
+  private readonly prices = new Map<Product, PriceColumn>();
+  private readonly onBasisIndexes = new Map<Product, AmountIndex>();
 
   /** tables: made from cols here, unless a load worker made them (price-tables.ts) */
   constructor(readonly cols: ListingColumnsData, tables: PriceTables = priceTables(cols)) {
@@ -65,8 +65,8 @@ export class ListingTable {
     for (const product of PRODUCTS) {
       const c = product === 'all' ? cols.fromPrice : cols.fromPriceByType[product];
       const { onBasisIndex, ...derived } = tables.products[product];
-      this.prices.set(product === 'all' ? '' : product, { ...(c ? { amount: c.amount, marketPosition: c.marketPosition } : noPrice), ...derived });
-      this.onBasisIndexes.set(product === 'all' ? '' : product, new AmountIndex(onBasisIndex));
+      this.prices.set(product, { ...(c ? { amount: c.amount, marketPosition: c.marketPosition } : noPrice), ...derived });
+      this.onBasisIndexes.set(product, new AmountIndex(onBasisIndex));
     }
     this.capacity = cols.capacity;
     this.byCapacity = new AmountIndex(tables.capacity);
@@ -106,12 +106,12 @@ export class ListingTable {
 
   /** The price facts of the option type, or overall: the fromPrice cards show, the comparable price filters and orders read. */
   price(type: OptionType | undefined): PriceColumn {
-    return this.prices.get(type ?? '')!;
+    return this.prices.get(type ?? 'all')!;
   }
 
   /** The listings by their price on the product's own basis (PriceColumn.onBasis), of the option type or overall. */
   onBasisIndex(type: OptionType | undefined): AmountIndex {
-    return this.onBasisIndexes.get(type ?? '')!;
+    return this.onBasisIndexes.get(type ?? 'all')!;
   }
 
   distance(i: number, lat: number, lng: number): number | undefined {
