@@ -9,7 +9,7 @@ export interface RouteResponse {
 }
 
 /** A 200 response, valid through the UTC day it was made on (meta.citation.accessed is a date). */
-interface KeptResponse extends RouteResponse {
+export interface KeptResponse extends RouteResponse {
   body: Buffer;
   etag: string;
   day: number;

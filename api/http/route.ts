@@ -9,7 +9,7 @@ import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
 import { ApiError } from './problems.ts';
 import type { CacheHint } from './headers.ts';
-import type { RouteResponse } from './response-cache.ts';
+import type { KeptResponse, RouteResponse } from './response-cache.ts';
 import { unknownMembers } from './unknown-members.ts';
 
 /** What a handler may return: an envelope to serialize, its JSON (text or UTF-8 bytes) already made, or other bytes. */
@@ -23,6 +23,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 function responseOf(result: RouteResult): RouteResponse {
   if ('raw' in result) return { body: result.raw, contentType: result.contentType, headers: result.headers };
   return { body: 'json' in result ? result.json : envelope(result.data, result.meta), contentType: JSON_TYPE };
+}
+
+/** A response kept in the build's response cache, with its ETag. */
+function sendKept(reply: FastifyReply, kept: KeptResponse) {
+  reply.header('etag', kept.etag);
+  return send(reply, kept);
 }
 
 /** Sends a body as bytes: encoded once here, not again by the ETag's hash and by the socket. */
@@ -107,7 +113,8 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       rateLimitExempt: def.rateLimit === 'exempt',
       skipClientBuildCheck: def.clientBuildCheck === false,
     },
-    handler: async (request, reply) => {
+    // Not async: a handler that answers at once (every read) is sent without a promise in between.
+    handler: (request, reply) => {
       const { build, responses } = app.catalog.current();
       const now = app.clock();
       let parsed;
@@ -128,28 +135,37 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       }
       const requestKey = app.config.queryCache ? def.cacheKey?.({ query, params }) : undefined;
       const key = requestKey === undefined ? undefined : `${def.operationId}|${requestKey}`;
-      let kept = key === undefined ? undefined : responses.get(key, now);
-      if (!kept) {
-        const cfg = app.config;
-        let result: RouteResult;
-        try {
-          // a handler may throw or reject: a damaged record is refused the same way from either
-          result = await def.handler({
-            request, reply, query, params, body, build, config: cfg, now,
-            cite: (locale, page, data) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now, data }),
-          });
-        } catch (err) {
-          if (!(err instanceof DamagedRecordError)) throw err;
-          request.log.error({ err, buildId: build.id }, 'damaged record refused');
-          app.catalog.damaged(build, err);
-          throw new ApiError('INTERNAL_ERROR', 'The stored record behind this response is damaged; it is not served until the build is repaired or replaced.');
-        }
+      const kept = key === undefined ? undefined : responses.get(key, now);
+      if (kept) {
+        sendKept(reply, kept);
+        return undefined;
+      }
+      const cfg = app.config;
+      /** a damaged record is refused the same way whether the handler throws or rejects */
+      const refuseDamaged = (err: unknown): never => {
+        if (!(err instanceof DamagedRecordError)) throw err;
+        request.log.error({ err, buildId: build.id }, 'damaged record refused');
+        app.catalog.damaged(build, err);
+        throw new ApiError('INTERNAL_ERROR', 'The stored record behind this response is damaged; it is not served until the build is repaired or replaced.');
+      };
+      const answer = (result: RouteResult) => {
         const response = responseOf(result);
         if (key === undefined || !responses.admits(key)) return send(reply, response);
-        kept = responses.keep(key, now, response);
+        return sendKept(reply, responses.keep(key, now, response));
+      };
+      let result: RouteResult | Promise<RouteResult>;
+      try {
+        result = def.handler({
+          request, reply, query, params, body, build, config: cfg, now,
+          cite: (locale, page, data) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now, data }),
+        });
+      } catch (err) {
+        return refuseDamaged(err);
       }
-      reply.header('etag', kept.etag);
-      return send(reply, kept);
+      if (result instanceof Promise) return result.then(answer, refuseDamaged);
+      // sent now; returning the reply would make Fastify wait on it as on a promise
+      answer(result);
+      return undefined;
     },
   });
 }
