@@ -176,7 +176,6 @@ export const FacetLabelsSchema = z.strictObject({
 });
 export type FacetLabels = z.infer<typeof FacetLabelsSchema>;
 
-
 export const GeoFileSchema = GeoPayloadSchema;
 
 /**

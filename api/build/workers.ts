@@ -32,7 +32,9 @@ type Job =
   | { kind: 'columns'; path: string }
   | { kind: 'json'; path: string; siteUrl?: string; head: string[] };
 export type LoadJob = Job & { id: number };
-export type LoadReply = { id: number } & ({ files: FileRead[]; tables?: Table[]; prices?: PriceTables; head?: Record<string, unknown>; error?: string } | { failure: string });
+/** What a job gave: the files read, and what a check made of them (tables, prices, the `head` fields of a JSON file), or why they fail it (`error`). */
+type JobResult = { files: FileRead[]; tables?: Table[]; prices?: PriceTables; head?: Record<string, unknown>; error?: string };
+export type LoadReply = { id: number } & (JobResult | { failure: string });
 
 /** Files a worker read and checked: their xxh64 and bytes, and the tables the check made, or why it failed (`error`). */
 export interface CheckedFiles { files: { xxh64: string; bytes: Buffer }[]; tables?: Table[]; error?: string }
@@ -62,7 +64,7 @@ export class LoadWorkers {
   }
 
   /** Jobs go to the workers in turn, each worker's in the order given. */
-  private async run(job: Job): Promise<{ files: FileRead[]; tables?: Table[]; prices?: PriceTables; head?: Record<string, unknown>; error?: string }> {
+  private async run(job: Job): Promise<JobResult> {
     const id = this.next++;
     const reply = await new Promise<LoadReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

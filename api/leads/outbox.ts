@@ -1,4 +1,4 @@
-import type { Transporter } from 'nodemailer';
+import type { SendMailOptions, SentMessageInfo, Transporter } from 'nodemailer';
 import { mkdirSync, openSync, writeSync, fsyncSync, closeSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -14,45 +14,50 @@ export interface MailTransport {
 }
 
 /**
- * nodemailer, imported when the first message is sent: loading it costs the server's start-up
- * ~0.1 s (its ~470 kB are compiled on the thread that builds the catalogue).
+ * A nodemailer transporter made when the first message is sent, nodemailer imported with it: its
+ * ~470 kB would otherwise be compiled at every start-up, on the thread that loads the catalogue.
  */
-let nodemailerImport: Promise<typeof import('nodemailer').default> | undefined;
-const createTransport = async (options: object): Promise<Transporter> =>
-  (await (nodemailerImport ??= import('nodemailer').then((m) => m.default))).createTransport(options as never);
+class LazyTransporter {
+  private made: Promise<Transporter> | undefined;
+  constructor(private readonly options: object) {}
 
-const toMail = (m: OutgoingMessage, messageId: string) => ({
+  async sendMail(mail: SendMailOptions): Promise<SentMessageInfo> {
+    this.made ??= import('nodemailer').then((m) => m.default.createTransport(this.options as never));
+    return (await this.made).sendMail(mail);
+  }
+
+  close(): void { void this.made?.then((t) => t.close(), () => undefined); }
+}
+
+const toMail = (m: OutgoingMessage, messageId: string): SendMailOptions => ({
   from: m.from, to: m.to, replyTo: m.replyTo, subject: m.subject, text: m.text,
   messageId, date: new Date(m.date),
 });
 
 export class SmtpTransport implements MailTransport {
   readonly kind = 'smtp' as const;
-  private readonly options: object;
-  private transporter: Promise<Transporter> | undefined;
+  private readonly transporter: LazyTransporter;
   constructor(url: string, opts: { timeoutMs?: number } = {}) {
     const timeout = opts.timeoutMs ?? 30_000;
     // Pooled: one SMTP session carries many messages instead of a handshake per message.
-    this.options = {
+    this.transporter = new LazyTransporter({
       url, pool: true, maxConnections: RELAY_CONCURRENCY, maxMessages: 100,
       connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout,
-    };
+    });
   }
   async send(message: OutgoingMessage, messageId: string): Promise<void> {
-    this.transporter ??= createTransport(this.options);
-    await (await this.transporter).sendMail(toMail(message, messageId));
+    await this.transporter.sendMail(toMail(message, messageId));
   }
-  close(): void { void this.transporter?.then((t) => t.close(), () => undefined); }
+  close(): void { this.transporter.close(); }
 }
 
 /** With no SMTP: one .eml file per message, written to a temp name, fsynced, renamed into place. */
 export class SpoolTransport implements MailTransport {
   readonly kind = 'spool' as const;
-  private composer: Promise<Transporter> | undefined;
+  private readonly composer = new LazyTransporter({ streamTransport: true, buffer: true, newline: 'windows' });
   constructor(readonly dir: string) { mkdirSync(dir, { recursive: true }); }
   async send(message: OutgoingMessage, messageId: string): Promise<void> {
-    this.composer ??= createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
-    const info = await (await this.composer).sendMail(toMail(message, messageId));
+    const info = await this.composer.sendMail(toMail(message, messageId));
     const raw = info.message as unknown as Buffer;
     // Named after the Message-ID: a redelivery overwrites its own file instead of adding a copy.
     const name = `${messageId.replace(/^<|>$/g, '').replace(/[^A-Za-z0-9._-]/g, '_')}.eml`;
@@ -61,7 +66,7 @@ export class SpoolTransport implements MailTransport {
     try { writeSync(fd, raw); fsyncSync(fd); } finally { closeSync(fd); }
     renameSync(tmp, join(this.dir, name));
   }
-  close(): void { void this.composer?.then((c) => c.close(), () => undefined); }
+  close(): void { this.composer.close(); }
 }
 
 export interface RelayOptions {

@@ -50,7 +50,6 @@ const apiLink = (ctx: ViewContext, path: string, query: Record<string, string> =
   type: JSON_TYPE,
 });
 
-
 const slugName = (h: { slug: string; name: string }): SlugName => ({ slug: h.slug, name: h.name });
 
 /** A page's path in this view's locale. */
@@ -184,7 +183,6 @@ export async function bestView(ctx: ViewContext): Promise<PageView | undefined> 
     dataLinks: [apiLink(ctx, '/v1/rankings', { city: ranking.city.slug, limit: String(ranking.ranked.length || 1) })],
   };
 }
-
 
 function priceIndexLinks(ctx: ViewContext, withHistory = false): DataLink[] {
   const t = STRINGS[ctx.locale];
