@@ -1,6 +1,6 @@
 /**
- * A thread of LoadWorkers (workers.ts): reads files of a build into shared memory and takes their
- * xxh64; for files held in memory whose structure the loader relies on, checks it too: an
+ * A thread of LoadWorkers (workers.ts): reads files of a build and takes their xxh64, and moves
+ * the bytes the loading thread keeps to it (transferred, not copied); for files held in memory whose structure the loader relies on, checks it too: an
  * NDJSON file against its line index (ndjson.ts), the autocomplete's files (suggest.ts), every
  * entry of listing-columns.bin (contract/listing-columns.ts). It
  * reads synchronously: its work goes on while the loading thread is busy. From listing-columns.bin
@@ -21,12 +21,20 @@ import type { LoadJob, LoadReply, StructureCheck, Table } from './workers.ts';
 const contractChecks = Promise.all([import('./suggest.ts'), import('../../contract/listing-columns.ts'), import('../catalog/price-tables.ts')])
   .then(([{ checkSuggestFiles }, { decodeListingColumns }, { priceTables, priceTableBuffers }]) => ({ checkSuggestFiles, decodeListingColumns, priceTables, priceTableBuffers }));
 
-/** A whole file in shared memory (the loading thread keeps these very bytes: nothing is copied), and its xxh64. */
+/** the buffers readFile allocated (each file's own) */
+const ownBuffers = new WeakSet<ArrayBufferLike>();
+
+/**
+ * A whole file in memory of its own, and its xxh64. Its buffer is moved to the loading thread with
+ * the reply (transferred, not copied). Not shared memory: V8 copies out of a SharedArrayBuffer
+ * several times slower, and every response spliced from these bytes would pay for it.
+ */
 function readFile(path: string): { xxh64: string; bytes: Buffer } {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    const buffer = Buffer.from(new SharedArrayBuffer(size));
+    const buffer = Buffer.allocUnsafeSlow(size);
+    ownBuffers.add(buffer.buffer);
     let filled = 0;
     for (let n; filled < size && (n = readSync(fd, buffer, filled, size - filled, filled)) > 0;) filled += n;
     const bytes = filled === size ? buffer : buffer.subarray(0, filled);
@@ -81,5 +89,8 @@ parentPort!.on('message', async (job: LoadJob) => {
   } catch (err) {
     reply = { id: job.id, failure: (err as Error).message };
   }
-  parentPort!.postMessage(reply, transfer);
+  // the bytes read are moved, not copied; a JSON file's resolved text (a new Buffer, maybe cut from the pool) is copied
+  const moved = new Set(transfer);
+  if ('files' in reply) for (const f of reply.files) if (f.bytes && ownBuffers.has(f.bytes.buffer)) moved.add(f.bytes.buffer as ArrayBuffer);
+  parentPort!.postMessage(reply, [...moved]);
 });

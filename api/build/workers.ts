@@ -1,6 +1,6 @@
 /**
- * The loader's worker threads: they read the files a build holds in memory into shared memory
- * (SharedArrayBuffer: the loading thread keeps the very bytes a worker read and hashed, nothing is
+ * The loader's worker threads: they read the files a build holds in memory and move them to the
+ * loading thread (transferred: it keeps the very bytes a worker read and hashed, nothing is
  * copied), take each file's xxh64 (contract/file-digests.ts), and check the structure of the files the loader relies on
  * (each NDJSON file held in memory against its line index, the autocomplete's files, every entry
  * of listing-columns.bin, from which they also make the engine's price tables). They
@@ -19,7 +19,7 @@ import type { PriceTables } from '../catalog/price-tables.ts';
  */
 const WORKERS = Math.min(2, Math.max(1, availableParallelism() - 1));
 
-/** A file read by a worker: its xxh64, and its bytes (shared memory) when they were asked for. */
+/** A file read by a worker: its xxh64, and its bytes (moved to this thread) when they were asked for. */
 export interface FileRead { xxh64: string; bytes?: Uint8Array }
 
 /** What a worker checks of files it read: an NDJSON file and its line index (ndjsonLines), or the autocomplete's index and lines (checkSuggestFiles). */

@@ -8,7 +8,7 @@ import * as bits from './bitset.ts';
 import type { FacetsOut } from './facet-payload.ts';
 import { FacetCounter, type FacetLabeling } from './facets.ts';
 import { FILTERS, type FilterRegistry, type FilterValues } from './filters.ts';
-import { ListingTable } from './listings.ts';
+import { ListingTable, type PriceColumn } from './listings.ts';
 import { Matcher, type MatchSet } from './match.ts';
 import { Orders } from './order.ts';
 import type { PriceTables } from './price-tables.ts';
@@ -36,6 +36,12 @@ export interface PlaceRef { country: SlugName; city?: SlugName; zone?: SlugName 
  * record index when served, the page cache holds them; their site paths are resolved then).
  */
 export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; details: RecordFile; siteUrl: string }
+
+/** The fields a card or marker gets when it is rendered, as bytes: the text around the numbers, by currency and billing period (their codes less one) after the amount. */
+const FROM_PRICE = Buffer.from(',"fromPrice":{"amount":');
+const PRICE_TAILS = CURRENCIES.map((c) => BILLING_PERIODS.map((p) => Buffer.from(`,"currency":"${c}"},"fromBillingPeriod":"${p}"`)));
+const DISTANCE = Buffer.from(',"distanceMeters":');
+const CLOSE_BRACE = 0x7d;
 
 /** Writes line i without its closing brace, site paths resolved, ready for the request-dependent fields. */
 const writeOpenLine = (w: JsonBytes, l: NdjsonLines, i: number, siteUrl: Buffer) => writeWithSitePaths(w, l.bytes, l.starts[i], l.starts[i + 1] - 2, l.sitePaths, l.firstSitePath[i], siteUrl);
@@ -236,28 +242,30 @@ export class Engine {
 
   // ---- rendering ----------------------------------------------------------------------------
 
-  private priceFields(i: number, type: OptionType | undefined): string {
-    const c = this.listings.price(type);
-    if (c.currency[i] === 0) return '';
-    return `,"fromPrice":{"amount":${c.amount[i]},"currency":"${CURRENCIES[c.currency[i] - 1]}"},"fromBillingPeriod":"${BILLING_PERIODS[c.period[i] - 1]}"`;
+  /** Writes a card's or marker's fromPrice and fromBillingPeriod (the option type's, or overall), if it has a price. */
+  private writePriceFields(w: JsonBytes, i: number, c: PriceColumn): void {
+    if (c.currency[i] === 0) return;
+    w.bytes(FROM_PRICE).number(c.amount[i]).bytes(PRICE_TAILS[c.currency[i] - 1][c.period[i] - 1]);
   }
 
   /** Writes the card of listing i with the fields that depend on the filters (price of an option type, distance). */
   writeCard(w: JsonBytes, i: number, locale: Locale, f: Filters): void {
     writeOpenLine(w, this.lines[locale].cards, i, this.siteUrlBytes[locale]);
-    let s = this.priceFields(i, f.pricingOptionType);
-    const mp = this.listings.price(f.pricingOptionType).marketPosition[i];
-    if (mp >= 0) s += this.listings.marketJson[mp];
+    const c = this.listings.price(f.pricingOptionType);
+    this.writePriceFields(w, i, c);
+    const mp = c.marketPosition[i];
+    if (mp >= 0) w.bytes(this.listings.marketJson[mp]);
     if (f.lat !== undefined && f.lng !== undefined) {
       const d = this.listings.distance(i, f.lat, f.lng);
-      if (d !== undefined) s += `,"distanceMeters":${Math.round(d * 10) / 10}`;
+      if (d !== undefined) w.bytes(DISTANCE).number(Math.round(d * 10) / 10);
     }
-    w.text(`${s}}`);
+    w.byte(CLOSE_BRACE);
   }
 
   writeMarker(w: JsonBytes, i: number, locale: Locale, f: Filters): void {
     writeOpenLine(w, this.lines[locale].markers, i, this.siteUrlBytes[locale]);
-    w.text(`${this.priceFields(i, f.pricingOptionType)}}`);
+    this.writePriceFields(w, i, this.listings.price(f.pricingOptionType));
+    w.byte(CLOSE_BRACE);
   }
 
   cardJson(i: number, locale: Locale, f: Filters): string {

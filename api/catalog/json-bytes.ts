@@ -96,10 +96,15 @@ export class JsonBytes {
     this.length += digits;
     for (let k = this.length - 1, m = n; k >= this.length - digits; k--) {
       const q = Math.floor(m / 10);
-      buf[k] = 0x30 + m - q * 10;
+      buf[k] = 0x30 + (m - q * 10);
       m = q;
     }
     return this;
+  }
+
+  /** A finite number as JSON writes it. */
+  number(n: number): this {
+    return Number.isSafeInteger(n) && n >= 0 ? this.uint(n) : this.text(String(n));
   }
 
   /** The bytes written, in a Buffer of their own; the writer is done (write nothing after). */

@@ -41,8 +41,8 @@ export class ListingTable {
   /** the listings with coordinates by latitude, and their latitudes */
   readonly latOrder: Int32Array;
   readonly latSorted: Float64Array;
-  /** each market position as the card's `,"marketPosition":{…}` */
-  readonly marketJson: string[];
+  /** each market position as the card's `,"marketPosition":{…}`, UTF-8 */
+  readonly marketJson: Buffer[];
   private readonly prices = new Map<Product, PriceColumn>();
   private readonly onBasisIndexes = new Map<Product, AmountIndex>();
 
@@ -60,7 +60,7 @@ export class ListingTable {
       if (before !== undefined && before > slug) throw new Error(`listing-columns.bin: order.slug does not sort ${slug}`);
     }
     this.all = bits.full(n);
-    this.marketJson = cols.dict.marketPositions.map((m) => `,"marketPosition":${JSON.stringify(m)}`);
+    this.marketJson = cols.dict.marketPositions.map((m) => Buffer.from(`,"marketPosition":${JSON.stringify(m)}`));
     const noPrice = { amount: new Float64Array(n).fill(Number.NaN), marketPosition: new Int32Array(n).fill(-1) };
     for (const product of PRODUCTS) {
       const c = product === 'all' ? cols.fromPrice : cols.fromPriceByType[product];

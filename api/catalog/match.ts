@@ -3,6 +3,7 @@ import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import type { FilterIndex, FilterRegistry, FilterValues, IndexContext } from './filters.ts';
 
+/** A set to read, never to change: the match of no filter is the listing table's own set of every listing. */
 export interface MatchSet { bits: Bitset; count: number }
 
 export interface IndexedFilter {
@@ -16,8 +17,10 @@ export class Matcher {
   readonly declared: readonly IndexedFilter[];
   /** each filter's place in `declared`, by its query parameters */
   private readonly placeOf = new Map<string, number>();
+  private readonly everyListing: MatchSet;
 
   constructor(registry: FilterRegistry, private readonly ctx: IndexContext) {
+    this.everyListing = { bits: ctx.listings.all, count: ctx.listings.n };
     this.declared = Object.entries(registry).map(([name, e]) => ({ name, params: Object.keys(e.declaration.params), index: e.index(ctx) }));
     this.declared.forEach((x, k) => {
       for (const p of x.params) {
@@ -53,8 +56,10 @@ export class Matcher {
 
   /** The listings matching every filter f sets. */
   match(f: FilterValues): MatchSet {
-    const b = Uint32Array.from(this.ctx.listings.all);
-    for (const x of this.setIn(f)) x.index.narrow(b, f);
+    const set = this.setIn(f);
+    if (set.length === 0) return this.everyListing;
+    const b = this.ctx.listings.all.slice();
+    for (const x of set) x.index.narrow(b, f);
     return { bits: b, count: bits.count(b) };
   }
 

@@ -17,6 +17,13 @@ describe('JsonBytes', () => {
     assert.equal(body.length, Buffer.byteLength(expected));
   });
 
+  it('writes numbers as JSON.stringify does', () => {
+    const numbers = [0, -0, 7, 450, 1234567890, Number.MAX_SAFE_INTEGER, 2 ** 60, 37.5, 0.1, -12, -3.25, 1e-7, 1e21, 123.4];
+    const w = new JsonBytes(4).byte(0x5b);
+    numbers.forEach((n, k) => { if (k > 0) w.byte(0x2c); w.number(n); });
+    assert.equal(w.byte(0x5d).finish().toString(), JSON.stringify(numbers));
+  });
+
   it('finishes each body in bytes of its own: the writers after it, and a writer opened inside another, change nothing of it', () => {
     const outer = new JsonBytes(64).text('{"outer":');
     const inner = new JsonBytes(64).text('"inner"');
