@@ -1,10 +1,11 @@
 /**
- * A thread of LoadWorkers (workers.ts): reads files of a build and takes their xxh64, and moves
- * the bytes the loading thread keeps to it (transferred, not copied); for files held in memory whose structure the loader relies on, checks it too: an
- * NDJSON file against its line index (ndjson.ts), the autocomplete's files (suggest.ts), every
- * entry of listing-columns.bin (contract/listing-columns.ts). It
- * reads synchronously: its work goes on while the loading thread is busy. From listing-columns.bin
- * it also makes the price tables (api/catalog/price-tables.ts) that the engine is built with.
+ * A thread of LoadWorkers (workers.ts): reads files of a build, takes their xxh64 and moves the
+ * bytes the loading thread keeps to it (transferred, not copied); for files held in memory whose
+ * structure the loader relies on, checks it too: an NDJSON file against its line index
+ * (ndjson.ts), the autocomplete's files (suggest.ts), every entry of listing-columns.bin
+ * (contract/listing-columns.ts). It reads synchronously: its work goes on while the loading thread
+ * is busy. From listing-columns.bin it also makes the price tables (api/catalog/price-tables.ts)
+ * that the engine is built with.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';

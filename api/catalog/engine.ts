@@ -1,7 +1,7 @@
 import { compareLabelled, LABELLED_FACETS, type FacetLabels } from '../../contract/build.ts';
 import type { ListingColumnsData } from '../../contract/listing-columns.ts';
 import type { FacetsPayload, GeoPayload } from '../../contract/catalog.ts';
-import { BILLING_PERIODS, CURRENCIES, LOCALES, type Locale, type OptionType, type SlugName } from '../../contract/common.ts';
+import { BILLING_PERIODS, CURRENCIES, LOCALES, type Locale, type SlugName } from '../../contract/common.ts';
 import type { Filters } from '../../contract/filters.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import * as bits from './bitset.ts';
