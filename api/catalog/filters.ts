@@ -12,7 +12,7 @@ import { PRODUCT_PRICE_BASIS } from '../../contract/prices.ts';
 import { houseNumberMatches, parseAddress, parseHouseNumber, streetKey } from './address.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import { haversineMeters, longitudeGap, longitudeReach, METERS_PER_DEGREE_LAT } from './geo.ts';
+import { longitudeGap, longitudeReach, METERS_PER_DEGREE_LAT } from './geo.ts';
 import type { ListingTable } from './listings.ts';
 import { AmountIndex } from './amounts.ts';
 import { countIn, narrowTo, posting, postingsOf, type Posting } from './postings.ts';
@@ -403,7 +403,7 @@ export const FILTERS = {
   point: {
     declaration: FILTER_DECLARATIONS.point,
     index({ listings }) {
-      const { lat, lng } = listings;
+      const { lng } = listings;
       return {
         // A point search is about where listings are: a listing without coordinates has no distance.
         narrow(b, f) {
@@ -412,7 +412,8 @@ export const FILTERS = {
           const dLat = radius / METERS_PER_DEGREE_LAT + 1e-9;
           // a listing out of reach in longitude is farther: no trigonometry for it
           const dLng = longitudeReach(pLat, radius) + 1e-9;
-          listings.keepInLatitudes(b, pLat - dLat, pLat + dLat, (i) => longitudeGap(lng[i], pLng) <= dLng && haversineMeters(pLat, pLng, lat[i], lng[i]) <= radius);
+          const distance = listings.distanceFrom(pLat, pLng);
+          listings.keepInLatitudes(b, pLat - dLat, pLat + dLat, (i) => longitudeGap(lng[i], pLng) <= dLng && distance(i)! <= radius);
         },
       };
     },

@@ -9,7 +9,7 @@ import type { OptionType } from '../../contract/common.ts';
 import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import { haversineMeters } from './geo.ts';
+import { haversineWithCosines, latitudeCosine } from './geo.ts';
 import { PRODUCTS, priceTables, type PriceTables, type Product, type ProductTable } from './price-tables.ts';
 
 /**
@@ -37,6 +37,8 @@ export class ListingTable {
   /** NaN when the listing has no coordinates */
   readonly lat: Float64Array;
   readonly lng: Float64Array;
+  /** the cosine of each latitude (geo.ts latitudeCosine), made once for the distances */
+  private readonly cosLat: Float64Array;
   readonly hasCoords: Bitset;
   /** the listings with coordinates by latitude, and their latitudes */
   readonly latOrder: Int32Array;
@@ -72,6 +74,7 @@ export class ListingTable {
     this.byCapacity = new AmountIndex(tables.capacity);
     this.lat = new Float64Array(n).fill(Number.NaN);
     this.lng = new Float64Array(n).fill(Number.NaN);
+    this.cosLat = new Float64Array(n).fill(Number.NaN);
     this.hasCoords = new Uint32Array(this.all.length);
     let withCoords = 0;
     for (let i = 0; i < n; i++) {
@@ -79,6 +82,7 @@ export class ListingTable {
       if (!Number.isNaN(lat) && !Number.isNaN(lng)) {
         this.lat[i] = lat;
         this.lng[i] = lng;
+        this.cosLat[i] = latitudeCosine(lat);
         this.hasCoords[i >>> 5] |= 1 << (i & 31);
         withCoords++;
       }
@@ -114,8 +118,15 @@ export class ListingTable {
     return this.onBasisIndexes.get(type ?? 'all')!;
   }
 
+  /** The distance in metres of listing i from a point, undefined when the listing has no coordinates. */
   distance(i: number, lat: number, lng: number): number | undefined {
-    return Number.isNaN(this.lat[i]) ? undefined : haversineMeters(lat, lng, this.lat[i], this.lng[i]);
+    return this.distanceFrom(lat, lng)(i);
+  }
+
+  /** The distances from one point (its latitude's cosine taken once: sorting by distance measures every member). */
+  distanceFrom(lat: number, lng: number): (i: number) => number | undefined {
+    const cos = latitudeCosine(lat);
+    return (i) => (Number.isNaN(this.lat[i]) ? undefined : haversineWithCosines(lat, lng, cos, this.lat[i], this.lng[i], this.cosLat[i]));
   }
 
   /** Positions [start, end) in latOrder of the listings with lo ≤ latitude ≤ hi. */

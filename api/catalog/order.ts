@@ -47,7 +47,8 @@ export class Orders {
     if (sort === 'distance') {
       const idx = bits.toIndices(set, size);
       const keys = new Float64Array(size);
-      for (let k = 0; k < size; k++) keys[k] = this.listings.distance(idx[k], c.lat!, c.lng!) ?? Infinity;
+      const distance = this.listings.distanceFrom(c.lat!, c.lng!);
+      for (let k = 0; k < size; k++) keys[k] = distance(idx[k]) ?? Infinity;
       return selectRange(idx, keys, this.listings.slugRank, offset, limit);
     }
     const o = this.sorted.get(`${sort}:${sort === 'price-asc' || sort === 'price-desc' ? c.pricingOptionType ?? '' : ''}`)!;
