@@ -85,6 +85,22 @@ describe('Orders', () => {
     }
   });
 
+  it('selects the same ranks as a full sort by key, then tie rank, whatever the size of the set', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const n = 5000;
+    const tieRank = Int32Array.from({ length: n }, (_, i) => (i * 2654435761) % n);
+    for (const size of [1, 10, 63, 64, 65, 200, 1000, 3000]) {
+      const idx = Int32Array.from({ length: size }, (_, k) => (k * 7919) % n);
+      // few distinct keys (ties), listings without a key (Infinity), negative and fractional keys
+      const keys = Float64Array.from({ length: size }, () => (rnd() < 0.1 ? Infinity : Math.floor(rnd() * 40) - 10 + (rnd() < 0.5 ? 0.25 : 0)));
+      const sorted = Array.from(idx.keys()).sort((a, b) => (keys[a] === keys[b] ? tieRank[idx[a]] - tieRank[idx[b]] : keys[a] < keys[b] ? -1 : 1)).map((k) => idx[k]);
+      for (const [offset, limit] of [[0, 20], [20, 20], [Math.floor(size / 2), 50], [Math.max(0, size - 5), 20], [size, 20]]) {
+        assert.deepEqual(selectRange(idx, keys, tieRank, offset, limit), sorted.slice(offset, offset + limit), `size ${size}, offset ${offset}`);
+      }
+    }
+  });
+
   it('breaks ties by slug: the listings are in place order, not slug order', () => {
     const { slugs, n } = listings;
     const bySlug = Array.from(slugs.keys()).sort((a, b) => (slugs[a] < slugs[b] ? -1 : 1));
