@@ -1,19 +1,15 @@
-/** Great-circle distance in metres (haversine, mean Earth radius 6,371,008.8 m). */
+/** The mean Earth radius of the distances, in metres. */
 export const EARTH_RADIUS_M = 6_371_008.8;
 const RAD = Math.PI / 180;
 
-export function haversineMeters(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  return haversineWithCosines(lat1, lng1, latitudeCosine(lat1), lat2, lng2, latitudeCosine(lat2));
-}
-
-/** The cosine of a latitude in degrees, as haversineWithCosines takes it. */
+/** The cosine of a latitude in degrees, as haversineMeters takes it. */
 export const latitudeCosine = (lat: number) => Math.cos(lat * RAD);
 
 /**
- * haversineMeters, the cosines of the latitudes given (latitudeCosine): the same bits, for a
- * listing's made once per build and a point's once per request.
+ * Great-circle distance in metres (haversine on the sphere of EARTH_RADIUS_M). The cosines of the
+ * latitudes are given (latitudeCosine): a listing's is made once per build, a point's once per request.
  */
-export function haversineWithCosines(lat1: number, lng1: number, cosLat1: number, lat2: number, lng2: number, cosLat2: number): number {
+export function haversineMeters(lat1: number, lng1: number, cosLat1: number, lat2: number, lng2: number, cosLat2: number): number {
   const dLat = (lat2 - lat1) * RAD;
   const dLng = (lng2 - lng1) * RAD;
   const a = Math.sin(dLat / 2) ** 2 + cosLat1 * cosLat2 * Math.sin(dLng / 2) ** 2;

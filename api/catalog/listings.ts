@@ -9,7 +9,7 @@ import type { OptionType } from '../../contract/common.ts';
 import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import { haversineWithCosines, latitudeCosine } from './geo.ts';
+import { haversineMeters, latitudeCosine } from './geo.ts';
 import { PRODUCTS, priceTables, type PriceTables, type Product, type ProductTable } from './price-tables.ts';
 
 /**
@@ -126,7 +126,7 @@ export class ListingTable {
   /** The distances from one point (its latitude's cosine taken once: sorting by distance measures every member). */
   distanceFrom(lat: number, lng: number): (i: number) => number | undefined {
     const cos = latitudeCosine(lat);
-    return (i) => (Number.isNaN(this.lat[i]) ? undefined : haversineWithCosines(lat, lng, cos, this.lat[i], this.lng[i], this.cosLat[i]));
+    return (i) => (Number.isNaN(this.lat[i]) ? undefined : haversineMeters(lat, lng, cos, this.lat[i], this.lng[i], this.cosLat[i]));
   }
 
   /** Positions [start, end) in latOrder of the listings with lo ≤ latitude ≤ hi. */

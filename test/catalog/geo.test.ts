@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EARTH_RADIUS_M, haversineMeters, longitudeGap, longitudeReach } from '../../api/catalog/geo.ts';
+import { EARTH_RADIUS_M, haversineMeters, latitudeCosine, longitudeGap, longitudeReach } from '../../api/catalog/geo.ts';
 
 const RAD = Math.PI / 180;
 
@@ -22,7 +22,7 @@ describe('longitudeReach', () => {
           let widest = 0;
           for (let bearing = 0; bearing < 360; bearing += 0.05) {
             const p = destination(lat, lng, bearing, radius);
-            assert.ok(Math.abs(haversineMeters(lat, lng, p.lat, p.lng) - radius) < 1e-3 * Math.max(1, radius / 1000));
+            assert.ok(Math.abs(haversineMeters(lat, lng, latitudeCosine(lat), p.lat, p.lng, latitudeCosine(p.lat)) - radius) < 1e-3 * Math.max(1, radius / 1000));
             const gap = longitudeGap(p.lng, lng);
             assert.ok(gap <= reach + 1e-9, `(${lat}, ${lng}) r=${radius} bearing ${bearing}: ${gap} > ${reach}`);
             widest = Math.max(widest, gap);
