@@ -19,8 +19,9 @@ export function fromIndices(n: number, indices: ArrayLike<number>): Bitset {
 
 export const has = (b: Bitset, i: number) => (b[i >>> 5] & (1 << (i & 31))) !== 0;
 
-export function andInto(target: Bitset, other: Bitset): void {
-  for (let w = 0; w < target.length; w++) target[w] &= other[w];
+/** target := target ∩ other, over the words [lo, hi) when target is empty outside them */
+export function andInto(target: Bitset, other: Bitset, lo = 0, hi = target.length): void {
+  for (let w = lo; w < hi; w++) target[w] &= other[w];
 }
 
 export function andNot(target: Bitset, other: Bitset): Bitset {
@@ -53,24 +54,25 @@ export function countAnd(a: Bitset, b: Bitset, lo = 0, hi = a.length): number {
   return c;
 }
 
-/** b := b ∩ [start, end) */
-export function keepRange(b: Bitset, start: number, end: number): void {
-  if (start >= end) { b.fill(0); return; }
+/** b := b ∩ [start, end), b being empty outside the words [lo, hi) */
+export function keepRange(b: Bitset, start: number, end: number, lo = 0, hi = b.length): void {
+  if (start >= end) { b.fill(0, lo, hi); return; }
   const first = start >>> 5, last = (end - 1) >>> 5;
-  b.fill(0, 0, first);
-  b.fill(0, last + 1);
+  if (first >= hi || last < lo) { b.fill(0, lo, hi); return; }
+  b.fill(0, lo, first);
+  b.fill(0, last + 1, hi);
   b[first] &= ~0 << (start & 31);
   b[last] &= ~0 >>> (31 - ((end - 1) & 31));
 }
 
-/** b := b ∩ {list[k] : from ≤ k < to, keep(list[k])}, in O(words + to − from) */
-export function keepListed(b: Bitset, list: ArrayLike<number>, from = 0, to = list.length, keep?: (i: number) => boolean): void {
+/** b := b ∩ {list[k] : from ≤ k < to, keep(list[k])}, b being empty outside the words [lo, hi), in O(hi − lo + to − from) */
+export function keepListed(b: Bitset, list: ArrayLike<number>, from = 0, to = list.length, keep?: (i: number) => boolean, lo = 0, hi = b.length): void {
   const kept: number[] = [];
   for (let k = from; k < to; k++) {
     const i = list[k];
     if (has(b, i) && (!keep || keep(i))) kept.push(i);
   }
-  b.fill(0);
+  b.fill(0, lo, hi);
   for (const i of kept) b[i >>> 5] |= 1 << (i & 31);
 }
 

@@ -202,8 +202,7 @@ export class FacetCounter {
       const tallied = x.index.tallied;
       if (!tallied || !facets.length) continue;
       for (const value of tallied.values) {
-        const b = Uint32Array.from(all);
-        x.index.narrow(b, tallied.filters(value));
+        const b = matcher.match(tallied.filters(value)).bits;
         const ctx = span(b);
         if (ctx.count === 0) continue;
         const touched = this.countValues(ctx, facets);
@@ -395,7 +394,7 @@ export class FacetCounter {
    * MAX_FACET_VALUES values and was cut to its highest counts (its selected values kept beyond the cap).
    */
   facets(f: FilterValues, labeling: FacetLabeling, out: FacetsOut): boolean {
-    const sets = this.matcher.ownSets(f, this.own).map(({ x, bits: b }) => ({ x, bit: this.bitOf.get(x)!, bits: b, ...wordsOf(b) }));
+    const sets = this.matcher.ownSets(f, this.own).map(({ x, bits: b, lo, hi }) => ({ x, bit: this.bitOf.get(x)!, bits: b, ...wordsOf(b, lo, hi) }));
     /** by the bits of the filters each keeps */
     const contexts = new Map<number, Context>();
     const context = (ignores: readonly string[]) => {

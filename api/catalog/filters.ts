@@ -85,8 +85,13 @@ export interface RangeSummary {
 }
 
 export interface FilterIndex {
-  /** Narrows b to the listings that match f; called when f sets one of the filter's parameters. */
-  narrow(b: Bitset, f: FilterValues): void;
+  /**
+   * Narrows b to the listings that match f; called when f sets one of the filter's parameters.
+   * b has no members outside its words [lo, hi), which a narrow may leave as they are.
+   */
+  narrow(b: Bitset, f: FilterValues, lo: number, hi: number): void;
+  /** The listings [start, end) among which every listing matching f lies, when they are one range (a place's). */
+  span?(f: FilterValues): { start: number; end: number };
   /** The groups a matching set is listed in, one after the other (the address rule). */
   groups?(set: Bitset, f: FilterValues): Bitset[];
   readonly facet?: ValueFacet | CountedFacet;
@@ -131,7 +136,7 @@ function keyword(name: 'operator'): FilterEntry {
       const postings = postingsOf(n, valueIds, values.length);
       const byValue = new Map(values.map((v, id) => [v, postings[id]]));
       return {
-        narrow: (b, f) => narrowTo(b, byValue.get(f[name]!)),
+        narrow: (b, f, lo, hi) => narrowTo(b, byValue.get(f[name]!), lo, hi),
         facet: { ignores: [name], values, valueIds, totals: Int32Array.from(postings, (p) => p.list.length) },
       };
     },
@@ -165,12 +170,17 @@ function place(name: 'country' | 'city' | 'zone', tallied = false): FilterEntry 
       const valueIds = cols[name];
       const ranges = placeRanges(name, valueIds, values);
       const idOf = new Map(values.map((v, id) => [v, id]));
+      // an unknown place holds no listing
+      const span = (f: FilterValues) => {
+        const id = idOf.get(f[name]!);
+        return id === undefined ? { start: 0, end: 0 } : { start: ranges.start[id], end: ranges.end[id] };
+      };
       return {
-        narrow(b, f) {
-          const id = idOf.get(f[name]!);
-          if (id === undefined) b.fill(0);
-          else bits.keepRange(b, ranges.start[id], ranges.end[id]);
+        narrow(b, f, lo, hi) {
+          const { start, end } = span(f);
+          bits.keepRange(b, start, end, lo, hi);
         },
+        span,
         facet: { ignores: [name], values, valueIds, totals: Int32Array.from(values, (_, id) => ranges.end[id] - ranges.start[id]), ranges },
         tallied: tallied ? { values, filters: (v) => ({ [name]: v }), holding: (f) => [f[name]!] } : undefined,
       };
@@ -281,7 +291,7 @@ export const FILTERS = {
       const amounts = types.byValue((t) => listings.price(t as OptionType).onBasis);
       const indexes = types.byValue((t) => listings.onBasisIndex(t as OptionType));
       return {
-        narrow: (b, f) => narrowTo(b, types.postings.get(f.pricingOptionType!)),
+        narrow: (b, f, lo, hi) => narrowTo(b, types.postings.get(f.pricingOptionType!), lo, hi),
         tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), holding: (f) => [f.pricingOptionType!] },
         // counts each type with the price range applied to that type's comparable prices
         facet: {
@@ -309,7 +319,7 @@ export const FILTERS = {
       for (let i = 0; i < n; i++) currencyOf[i] = (byCountry[cols.countryCode[i]] || priceCurrency[i]) - 1;
       const postings = postingsOf(n, currencyOf, CURRENCIES.length);
       return {
-        narrow: (b, f) => narrowTo(b, postings[CURRENCIES.indexOf(f.currency!)]),
+        narrow: (b, f, lo, hi) => narrowTo(b, postings[CURRENCIES.indexOf(f.currency!)], lo, hi),
         // few and wide, like countries
         tallied: { values: CURRENCIES.filter((_, k) => postings[k].list.length > 0), filters: (c) => ({ currency: c as Currency }), holding: (f) => [f.currency!] },
       };
@@ -320,7 +330,7 @@ export const FILTERS = {
     index({ listings }) {
       const amenities = new MultiValues(listings, listings.cols.amenities);
       return {
-        narrow(b, f) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a)); },
+        narrow(b, f, lo, hi) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a), lo, hi); },
         tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities! },
         // AND: each count is the list total with that amenity added
         facet: { ignores: [], count: (ctx, _f, add) => amenities.count(ctx, add), contextOnly: () => true },
@@ -332,7 +342,7 @@ export const FILTERS = {
     index({ listings }) {
       const { capacity: cap, byCapacity } = listings;
       return {
-        narrow: (b, f) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity)),
+        narrow: (b, f, lo, hi) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity), lo, hi),
         summary: {
           ignores: ['minCapacity'],
           describe(ctx, _f, into) {
@@ -356,9 +366,9 @@ export const FILTERS = {
       return {
         // the comparable amount on the product's own basis (monthly, or the option type's), in the
         // listing's currency: a listing priced only on another basis, or not at all, fails both bounds
-        narrow(b, f) {
-          const [lo, hi] = priceBounds(f);
-          bits.andInto(b, listings.onBasisIndex(f.pricingOptionType).within(lo, hi));
+        narrow(b, f, lo, hi) {
+          const [min, max] = priceBounds(f);
+          bits.andInto(b, listings.onBasisIndex(f.pricingOptionType).within(min, max), lo, hi);
         },
         // the range of what the filter compares, with its basis; only when those prices have one currency
         summary: {
@@ -406,14 +416,14 @@ export const FILTERS = {
       const { lng } = listings;
       return {
         // A point search is about where listings are: a listing without coordinates has no distance.
-        narrow(b, f) {
-          if (f.radiusMeters === undefined) { bits.andInto(b, listings.hasCoords); return; }
+        narrow(b, f, lo, hi) {
+          if (f.radiusMeters === undefined) { bits.andInto(b, listings.hasCoords, lo, hi); return; }
           const [pLat, pLng, radius] = [f.lat!, f.lng!, f.radiusMeters];
           const dLat = radius / METERS_PER_DEGREE_LAT + 1e-9;
           // a listing out of reach in longitude is farther: no trigonometry for it
           const dLng = longitudeReach(pLat, radius) + 1e-9;
           const distance = listings.distanceFrom(pLat, pLng);
-          listings.keepInLatitudes(b, pLat - dLat, pLat + dLat, (i) => longitudeGap(lng[i], pLng) <= dLng && distance(i)! <= radius);
+          listings.keepInLatitudes(b, pLat - dLat, pLat + dLat, (i) => longitudeGap(lng[i], pLng) <= dLng && distance(i)! <= radius, lo, hi);
         },
       };
     },
@@ -423,10 +433,10 @@ export const FILTERS = {
     index({ listings }) {
       const { lng } = listings;
       return {
-        narrow(b, f) {
+        narrow(b, f, lo, hi) {
           const box = f.bbox!;
           const wraps = box.west > box.east;
-          listings.keepInLatitudes(b, box.south, box.north, (i) => (wraps ? lng[i] >= box.west || lng[i] <= box.east : lng[i] >= box.west && lng[i] <= box.east));
+          listings.keepInLatitudes(b, box.south, box.north, (i) => (wraps ? lng[i] >= box.west || lng[i] <= box.east : lng[i] >= box.west && lng[i] <= box.east), lo, hi);
         },
       };
     },
@@ -451,7 +461,7 @@ export const FILTERS = {
         return { q, list: (q && streets.get(q.street)) || new Int32Array(0) };
       };
       return {
-        narrow: (b, f) => bits.keepListed(b, onStreet(f.address!).list),
+        narrow: (b, f, lo, hi) => bits.keepListed(b, onStreet(f.address!).list, undefined, undefined, undefined, lo, hi),
         // listings at the address first, then the rest of the street
         groups(set, f) {
           const { q, list } = onStreet(f.address!);

@@ -141,11 +141,11 @@ export class ListingTable {
   }
 
   /**
-   * Narrows b to its listings with lo ≤ latitude ≤ hi that pass `keep` (radius and bounding-box
-   * searches): only that band of the latitude order is visited.
+   * Narrows b to its listings with south ≤ latitude ≤ north that pass `keep` (radius and bounding-box
+   * searches), b being empty outside the words [lo, hi): only that band of the latitude order is visited.
    */
-  keepInLatitudes(b: Bitset, lo: number, hi: number, keep: (i: number) => boolean): void {
-    const [s, e] = this.latRange(lo, hi);
-    bits.keepListed(b, this.latOrder, s, e, keep);
+  keepInLatitudes(b: Bitset, south: number, north: number, keep: (i: number) => boolean, lo = 0, hi = b.length): void {
+    const [s, e] = this.latRange(south, north);
+    bits.keepListed(b, this.latOrder, s, e, keep, lo, hi);
   }
 }

@@ -41,26 +41,50 @@ export class Matcher {
     return places.sort((a, b) => a - b).map((k) => this.declared[k]);
   }
 
+  /** The words [lo, hi) outside which no listing matches every filter of `set` (from the filters' spans). */
+  private wordsOf(set: readonly IndexedFilter[], f: FilterValues): { lo: number; hi: number } {
+    let lo = 0, hi = this.ctx.listings.all.length;
+    for (const x of set) {
+      const s = x.index.span?.(f);
+      if (!s) continue;
+      lo = Math.max(lo, s.start >>> 5);
+      hi = Math.min(hi, (s.end + 31) >>> 5);
+    }
+    return { lo, hi: Math.max(lo, hi) };
+  }
+
+  /** b := every listing within the words [lo, hi) (b's other words cleared) */
+  private fill(b: Bitset, lo: number, hi: number): void {
+    const all = this.ctx.listings.all;
+    b.fill(0, 0, lo);
+    b.set(all.subarray(lo, hi), lo);
+    b.fill(0, hi);
+  }
+
   /**
    * The listings of each filter f sets, on its own, into `buffers` (reused; grown as needed), in
-   * registry order: a match that ignores some filters is then the intersection of the others' sets.
+   * registry order, with the words [lo, hi) outside which each is empty: a match that ignores some
+   * filters is then the intersection of the others' sets.
    */
-  ownSets(f: FilterValues, buffers: Bitset[]): { x: IndexedFilter; bits: Bitset }[] {
+  ownSets(f: FilterValues, buffers: Bitset[]): { x: IndexedFilter; bits: Bitset; lo: number; hi: number }[] {
     return this.setIn(f).map((x, k) => {
       const b = buffers[k] ??= new Uint32Array(this.ctx.listings.all.length);
-      b.set(this.ctx.listings.all);
-      x.index.narrow(b, f);
-      return { x, bits: b };
+      const { lo, hi } = this.wordsOf([x], f);
+      this.fill(b, lo, hi);
+      x.index.narrow(b, f, lo, hi);
+      return { x, bits: b, lo, hi };
     });
   }
 
-  /** The listings matching every filter f sets. */
+  /** The listings matching every filter f sets: only the words of a place's listings are visited when f names one. */
   match(f: FilterValues): MatchSet {
     const set = this.setIn(f);
     if (set.length === 0) return this.everyListing;
-    const b = this.ctx.listings.all.slice();
-    for (const x of set) x.index.narrow(b, f);
-    return { bits: b, count: bits.count(b) };
+    const { lo, hi } = this.wordsOf(set, f);
+    const b = new Uint32Array(this.ctx.listings.all.length);
+    b.set(this.ctx.listings.all.subarray(lo, hi), lo);
+    for (const x of set) x.index.narrow(b, f, lo, hi);
+    return { bits: b, count: bits.count(b, lo, hi) };
   }
 
   /** The groups the set is listed in, one after the other: one, unless a filter set in f splits it. */

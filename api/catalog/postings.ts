@@ -37,11 +37,18 @@ export function postingsOf(n: number, valueOf: ArrayLike<number>, size: number):
   return Array.from({ length: size }, (_, v) => wrap(n, members.subarray(starts[v], starts[v + 1])));
 }
 
-/** b := b ∩ p; an unknown value (no posting) matches nothing. */
-export function narrowTo(b: Bitset, p: Posting | undefined): void {
-  if (!p) b.fill(0);
-  else if (p.bits) bits.andInto(b, p.bits);
-  else bits.keepListed(b, p.list);
+/** The first k with list[k] ≥ i (list ascending). */
+function lowerBound(list: Int32Array, i: number): number {
+  let l = 0, r = list.length;
+  while (l < r) { const m = (l + r) >>> 1; if (list[m] < i) l = m + 1; else r = m; }
+  return l;
+}
+
+/** b := b ∩ p, b being empty outside the words [lo, hi); an unknown value (no posting) matches nothing. */
+export function narrowTo(b: Bitset, p: Posting | undefined, lo = 0, hi = b.length): void {
+  if (!p) b.fill(0, lo, hi);
+  else if (p.bits) bits.andInto(b, p.bits, lo, hi);
+  else bits.keepListed(b, p.list, lowerBound(p.list, lo << 5), lowerBound(p.list, hi << 5), undefined, lo, hi);
 }
 
 /** |ctx ∩ p|, or |ctx ∩ p ∩ also| (ctx: a set empty outside its words [lo, hi)) */
