@@ -10,10 +10,18 @@ export const latitudeCosine = (lat: number) => Math.cos(lat * RAD);
  * latitudes are given (latitudeCosine): a listing's is made once per build, a point's once per request.
  */
 export function haversineMeters(lat1: number, lng1: number, cosLat1: number, lat2: number, lng2: number, cosLat2: number): number {
+  const a = haversineTerm(lat1, lng1, cosLat1, lat2, lng2, cosLat2);
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/**
+ * The haversine of the central angle between two points, from 0 to 1: it grows with their
+ * distance, so it orders points by distance without the square root and arcsine of each.
+ */
+export function haversineTerm(lat1: number, lng1: number, cosLat1: number, lat2: number, lng2: number, cosLat2: number): number {
   const dLat = (lat2 - lat1) * RAD;
   const dLng = (lng2 - lng1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + cosLat1 * cosLat2 * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
+  return Math.sin(dLat / 2) ** 2 + cosLat1 * cosLat2 * Math.sin(dLng / 2) ** 2;
 }
 
 export const METERS_PER_DEGREE_LAT = EARTH_RADIUS_M * RAD;

@@ -9,7 +9,7 @@ import type { OptionType } from '../../contract/common.ts';
 import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import { haversineMeters, latitudeCosine } from './geo.ts';
+import { haversineMeters, haversineTerm, latitudeCosine } from './geo.ts';
 import { PRODUCTS, priceTables, type PriceTables, type Product, type ProductTable } from './price-tables.ts';
 
 /**
@@ -127,6 +127,12 @@ export class ListingTable {
   distanceFrom(lat: number, lng: number): (i: number) => number | undefined {
     const cos = latitudeCosine(lat);
     return (i) => (Number.isNaN(this.lat[i]) ? undefined : haversineMeters(lat, lng, cos, this.lat[i], this.lng[i], this.cosLat[i]));
+  }
+
+  /** Keys that order listings as their distances from a point do (haversineTerm); Infinity for a listing without coordinates. */
+  nearnessFrom(lat: number, lng: number): (i: number) => number {
+    const cos = latitudeCosine(lat);
+    return (i) => (Number.isNaN(this.lat[i]) ? Infinity : haversineTerm(lat, lng, cos, this.lat[i], this.lng[i], this.cosLat[i]));
   }
 
   /** Positions [start, end) in latOrder of the listings with lo ≤ latitude ≤ hi. */

@@ -51,8 +51,8 @@ export class Orders {
     if (sort === 'distance') {
       const idx = bits.toIndices(set, size);
       const keys = new Float64Array(size);
-      const distance = this.listings.distanceFrom(c.lat!, c.lng!);
-      for (let k = 0; k < size; k++) keys[k] = distance(idx[k]) ?? Infinity;
+      const nearness = this.listings.nearnessFrom(c.lat!, c.lng!);
+      for (let k = 0; k < size; k++) keys[k] = nearness(idx[k]);
       return selectRange(idx, keys, this.listings.slugRank, offset, limit);
     }
     const o = this.sorted.get(`${sort}:${sort === 'price-asc' || sort === 'price-desc' ? c.pricingOptionType ?? '' : ''}`)!;

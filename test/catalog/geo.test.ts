@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EARTH_RADIUS_M, haversineMeters, latitudeCosine, longitudeGap, longitudeReach } from '../../api/catalog/geo.ts';
+import { EARTH_RADIUS_M, haversineMeters, haversineTerm, latitudeCosine, longitudeGap, longitudeReach } from '../../api/catalog/geo.ts';
 
 const RAD = Math.PI / 180;
 
@@ -43,5 +43,22 @@ describe('longitudeReach', () => {
     assert.equal(longitudeGap(179, -179), 2);
     assert.equal(longitudeGap(-10, 20), 30);
     assert.equal(longitudeGap(0, 180), 180);
+  });
+});
+
+describe('haversineTerm', () => {
+  it('orders points by their distance from a point, as haversineMeters does', () => {
+    const at = (lat: number, lng: number) => ({ lat, lng, cos: latitudeCosine(lat) });
+    for (const o of [at(52.52, 13.4), at(-33.9, 151.2), at(0, 179.9), at(78, -15)]) {
+      // distances from metres to half the globe, in one direction and many
+      const points = [1, 10, 400, 3_000, 25_000, 800_000, 9_000_000, 19_000_000].flatMap((d) => [0, 77, 181, 300].map((b) => destination(o.lat, o.lng, b, d)));
+      const meters = points.map((p) => haversineMeters(o.lat, o.lng, o.cos, p.lat, p.lng, latitudeCosine(p.lat)));
+      const terms = points.map((p) => haversineTerm(o.lat, o.lng, o.cos, p.lat, p.lng, latitudeCosine(p.lat)));
+      for (let a = 0; a < points.length; a++) {
+        for (let b = 0; b < points.length; b++) {
+          if (Math.abs(meters[a] - meters[b]) > 1e-6) assert.equal(Math.sign(terms[a] - terms[b]), Math.sign(meters[a] - meters[b]), `${meters[a]} m against ${meters[b]} m`);
+        }
+      }
+    }
   });
 });
