@@ -28,7 +28,8 @@ export class ListingTable {
   readonly slugs: string[];
   /** the listings are in place order (contract/build.ts); ties of every order break by slug: a listing's place among the slugs, and the listing at each place */
   readonly slugRank: Int32Array;
-  readonly bySlug: Int32Array;
+  /** each listing by its slug (a detail's lookup) */
+  private readonly indexBySlug = new Map<string, number>();
   /** every listing */
   readonly all: Bitset;
   readonly capacity: Int32Array;
@@ -52,14 +53,15 @@ export class ListingTable {
   constructor(readonly cols: ListingColumnsData, tables: PriceTables = priceTables(cols)) {
     const n = this.n = cols.slugs.length;
     this.slugs = cols.slugs;
-    this.bySlug = cols.orders.slug;
+    const bySlug = cols.orders.slug;
     this.slugRank = new Int32Array(n);
     for (let k = 0; k < n; k++) {
-      const i = this.bySlug[k];
+      const i = bySlug[k];
       this.slugRank[i] = k;
-      const before = k > 0 ? this.slugs[this.bySlug[k - 1]] : undefined, slug = this.slugs[i];
+      const before = k > 0 ? this.slugs[bySlug[k - 1]] : undefined, slug = this.slugs[i];
       if (before === slug) throw new Error(`listing-columns.bin: slug ${slug} used twice`);
       if (before !== undefined && before > slug) throw new Error(`listing-columns.bin: order.slug does not sort ${slug}`);
+      this.indexBySlug.set(slug, i);
     }
     this.all = bits.full(n);
     this.marketJson = cols.dict.marketPositions.map((m) => Buffer.from(`,"marketPosition":${JSON.stringify(m)}`));
@@ -96,16 +98,9 @@ export class ListingTable {
     }
   }
 
-  /** The listing with this slug (a binary search of the slug order), or undefined. */
+  /** The listing with this slug, or undefined. */
   indexOf(slug: string): number | undefined {
-    const { bySlug, slugs } = this;
-    let lo = 0, hi = bySlug.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (slugs[bySlug[mid]] < slug) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < bySlug.length && slugs[bySlug[lo]] === slug ? bySlug[lo] : undefined;
+    return this.indexBySlug.get(slug);
   }
 
   /** The price facts of the option type, or overall: the fromPrice cards show, the comparable price filters and orders read. */
