@@ -24,6 +24,9 @@ export function haversineTerm(lat1: number, lng1: number, cosLat1: number, lat2:
   return Math.sin(dLat / 2) ** 2 + cosLat1 * cosLat2 * Math.sin(dLng / 2) ** 2;
 }
 
+/** The haversineTerm of two points `degrees` of arc apart: a point farther than that has a larger term. */
+export const haversineTermOfArc = (degrees: number) => Math.sin((degrees * RAD) / 2) ** 2;
+
 export const METERS_PER_DEGREE_LAT = EARTH_RADIUS_M * RAD;
 
 /**

@@ -9,6 +9,7 @@ import { priceOrder } from '../../contract/listing-columns.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import type { Bitset } from './bitset.ts';
 import * as bits from './bitset.ts';
+import { haversineTermOfArc } from './geo.ts';
 import type { ListingTable } from './listings.ts';
 import { RandomOrder } from './random-order.ts';
 
@@ -24,6 +25,9 @@ export interface OrderContext { seed: number; pricingOptionType?: OptionType; la
  * comparator costs ~170 µs for 1,000 items, the histogram ~17 µs).
  */
 const SMALL = 64;
+/** a set above this many members is searched for the nearest in latitude bands, the first this many degrees either side */
+const WIDE_SET = 4096;
+const FIRST_BAND = 0.05;
 
 export class Orders {
   private readonly sorted = new Map<string, Order>();
@@ -48,13 +52,7 @@ export class Orders {
   slice(set: Bitset, size: number, sort: SortBy, c: OrderContext, offset: number, limit: number): ArrayLike<number> {
     if (offset >= size || limit <= 0) return [];
     if (sort === 'random') return this.randomSlice(set, size, c.seed, offset, limit);
-    if (sort === 'distance') {
-      const idx = bits.toIndices(set, size);
-      const keys = new Float64Array(size);
-      const nearness = this.listings.nearnessFrom(c.lat!, c.lng!);
-      for (let k = 0; k < size; k++) keys[k] = nearness(idx[k]);
-      return selectRange(idx, keys, this.listings.slugRank, offset, limit);
-    }
+    if (sort === 'distance') return this.nearest(set, size, c.lat!, c.lng!, offset, limit);
     const o = this.sorted.get(`${sort}:${sort === 'price-asc' || sort === 'price-desc' ? c.pricingOptionType ?? '' : ''}`)!;
     // Walking the order costs about (offset + limit) × n / size steps; sorting the set by rank
     // about size × log(size) comparisons. Take the cheaper.
@@ -65,6 +63,36 @@ export class Orders {
       return idx.subarray(offset, offset + limit);
     }
     return walkOrder(set, size, (k) => o.order[k], this.listings.n, offset, limit);
+  }
+
+  /**
+   * Members ranked offset..offset+limit by distance from a point. A wide set is searched in
+   * latitude bands around the point, widened until the members nearer than the band's half-width
+   * are enough: a listing outside the band is farther than that (its latitude alone is). Else, or
+   * when the members with coordinates are too few, every member is measured.
+   */
+  private nearest(set: Bitset, size: number, lat: number, lng: number, offset: number, limit: number): ArrayLike<number> {
+    const { latOrder, slugRank } = this.listings;
+    const nearness = this.listings.nearnessFrom(lat, lng);
+    if (size > WIDE_SET) {
+      for (let half = FIRST_BAND; half < 180; half *= 4) {
+        const [start, end] = this.listings.latRange(lat - half, lat + half);
+        // a margin far above rounding: a listing outside the band never passes
+        const bound = haversineTermOfArc(half) * (1 - 1e-9);
+        const idx: number[] = [], keys: number[] = [];
+        for (let k = start; k < end; k++) {
+          const i = latOrder[k];
+          if (!bits.has(set, i)) continue;
+          const key = nearness(i);
+          if (key <= bound) { idx.push(i); keys.push(key); }
+        }
+        if (idx.length >= offset + limit) return selectRange(Int32Array.from(idx), Float64Array.from(keys), slugRank, offset, limit);
+      }
+    }
+    const idx = bits.toIndices(set, size);
+    const keys = new Float64Array(size);
+    for (let k = 0; k < size; k++) keys[k] = nearness(idx[k]);
+    return selectRange(idx, keys, slugRank, offset, limit);
   }
 
   private randomSlice(set: Bitset, size: number, seed: number, offset: number, limit: number): ArrayLike<number> {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { decodeListingColumns, LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
 import * as bits from '../../api/catalog/bitset.ts';
+import { haversineMeters, latitudeCosine } from '../../api/catalog/geo.ts';
 import { ListingTable } from '../../api/catalog/listings.ts';
 import { Orders, selectRange } from '../../api/catalog/order.ts';
 import { RandomOrder } from '../../api/catalog/random-order.ts';
@@ -36,7 +37,7 @@ describe('Orders', () => {
   let listings: ListingTable;
   let orders: Orders;
   before(async () => {
-    const f = await writeBuildFixture(undefined, { extra: 3000 });
+    const f = await writeBuildFixture(undefined, { extra: 5000 });
     listings = new ListingTable(decodeListingColumns(await readFile(join(f.dir, LISTING_COLUMNS_FILE))));
     orders = new Orders(listings);
   });
@@ -81,6 +82,26 @@ describe('Orders', () => {
       const expected = [...members].sort(byDate);
       for (const [offset, limit] of [[0, 20], [20, 20], [80, 20], [Math.floor(members.length / 2), 50]]) {
         assert.deepEqual(Array.from(orders.slice(set, members.length, 'date-desc', { seed: 0 }, offset, limit)), expected.slice(offset, offset + limit));
+      }
+    }
+  });
+
+  it('pages by distance like a full sort by metres, then slug, for wide sets (latitude bands) and narrow ones', () => {
+    const { slugs, lat, lng, n } = listings;
+    assert.ok(n > 4096, 'the fixture has sets wide enough to be searched in bands');
+    const someWithout = Array.from({ length: n }, (_, i) => i).filter((i) => Number.isNaN(lat[i])).length;
+    assert.ok(someWithout > 0, 'the fixture has listings without coordinates');
+    const located = Array.from({ length: n }, (_, i) => i).find((i) => !Number.isNaN(lat[i]))!;
+    // on a listing, beside one, in the ocean, near a pole, across the antimeridian
+    const points = [[lat[located], lng[located]], [lat[located] + 0.01, lng[located] - 0.02], [-40, -30], [89.5, 10], [10, 179.99]];
+    for (const [pLat, pLng] of points) {
+      const metres = (i: number) => (Number.isNaN(lat[i]) ? Infinity : haversineMeters(pLat, pLng, latitudeCosine(pLat), lat[i], lng[i], latitudeCosine(lat[i])));
+      for (const { members, set } of sets()) {
+        const expected = [...members].sort((a, b) => metres(a) - metres(b) || (slugs[a] < slugs[b] ? -1 : 1));
+        for (const [offset, limit] of [[0, 20], [20, 20], [100, 50], [Math.max(0, members.length - 30), 50]]) {
+          const page = Array.from(orders.slice(set, members.length, 'distance', { seed: 0, lat: pLat, lng: pLng }, offset, limit));
+          assert.deepEqual(page, expected.slice(offset, offset + limit), `(${pLat}, ${pLng}), ${members.length} members, offset ${offset}`);
+        }
       }
     }
   });
