@@ -106,12 +106,6 @@ export class AmountIndex {
     this.scratch = new Uint32Array(this.priced.length);
   }
 
-  /** Whether a member of ctx (empty outside its words [lo, hi)) has an amount. */
-  holdsAny(ctx: { bits: Bitset; lo: number; hi: number }): boolean {
-    for (let w = ctx.lo; w < ctx.hi; w++) if (ctx.bits[w] & this.priced[w]) return true;
-    return false;
-  }
-
   /** The currency code of the amounts of ctx's members (empty outside its words [lo, hi)): 0 when none or several (or no currencies given). */
   currencyOf(ctx: { bits: Bitset; lo: number; hi: number }): number {
     let found = 0;
@@ -182,18 +176,24 @@ export class AmountIndex {
     }
   }
 
-  /** The lowest and highest amount among the members of b (b has at least one listing with an amount). */
-  extremes(b: Bitset): { min: number; max: number } {
+  /**
+   * The lowest and highest amount among the members of b (min Infinity when none has one), from
+   * the buckets at both ends inwards; undefined once it has looked at more than `budget` listings
+   * (a set with few members is cheaper to read member by member).
+   */
+  extremes(b: Bitset, budget = Infinity): { min: number; max: number } | undefined {
     const { starts, members, amounts, lowest, highest } = this;
-    let min = Infinity, max = -Infinity;
+    let min = Infinity, max = -Infinity, looked = 0;
     for (let k = 0; k < BUCKETS && min === Infinity; k++) {
       for (let j = starts[k]; j < starts[k + 1]; j++) {
+        if (++looked > budget) return undefined;
         const i = members[j];
         if (bits.has(b, i) && amounts[j] < min && (min = amounts[j]) === lowest[k]) break;
       }
     }
-    for (let k = BUCKETS - 1; k >= 0 && max === -Infinity; k--) {
+    for (let k = BUCKETS - 1; k >= 0 && max === -Infinity && min !== Infinity; k--) {
       for (let j = starts[k]; j < starts[k + 1]; j++) {
+        if (++looked > budget) return undefined;
         const i = members[j];
         if (bits.has(b, i) && amounts[j] > max && (max = amounts[j]) === highest[k]) break;
       }

@@ -19,12 +19,22 @@ import { countIn, narrowTo, posting, postingsOf, type Posting } from './postings
 import { BitsetCounts } from './bitset-counts.ts';
 
 /**
- * A range summary reads each member of a context holding less than this share of the listings;
- * a larger one from the lowest and highest buckets of the amounts (AmountIndex.extremes), which
- * stops at the first member found: quick in a wide context, but for one of a few places it passes
- * most listings priced below (or above) theirs first.
+ * The lowest and highest of an amount among the members of a context: from the amount buckets at
+ * both ends inwards (AmountIndex.extremes, which stops at the first member found: quick in a wide
+ * context) while that looks at fewer listings than the context holds, else member by member (for
+ * one of a few places, the buckets pass most listings priced below or above theirs first).
  */
-const SCAN_SHARE = 1 / 8;
+function extremesIn(ctx: FacetContext, index: AmountIndex, amount: ArrayLike<number>): { min: number; max: number } {
+  const found = index.extremes(ctx.bits, ctx.count);
+  if (found) return found;
+  let min = Infinity, max = -Infinity;
+  eachMember(ctx, (i) => {
+    const a = amount[i];
+    if (a < min) min = a;
+    if (a > max) max = a;
+  });
+  return { min, max };
+}
 
 /** A member visited by a pass costs about as much as this many words intersected by BitsetCounts. */
 const WORDS_PER_MEMBER = 16;
@@ -340,21 +350,16 @@ export const FILTERS = {
   minCapacity: {
     declaration: FILTER_DECLARATIONS.minCapacity,
     index({ listings }) {
-      const { capacity: cap, byCapacity } = listings;
+      const { capacity, byCapacity } = listings;
+      // as the capacity index reads them: a listing without a capacity (none, or below 1) has none
+      const amounts = Float64Array.from(capacity, (c) => (c >= 1 ? c : Number.NaN));
       return {
         narrow: (b, f, lo, hi) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity), lo, hi),
         summary: {
           ignores: ['minCapacity'],
           describe(ctx, _f, into) {
-            if (ctx.count === 0) return;
-            if (ctx.count < listings.n * SCAN_SHARE) {
-              let min = Infinity, max = -Infinity;
-              eachMember(ctx, (i) => { const c = cap[i]; if (c >= 1) { if (c < min) min = c; if (c > max) max = c; } });
-              if (max >= 1) into.capacityRange = { min, max };
-              return;
-            }
-            if (!byCapacity.holdsAny(ctx)) return;
-            into.capacityRange = byCapacity.extremes(ctx.bits);
+            const { min, max } = extremesIn(ctx, byCapacity, amounts);
+            if (max >= 1) into.capacityRange = { min, max };
           },
         },
       };
@@ -375,36 +380,12 @@ export const FILTERS = {
           ignores: ['price'],
           describe(ctx, f, into) {
             const basis = PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'];
-            if (ctx.count >= listings.n * SCAN_SHARE) {
-              // a large set: its currencies from the listings of each, its bounds from the amounts' buckets
-              const index = listings.onBasisIndex(f.pricingOptionType);
-              const cur = index.currencyOf(ctx);
-              if (!cur) return;
-              const { min, max } = index.extremes(ctx.bits);
-              const code = CURRENCIES[cur - 1];
-              into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis };
-              return;
-            }
-            const { onBasis: amount, onBasisCurrency: currency } = listings.price(f.pricingOptionType);
-            let cur = 0, min = Infinity, max = -Infinity;
-            for (let w = ctx.lo; w < ctx.hi; w++) {
-              let x = ctx.bits[w];
-              while (x) {
-                const low = x & -x;
-                const i = (w << 5) + 31 - Math.clz32(low);
-                x ^= low;
-                const c = currency[i];
-                if (c === 0) continue;
-                if (cur === 0) cur = c;
-                else if (cur !== c) return;
-                if (amount[i] < min) min = amount[i];
-                if (amount[i] > max) max = amount[i];
-              }
-            }
-            if (cur) {
-              const code = CURRENCIES[cur - 1];
-              into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis };
-            }
+            const index = listings.onBasisIndex(f.pricingOptionType);
+            const cur = index.currencyOf(ctx);
+            if (!cur) return;
+            const { min, max } = extremesIn(ctx, index, listings.price(f.pricingOptionType).onBasis);
+            const code = CURRENCIES[cur - 1];
+            into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis };
           },
         },
       };

@@ -37,3 +37,30 @@ describe('AmountIndex.within', () => {
     }
   });
 });
+
+describe('AmountIndex.extremes', () => {
+  it('is the lowest and highest amount of the members, or undefined once past its budget of listings', () => {
+    const rnd = prng(5);
+    for (const n of [33, 2_000, 20_000]) {
+      for (const kind of ['capacity', 'price'] as const) {
+        const amount = column(n, kind, rnd);
+        const index = new AmountIndex(amountIndexData(amount));
+        // wide and narrow sets, and sets of the dearest listings only (the buckets pass most listings first)
+        const sets = [1, 0.5, 0.05, 0.002].map((d) => Array.from(amount.keys()).filter(() => rnd() < d));
+        sets.push(Array.from(amount.keys()).filter((i) => amount[i] > (kind === 'capacity' ? 150 : 10_000)), []);
+        for (const members of sets) {
+          const b = bits.fromIndices(n, members);
+          const priced = members.map((i) => amount[i]).filter((a) => !Number.isNaN(a));
+          const expected = { min: Math.min(Infinity, ...priced), max: Math.max(-Infinity, ...priced) };
+          assert.deepEqual(index.extremes(b), expected, `${kind} n=${n}, ${members.length} members`);
+          let budgetsMet = 0;
+          for (const budget of [0, 1, members.length, n]) {
+            const found = index.extremes(b, budget);
+            if (found) { assert.deepEqual(found, expected, `${kind} n=${n}, ${members.length} members, budget ${budget}`); budgetsMet++; }
+          }
+          if (members.length === n) assert.ok(budgetsMet >= 2, 'every listing: the first members of the end buckets are enough');
+        }
+      }
+    }
+  });
+});

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import * as bits from '../../api/catalog/bitset.ts';
 import type { FilterValues } from '../../api/catalog/filters.ts';
 import { CURRENCIES, LOCALES } from '../../contract/common.ts';
 import { fixtureBuildPerFile } from '../support/app.ts';
@@ -72,5 +73,25 @@ describe('facet counts under each kind of context', () => {
       { operator: facetsPayload(fixture.build.engine, {}, 'en').payload.facets.find((c) => c.key === 'operator')!.values[0].value },
     ];
     for (const f of contexts) checkAgainstList(f);
+  });
+
+  it('capacityRange is the lowest and highest capacity of the listings matching every other filter, wide contexts and narrow', () => {
+    const engine = fixture.build.engine;
+    const all = facetsPayload(engine, {}, 'en').payload.facets;
+    const values = (key: string) => all.find((c) => c.key === key)!.values.map((v) => v.value);
+    const contexts: FilterValues[] = [
+      {}, { minCapacity: 40 }, { amenities: ['wifi'] }, { pricingOptionType: 'private_office', minCapacity: 5 },
+      ...values('country').map((country) => ({ country })), ...values('city').map((city) => ({ city })),
+    ];
+    let ranged = 0;
+    for (const f of contexts) {
+      const { minCapacity: _ignored, ...others } = f;
+      const capacities = Array.from(bits.toIndices(engine.match(others).bits), (i) => (JSON.parse(engine.cardJson(i, 'en', {})) as { capacity?: number }).capacity)
+        .filter((c): c is number => c !== undefined);
+      const expected = capacities.length ? { min: Math.min(...capacities), max: Math.max(...capacities) } : undefined;
+      assert.deepEqual(facetsPayload(engine, f, 'en').payload.capacityRange, expected, JSON.stringify(f));
+      if (expected) ranged++;
+    }
+    assert.ok(ranged > 10);
   });
 });
