@@ -19,21 +19,24 @@ import { countIn, narrowTo, posting, postingsOf, type Posting } from './postings
 import { BitsetCounts } from './bitset-counts.ts';
 
 /**
- * The lowest and highest of an amount among the members of a context: from the amount buckets at
- * both ends inwards (AmountIndex.extremes, which stops at the first member found: quick in a wide
- * context) while that looks at fewer listings than the context holds, else member by member (for
- * one of a few places, the buckets pass most listings priced below or above theirs first).
+ * The lowest and highest of an amount among the members of a context (min Infinity when none has
+ * one), and, given each listing's currency (0: none), the one they share (0 when several): from the
+ * amount buckets at both ends inwards (AmountIndex.extremes, which stops at the first member found:
+ * quick in a wide context) while that looks at fewer listings than the context holds, else member
+ * by member (for one of a few places, the buckets pass most listings priced below or above theirs first).
  */
-function extremesIn(ctx: FacetContext, index: AmountIndex, amount: ArrayLike<number>): { min: number; max: number } {
+function extremesIn(ctx: FacetContext, index: AmountIndex, amount: ArrayLike<number>, currency?: Uint8Array): { min: number; max: number; currency: number } {
   const found = index.extremes(ctx.bits, ctx.count);
-  if (found) return found;
-  let min = Infinity, max = -Infinity;
+  if (found) return { ...found, currency: currency ? index.currencyOf(ctx) : 0 };
+  let min = Infinity, max = -Infinity, cur = 0;
   eachMember(ctx, (i) => {
     const a = amount[i];
+    if (Number.isNaN(a)) return;
     if (a < min) min = a;
     if (a > max) max = a;
+    if (currency && cur >= 0 && currency[i] !== cur) cur = cur === 0 ? currency[i] : -1;
   });
-  return { min, max };
+  return { min, max, currency: Math.max(cur, 0) };
 }
 
 /** A member visited by a pass costs about as much as this many words intersected by BitsetCounts. */
@@ -379,13 +382,11 @@ export const FILTERS = {
         summary: {
           ignores: ['price'],
           describe(ctx, f, into) {
-            const basis = PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'];
-            const index = listings.onBasisIndex(f.pricingOptionType);
-            const cur = index.currencyOf(ctx);
-            if (!cur) return;
-            const { min, max } = extremesIn(ctx, index, listings.price(f.pricingOptionType).onBasis);
-            const code = CURRENCIES[cur - 1];
-            into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis };
+            const { onBasis, onBasisCurrency } = listings.price(f.pricingOptionType);
+            const { min, max, currency } = extremesIn(ctx, listings.onBasisIndex(f.pricingOptionType), onBasis, onBasisCurrency);
+            if (!currency) return;
+            const code = CURRENCIES[currency - 1];
+            into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis: PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'] };
           },
         },
       };
