@@ -90,7 +90,9 @@ export class Engine {
       }
       this.labelRanks.set(facet, byLocale);
     }
-    for (const l of LOCALES) this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(facet)?.get(l), (facet, value) => this.label(facet as keyof FacetLabels, value, l));
+    for (const l of LOCALES) {
+      this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(facet)?.get(l), (facet, value) => this.label(facet as keyof FacetLabels, value, l), (facet) => this.facetKeyLabel(facet, l));
+    }
 
     this.placeNames = new PlaceNames(geo);
     this.places = {} as Engine['places'];
@@ -225,10 +227,14 @@ export class Engine {
     return this.facetCounter.facets(f, this.facetLabeling(locale), out);
   }
 
+  private facetKeyLabel(facet: string, locale: Locale): string {
+    return (this.labels.keys as Record<string, Record<Locale, string>>)[facet][locale];
+  }
+
   private facetLabeling(locale: Locale): FacetLabeling {
     return {
       locale,
-      key: (facet) => (this.labels.keys as Record<string, Record<Locale, string>>)[facet][locale],
+      key: (facet) => this.facetKeyLabel(facet, locale),
       value: (facet, value) => this.label(facet as keyof FacetLabels, value, locale),
       compare: (a, b) => {
         let compare = this.comparers.get(locale);

@@ -61,6 +61,9 @@ export function labelledValueSets(sets: readonly { values: readonly string[]; la
 const MAX_NUMBER_AND_SEPARATORS = 12;
 const COMMA = 0x2c, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d;
 
+/** A facet's JSON up to its values. */
+export const facetHead = (key: string, label: string) => `{"key":${JSON.stringify(key)},"label":${JSON.stringify(label)},"values":[`;
+
 /** The JSON BytesOut writes for the values `ids` of l counted in t: made once per build for the values a tally lists. */
 export function listedJson(l: LabelledValues, ids: readonly number[], t: Int32Array): Uint8Array {
   const w = new JsonBytes(64 * ids.length + 16);
@@ -70,7 +73,8 @@ export function listedJson(l: LabelledValues, ids: readonly number[], t: Int32Ar
 
 /** Receives a payload in its order: each facet, then its values, then the ranges. */
 export interface FacetsOut {
-  facet(key: string, label: string): void;
+  /** a facet, with its JSON up to its values when made once (`{"key":…,"label":…,"values":[`, facetHead) */
+  facet(key: string, label: string, json?: Uint8Array): void;
   /** the values `ids` of a labelled facet, counted in t (`json`: their JSON when made once, listedJson) */
   listed(values: LabelledValues, ids: ArrayLike<number>, t: Int32Array, json?: Uint8Array): void;
   /** a value, with its JSON up to its count when made once (`{"value":…,"label":…,"count":`) */
@@ -87,10 +91,11 @@ export class BytesOut implements FacetsOut {
     w.text('{"facets":[');
   }
 
-  facet(key: string, label: string): void {
+  facet(key: string, label: string, json?: Uint8Array): void {
     if (this.facets++ > 0) this.w.byte(CLOSE_BRACKET).byte(CLOSE_BRACE).byte(COMMA);
     this.values = 0;
-    this.w.text(`{"key":${JSON.stringify(key)},"label":${JSON.stringify(label)},"values":[`);
+    if (json) this.w.bytes(json);
+    else this.w.text(facetHead(key, label));
   }
 
   listed(l: LabelledValues, ids: ArrayLike<number>, t: Int32Array, json?: Uint8Array): void {

@@ -14,7 +14,7 @@
 import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import { labelledValueSets, listedJson, valueFragments, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
+import { facetHead, labelledValueSets, listedJson, valueFragments, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
 import type { CountedFacet, FacetContext, FilterValues, ValueFacet } from './filters.ts';
 import { KernelMemory, type Kernels, type Placed } from './kernels.ts';
 import { groupByValue } from './postings.ts';
@@ -131,6 +131,8 @@ export class FacetCounter {
   private readonly inLocale = new Map<string, Map<ValueFacet, InLocale>>();
   /** each value facet's value ids by value */
   private readonly idOf = new Map<ValueFacet, Map<string, number>>();
+  /** each facet's JSON up to its values, by locale */
+  private readonly heads = new Map<string, Map<IndexedFilter, Uint8Array>>();
   /** each other facet's values (those it counts over every listing) as JSON up to their count, by locale */
   private readonly otherJson = new Map<string, Map<CountedFacet, Map<string, Uint8Array>>>();
   /** the counts over every listing (the totals) */
@@ -266,8 +268,13 @@ export class FacetCounter {
     return out;
   }
 
-  /** Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the labels), keeps the labels and lists each tally's values. */
-  orderByLabels(locale: string, rank: (facet: string) => ReadonlyMap<string, number> | undefined, label: (facet: string, value: string) => string): void {
+  /**
+   * Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the
+   * labels), keeps the labels and lists each tally's values; makes each facet's JSON up to its values
+   * (`key`: a facet's label).
+   */
+  orderByLabels(locale: string, rank: (facet: string) => ReadonlyMap<string, number> | undefined, label: (facet: string, value: string) => string, key: (facet: string) => string): void {
+    this.heads.set(locale, new Map(this.matcher.declared.filter((x) => x.index.facet).map((x) => [x, Buffer.from(facetHead(x.name, key(x.name)))])));
     const inLocale = new Map<ValueFacet, InLocale>();
     this.inLocale.set(locale, inLocale);
     const tallies = [this.whole, ...[...this.tallies.values()].flatMap((byValue) => [...byValue.values()])];
@@ -493,8 +500,9 @@ export class FacetCounter {
     }
 
     const otherJson = this.otherJson.get(labeling.locale);
+    const heads = this.heads.get(labeling.locale);
     for (const [x, values] of counted) {
-      out.facet(x.name, labeling.key(x.name));
+      out.facet(x.name, labeling.key(x.name), heads?.get(x));
       const ready = listed.get(x);
       if (ready) {
         out.listed(ready.labelled, ready.ids, ready.t, ready.json);
