@@ -129,6 +129,10 @@ export class FacetCounter {
   private readonly counters = new Map<ValueFacet, FacetArrays>();
   /** each value facet in each locale (built with the engine), by locale */
   private readonly inLocale = new Map<string, Map<ValueFacet, InLocale>>();
+  /** each value facet's value ids by their counts over every listing, highest first, and those counts */
+  private readonly byTotal = new Map<ValueFacet, { ids: Int32Array; totals: Int32Array }>();
+  /** the values a facet's top may list (candidates) */
+  private readonly candidateIds: Int32Array;
   /** each value facet's value ids by value */
   private readonly idOf = new Map<ValueFacet, Map<string, number>>();
   /** each facet's JSON up to its values, by locale */
@@ -164,7 +168,7 @@ export class FacetCounter {
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
     this.whole = { bits: all, size: n, counts: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
     this.big = Math.floor(n / MAX_FACET_VALUES) + 1;
-    this.histogram = new Int32Array(this.big);
+    this.histogram = new Int32Array(this.big + 1);
     if (matcher.declared.length > 31) throw new Error(`a facet context has a bit per filter: ${matcher.declared.length} filters are more than 31`);
     matcher.declared.forEach((x, k) => this.bitOf.set(x, 1 << k));
     for (const x of matcher.declared) {
@@ -179,7 +183,10 @@ export class FacetCounter {
       this.valueFacets.push({ x, facet });
       this.whole.counts.set(facet, { t: facet.totals, ids: Int32Array.from(facet.values.keys()).filter((id) => facet.totals[id] > 0) });
       this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
+      const ids = Int32Array.from(facet.values.keys()).sort((a, b) => facet.totals[b] - facet.totals[a]);
+      this.byTotal.set(facet, { ids, totals: Int32Array.from(ids, (id) => facet.totals[id]) });
     }
+    this.candidateIds = new Int32Array(Math.max(0, ...this.valueFacets.map(({ facet }) => facet.values.length)));
     this.marked = new Uint32Array(bits.words(Math.max(0, ...this.valueFacets.map(({ facet }) => facet.values.length))));
     const memory = new KernelMemory();
     // a request has at most a context per facet and range summary, and every listing's
@@ -361,6 +368,39 @@ export class FacetCounter {
     return listed;
   }
 
+  /**
+   * The values counted above 0 (`ids`, counts t) that may be among a facet's MAX_FACET_VALUES
+   * highest counts: when the values with the highest counts over every listing already hold that
+   * many counted at least c here, a value counted over every listing below c cannot be listed, and
+   * only the values counted over every listing at c or more are looked at (in a wide context, a
+   * few hundred of thousands of cities).
+   */
+  private candidates(facet: ValueFacet, t: Int32Array, ids: Int32Array): Int32Array {
+    if (ids.length <= MAX_FACET_VALUES) return ids;
+    const { ids: byTotal, totals } = this.byTotal.get(facet)!;
+    const { big, histogram: h } = this;
+    const first = Math.min(byTotal.length, 2 * MAX_FACET_VALUES);
+    for (let k = 0; k < first; k++) {
+      const c = t[byTotal[k]];
+      if (c > 0) h[c < big ? c : big]++;
+    }
+    // c: the MAX_FACET_VALUES-th highest count among those first values (0: fewer are counted)
+    let c = big, reached = 0;
+    for (; c > 0 && (reached += h[c]) < MAX_FACET_VALUES; c--);
+    h.fill(0);
+    // the values counted over every listing at c or more: a prefix of byTotal
+    let end = totals.length;
+    if (c > 0) {
+      let l = 0;
+      while (l < end) { const m = (l + end) >>> 1; if (totals[m] >= c) l = m + 1; else end = m; }
+    }
+    if (end >= ids.length) return ids;
+    const out = this.candidateIds;
+    let size = 0;
+    for (let k = 0; k < end; k++) if (t[byTotal[k]] > 0) out[size++] = byTotal[k];
+    return out.subarray(0, size);
+  }
+
   /** The ids (at most MAX_FACET_VALUES) by count, then label: each sorted as one number. */
   private sortedByCountThenLabel(t: Int32Array, ids: Int32Array, place: Int32Array, order: Int32Array): number[] {
     let max = 0;
@@ -380,7 +420,7 @@ export class FacetCounter {
    */
   private listValues(facet: ValueFacet, l: InLocale, t: Int32Array, ids: Int32Array, listedOnce: readonly number[] | undefined, chosen: string[]): { ids: readonly number[]; zeros: string[]; cut: boolean } {
     const cut = ids.length > MAX_FACET_VALUES;
-    const listed = listedOnce ?? this.top(t, ids, l);
+    const listed = listedOnce ?? this.top(t, this.candidates(facet, t, ids), l);
     if (chosen.length === 0) return { ids: listed, zeros: [], cut };
     const { place } = l;
     const idOf = this.idOf.get(facet)!;
