@@ -82,7 +82,7 @@ export class Matcher {
     if (set.length === 0) return this.everyListing;
     const { lo, hi } = this.wordsOf(set, f);
     const b = new Uint32Array(this.ctx.listings.all.length);
-    b.set(this.ctx.listings.all.subarray(lo, hi), lo);
+    this.fill(b, lo, hi);
     for (const x of set) x.index.narrow(b, f, lo, hi);
     return { bits: b, count: bits.count(b, lo, hi) };
   }
