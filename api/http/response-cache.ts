@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { fnv1a } from '../catalog/fnv1a.ts';
 import { etagOf } from './headers.ts';
 
 /** What a 200 sends besides the common headers. */
@@ -21,12 +22,8 @@ const utcDay = (now: number) => Math.floor(now / DAY_MS);
 /** How many keys asked for once are remembered (a fingerprint each, direct-mapped). */
 const SEEN_SLOTS = 1 << 16;
 
-/** FNV-1a of a key's UTF-16 code units: its fingerprint in the table of keys seen once. */
-function fingerprint(key: string): number {
-  let h = 0x811c9dc5;
-  for (let k = 0; k < key.length; k++) h = Math.imul(h ^ key.charCodeAt(k), 0x01000193);
-  return h | 1;
-}
+/** A key's fingerprint in the table of keys seen once (never 0, an empty slot). */
+const fingerprint = (key: string) => fnv1a(key) | 1;
 
 /**
  * The 200 responses of one build, by route and canonical request. It is made with the build it
