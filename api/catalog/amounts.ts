@@ -98,12 +98,20 @@ export class AmountIndex {
   private readonly atLeast: Bitset[];
   private readonly lowest: Float64Array;
   private readonly highest: Float64Array;
+  /** the words [lo, hi) outside which each currency's listings have none (a currency is mostly a few countries' ranges) */
+  private readonly currencyWords: { lo: number; hi: number }[];
   /** within's result, reused by the next call (the server answers one request at a time) */
   private readonly scratch: Bitset;
 
   constructor(d: AmountIndexData) {
     ({ starts: this.starts, members: this.members, amounts: this.amounts, priced: this.priced, byCurrency: this.byCurrency, marks: this.marks, atLeast: this.atLeast, lowest: this.lowest, highest: this.highest } = d);
     this.scratch = new Uint32Array(this.priced.length);
+    this.currencyWords = this.byCurrency.map((b) => {
+      let lo = 0, hi = b ? b.length : 0;
+      while (lo < hi && b![lo] === 0) lo++;
+      while (hi > lo && b![hi - 1] === 0) hi--;
+      return { lo, hi };
+    });
   }
 
   /** The currency code of the amounts of ctx's members (empty outside its words [lo, hi)): 0 when none or several (or no currencies given). */
@@ -112,7 +120,8 @@ export class AmountIndex {
     for (let code = 0; code < this.byCurrency.length; code++) {
       const b = this.byCurrency[code];
       if (!b) continue;
-      for (let w = ctx.lo; w < ctx.hi; w++) {
+      const hi = Math.min(ctx.hi, this.currencyWords[code].hi);
+      for (let w = Math.max(ctx.lo, this.currencyWords[code].lo); w < hi; w++) {
         if (ctx.bits[w] & b[w]) {
           if (found) return 0;
           found = code;
