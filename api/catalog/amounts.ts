@@ -106,12 +106,7 @@ export class AmountIndex {
   constructor(d: AmountIndexData) {
     ({ starts: this.starts, members: this.members, amounts: this.amounts, priced: this.priced, byCurrency: this.byCurrency, marks: this.marks, atLeast: this.atLeast, lowest: this.lowest, highest: this.highest } = d);
     this.scratch = new Uint32Array(this.priced.length);
-    this.currencyWords = this.byCurrency.map((b) => {
-      let lo = 0, hi = b ? b.length : 0;
-      while (lo < hi && b![lo] === 0) lo++;
-      while (hi > lo && b![hi - 1] === 0) hi--;
-      return { lo, hi };
-    });
+    this.currencyWords = this.byCurrency.map((b) => (b ? bits.wordsOf(b) : { lo: 0, hi: 0 }));
   }
 
   /** The currency code of the amounts of ctx's members (empty outside its words [lo, hi)): 0 when none or several (or no currencies given). */

@@ -17,6 +17,13 @@ export function fromIndices(n: number, indices: ArrayLike<number>): Bitset {
   return b;
 }
 
+/** The words [lo, hi) of b outside which it is empty, within the words given. */
+export function wordsOf(b: Bitset, lo = 0, hi = b.length): { lo: number; hi: number } {
+  while (lo < hi && b[lo] === 0) lo++;
+  while (hi > lo && b[hi - 1] === 0) hi--;
+  return { lo, hi };
+}
+
 export const has = (b: Bitset, i: number) => (b[i >>> 5] & (1 << (i & 31))) !== 0;
 
 /** target := target ∩ other, over the words [lo, hi) when target is empty outside them */

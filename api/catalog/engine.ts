@@ -65,10 +65,10 @@ export class Engine {
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
   /** place slugs by name, for the hint of a 400 that got a name where a slug goes */
   readonly placeNames: PlaceNames;
-  /** each locale's order of labelled values, made when a value without a label is first collated (an ICU collator costs milliseconds to make) */
-  private readonly comparers = new Map<Locale, ReturnType<typeof compareLabelled>>();
   /** each labelled facet value's place in the order of the labels, by facet, then locale */
   private readonly labelRanks = new Map<string, Map<Locale, Map<string, number>>>();
+  /** each locale's labels of the facets, as the facet counter reads them */
+  private readonly labelings = {} as Record<Locale, FacetLabeling>;
 
   constructor(
     cols: ListingColumnsData, readonly labels: FacetLabels, geo: Record<Locale, GeoPayload>,
@@ -91,7 +91,8 @@ export class Engine {
       this.labelRanks.set(facet, byLocale);
     }
     for (const l of LOCALES) {
-      this.facetCounter.orderByLabels(l, (facet) => this.labelRanks.get(facet)?.get(l), (facet, value) => this.label(facet as keyof FacetLabels, value, l), (facet) => this.facetKeyLabel(facet, l));
+      this.labelings[l] = this.facetLabeling(l);
+      this.facetCounter.orderByLabels(this.labelings[l]);
     }
 
     this.placeNames = new PlaceNames(geo);
@@ -224,23 +225,17 @@ export class Engine {
 
   /** Writes the facets of GET /v1/facets under the filters f sets, labelled in `locale`, to `out`; returns whether a facet was cut. */
   facets(f: FilterValues, locale: Locale, out: FacetsOut): boolean {
-    return this.facetCounter.facets(f, this.facetLabeling(locale), out);
-  }
-
-  private facetKeyLabel(facet: string, locale: Locale): string {
-    return (this.labels.keys as Record<string, Record<Locale, string>>)[facet][locale];
+    return this.facetCounter.facets(f, this.labelings[locale], out);
   }
 
   private facetLabeling(locale: Locale): FacetLabeling {
+    // made when a value without a label is first collated (an ICU collator costs milliseconds to make)
+    let compare: ReturnType<typeof compareLabelled> | undefined;
     return {
       locale,
-      key: (facet) => this.facetKeyLabel(facet, locale),
+      key: (facet) => (this.labels.keys as Record<string, Record<Locale, string>>)[facet][locale],
       value: (facet, value) => this.label(facet as keyof FacetLabels, value, locale),
-      compare: (a, b) => {
-        let compare = this.comparers.get(locale);
-        if (!compare) this.comparers.set(locale, (compare = compareLabelled(locale)));
-        return compare(a, b);
-      },
+      compare: (a, b) => (compare ??= compareLabelled(locale))(a, b),
       // the order of the labels, computed once; a value without a label (an unknown selected slug) is collated
       rank: (facet, value) => this.labelRanks.get(facet)?.get(locale)?.get(value),
     };

@@ -90,16 +90,9 @@ interface FacetArrays {
   groups?: { starts: Placed<Int32Array>; members: Placed<Int32Array> };
 }
 
-/** The words [lo, hi) of b outside which it is empty, within the words given. */
-function wordsOf(b: Bitset, lo = 0, hi = b.length): { lo: number; hi: number } {
-  while (lo < hi && b[lo] === 0) lo++;
-  while (hi > lo && b[hi - 1] === 0) hi--;
-  return { lo, hi };
-}
-
 /** A set of listings as a context (empty outside the words [lo, hi) given). */
 function span(b: Bitset, lo = 0, hi = b.length): Context {
-  const w = wordsOf(b, lo, hi);
+  const w = bits.wordsOf(b, lo, hi);
   return { bits: b, count: bits.count(b, w.lo, w.hi), lo: w.lo, hi: w.hi };
 }
 
@@ -239,7 +232,7 @@ export class FacetCounter {
 
   /** A set in the kernels' memory as a context (empty outside the words [lo, hi) given), counted by popcount. */
   private resident(b: Bitset, at: number, lo: number, hi: number): Context {
-    const w = wordsOf(b, lo, hi);
+    const w = bits.wordsOf(b, lo, hi);
     // whole 64-bit words: the pair of 32-bit words around each end (zero outside [lo, hi), and past the end)
     const count = this.kernels.countBits(at, 4 * (w.lo & ~1), 4 * (w.hi + (w.hi & 1)));
     return { bits: b, count, lo: w.lo, hi: w.hi, at };
@@ -276,24 +269,26 @@ export class FacetCounter {
   }
 
   /**
-   * Orders each value facet's values by their labels in `locale` (`rank`: a value's place among the
-   * labels), keeps the labels and lists each tally's values; makes each facet's JSON up to its values
-   * (`key`: a facet's label).
+   * Orders each value facet's values by their labels in the labeling's locale (its `rank`: a value's
+   * place among the labels), keeps the labels and lists each tally's values; makes each facet's JSON
+   * up to its values.
    */
-  orderByLabels(locale: string, rank: (facet: string) => ReadonlyMap<string, number> | undefined, label: (facet: string, value: string) => string, key: (facet: string) => string): void {
-    this.heads.set(locale, new Map(this.matcher.declared.filter((x) => x.index.facet).map((x) => [x, Buffer.from(facetHead(x.name, key(x.name)))])));
+  orderByLabels(labeling: FacetLabeling): void {
+    const { locale } = labeling;
+    this.heads.set(locale, new Map(this.matcher.declared.filter((x) => x.index.facet).map((x) => [x, Buffer.from(facetHead(x.name, labeling.key(x.name)))])));
     const inLocale = new Map<ValueFacet, InLocale>();
     this.inLocale.set(locale, inLocale);
     const tallies = [this.whole, ...[...this.tallies.values()].flatMap((byValue) => [...byValue.values()])];
-    const labelledSets = labelledValueSets(this.valueFacets.map(({ x, facet }) => ({ values: facet.values, labels: facet.values.map((v) => label(x.name, v)) })));
+    const labelledSets = labelledValueSets(this.valueFacets.map(({ x, facet }) => ({ values: facet.values, labels: facet.values.map((v) => labeling.value(x.name, v)) })));
     for (const [f, { x, facet }] of this.valueFacets.entries()) {
       const labelled = labelledSets[f];
-      const ranks = rank(x.name);
       // the labelled values by their places among the labels (a scatter, no sort), then any value without a label by value
-      const byPlace = new Int32Array(ranks?.size ?? 0).fill(-1);
+      const places = facet.values.map((v) => labeling.rank(x.name, v));
+      let labels = 0;
+      for (const p of places) if (p !== undefined && p >= labels) labels = p + 1;
+      const byPlace = new Int32Array(labels).fill(-1);
       const unlabelled: number[] = [];
-      facet.values.forEach((v, id) => {
-        const p = ranks?.get(v);
+      places.forEach((p, id) => {
         if (p === undefined) unlabelled.push(id); else byPlace[p] = id;
       });
       const order = new Int32Array(facet.values.length);
@@ -318,7 +313,7 @@ export class FacetCounter {
       const added = facet && !isValueFacet(facet) ? this.whole.added.get(facet) : undefined;
       if (!added) continue;
       const values = added.map(([value]) => value);
-      const { bytes, starts } = valueFragments(values, values.map((v) => label(x.name, v)));
+      const { bytes, starts } = valueFragments(values, values.map((v) => labeling.value(x.name, v)));
       otherJson.set(facet as CountedFacet, new Map(values.map((v, k) => [v, bytes.subarray(starts[k], starts[k + 1])])));
     }
   }
@@ -441,7 +436,7 @@ export class FacetCounter {
    * MAX_FACET_VALUES values and was cut to its highest counts (its selected values kept beyond the cap).
    */
   facets(f: FilterValues, labeling: FacetLabeling, out: FacetsOut): boolean {
-    const sets = this.matcher.ownSets(f, this.own).map(({ x, bits: b, lo, hi }) => ({ x, bit: this.bitOf.get(x)!, bits: b, ...wordsOf(b, lo, hi) }));
+    const sets = this.matcher.ownSets(f, this.own).map(({ x, bits: b, lo, hi }) => ({ x, bit: this.bitOf.get(x)!, bits: b, ...bits.wordsOf(b, lo, hi) }));
     /** by the bits of the filters each keeps */
     const contexts = new Map<number, Context>();
     const context = (ignores: readonly string[]) => {

@@ -354,14 +354,12 @@ export const FILTERS = {
     declaration: FILTER_DECLARATIONS.minCapacity,
     index({ listings }) {
       const { capacity, byCapacity } = listings;
-      // as the capacity index reads them: a listing without a capacity (none, or below 1) has none
-      const amounts = Float64Array.from(capacity, (c) => (c >= 1 ? c : Number.NaN));
       return {
         narrow: (b, f, lo, hi) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity), lo, hi),
         summary: {
           ignores: ['minCapacity'],
           describe(ctx, _f, into) {
-            const { min, max } = extremesIn(ctx, byCapacity, amounts);
+            const { min, max } = extremesIn(ctx, byCapacity, capacity);
             if (max >= 1) into.capacityRange = { min, max };
           },
         },

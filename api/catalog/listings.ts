@@ -10,7 +10,7 @@ import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { fnv1a } from './fnv1a.ts';
-import { haversineMeters, haversineTerm, latitudeCosine } from './geo.ts';
+import { haversineTerm, latitudeCosine, metersOfTerm } from './geo.ts';
 import { PRODUCTS, priceTables, type PriceTables, type Product, type ProductTable } from './price-tables.ts';
 
 /**
@@ -49,7 +49,8 @@ export class ListingTable {
   private readonly slugSlots: Int32Array;
   /** every listing */
   readonly all: Bitset;
-  readonly capacity: Int32Array;
+  /** each listing's capacity, NaN when it has none (or one below 1) */
+  readonly capacity: Float64Array;
   /** the listings with a capacity (at least 1), by capacity */
   readonly byCapacity: AmountIndex;
   /** NaN when the listing has no coordinates */
@@ -89,7 +90,7 @@ export class ListingTable {
       this.prices.set(product, { ...(c ? { amount: c.amount, marketPosition: c.marketPosition } : noPrice), ...derived });
       this.onBasisIndexes.set(product, new AmountIndex(onBasisIndex));
     }
-    this.capacity = cols.capacity;
+    this.capacity = tables.capacities;
     this.byCapacity = new AmountIndex(tables.capacity);
     this.lat = new Float64Array(n).fill(Number.NaN);
     this.lng = new Float64Array(n).fill(Number.NaN);
@@ -140,10 +141,13 @@ export class ListingTable {
     return this.distanceFrom(lat, lng)(i);
   }
 
-  /** The distances from one point (its latitude's cosine taken once: sorting by distance measures every member). */
+  /** The distances from one point (its latitude's cosine taken once: the radius filter measures many listings). */
   distanceFrom(lat: number, lng: number): (i: number) => number | undefined {
-    const cos = latitudeCosine(lat);
-    return (i) => (Number.isNaN(this.lat[i]) ? undefined : haversineMeters(lat, lng, cos, this.lat[i], this.lng[i], this.cosLat[i]));
+    const nearness = this.nearnessFrom(lat, lng);
+    return (i) => {
+      const a = nearness(i);
+      return a === Infinity ? undefined : metersOfTerm(a);
+    };
   }
 
   /** Keys that order listings as their distances from a point do (haversineTerm); Infinity for a listing without coordinates. */

@@ -42,7 +42,7 @@ export class Matcher {
   }
 
   /** The words [lo, hi) outside which no listing matches every filter of `set` (from the filters' spans). */
-  private wordsOf(set: readonly IndexedFilter[], f: FilterValues): { lo: number; hi: number } {
+  private spanWords(set: readonly IndexedFilter[], f: FilterValues): { lo: number; hi: number } {
     let lo = 0, hi = this.ctx.listings.all.length;
     for (const x of set) {
       const s = x.index.span?.(f);
@@ -69,7 +69,7 @@ export class Matcher {
   ownSets(f: FilterValues, buffers: Bitset[]): { x: IndexedFilter; bits: Bitset; lo: number; hi: number }[] {
     return this.setIn(f).map((x, k) => {
       const b = buffers[k] ??= new Uint32Array(this.ctx.listings.all.length);
-      const { lo, hi } = this.wordsOf([x], f);
+      const { lo, hi } = this.spanWords([x], f);
       this.fill(b, lo, hi);
       x.index.narrow(b, f, lo, hi);
       return { x, bits: b, lo, hi };
@@ -80,7 +80,7 @@ export class Matcher {
   match(f: FilterValues): MatchSet {
     const set = this.setIn(f);
     if (set.length === 0) return this.everyListing;
-    const { lo, hi } = this.wordsOf(set, f);
+    const { lo, hi } = this.spanWords(set, f);
     const b = new Uint32Array(this.ctx.listings.all.length);
     this.fill(b, lo, hi);
     for (const x of set) x.index.narrow(b, f, lo, hi);

@@ -29,7 +29,9 @@ export interface ProductTable {
 
 export interface PriceTables {
   products: Record<Product, ProductTable>;
-  /** the listings with a capacity (at least 1), by capacity */
+  /** each listing's capacity as an amount (NaN when it has none, or one below 1) */
+  capacities: Float64Array;
+  /** the listings with a capacity, by capacity */
   capacity: AmountIndexData;
 }
 
@@ -59,6 +61,7 @@ export function priceTables(cols: ListingColumnsData): PriceTables {
   for (let i = 0; i < n; i++) capacities[i] = cols.capacity[i] >= 1 ? cols.capacity[i] : Number.NaN;
   return {
     products: Object.fromEntries(PRODUCTS.map((p) => [p, table(p, p === 'all' ? cols.fromPrice : cols.fromPriceByType[p])])) as Record<Product, ProductTable>,
+    capacities,
     capacity: amountIndexData(capacities),
   };
 }
@@ -66,5 +69,5 @@ export function priceTables(cols: ListingColumnsData): PriceTables {
 /** The buffers of the tables (what a worker transfers: each array owns its buffer). */
 export const priceTableBuffers = (t: PriceTables): ArrayBuffer[] => [
   ...Object.values(t.products).flatMap((p) => [p.currency.buffer, p.period.buffer, p.onBasis.buffer, p.onBasisCurrency.buffer, ...amountIndexBuffers(p.onBasisIndex)] as ArrayBuffer[]),
-  ...amountIndexBuffers(t.capacity),
+  t.capacities.buffer as ArrayBuffer, ...amountIndexBuffers(t.capacity),
 ];

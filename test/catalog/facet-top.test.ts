@@ -54,11 +54,11 @@ describe('a facet with more values than it lists', () => {
     const byLabel = values.map((_, v) => v).sort((a, b) => (labels[a] < labels[b] ? -1 : 1));
     const place = new Map(byLabel.map((v, k) => [values[v], k]));
     const labelOf = (value: string) => labels[values.indexOf(value)];
-    counter.orderByLabels('en', () => place, (_facet, value) => labelOf(value), (facet) => facet);
     const labeling: FacetLabeling = {
       locale: 'en', key: (facet) => facet, value: (_facet, value) => labelOf(value),
       compare: (a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0), rank: (_facet, value) => place.get(value),
     };
+    counter.orderByLabels(labeling);
 
     let cut = 0;
     for (const share of [1, 0.9, 0.5, 0.2, 0.05, 0.01]) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { decodeListingColumns, LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
 import * as bits from '../../api/catalog/bitset.ts';
-import { haversineMeters, latitudeCosine } from '../../api/catalog/geo.ts';
+import { haversineTerm, latitudeCosine, metersOfTerm } from '../../api/catalog/geo.ts';
 import { ListingTable } from '../../api/catalog/listings.ts';
 import { Orders, selectRange } from '../../api/catalog/order.ts';
 import { RandomOrder } from '../../api/catalog/random-order.ts';
@@ -95,7 +95,7 @@ describe('Orders', () => {
     // on a listing, beside one, in the ocean, near a pole, across the antimeridian
     const points = [[lat[located], lng[located]], [lat[located] + 0.01, lng[located] - 0.02], [-40, -30], [89.5, 10], [10, 179.99]];
     for (const [pLat, pLng] of points) {
-      const metres = (i: number) => (Number.isNaN(lat[i]) ? Infinity : haversineMeters(pLat, pLng, latitudeCosine(pLat), lat[i], lng[i], latitudeCosine(lat[i])));
+      const metres = (i: number) => (Number.isNaN(lat[i]) ? Infinity : metersOfTerm(haversineTerm(pLat, pLng, latitudeCosine(pLat), lat[i], lng[i], latitudeCosine(lat[i]))));
       for (const { members, set } of sets()) {
         const expected = [...members].sort((a, b) => metres(a) - metres(b) || (slugs[a] < slugs[b] ? -1 : 1));
         for (const [offset, limit] of [[0, 20], [20, 20], [100, 50], [Math.max(0, members.length - 30), 50]]) {
