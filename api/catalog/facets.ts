@@ -35,11 +35,8 @@ export interface FacetLabeling {
 
 const isValueFacet = (f: unknown): f is ValueFacet => (f as ValueFacet).valueIds !== undefined;
 
-/** The counts of every facet under one context, counted once per build. */
-interface Tally {
-  /** the context's listings */
-  readonly bits: Bitset;
-  readonly size: number;
+/** The counts of every facet under one context (its listings), counted once per build. */
+interface Tally extends FacetContext {
   /** each value facet's counts by value id and the ids counted above 0 */
   readonly counts: Map<ValueFacet, { t: Int32Array; ids: Int32Array }>;
   /** each other facet's counts as it adds them (those that read nothing but the context) */
@@ -96,6 +93,9 @@ function span(b: Bitset, lo = 0, hi = b.length): Context {
   return { bits: b, count: bits.count(b, w.lo, w.hi), lo: w.lo, hi: w.hi };
 }
 
+const sameValue = (a: unknown, b: unknown) =>
+  a === b || (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, k) => v === b[k]));
+
 /** The values a filter selects in f (a facet shows them even at count 0). */
 function selected(x: IndexedFilter, f: FilterValues): string[] {
   const out: string[] = [];
@@ -115,7 +115,10 @@ export class FacetCounter {
   private readonly scratchHi: number[] = [];
   /** the listings of a tally each context leaves out */
   private readonly leftScratch: Placed<Uint32Array>[];
+  /** the sets of the filters of a request, each alone, and the words of each that may hold members */
   private readonly own: Bitset[] = [];
+  private readonly ownLo: number[] = [];
+  private readonly ownHi: number[] = [];
   /** the value facets of the registry */
   private readonly valueFacets: { x: IndexedFilter; facet: ValueFacet }[] = [];
   /** each value facet's counters and arrays in the kernels' memory */
@@ -159,7 +162,7 @@ export class FacetCounter {
   private readonly prefix: Placed<Int32Array>;
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
-    this.whole = { bits: all, size: n, counts: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
+    this.whole = { bits: all, count: n, lo: 0, hi: all.length, counts: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
     this.big = Math.floor(n / MAX_FACET_VALUES) + 1;
     this.histogram = new Int32Array(this.big + 1);
     if (matcher.declared.length > 31) throw new Error(`a facet context has a bit per filter: ${matcher.declared.length} filters are more than 31`);
@@ -215,7 +218,7 @@ export class FacetCounter {
           for (const id of touched[k]) c[id] = 0;
         });
         if (!this.tallies.has(x)) this.tallies.set(x, new Map());
-        this.tallies.get(x)!.set(value, { bits: b, size: ctx.count, counts, added: this.countOthers(ctx), listed: new Map(), listedJson: new Map() });
+        this.tallies.get(x)!.set(value, { ...ctx, counts, added: this.countOthers(ctx), listed: new Map(), listedJson: new Map() });
       }
     }
     const whole = this.countOthers({ bits: all, count: n, lo: 0, hi: all.length });
@@ -431,55 +434,93 @@ export class FacetCounter {
     return { ids: beyond.length ? [...listed, ...beyond] : listed, zeros, cut };
   }
 
+  /** The tally whose listings are exactly those of x alone under f, if one was counted. */
+  private exactTally(x: IndexedFilter, f: FilterValues): Tally | undefined {
+    const tallied = x.index.tallied;
+    const held = tallied?.holding(f);
+    if (!held || held.length !== 1) return undefined;
+    const own = tallied!.filters(held[0]);
+    for (const p of x.params) if (!sameValue(f[p], own[p])) return undefined;
+    return this.tallies.get(x)?.get(held[0]);
+  }
+
+  /**
+   * The context of each facet and range summary under f, by its `ignores`: the intersection of the
+   * sets of the filters it keeps, each matched alone only within the words of the contexts that
+   * keep it (a place's, unless a context ignores the place). A context that is a tally's listings
+   * (every listing, or one filter's tallied value) is the tally's, and not intersected.
+   */
+  private contextsOf(f: FilterValues): Map<readonly string[], Context> {
+    const set = this.matcher.setIn(f);
+    let setBits = 0;
+    for (const x of set) setBits |= this.bitOf.get(x)!;
+    const byKey = new Map<number, Context>();
+    /** the contexts to intersect: the filters each keeps and the words of their spans */
+    const pending: { key: number; kept: IndexedFilter[]; lo: number; hi: number }[] = [];
+    for (const ignored of this.ignoredBits.values()) {
+      const key = setBits & ~ignored;
+      if (byKey.has(key) || pending.some((p) => p.key === key)) continue;
+      const kept = set.filter((x) => key & this.bitOf.get(x)!);
+      const tally = kept.length === 0 ? this.whole : kept.length === 1 ? this.exactTally(kept[0], f) : undefined;
+      if (tally) byKey.set(key, { bits: tally.bits, count: tally.count, lo: tally.lo, hi: tally.hi, tally });
+      else pending.push({ key, kept, ...this.matcher.spanWords(kept, f) });
+    }
+    // each filter's own set, within the words of the contexts that keep it
+    const sets = set.map((x, j) => {
+      let lo = this.all.length, hi = 0;
+      for (const p of pending) {
+        if (p.kept.includes(x)) { lo = Math.min(lo, p.lo); hi = Math.max(hi, p.hi); }
+      }
+      if (lo >= hi) return { lo: 0, hi: 0 };
+      const b = this.own[j] ??= new Uint32Array(this.all.length);
+      b.fill(0, this.ownLo[j] ?? 0, this.ownHi[j] ?? 0);
+      const w = this.matcher.ownSet(x, f, b, lo, hi);
+      this.ownLo[j] = w.lo;
+      this.ownHi[j] = w.hi;
+      return w;
+    });
+    pending.forEach(({ key, kept, lo, hi }, slot) => {
+      // the intersection of the kept sets, over the words where all of them have members
+      const js = kept.map((x) => set.indexOf(x));
+      for (const j of js) { lo = Math.max(lo, sets[j].lo); hi = Math.min(hi, sets[j].hi); }
+      if (hi < lo) hi = lo;
+      const { view: b, at } = this.scratch[slot];
+      b.fill(0, this.scratchLo[slot] ?? 0, this.scratchHi[slot] ?? 0);
+      b.set(this.own[js[0]].subarray(lo, hi), lo);
+      for (let k = 1; k < js.length; k++) {
+        const o = this.own[js[k]];
+        for (let w = lo; w < hi; w++) b[w] &= o[w];
+      }
+      this.scratchLo[slot] = lo;
+      this.scratchHi[slot] = hi;
+      const c = this.resident(b, at, lo, hi);
+      // the tally holding the context with the fewest listings besides it
+      let base = this.whole;
+      for (const x of kept) {
+        for (const value of x.index.tallied?.holding(f) ?? []) {
+          const t = this.tallies.get(x)?.get(value);
+          if (t && t.count < base.count) base = t;
+        }
+      }
+      if (base.count === c.count) c.tally = base;
+      else if (base !== this.whole && base.count - c.count < Math.min(c.count, this.n - c.count)) {
+        c.base = base;
+        c.left = this.leftOut(base, c, slot);
+      }
+      byKey.set(key, c);
+    });
+    const out = new Map<readonly string[], Context>();
+    for (const [ignores, ignored] of this.ignoredBits) out.set(ignores, byKey.get(setBits & ~ignored)!);
+    return out;
+  }
+
   /**
    * Writes the facets under the filters f sets to `out`; returns whether a facet had more than
    * MAX_FACET_VALUES values and was cut to its highest counts (its selected values kept beyond the cap).
    */
   facets(f: FilterValues, labeling: FacetLabeling, out: FacetsOut): boolean {
-    const sets = this.matcher.ownSets(f, this.own).map(({ x, bits: b, lo, hi }) => ({ x, bit: this.bitOf.get(x)!, bits: b, ...bits.wordsOf(b, lo, hi) }));
-    /** by the bits of the filters each keeps */
-    const contexts = new Map<number, Context>();
-    const context = (ignores: readonly string[]) => {
-      const ignored = this.ignoredBits.get(ignores)!;
-      let key = 0;
-      for (const s of sets) if (!(s.bit & ignored)) key |= s.bit;
-      let c = contexts.get(key);
-      if (c) return c;
-      const kept = sets.filter((s) => !(s.bit & ignored));
-      if (kept.length === 0) c = { bits: this.all, count: this.n, lo: 0, hi: this.all.length };
-      else {
-        // the intersection of the kept sets, over the words where all of them have members
-        let lo = 0, hi = this.all.length;
-        for (const s of kept) { lo = Math.max(lo, s.lo); hi = Math.min(hi, s.hi); }
-        if (hi < lo) hi = lo;
-        const slot = contexts.size;
-        const { view: b, at } = this.scratch[slot];
-        b.fill(0, this.scratchLo[slot] ?? 0, this.scratchHi[slot] ?? 0);
-        b.set(kept[0].bits.subarray(lo, hi), lo);
-        for (let k = 1; k < kept.length; k++) {
-          const o = kept[k].bits;
-          for (let w = lo; w < hi; w++) b[w] &= o[w];
-        }
-        this.scratchLo[slot] = lo;
-        this.scratchHi[slot] = hi;
-        c = this.resident(b, at, lo, hi);
-      }
-      // the tally holding the context with the fewest listings besides it: the context itself when none
-      let base = this.whole;
-      for (const s of kept) {
-        for (const value of s.x.index.tallied?.holding(f) ?? []) {
-          const t = this.tallies.get(s.x)?.get(value);
-          if (t && t.size < base.size) base = t;
-        }
-      }
-      if (base.size === c.count) c.tally = base;
-      else if (base !== this.whole && base.size - c.count < Math.min(c.count, this.n - c.count)) {
-        c.base = base;
-        c.left = this.leftOut(base, c, contexts.size);
-      }
-      contexts.set(key, c);
-      return c;
-    };
+    const contexts = this.contextsOf(f);
+    const context = (ignores: readonly string[]) => contexts.get(ignores)!;
 
     const counted = new Map<IndexedFilter, FacetValue[]>();
     const listed = new Map<IndexedFilter, { labelled: LabelledValues; t: Int32Array; ids: ArrayLike<number>; zeros: string[]; json?: Uint8Array }>();

@@ -5,30 +5,36 @@
  * encoded as they are written. The body ends up as one Buffer of its exact size, which the ETag
  * hashes and the socket sends without another conversion.
  *
- * A body is written into a scratch buffer that the next body reuses, and copied out at its exact
- * size when finished: a response leaves only its own bytes to the garbage collector, not the room
- * reserved for it (48 kB for a facets body that is often a few kB). The copies are cut from slabs,
- * as Node cuts small Buffers from its pool: one allocation serves many bodies (an allocation of its
- * own costs a 40 kB body several microseconds), and a slab is freed with the last body cut from it.
+ * A body is written straight into the free end of a shared slab and finished as the slice it
+ * filled, with no copy, as Node cuts small Buffers from its pool: one allocation serves many bodies
+ * (an allocation of its own costs a 40 kB body several microseconds), and a slab is freed with the
+ * last body cut from it. A body opened while another is being written into the slab (or after one
+ * was left unfinished by an error) starts a new slab. A body that reserves more than a slab's
+ * share, or outgrows the slab, is written into a scratch buffer that the next such body reuses,
+ * and copied out at its exact size.
  */
 const spare: Buffer[] = [];
 const EMPTY = Buffer.alloc(0);
-/** scratch buffers kept for reuse (bodies under way at once: one, unless a body is written while another is open) */
+/** scratch buffers kept for reuse */
 const SPARES = 4;
 /** the largest scratch buffer kept: the room of a rare large body (a map of every listing) is given back */
 const MAX_SPARE = 256 * 1024;
-/** the slab finished bodies are cut from; a body over SLAB / 8 is allocated on its own */
+/** the slab bodies are written into; a body that reserves more than SLAB / 8 is written apart */
 const SLAB = 1024 * 1024;
 let slab = EMPTY;
 let slabUsed = 0;
+/** the body being written into the slab's free end, if any */
+let writing: JsonBytes | undefined;
 
-/** Room for n bytes, cut from the slab (8-byte aligned) when small enough. */
+function newSlab(): void {
+  slab = Buffer.allocUnsafeSlow(SLAB);
+  slabUsed = 0;
+}
+
+/** Room for n bytes, cut from the slab (8-byte aligned) when small enough and no body is being written into it. */
 function cut(n: number): Buffer {
-  if (n > SLAB / 8) return Buffer.allocUnsafeSlow(n);
-  if (slabUsed + n > slab.length) {
-    slab = Buffer.allocUnsafeSlow(SLAB);
-    slabUsed = 0;
-  }
+  if (n > SLAB / 8 || writing) return Buffer.allocUnsafeSlow(n);
+  if (slabUsed + n > slab.length) newSlab();
   const out = slab.subarray(slabUsed, slabUsed + n);
   slabUsed += (n + 7) & ~7;
   return out;
@@ -37,9 +43,19 @@ function cut(n: number): Buffer {
 export class JsonBytes {
   private buf: Buffer;
   private length = 0;
+  /** whether buf is a slab's free end */
+  private inSlab = false;
 
   /** `capacity`: the bytes expected (the buffer grows past it when needed) */
   constructor(capacity = 16 * 1024) {
+    if (capacity <= SLAB / 8) {
+      // a body still being written keeps the rest of its slab (one opened inside another, or left by an error)
+      if (writing || slabUsed + capacity > slab.length) newSlab();
+      this.buf = slab.subarray(slabUsed);
+      this.inSlab = true;
+      writing = this;
+      return;
+    }
     const scratch = spare.pop();
     this.buf = scratch && scratch.length >= capacity ? scratch : Buffer.allocUnsafeSlow(capacity);
   }
@@ -49,6 +65,11 @@ export class JsonBytes {
     const grown = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.length + n));
     grown.set(this.buf.subarray(0, this.length));
     this.buf = grown;
+    if (this.inSlab) {
+      // the slab's free end is left to the next body
+      this.inSlab = false;
+      if (writing === this) writing = undefined;
+    }
   }
 
   /** Bytes [start, end) of `src`; the whole of it without a view made per write (short facet values are written by the hundred). */
@@ -109,6 +130,17 @@ export class JsonBytes {
 
   /** The bytes written, in a Buffer of their own; the writer is done (write nothing after). */
   finish(): Buffer {
+    if (this.inSlab) {
+      const out = this.buf.subarray(0, this.length);
+      if (writing === this) {
+        slabUsed += (this.length + 7) & ~7;
+        writing = undefined;
+      }
+      this.inSlab = false;
+      this.buf = EMPTY;
+      this.length = 0;
+      return out;
+    }
     const out = cut(this.length);
     this.buf.copy(out, 0, 0, this.length);
     if (spare.length < SPARES && this.buf.length <= MAX_SPARE) spare.push(this.buf);

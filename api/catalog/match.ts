@@ -32,7 +32,7 @@ export class Matcher {
   }
 
   /** The filters f sets, in registry order (from f's own keys: a request sets a few of many). */
-  private setIn(f: FilterValues): IndexedFilter[] {
+  setIn(f: FilterValues): IndexedFilter[] {
     const places: number[] = [];
     for (const p of Object.keys(f)) {
       const k = this.placeOf.get(p);
@@ -42,7 +42,7 @@ export class Matcher {
   }
 
   /** The words [lo, hi) outside which no listing matches every filter of `set` (from the filters' spans). */
-  private spanWords(set: readonly IndexedFilter[], f: FilterValues): { lo: number; hi: number } {
+  spanWords(set: readonly IndexedFilter[], f: FilterValues): { lo: number; hi: number } {
     let lo = 0, hi = this.ctx.listings.all.length;
     for (const x of set) {
       const s = x.index.span?.(f);
@@ -53,27 +53,18 @@ export class Matcher {
     return { lo, hi: Math.max(lo, hi) };
   }
 
-  /** b := every listing within the words [lo, hi) (b's other words cleared) */
-  private fill(b: Bitset, lo: number, hi: number): void {
-    const all = this.ctx.listings.all;
-    b.fill(0, 0, lo);
-    b.set(all.subarray(lo, hi), lo);
-    b.fill(0, hi);
-  }
-
   /**
-   * The listings of each filter f sets, on its own, into `buffers` (reused; grown as needed), in
-   * registry order, with the words [lo, hi) outside which each is empty: a match that ignores some
-   * filters is then the intersection of the others' sets.
+   * The listings of x alone under f within the words [lo, hi), into b, which has no member outside
+   * them; returns the words outside which the set is empty. A match that ignores some filters is
+   * the intersection of the others' sets.
    */
-  ownSets(f: FilterValues, buffers: Bitset[]): { x: IndexedFilter; bits: Bitset; lo: number; hi: number }[] {
-    return this.setIn(f).map((x, k) => {
-      const b = buffers[k] ??= new Uint32Array(this.ctx.listings.all.length);
-      const { lo, hi } = this.spanWords([x], f);
-      this.fill(b, lo, hi);
-      x.index.narrow(b, f, lo, hi);
-      return { x, bits: b, lo, hi };
-    });
+  ownSet(x: IndexedFilter, f: FilterValues, b: Bitset, lo: number, hi: number): { lo: number; hi: number } {
+    const own = this.spanWords([x], f);
+    lo = Math.max(lo, own.lo);
+    hi = Math.max(lo, Math.min(hi, own.hi));
+    b.set(this.ctx.listings.all.subarray(lo, hi), lo);
+    x.index.narrow(b, f, lo, hi);
+    return bits.wordsOf(b, lo, hi);
   }
 
   /** The listings matching every filter f sets: only the words of a place's listings are visited when f names one. */
@@ -82,7 +73,7 @@ export class Matcher {
     if (set.length === 0) return this.everyListing;
     const { lo, hi } = this.spanWords(set, f);
     const b = new Uint32Array(this.ctx.listings.all.length);
-    this.fill(b, lo, hi);
+    b.set(this.ctx.listings.all.subarray(lo, hi), lo);
     for (const x of set) x.index.narrow(b, f, lo, hi);
     return { bits: b, count: bits.count(b, lo, hi) };
   }

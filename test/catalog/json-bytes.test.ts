@@ -35,6 +35,14 @@ describe('JsonBytes', () => {
     assert.equal(first.buffer === innerBody.buffer && first.byteOffset === innerBody.byteOffset, false);
   });
 
+  it('keeps the bodies finished after a body left unfinished (an error mid-response) whole while it is written on', () => {
+    const left = new JsonBytes(64).text('"left');
+    const later = Array.from({ length: 3 }, (_, k) => new JsonBytes(64).text(`"later ${k}"`).finish());
+    left.text('x'.repeat(5000));
+    later.forEach((body, k) => assert.equal(body.toString(), `"later ${k}"`));
+    assert.equal(left.text('"').finish().toString(), `"left${'x'.repeat(5000)}"`);
+  });
+
   it('keeps every body whole across many bodies (more than one shared allocation holds) and a body too large to share', () => {
     const texts = Array.from({ length: 60 }, (_, k) => `"${String.fromCharCode(97 + (k % 26)).repeat(40_000 + k)}"`);
     texts.push(`"${'z'.repeat(300_000)}"`);
