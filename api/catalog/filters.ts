@@ -25,17 +25,21 @@ import { BitsetCounts } from './bitset-counts.ts';
  * quick in a wide context) while that looks at fewer listings than the context holds, else member
  * by member (for one of a few places, the buckets pass most listings priced below or above theirs first).
  */
-function extremesIn(ctx: FacetContext, index: AmountIndex, amount: ArrayLike<number>, currency?: Uint8Array): { min: number; max: number; currency: number } {
+function extremesIn(ctx: FacetContext, index: AmountIndex, amount: Float64Array, currency?: Uint8Array): { min: number; max: number; currency: number } {
   const found = index.extremes(ctx.bits, ctx.count);
   if (found) return { ...found, currency: currency ? index.currencyOf(ctx) : 0 };
+  // NaN (no amount) is neither below min nor above max
   let min = Infinity, max = -Infinity, cur = 0;
-  eachMember(ctx, (i) => {
-    const a = amount[i];
-    if (Number.isNaN(a)) return;
-    if (a < min) min = a;
-    if (a > max) max = a;
-    if (currency && cur >= 0 && currency[i] !== cur) cur = cur === 0 ? currency[i] : -1;
-  });
+  const b = ctx.bits;
+  for (let w = ctx.lo; w < ctx.hi; w++) {
+    for (let x = b[w]; x; x &= x - 1) {
+      const i = (w << 5) + 31 - Math.clz32(x & -x);
+      const a = amount[i];
+      if (a < min) min = a;
+      if (a > max) max = a;
+      if (currency && cur >= 0 && a === a && currency[i] !== cur) cur = cur === 0 ? currency[i] : -1;
+    }
+  }
   return { min, max, currency: Math.max(cur, 0) };
 }
 
@@ -125,18 +129,6 @@ export type FilterRegistry = Record<string, FilterEntry>;
 
 export const declarationsOf = (registry: FilterRegistry): FilterDeclarations =>
   Object.fromEntries(Object.entries(registry).map(([name, e]) => [name, e.declaration]));
-
-/** Visits the members of ctx in ascending order. */
-function eachMember(ctx: FacetContext, fn: (i: number) => void): void {
-  for (let w = ctx.lo; w < ctx.hi; w++) {
-    let x = ctx.bits[w];
-    while (x) {
-      const low = x & -x;
-      fn((w << 5) + 31 - Math.clz32(low));
-      x ^= low;
-    }
-  }
-}
 
 /** A slug filter over a dictionary-coded column, with a disjunctive facet. */
 function keyword(name: 'operator'): FilterEntry {
