@@ -15,7 +15,7 @@ import type { Bitset } from './bitset.ts';
 import { longitudeGap, longitudeReach, METERS_PER_DEGREE_LAT } from './geo.ts';
 import type { ListingTable } from './listings.ts';
 import { AmountIndex } from './amounts.ts';
-import { countIn, narrowTo, posting, postingsOf, type Posting } from './postings.ts';
+import { countIn, narrowTo, posting, postingsOf, spanOf, type Posting } from './postings.ts';
 import { BitsetCounts } from './bitset-counts.ts';
 
 /**
@@ -107,7 +107,7 @@ export interface FilterIndex {
    * b has no members outside its words [lo, hi), which a narrow may leave as they are.
    */
   narrow(b: Bitset, f: FilterValues, lo: number, hi: number): void;
-  /** The listings [start, end) among which every listing matching f lies, when they are one range (a place's). */
+  /** The listings [start, end) among which every listing matching f lies: a place's range, a rare value's first to last listing. */
   span?(f: FilterValues): { start: number; end: number };
   /** The groups a matching set is listed in, one after the other (the address rule). */
   groups?(set: Bitset, f: FilterValues): Bitset[];
@@ -142,6 +142,7 @@ function keyword(name: 'operator'): FilterEntry {
       const byValue = new Map(values.map((v, id) => [v, postings[id]]));
       return {
         narrow: (b, f, lo, hi) => narrowTo(b, byValue.get(f[name]!), lo, hi),
+        span: (f) => spanOf(byValue.get(f[name]!)),
         facet: { ignores: [name], values, valueIds, totals: Int32Array.from(postings, (p) => p.list.length) },
       };
     },
@@ -325,6 +326,7 @@ export const FILTERS = {
       const postings = postingsOf(n, currencyOf, CURRENCIES.length);
       return {
         narrow: (b, f, lo, hi) => narrowTo(b, postings[CURRENCIES.indexOf(f.currency!)], lo, hi),
+        span: (f) => spanOf(postings[CURRENCIES.indexOf(f.currency!)]),
         // few and wide, like countries
         tallied: { values: CURRENCIES.filter((_, k) => postings[k].list.length > 0), filters: (c) => ({ currency: c as Currency }), holding: (f) => [f.currency!] },
       };

@@ -44,6 +44,11 @@ function lowerBound(list: Int32Array, i: number): number {
   return l;
 }
 
+/** The listings [start, end) from the posting's first to its last (none for an unknown value): every one it holds lies among them. */
+export function spanOf(p: Posting | undefined): { start: number; end: number } {
+  return p && p.list.length > 0 ? { start: p.list[0], end: p.list[p.list.length - 1] + 1 } : { start: 0, end: 0 };
+}
+
 /** b := b ∩ p, b being empty outside the words [lo, hi); an unknown value (no posting) matches nothing. */
 export function narrowTo(b: Bitset, p: Posting | undefined, lo = 0, hi = b.length): void {
   if (!p) b.fill(0, lo, hi);
