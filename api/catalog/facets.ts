@@ -407,7 +407,8 @@ export class FacetCounter {
     for (let k = 0; k < ids.length; k++) keys[k] = (max - t[ids[k]]) * PLACES + place[ids[k]];
     keys.sort();
     const listed = new Array<number>(keys.length);
-    for (let k = 0; k < keys.length; k++) listed[k] = order[keys[k] % PLACES];
+    // the place: the key less its count's multiple of PLACES (a power of two: exact, and no floating-point remainder)
+    for (let k = 0; k < keys.length; k++) listed[k] = order[keys[k] - Math.floor(keys[k] / PLACES) * PLACES];
     return listed;
   }
 
@@ -471,9 +472,9 @@ export class FacetCounter {
       for (const p of pending) {
         if (p.kept.includes(x)) { lo = Math.min(lo, p.lo); hi = Math.max(hi, p.hi); }
       }
-      if (lo >= hi) return { lo: 0, hi: 0 };
       const b = this.own[j] ??= new Uint32Array(this.all.length);
       b.fill(0, this.ownLo[j] ?? 0, this.ownHi[j] ?? 0);
+      if (lo >= hi) { this.ownLo[j] = this.ownHi[j] = 0; return { lo: 0, hi: 0 }; }
       const w = this.matcher.ownSet(x, f, b, lo, hi);
       this.ownLo[j] = w.lo;
       this.ownHi[j] = w.hi;

@@ -12,7 +12,6 @@ import { PRODUCT_PRICE_BASIS } from '../../contract/prices.ts';
 import { houseNumberMatches, parseAddress, parseHouseNumber, streetKey } from './address.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import { longitudeGap, longitudeReach, METERS_PER_DEGREE_LAT } from './geo.ts';
 import type { ListingTable } from './listings.ts';
 import { AmountIndex } from './amounts.ts';
 import { countIn, narrowTo, posting, postingsOf, spanOf, type Posting } from './postings.ts';
@@ -387,17 +386,11 @@ export const FILTERS = {
   point: {
     declaration: FILTER_DECLARATIONS.point,
     index({ listings }) {
-      const { lng } = listings;
       return {
         // A point search is about where listings are: a listing without coordinates has no distance.
         narrow(b, f, lo, hi) {
-          if (f.radiusMeters === undefined) { bits.andInto(b, listings.hasCoords, lo, hi); return; }
-          const [pLat, pLng, radius] = [f.lat!, f.lng!, f.radiusMeters];
-          const dLat = radius / METERS_PER_DEGREE_LAT + 1e-9;
-          // a listing out of reach in longitude is farther: no trigonometry for it
-          const dLng = longitudeReach(pLat, radius) + 1e-9;
-          const distance = listings.distanceFrom(pLat, pLng);
-          listings.keepInLatitudes(b, pLat - dLat, pLat + dLat, (i) => longitudeGap(lng[i], pLng) <= dLng && distance(i)! <= radius, lo, hi);
+          if (f.radiusMeters === undefined) bits.andInto(b, listings.hasCoords, lo, hi);
+          else listings.keepNear(b, f.lat!, f.lng!, f.radiusMeters, lo, hi);
         },
       };
     },

@@ -1,6 +1,6 @@
 /** The mean Earth radius of the distances, in metres. */
 export const EARTH_RADIUS_M = 6_371_008.8;
-const RAD = Math.PI / 180;
+export const RAD = Math.PI / 180;
 
 /** The cosine of a latitude in degrees, as haversineTerm takes it. */
 export const latitudeCosine = (lat: number) => Math.cos(lat * RAD);

@@ -10,7 +10,7 @@ import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { fnv1a } from './fnv1a.ts';
-import { haversineTerm, latitudeCosine, metersOfTerm } from './geo.ts';
+import { haversineTerm, haversineTermOfArc, latitudeCosine, longitudeGap, longitudeReach, METERS_PER_DEGREE_LAT, metersOfTerm, RAD } from './geo.ts';
 import { PRODUCTS, priceTables, type PriceTables, type Product, type ProductTable } from './price-tables.ts';
 
 /**
@@ -62,6 +62,8 @@ export class ListingTable {
   /** the listings with coordinates by latitude, and their latitudes */
   readonly latOrder: Int32Array;
   readonly latSorted: Float64Array;
+  /** the listings keepNear keeps, reused by every call */
+  private readonly near: Int32Array;
   /** each market position as the card's `,"marketPosition":{…}`, UTF-8 */
   readonly marketJson: Buffer[];
   private readonly prices = new Map<Product, PriceColumn>();
@@ -110,6 +112,7 @@ export class ListingTable {
     // the pipeline's latitude order: those with coordinates first, ascending
     this.latOrder = cols.orders.lat.subarray(0, withCoords);
     this.latSorted = new Float64Array(withCoords);
+    this.near = new Int32Array(withCoords);
     for (let k = 0; k < withCoords; k++) {
       const lat = (this.latSorted[k] = this.lat[this.latOrder[k]]);
       if (Number.isNaN(lat) || (k > 0 && lat < this.latSorted[k - 1])) throw new Error(`listing-columns.bin: order.lat does not sort ${this.slugs[this.latOrder[k]]} by latitude`);
@@ -138,16 +141,8 @@ export class ListingTable {
 
   /** The distance in metres of listing i from a point, undefined when the listing has no coordinates. */
   distance(i: number, lat: number, lng: number): number | undefined {
-    return this.distanceFrom(lat, lng)(i);
-  }
-
-  /** The distances from one point (its latitude's cosine taken once: the radius filter measures many listings). */
-  distanceFrom(lat: number, lng: number): (i: number) => number | undefined {
-    const nearness = this.nearnessFrom(lat, lng);
-    return (i) => {
-      const a = nearness(i);
-      return a === Infinity ? undefined : metersOfTerm(a);
-    };
+    const a = this.nearnessFrom(lat, lng)(i);
+    return a === Infinity ? undefined : metersOfTerm(a);
   }
 
   /** Keys that order listings as their distances from a point do (haversineTerm); Infinity for a listing without coordinates. */
@@ -165,6 +160,41 @@ export class ListingTable {
     r = a.length;
     while (l < r) { const m = (l + r) >>> 1; if (a[m] <= hi) l = m + 1; else r = m; }
     return [start, l];
+  }
+
+  /**
+   * Narrows b to its listings within `radius` metres of a point, b being empty outside the words
+   * [lo, hi): only the band of the latitude order within reach is visited, and a listing out of
+   * reach in longitude is passed over. The haversine term a = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2)
+   * decides, bounded first without trigonometry (x²(1 − x²/3) ≤ sin² x ≤ x² for the half-angles,
+   * both within 90°): only a listing whose bounds straddle the radius has its term made, and one
+   * within a billionth of the radius its distance in metres, as cards show it.
+   */
+  keepNear(b: Bitset, lat: number, lng: number, radius: number, lo = 0, hi = b.length): void {
+    const dLat = radius / METERS_PER_DEGREE_LAT + 1e-9;
+    const dLng = longitudeReach(lat, radius) + 1e-9;
+    const cos = latitudeCosine(lat);
+    const inside = haversineTermOfArc((radius / METERS_PER_DEGREE_LAT) * (1 - 1e-9));
+    const outside = haversineTermOfArc((radius / METERS_PER_DEGREE_LAT) * (1 + 1e-9));
+    const [s, e] = this.latRange(lat - dLat, lat + dLat);
+    const { latOrder, lng: lngs, lat: lats, cosLat, near } = this;
+    let kept = 0;
+    for (let k = s; k < e; k++) {
+      const i = latOrder[k];
+      if (!bits.has(b, i)) continue;
+      const gap = longitudeGap(lngs[i], lng);
+      if (gap > dLng) continue;
+      const x = ((lats[i] - lat) * RAD) / 2, y = (gap * RAD) / 2;
+      const xx = x * x, yy = cos * cosLat[i] * y * y;
+      if (xx + yy > inside) {
+        if (xx * (1 - xx / 3) + yy * (1 - (y * y) / 3) > outside) continue;
+        const a = haversineTerm(lat, lng, cos, lats[i], lngs[i], cosLat[i]);
+        if (a > inside && (a > outside || metersOfTerm(a) > radius)) continue;
+      }
+      near[kept++] = i;
+    }
+    b.fill(0, lo, hi);
+    for (let k = 0; k < kept; k++) b[near[k] >>> 5] |= 1 << (near[k] & 31);
   }
 
   /**
