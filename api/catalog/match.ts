@@ -67,7 +67,7 @@ export class Matcher {
     return bits.wordsOf(b, lo, hi);
   }
 
-  /** The listings matching every filter f sets: only the words of a place's listings are visited when f names one. */
+  /** The listings matching every filter f sets: only the words of the filters' spans are visited (a place's range, an operator's first to last listing). */
   match(f: FilterValues): MatchSet {
     const set = this.setIn(f);
     if (set.length === 0) return this.everyListing;
