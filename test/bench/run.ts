@@ -141,10 +141,16 @@ if (!failed && !values['pipeline-only']) {
     await load(api.base, () => mix[Math.floor(random() * mix.length)].next(), connections, Math.min(5, seconds));
     for (const [i, row] of rows.entries()) {
       const seed = 1 + i;
+      const bareCpu = baseline!.cpuMs();
       const base = await load(baseline!.base, traffic(row, catalogue, seed).next, connections, seconds);
       const t = traffic(row, catalogue, seed);
+      const apiCpu = api.cpuMs();
       const measured = await load(api.base, t.next, connections, seconds);
-      const result: RowResult = { row, baseline: base, api: measured, distinct: t.distinct(), sent: t.sent() };
+      const cpuUs = {
+        baseline: ((baseline!.cpuMs() - bareCpu) * 1000) / base.requests,
+        api: ((api.cpuMs() - apiCpu) * 1000) / measured.requests,
+      };
+      const result: RowResult = { row, baseline: base, api: measured, cpuUs, distinct: t.distinct(), sent: t.sent() };
       mode.rows.push(result);
       if (measured.failures > 0) failed = true;
       say(`caches ${setting}, ${row}: ${Math.round(measured.rps)} req/s against ${Math.round(base.rps)} (${(measured.rps / base.rps).toFixed(3)}), `

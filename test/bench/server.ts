@@ -3,7 +3,7 @@
  * dist/server/server.js`, exactly as `make serve` runs it: test/support/server-process.ts) and the bare Fastify route the ratios are taken against
  * (baseline-server.ts). Both are driven only through their environment and HTTP.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../support/ports.ts';
@@ -18,7 +18,29 @@ export interface Process {
   startupMs: number;
   /** peak RSS so far, MB (VmHWM) */
   peakRssMb(): number;
+  /** CPU time used so far, every thread (user and system), ms */
+  cpuMs(): number;
   stop(): Promise<void>;
+}
+
+/** clock ticks per second of /proc's CPU times */
+const TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100; // Linux's USER_HZ
+  }
+})();
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15; the command name before them may hold spaces), ms */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+  } catch {
+    return Number.NaN; // the process is gone
+  }
 }
 
 function statusKb(pid: number, key: 'VmHWM' | 'VmRSS'): number {
@@ -73,6 +95,7 @@ async function start(args: string[], env: Record<string, string>, ready: string[
   return {
     child, base, startupMs,
     peakRssMb: () => Math.round(Math.max(peakKb, statusKb(child.pid!, 'VmHWM')) / 1024),
+    cpuMs: () => cpuMsOf(child.pid!),
     stop: async () => {
       if (exit !== undefined) return;
       child.kill('SIGTERM');

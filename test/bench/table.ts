@@ -6,7 +6,15 @@ import type { LoadResult } from './load.ts';
 import type { PipelineRun } from './pipeline.ts';
 import type { Row } from './traffic.ts';
 
-export interface RowResult { row: Row; baseline: LoadResult; api: LoadResult; distinct: number; sent: number }
+export interface RowResult {
+  row: Row;
+  baseline: LoadResult;
+  api: LoadResult;
+  /** each server's CPU time per request it answered, µs: what a request costs, whatever the host's drift does to the rates */
+  cpuUs: { baseline: number; api: number };
+  distinct: number;
+  sent: number;
+}
 export interface ModeResult {
   queryCache: boolean;
   /** why the server was not measured */
@@ -105,12 +113,12 @@ export function render(report: Report, rows: Row[]): string {
   }
   for (const m of report.modes) if (m.failure) out.push(`The server with caches ${m.queryCache ? 'on' : 'off'} was not measured: ${m.failure}.`);
   out.push('');
-  out.push('| caches | request | bare route req/s | req/s | ratio | p50 ms | p99 ms | failed | distinct URLs / sent |');
-  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  out.push('| caches | request | bare route req/s | req/s | ratio | p50 ms | p99 ms | failed | distinct URLs / sent | CPU µs a request, bare route / API |');
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const m of report.modes) {
     for (const r of m.rows) {
       out.push(`| ${m.queryCache ? 'on' : 'off'} | ${r.row} | ${n(r.baseline.rps)} | ${n(r.api.rps)} | ${(r.api.rps / r.baseline.rps).toFixed(3)} `
-        + `| ${r.api.p50} | ${r.api.p99} | ${n(r.api.failures)} | ${n(r.distinct)} / ${n(r.sent)} |`);
+        + `| ${r.api.p50} | ${r.api.p99} | ${n(r.api.failures)} | ${n(r.distinct)} / ${n(r.sent)} | ${n(r.cpuUs.baseline)} / ${n(r.cpuUs.api)} |`);
     }
   }
   return out.join('\n');
