@@ -139,9 +139,10 @@ function keyword(name: 'operator'): FilterEntry {
       const valueIds = cols[name];
       const postings = postingsOf(n, valueIds, values.length);
       const byValue = new Map(values.map((v, id) => [v, postings[id]]));
+      const postingOf = (f: FilterValues) => byValue.get(f[name]!);
       return {
-        narrow: (b, f, lo, hi) => narrowTo(b, byValue.get(f[name]!), lo, hi),
-        span: (f) => spanOf(byValue.get(f[name]!)),
+        narrow: (b, f, lo, hi) => narrowTo(b, postingOf(f), lo, hi),
+        span: (f) => spanOf(postingOf(f)),
         facet: { ignores: [name], values, valueIds, totals: Int32Array.from(postings, (p) => p.list.length) },
       };
     },
@@ -323,9 +324,10 @@ export const FILTERS = {
       const currencyOf = new Int32Array(n);
       for (let i = 0; i < n; i++) currencyOf[i] = (byCountry[cols.countryCode[i]] || priceCurrency[i]) - 1;
       const postings = postingsOf(n, currencyOf, CURRENCIES.length);
+      const postingOf = (f: FilterValues) => postings[CURRENCIES.indexOf(f.currency!)];
       return {
-        narrow: (b, f, lo, hi) => narrowTo(b, postings[CURRENCIES.indexOf(f.currency!)], lo, hi),
-        span: (f) => spanOf(postings[CURRENCIES.indexOf(f.currency!)]),
+        narrow: (b, f, lo, hi) => narrowTo(b, postingOf(f), lo, hi),
+        span: (f) => spanOf(postingOf(f)),
         // few and wide, like countries
         tallied: { values: CURRENCIES.filter((_, k) => postings[k].list.length > 0), filters: (c) => ({ currency: c as Currency }), holding: (f) => [f.currency!] },
       };

@@ -171,11 +171,13 @@ export class ListingTable {
    * within a billionth of the radius its distance in metres, as cards show it.
    */
   keepNear(b: Bitset, lat: number, lng: number, radius: number, lo = 0, hi = b.length): void {
-    const dLat = radius / METERS_PER_DEGREE_LAT + 1e-9;
+    // the radius as degrees of arc, which is also its reach in latitude
+    const arc = radius / METERS_PER_DEGREE_LAT;
+    const dLat = arc + 1e-9;
     const dLng = longitudeReach(lat, radius) + 1e-9;
     const cos = latitudeCosine(lat);
-    const inside = haversineTermOfArc((radius / METERS_PER_DEGREE_LAT) * (1 - 1e-9));
-    const outside = haversineTermOfArc((radius / METERS_PER_DEGREE_LAT) * (1 + 1e-9));
+    const inside = haversineTermOfArc(arc * (1 - 1e-9));
+    const outside = haversineTermOfArc(arc * (1 + 1e-9));
     const [s, e] = this.latRange(lat - dLat, lat + dLat);
     const { latOrder, lng: lngs, lat: lats, cosLat, near } = this;
     let kept = 0;
@@ -198,8 +200,8 @@ export class ListingTable {
   }
 
   /**
-   * Narrows b to its listings with south ≤ latitude ≤ north that pass `keep` (radius and bounding-box
-   * searches), b being empty outside the words [lo, hi): only that band of the latitude order is visited.
+   * Narrows b to its listings with south ≤ latitude ≤ north that pass `keep` (a bounding box's
+   * longitudes), b being empty outside the words [lo, hi): only that band of the latitude order is visited.
    */
   keepInLatitudes(b: Bitset, south: number, north: number, keep: (i: number) => boolean, lo = 0, hi = b.length): void {
     const [s, e] = this.latRange(south, north);
