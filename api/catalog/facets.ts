@@ -11,7 +11,7 @@
  * inside a tally's listings that holds most of them (two amenities: most listings with the
  * first have the second) is counted as the tally less the listings of the tally it leaves out.
  */
-import { MAX_FACET_VALUES, type FacetsPayload } from '../../contract/catalog.ts';
+import { MAX_FACET_VALUES } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { facetHead, labelledValueSets, listedJson, valueFragments, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
@@ -19,8 +19,6 @@ import type { CountedFacet, FacetContext, FilterValues, ValueFacet } from './fil
 import { KernelMemory, type Kernels, type Placed } from './kernels.ts';
 import { groupByValue } from './postings.ts';
 import type { IndexedFilter, Matcher } from './match.ts';
-
-type FacetValue = FacetsPayload['facets'][number]['values'][number];
 
 export interface FacetLabeling {
   /** the locale of the labels (a facet's values are listed in its label order) */
@@ -35,23 +33,51 @@ export interface FacetLabeling {
 
 const isValueFacet = (f: unknown): f is ValueFacet => (f as ValueFacet).valueIds !== undefined;
 
+/** Two labelled values in the order of their labels: by their places among the labels, else collated. */
+const byLabel = (a: { value: string; label: string; rank?: number }, b: { value: string; label: string; rank?: number }, labeling: FacetLabeling) =>
+  (a.rank !== undefined && b.rank !== undefined ? a.rank - b.rank : labeling.compare(a, b));
+
 /** The counts of every facet under one context (its listings), counted once per build. */
 interface Tally extends FacetContext {
   /** each value facet's counts by value id and the ids counted above 0 */
   readonly counts: Map<ValueFacet, { t: Int32Array; ids: Int32Array }>;
-  /** each other facet's counts as it adds them (those that read nothing but the context) */
-  readonly added: Map<CountedFacet, [string, number][]>;
+  /** each other facet's counts, in the order of its values (those that read nothing but the context) */
+  readonly added: Map<CountedFacet, Int32Array>;
+  /** the ids of each facet with more values than a list holds, by their counts here (highest first), and those counts: a context inside the tally counts each value at most that */
+  readonly byCount: Map<ValueFacet, ByCount>;
   /** the ids each value facet lists in a locale, in their order */
   readonly listed: Map<InLocale, readonly number[]>;
   /** their JSON */
   readonly listedJson: Map<InLocale, Uint8Array>;
 }
 
-/** A value facet in one locale: its values labelled, its value ids in the order of their labels, and each id's place in that order. */
-interface InLocale {
-  readonly labelled: LabelledValues;
+/** A facet's value ids in the order of their labels in one locale, and each id's place in that order. */
+interface LabelOrder {
   readonly order: Int32Array;
   readonly place: Int32Array;
+}
+
+/** A value facet in one locale: its values labelled, in their label order. */
+interface InLocale extends LabelOrder {
+  readonly labelled: LabelledValues;
+}
+
+/** Another facet in one locale: its values in their label order, and each value's label and JSON up to its count, by value id. */
+interface CountedInLocale extends LabelOrder {
+  readonly labels: readonly string[];
+  readonly json: readonly Uint8Array[];
+}
+
+/** Value ids by their counts in a set of listings, highest first, and those counts. */
+interface ByCount {
+  readonly ids: Int32Array;
+  readonly counts: Int32Array;
+}
+
+/** ids by their counts in t, highest first */
+function byCount(t: Int32Array, ids: Iterable<number>): ByCount {
+  const sorted = Int32Array.from(ids).sort((a, b) => t[b] - t[a]);
+  return { ids: sorted, counts: Int32Array.from(sorted, (id) => t[id]) };
 }
 
 interface Context extends FacetContext {
@@ -59,8 +85,9 @@ interface Context extends FacetContext {
   at?: number;
   /** its counts when they were counted once per build */
   tally?: Tally;
-  /** else a tally whose listings include its own, and the listings of that tally it leaves out (fewer than a pass over it would visit) */
-  base?: Tally;
+  /** else the tally with the fewest listings that holds its own (every listing, if no other does) */
+  bound?: Tally;
+  /** and when it leaves out fewer of that tally's listings than a pass over it would visit, those listings */
   left?: Context;
 }
 
@@ -125,16 +152,20 @@ export class FacetCounter {
   private readonly counters = new Map<ValueFacet, FacetArrays>();
   /** each value facet in each locale (built with the engine), by locale */
   private readonly inLocale = new Map<string, Map<ValueFacet, InLocale>>();
-  /** each value facet's value ids by their counts over every listing, highest first, and those counts */
-  private readonly byTotal = new Map<ValueFacet, { ids: Int32Array; totals: Int32Array }>();
   /** the values a facet's top may list (candidates) */
   private readonly candidateIds: Int32Array;
-  /** each value facet's value ids by value */
-  private readonly idOf = new Map<ValueFacet, Map<string, number>>();
+  /** each facet's value ids by value */
+  private readonly idOf = new Map<ValueFacet | CountedFacet, Map<string, number>>();
+  /** the ids of another facet's values counted above 0 (writeCounted) */
+  private readonly positiveIds: Int32Array;
   /** each facet's JSON up to its values, by locale */
   private readonly heads = new Map<string, Map<IndexedFilter, Uint8Array>>();
-  /** each other facet's values (those it counts over every listing) as JSON up to their count, by locale */
-  private readonly otherJson = new Map<string, Map<CountedFacet, Map<string, Uint8Array>>>();
+  /** the other facets of the registry */
+  private readonly countedFacets: { x: IndexedFilter; facet: CountedFacet }[] = [];
+  /** each other facet in each locale, by locale */
+  private readonly countedInLocale = new Map<string, Map<CountedFacet, CountedInLocale>>();
+  /** each other facet's counts as the counts of a tally less those of the listings a context leaves out */
+  private readonly lessCounts = new Map<CountedFacet, Int32Array>();
   /** the counts over every listing (the totals) */
   private readonly whole: Tally;
   /** the counts under each tallied value of a filter alone, by filter, then value */
@@ -162,7 +193,7 @@ export class FacetCounter {
   private readonly prefix: Placed<Int32Array>;
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
-    this.whole = { bits: all, count: n, lo: 0, hi: all.length, counts: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
+    this.whole = { bits: all, count: n, lo: 0, hi: all.length, counts: new Map(), byCount: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
     this.big = Math.floor(n / MAX_FACET_VALUES) + 1;
     this.histogram = new Int32Array(this.big + 1);
     if (matcher.declared.length > 31) throw new Error(`a facet context has a bit per filter: ${matcher.declared.length} filters are more than 31`);
@@ -174,16 +205,22 @@ export class FacetCounter {
     }
     for (const x of matcher.declared) {
       const facet = x.index.facet;
+      if (facet && !isValueFacet(facet)) {
+        this.countedFacets.push({ x, facet });
+        this.lessCounts.set(facet, new Int32Array(facet.values.length));
+        this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
+      }
       if (!facet || !isValueFacet(facet)) continue;
       const size = facet.values.length;
       this.valueFacets.push({ x, facet });
       this.whole.counts.set(facet, { t: facet.totals, ids: Int32Array.from(facet.values.keys()).filter((id) => facet.totals[id] > 0) });
       this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
-      const ids = Int32Array.from(facet.values.keys()).sort((a, b) => facet.totals[b] - facet.totals[a]);
-      this.byTotal.set(facet, { ids, totals: Int32Array.from(ids, (id) => facet.totals[id]) });
+      if (size > MAX_FACET_VALUES) this.whole.byCount.set(facet, byCount(facet.totals, facet.values.keys()));
     }
-    this.candidateIds = new Int32Array(Math.max(0, ...this.valueFacets.map(({ facet }) => facet.values.length)));
-    this.marked = new Uint32Array(bits.words(Math.max(0, ...this.valueFacets.map(({ facet }) => facet.values.length))));
+    const most = Math.max(0, ...[...this.valueFacets, ...this.countedFacets].map(({ facet }) => facet.values.length));
+    this.candidateIds = new Int32Array(most);
+    this.positiveIds = new Int32Array(most);
+    this.marked = new Uint32Array(bits.words(most));
     const memory = new KernelMemory();
     // a request has at most a context per facet and range summary, and every listing's
     const contexts = 1 + matcher.declared.filter((x) => x.index.facet || x.index.summary).length;
@@ -212,13 +249,16 @@ export class FacetCounter {
         if (ctx.count === 0) continue;
         const touched = this.countValues(ctx, facets);
         const counts = new Map<ValueFacet, { t: Int32Array; ids: Int32Array }>();
+        const sorted = new Map<ValueFacet, ByCount>();
         facets.forEach((facet, k) => {
           const c = this.counters.get(facet)!.counts.view;
-          counts.set(facet, { t: c.slice(), ids: touched[k].slice() });
+          const t = c.slice();
+          counts.set(facet, { t, ids: touched[k].slice() });
+          if (touched[k].length > MAX_FACET_VALUES) sorted.set(facet, byCount(t, touched[k]));
           for (const id of touched[k]) c[id] = 0;
         });
         if (!this.tallies.has(x)) this.tallies.set(x, new Map());
-        this.tallies.get(x)!.set(value, { ...ctx, counts, added: this.countOthers(ctx), listed: new Map(), listedJson: new Map() });
+        this.tallies.get(x)!.set(value, { ...ctx, counts, byCount: sorted, added: this.countOthers(ctx), listed: new Map(), listedJson: new Map() });
       }
     }
     const whole = this.countOthers({ bits: all, count: n, lo: 0, hi: all.length });
@@ -259,14 +299,10 @@ export class FacetCounter {
   }
 
   /** The counts under ctx of each facet that is not a value facet and depends on the context alone. */
-  private countOthers(ctx: FacetContext): Map<CountedFacet, [string, number][]> {
-    const out = new Map<CountedFacet, [string, number][]>();
-    for (const x of this.matcher.declared) {
-      const facet = x.index.facet;
-      if (!facet || isValueFacet(facet) || !facet.contextOnly?.({})) continue;
-      const added: [string, number][] = [];
-      facet.count(ctx, {}, (value, count) => { added.push([value, count]); });
-      out.set(facet, added);
+  private countOthers(ctx: FacetContext): Map<CountedFacet, Int32Array> {
+    const out = new Map<CountedFacet, Int32Array>();
+    for (const { facet } of this.countedFacets) {
+      if (facet.contextOnly?.({})) out.set(facet, facet.count(ctx, {}).slice());
     }
     return out;
   }
@@ -309,15 +345,15 @@ export class FacetCounter {
         tally.listedJson.set(l, listedJson(labelled, ids, t));
       }
     }
-    const otherJson = new Map<CountedFacet, Map<string, Uint8Array>>();
-    this.otherJson.set(locale, otherJson);
-    for (const x of this.matcher.declared) {
-      const facet = x.index.facet;
-      const added = facet && !isValueFacet(facet) ? this.whole.added.get(facet) : undefined;
-      if (!added) continue;
-      const values = added.map(([value]) => value);
-      const { bytes, starts } = valueFragments(values, values.map((v) => labeling.value(x.name, v)));
-      otherJson.set(facet as CountedFacet, new Map(values.map((v, k) => [v, bytes.subarray(starts[k], starts[k + 1])])));
+    const counted = new Map<CountedFacet, CountedInLocale>();
+    this.countedInLocale.set(locale, counted);
+    for (const { x, facet } of this.countedFacets) {
+      const values = facet.values.map((value) => ({ value, label: labeling.value(x.name, value), rank: labeling.rank(x.name, value) }));
+      const order = Int32Array.from(values.keys()).sort((a, b) => byLabel(values[a], values[b], labeling));
+      const place = new Int32Array(order.length);
+      order.forEach((id, at) => { place[id] = at; });
+      const { bytes, starts } = valueFragments(facet.values, values.map((v) => v.label));
+      counted.set(facet, { order, place, labels: values.map((v) => v.label), json: values.map((_, id) => bytes.subarray(starts[id], starts[id + 1])) });
     }
   }
 
@@ -326,7 +362,7 @@ export class FacetCounter {
    * then label: every one when they are at most MAX_FACET_VALUES, else the highest counts (the
    * first in label order among those tied at the cap's count).
    */
-  private top(t: Int32Array, ids: Int32Array, { order, place }: InLocale): number[] {
+  private top(t: Int32Array, ids: Int32Array, { order, place }: LabelOrder): number[] {
     if (ids.length <= MAX_FACET_VALUES) return this.sortedByCountThenLabel(t, ids, place, order);
     // the counts of a value facet add up to at most n: fewer than MAX_FACET_VALUES values reach `big`,
     // so those are listed, sorted apart; the others are placed by how many values have each count
@@ -368,34 +404,34 @@ export class FacetCounter {
 
   /**
    * The values counted above 0 (`ids`, counts t) that may be among a facet's MAX_FACET_VALUES
-   * highest counts: when the values with the highest counts over every listing already hold that
-   * many counted at least c here, a value counted over every listing below c cannot be listed, and
-   * only the values counted over every listing at c or more are looked at (in a wide context of
-   * the 100k bench, about half of the cities, zones and operators counted).
+   * highest counts in a context that `bound` holds, where no value counts more than in bound: when
+   * the values with the highest counts in bound already hold that many counted at least c here, a
+   * value counted below c in bound cannot be listed, and only the values counted c or more in bound
+   * are looked at (a context inside an amenity's or option type's listings is mostly most of them).
    */
-  private candidates(facet: ValueFacet, t: Int32Array, ids: Int32Array): Int32Array {
+  private candidates(facet: ValueFacet, t: Int32Array, ids: Int32Array, bound: Tally): Int32Array {
     if (ids.length <= MAX_FACET_VALUES) return ids;
-    const { ids: byTotal, totals } = this.byTotal.get(facet)!;
+    const { ids: byBound, counts } = bound.byCount.get(facet)!;
     const { big, histogram: h } = this;
-    const first = Math.min(byTotal.length, 2 * MAX_FACET_VALUES);
+    const first = Math.min(byBound.length, 2 * MAX_FACET_VALUES);
     for (let k = 0; k < first; k++) {
-      const c = t[byTotal[k]];
+      const c = t[byBound[k]];
       if (c > 0) h[c < big ? c : big]++;
     }
     // c: the MAX_FACET_VALUES-th highest count among those first values (0: fewer are counted)
     let c = big, reached = 0;
     for (; c > 0 && (reached += h[c]) < MAX_FACET_VALUES; c--);
     h.fill(0);
-    // the values counted over every listing at c or more: a prefix of byTotal
-    let end = totals.length;
+    // the values counted in bound at c or more: a prefix of byBound
+    let end = counts.length;
     if (c > 0) {
       let l = 0;
-      while (l < end) { const m = (l + end) >>> 1; if (totals[m] >= c) l = m + 1; else end = m; }
+      while (l < end) { const m = (l + end) >>> 1; if (counts[m] >= c) l = m + 1; else end = m; }
     }
     if (end >= ids.length) return ids;
     const out = this.candidateIds;
     let size = 0;
-    for (let k = 0; k < end; k++) if (t[byTotal[k]] > 0) out[size++] = byTotal[k];
+    for (let k = 0; k < end; k++) if (t[byBound[k]] > 0) out[size++] = byBound[k];
     return out.subarray(0, size);
   }
 
@@ -417,9 +453,9 @@ export class FacetCounter {
    * the ids listed when counted once per build): by count, then label; at most MAX_FACET_VALUES,
    * then the selected values beyond them; and the selected values at 0.
    */
-  private listValues(facet: ValueFacet, l: InLocale, t: Int32Array, ids: Int32Array, listedOnce: readonly number[] | undefined, chosen: string[]): { ids: readonly number[]; zeros: string[]; cut: boolean } {
+  private listValues(facet: ValueFacet, l: InLocale, t: Int32Array, ids: Int32Array, listedOnce: readonly number[] | undefined, bound: Tally, chosen: string[]): { ids: readonly number[]; zeros: string[]; cut: boolean } {
     const cut = ids.length > MAX_FACET_VALUES;
-    const listed = listedOnce ?? this.top(t, this.candidates(facet, t, ids), l);
+    const listed = listedOnce ?? this.top(t, this.candidates(facet, t, ids, bound), l);
     if (chosen.length === 0) return { ids: listed, zeros: [], cut };
     const { place } = l;
     const idOf = this.idOf.get(facet)!;
@@ -504,9 +540,9 @@ export class FacetCounter {
         }
       }
       if (base.count === c.count) c.tally = base;
-      else if (base !== this.whole && base.count - c.count < Math.min(c.count, this.n - c.count)) {
-        c.base = base;
-        c.left = this.leftOut(base, c, slot);
+      else {
+        c.bound = base;
+        if (base !== this.whole && base.count - c.count < Math.min(c.count, this.n - c.count)) c.left = this.leftOut(base, c, slot);
       }
       byKey.set(key, c);
     });
@@ -523,8 +559,8 @@ export class FacetCounter {
     const contexts = this.contextsOf(f);
     const context = (ignores: readonly string[]) => contexts.get(ignores)!;
 
-    const counted = new Map<IndexedFilter, FacetValue[]>();
     const listed = new Map<IndexedFilter, { labelled: LabelledValues; t: Int32Array; ids: ArrayLike<number>; zeros: string[]; json?: Uint8Array }>();
+    const countedBy = new Map<IndexedFilter, Int32Array>();
     let truncated = false;
     // value facets grouped by context: one count for each group
     const groups = new Map<Context, { x: IndexedFilter; facet: ValueFacet }[]>();
@@ -532,36 +568,25 @@ export class FacetCounter {
       const facet = x.index.facet;
       if (!facet) continue;
       const ctx = context(facet.ignores);
-      const values: FacetValue[] = [];
-      counted.set(x, values);
       if (isValueFacet(facet)) {
         const g = groups.get(ctx);
         if (g) g.push({ x, facet }); else groups.set(ctx, [{ x, facet }]);
-      } else {
-        const once = facet.contextOnly?.(f) ? (ctx.tally ?? ctx.base)?.added.get(facet) : undefined;
-        if (!once) facet.count(ctx, f, (value, count) => { values.push({ value, label: '', count }); });
-        else if (ctx.tally) for (const [value, count] of once) values.push({ value, label: '', count });
-        else {
-          // the base's counts less those of the listings the context leaves out (added in the same order)
-          let k = 0;
-          facet.count(ctx.left!, f, (_, count) => { const [value, all] = once[k++]; values.push({ value, label: '', count: all - count }); });
-        }
-      }
+      } else countedBy.set(x, this.countOther(facet, ctx, f));
     }
     // the counters counted into for this request, zeroed once the payload is written
     const dirty: { facet: ValueFacet; touched: Int32Array }[] = [];
     const inLocale = this.inLocale.get(labeling.locale)!;
     for (const [ctx, members] of groups) {
       const { tally } = ctx;
-      const touched = tally ? [] : ctx.base ? this.countLess(ctx.base, ctx.left!, members.map((m) => m.facet)) : this.countValues(ctx, members.map((m) => m.facet));
+      const touched = tally ? [] : ctx.left ? this.countLess(ctx.bound!, ctx.left, members.map((m) => m.facet)) : this.countValues(ctx, members.map((m) => m.facet));
       members.forEach((m, k) => {
         const once = tally?.counts.get(m.facet);
         const l = inLocale.get(m.facet)!;
         const t = once ? once.t : this.counters.get(m.facet)!.counts.view;
         const listedOnce = once ? tally!.listed.get(l) : undefined;
         const { ids, zeros, cut } = once
-          ? this.listValues(m.facet, l, t, once.ids, listedOnce, selected(m.x, f))
-          : this.listValues(m.facet, l, t, touched[k], undefined, selected(m.x, f));
+          ? this.listValues(m.facet, l, t, once.ids, listedOnce, tally!, selected(m.x, f))
+          : this.listValues(m.facet, l, t, touched[k], undefined, ctx.bound!, selected(m.x, f));
         // the tally's values as they are: their JSON was made with the tally
         listed.set(m.x, { labelled: l.labelled, t, ids, zeros, json: ids === listedOnce ? tally!.listedJson.get(l) : undefined });
         truncated ||= cut;
@@ -576,29 +601,15 @@ export class FacetCounter {
       summary.describe(context(summary.ignores), f, ranges);
     }
 
-    const otherJson = this.otherJson.get(labeling.locale);
     const heads = this.heads.get(labeling.locale);
-    for (const [x, values] of counted) {
+    for (const x of this.matcher.declared) {
+      if (!x.index.facet) continue;
       out.facet(x.name, labeling.key(x.name), heads?.get(x));
       const ready = listed.get(x);
       if (ready) {
         out.listed(ready.labelled, ready.ids, ready.t, ready.json);
         for (const s of ready.zeros) out.value(s, labeling.value(x.name, s), 0);
-        continue;
-      }
-      const chosen = selected(x, f);
-      let shown = values.filter((v) => v.count > 0);
-      for (const s of chosen) if (!shown.some((v) => v.value === s)) shown.push({ value: s, label: '', count: 0 });
-      for (const v of shown) v.label = labeling.value(x.name, v.value);
-      const ranks = shown.map((v) => ({ v, rank: labeling.rank(x.name, v.value) }));
-      ranks.sort((a, b) => b.v.count - a.v.count || (a.rank !== undefined && b.rank !== undefined ? a.rank - b.rank : labeling.compare(a.v, b.v)));
-      if (ranks.length > MAX_FACET_VALUES) {
-        truncated = true;
-        const kept = new Set(chosen);
-        ranks.splice(0, ranks.length, ...ranks.filter((r, k) => k < MAX_FACET_VALUES || kept.has(r.v.value)));
-      }
-      const json = otherJson?.get(x.index.facet as CountedFacet);
-      for (const { v } of ranks) out.value(v.value, v.label, v.count, json?.get(v.value));
+      } else truncated = this.writeCounted(x, x.index.facet as CountedFacet, countedBy.get(x)!, f, labeling, out) || truncated;
     }
     out.end(ranges);
     // the next request starts from zero
@@ -608,6 +619,49 @@ export class FacetCounter {
       else for (let k = 0; k < touched.length; k++) counts[touched[k]] = 0;
     }
     return truncated;
+  }
+
+  /** Another facet's counts in ctx under f, in the order of its values (valid until it is counted again). */
+  private countOther(facet: CountedFacet, ctx: Context, f: FilterValues): Int32Array {
+    const once = facet.contextOnly?.(f) ? (ctx.tally ?? (ctx.left && ctx.bound))?.added.get(facet) : undefined;
+    if (!once) return facet.count(ctx, f);
+    if (ctx.tally) return once;
+    // the bound's counts less those of the listings the context leaves out
+    const less = facet.count(ctx.left!, f);
+    const counts = this.lessCounts.get(facet)!;
+    for (let id = 0; id < counts.length; id++) counts[id] = once[id] - less[id];
+    return counts;
+  }
+
+  /**
+   * Writes another facet's values from its counts: those above 0 by count, then label (the highest
+   * MAX_FACET_VALUES and the selected ones beyond them), then the selected values at 0 by label;
+   * returns whether it had more than MAX_FACET_VALUES values and was cut.
+   */
+  private writeCounted(x: IndexedFilter, facet: CountedFacet, counts: Int32Array, f: FilterValues, labeling: FacetLabeling, out: FacetsOut): boolean {
+    const l = this.countedInLocale.get(labeling.locale)!.get(facet)!;
+    const idOf = this.idOf.get(facet)!;
+    const positive = this.positiveIds;
+    let size = 0;
+    for (let id = 0; id < counts.length; id++) if (counts[id] > 0) positive[size++] = id;
+    const listed = this.top(counts, positive.subarray(0, size), l);
+    const beyond: number[] = [];
+    const zeros: { value: string; label: string; rank?: number }[] = [];
+    for (const s of selected(x, f)) {
+      const id = idOf.get(s);
+      if (id !== undefined && counts[id] > 0) {
+        if (!listed.includes(id) && !beyond.includes(id)) beyond.push(id);
+      } else if (!zeros.some((z) => z.value === s)) zeros.push({ value: s, label: labeling.value(x.name, s), rank: labeling.rank(x.name, s) });
+    }
+    beyond.sort((a, b) => counts[b] - counts[a] || l.place[a] - l.place[b]);
+    zeros.sort((a, b) => byLabel(a, b, labeling));
+    for (const id of listed) out.value(facet.values[id], l.labels[id], counts[id], l.json[id]);
+    for (const id of beyond) out.value(facet.values[id], l.labels[id], counts[id], l.json[id]);
+    for (const z of zeros) {
+      const id = idOf.get(z.value);
+      out.value(z.value, z.label, 0, id === undefined ? undefined : l.json[id]);
+    }
+    return size + zeros.length > MAX_FACET_VALUES;
   }
 
   /**

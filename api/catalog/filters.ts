@@ -89,7 +89,10 @@ export interface ValueFacet {
 /** Any other facet: counts its values in a context. */
 export interface CountedFacet {
   readonly ignores: readonly string[];
-  count(ctx: FacetContext, f: FilterValues, add: (value: string, count: number) => void): void;
+  /** its values, in the order of their counts */
+  readonly values: readonly string[];
+  /** each value's count in ctx under f, in the order of `values` (a view the next count overwrites) */
+  count(ctx: FacetContext, f: FilterValues): Int32Array;
   /** whether its counts under f depend on the context alone (then they may be counted once per build); no when absent */
   contextOnly?(f: FilterValues): boolean;
 }
@@ -200,7 +203,7 @@ function place(name: 'country' | 'city' | 'zone', tallied = false): FilterEntry 
  */
 class MultiValues {
   readonly postings = new Map<string, Posting>();
-  private readonly values: string[];
+  readonly values: readonly string[];
   private readonly totals: Int32Array;
   /** the value ids of listing i are ids[starts[i] .. starts[i + 1]) */
   private readonly starts: Int32Array;
@@ -228,16 +231,13 @@ class MultiValues {
   }
 
   /**
-   * Counts of each value in ctx; with `within`, only listings whose amount of that value (by value
-   * id) lies in [lo, hi].
+   * The count of each value in ctx, by value id (a view the next call overwrites); with `within`,
+   * only listings whose amount of that value (by value id) lies in [lo, hi].
    */
-  count(ctx: FacetContext, add: (value: string, count: number) => void, within?: { amounts: Float64Array[]; indexes: AmountIndex[]; lo: number; hi: number }): void {
+  count(ctx: FacetContext, within?: { amounts: Float64Array[]; indexes: AmountIndex[]; lo: number; hi: number }): Int32Array {
     const n = this.starts.length - 1;
     const size = ctx.count;
-    if (!within && size === n) {
-      this.values.forEach((v, id) => add(v, this.totals[id]));
-      return;
-    }
+    if (!within && size === n) return this.totals;
     // a pass over the members (or, for more than half the listings, over those it leaves out,
     // taken from the totals), unless intersecting each value's postings costs less (a member
     // visited costs about as much as WORDS_PER_MEMBER words intersected by popcount; with `within`, each
@@ -245,15 +245,14 @@ class MultiValues {
     const perListing = this.ids.length / n;
     const complement = !within && size > n >>> 1;
     if (!within && (complement ? n - size : size) * (perListing + 1) * WORDS_PER_MEMBER > this.values.length * (ctx.hi - ctx.lo)) {
-      const counts = this.bitsets.of(ctx);
-      this.values.forEach((v, id) => add(v, counts[id]));
-      return;
-    }
-    if (within && size * (perListing + 1) * 2 > this.values.length * (ctx.hi - ctx.lo + this.all.length)) {
-      this.values.forEach((v, id) => add(v, countIn(ctx, this.postings.get(v)!, within.indexes[id].within(within.lo, within.hi))));
-      return;
+      return this.bitsets.of(ctx);
     }
     const { starts, ids, counts, all } = this;
+    if (within && size * (perListing + 1) * 2 > this.values.length * (ctx.hi - ctx.lo + this.all.length)) {
+      this.values.forEach((v, id) => { counts[id] = countIn(ctx, this.postings.get(v)!, within.indexes[id].within(within.lo, within.hi)); });
+      return counts;
+    }
+    counts.fill(0);
     const b = ctx.bits;
     const [from, to] = complement ? [0, b.length] : [ctx.lo, ctx.hi];
     for (let w = from; w < to; w++) {
@@ -272,7 +271,8 @@ class MultiValues {
         }
       }
     }
-    this.values.forEach((v, id) => { add(v, complement ? this.totals[id] - counts[id] : counts[id]); counts[id] = 0; });
+    if (complement) for (let id = 0; id < counts.length; id++) counts[id] = this.totals[id] - counts[id];
+    return counts;
   }
 
   /** A column per value, in value-id order. */
@@ -302,9 +302,10 @@ export const FILTERS = {
         // counts each type with the price range applied to that type's comparable prices
         facet: {
           ignores: ['pricingOptionType', 'price'],
-          count(ctx, f, add) {
+          values: types.values,
+          count(ctx, f) {
             const [lo, hi] = priceBounds(f);
-            types.count(ctx, add, priced(f) ? { amounts, indexes, lo, hi } : undefined);
+            return types.count(ctx, priced(f) ? { amounts, indexes, lo, hi } : undefined);
           },
           contextOnly: (f) => !priced(f),
         },
@@ -341,7 +342,7 @@ export const FILTERS = {
         narrow(b, f, lo, hi) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a), lo, hi); },
         tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities! },
         // AND: each count is the list total with that amenity added
-        facet: { ignores: [], count: (ctx, _f, add) => amenities.count(ctx, add), contextOnly: () => true },
+        facet: { ignores: [], values: amenities.values, count: (ctx) => amenities.count(ctx), contextOnly: () => true },
       };
     },
   },
