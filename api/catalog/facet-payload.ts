@@ -4,6 +4,7 @@
  * `{"value":…,"label":…,"count":`), so a request writes only its counts and the brackets around them.
  */
 import type { FacetsPayload } from '../../contract/catalog.ts';
+import type { Money } from '../../contract/common.ts';
 import { JsonBytes } from './json-bytes.ts';
 import { KernelMemory } from './kernels.ts';
 
@@ -59,7 +60,12 @@ export function labelledValueSets(sets: readonly { values: readonly string[]; la
 
 /** a count's digits (at most 10), its closing brace and the comma before the next value */
 const MAX_NUMBER_AND_SEPARATORS = 12;
-const COMMA = 0x2c, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d, QUOTE = 0x22;
+
+/** A Money object as JSON.stringify writes it (its currency is an ISO code: nothing to escape). */
+function money(w: JsonBytes, m: Money): void {
+  w.text('{"amount":').number(m.amount).text(',"currency":"').text(m.currency).byte(QUOTE).byte(CLOSE_BRACE);
+}
 
 /** A facet's JSON up to its values. */
 export const facetHead = (key: string, label: string) => `{"key":${JSON.stringify(key)},"label":${JSON.stringify(label)},"values":[`;
@@ -116,8 +122,16 @@ export class BytesOut implements FacetsOut {
     const { w } = this;
     if (this.facets > 0) w.byte(CLOSE_BRACKET).byte(CLOSE_BRACE);
     w.byte(CLOSE_BRACKET);
-    if (ranges.priceRange) w.text(`,"priceRange":${JSON.stringify(ranges.priceRange)}`);
-    if (ranges.capacityRange) w.text(`,"capacityRange":${JSON.stringify(ranges.capacityRange)}`);
+    const { priceRange: price, capacityRange: capacity } = ranges;
+    if (price) {
+      w.text(',"priceRange":{"min":');
+      money(w, price.min);
+      w.text(',"max":');
+      money(w, price.max);
+      if (price.basis !== undefined) w.text(',"basis":"').text(price.basis).byte(QUOTE);
+      w.byte(CLOSE_BRACE);
+    }
+    if (capacity) w.text(',"capacityRange":{"min":').number(capacity.min).text(',"max":').number(capacity.max).byte(CLOSE_BRACE);
     w.byte(CLOSE_BRACE);
   }
 }
