@@ -510,11 +510,14 @@ export class FacetCounter {
       }
       const b = this.own[j] ??= new Uint32Array(this.all.length);
       b.fill(0, this.ownLo[j] ?? 0, this.ownHi[j] ?? 0);
-      if (lo >= hi) { this.ownLo[j] = this.ownHi[j] = 0; return { lo: 0, hi: 0 }; }
-      const w = this.matcher.ownSet(x, f, b, lo, hi);
-      this.ownLo[j] = w.lo;
-      this.ownHi[j] = w.hi;
-      return w;
+      this.ownLo[j] = this.ownHi[j] = 0;
+      if (lo >= hi) return { bits: b, lo: 0, hi: 0 };
+      const own = this.matcher.ownSet(x, f, b, lo, hi);
+      if (own.bits === b) {
+        this.ownLo[j] = own.lo;
+        this.ownHi[j] = own.hi;
+      }
+      return own;
     });
     pending.forEach(({ key, kept, lo, hi }, slot) => {
       // the intersection of the kept sets, over the words where all of them have members
@@ -523,9 +526,9 @@ export class FacetCounter {
       if (hi < lo) hi = lo;
       const { view: b, at } = this.scratch[slot];
       b.fill(0, this.scratchLo[slot] ?? 0, this.scratchHi[slot] ?? 0);
-      b.set(this.own[js[0]].subarray(lo, hi), lo);
+      b.set(sets[js[0]].bits.subarray(lo, hi), lo);
       for (let k = 1; k < js.length; k++) {
-        const o = this.own[js[k]];
+        const o = sets[js[k]].bits;
         for (let w = lo; w < hi; w++) b[w] &= o[w];
       }
       this.scratchLo[slot] = lo;

@@ -111,6 +111,8 @@ export interface FilterIndex {
   narrow(b: Bitset, f: FilterValues, lo: number, hi: number): void;
   /** The listings [start, end) among which every listing matching f lies: a place's range, a rare value's first to last listing. */
   span?(f: FilterValues): { start: number; end: number };
+  /** The listings matching f when the index holds them as one bitset (to read, never to change), so that they need no narrowing. */
+  bitsOf?(f: FilterValues): Bitset | undefined;
   /** The groups a matching set is listed in, one after the other (the address rule). */
   groups?(set: Bitset, f: FilterValues): Bitset[];
   readonly facet?: ValueFacet | CountedFacet;
@@ -146,6 +148,7 @@ function keyword(name: 'operator'): FilterEntry {
       return {
         narrow: (b, f, lo, hi) => narrowTo(b, postingOf(f), lo, hi),
         span: (f) => spanOf(postingOf(f)),
+        bitsOf: (f) => postingOf(f)?.bits,
         facet: { ignores: [name], values, valueIds, totals: Int32Array.from(postings, (p) => p.list.length) },
       };
     },
@@ -298,6 +301,7 @@ export const FILTERS = {
       const indexes = types.byValue((t) => listings.onBasisIndex(t as OptionType));
       return {
         narrow: (b, f, lo, hi) => narrowTo(b, types.postings.get(f.pricingOptionType!), lo, hi),
+        bitsOf: (f) => types.postings.get(f.pricingOptionType!)?.bits,
         tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), holding: (f) => [f.pricingOptionType!] },
         // counts each type with the price range applied to that type's comparable prices
         facet: {
@@ -329,6 +333,7 @@ export const FILTERS = {
       return {
         narrow: (b, f, lo, hi) => narrowTo(b, postingOf(f), lo, hi),
         span: (f) => spanOf(postingOf(f)),
+        bitsOf: (f) => postingOf(f)?.bits,
         // few and wide, like countries
         tallied: { values: CURRENCIES.filter((_, k) => postings[k].list.length > 0), filters: (c) => ({ currency: c as Currency }), holding: (f) => [f.currency!] },
       };
@@ -340,6 +345,7 @@ export const FILTERS = {
       const amenities = new MultiValues(listings, listings.cols.amenities);
       return {
         narrow(b, f, lo, hi) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a), lo, hi); },
+        bitsOf: (f) => (f.amenities!.length === 1 ? amenities.postings.get(f.amenities![0])?.bits : undefined),
         tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities! },
         // AND: each count is the list total with that amenity added
         facet: { ignores: [], values: amenities.values, count: (ctx) => amenities.count(ctx), contextOnly: () => true },

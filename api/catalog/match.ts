@@ -54,17 +54,20 @@ export class Matcher {
   }
 
   /**
-   * The listings of x alone under f within the words [lo, hi), into b, which has no member outside
-   * them; returns the words outside which the set is empty. A match that ignores some filters is
-   * the intersection of the others' sets.
+   * The listings of x alone under f within the words [lo, hi): the index's own bitset when it holds
+   * them as one, else written into b, which has no member outside those words; and the words
+   * outside which the set is empty. A match that ignores some filters is the intersection of the
+   * others' sets.
    */
-  ownSet(x: IndexedFilter, f: FilterValues, b: Bitset, lo: number, hi: number): { lo: number; hi: number } {
+  ownSet(x: IndexedFilter, f: FilterValues, b: Bitset, lo: number, hi: number): { bits: Bitset; lo: number; hi: number } {
     const own = this.spanWords([x], f);
     lo = Math.max(lo, own.lo);
     hi = Math.max(lo, Math.min(hi, own.hi));
+    const held = x.index.bitsOf?.(f);
+    if (held) return { bits: held, ...bits.wordsOf(held, lo, hi) };
     b.set(this.ctx.listings.all.subarray(lo, hi), lo);
     x.index.narrow(b, f, lo, hi);
-    return bits.wordsOf(b, lo, hi);
+    return { bits: b, ...bits.wordsOf(b, lo, hi) };
   }
 
   /** The listings matching every filter f sets: only the words of the filters' spans are visited (a place's range, an operator's first to last listing). */
