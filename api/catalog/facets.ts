@@ -93,6 +93,8 @@ interface Context extends FacetContext {
 
 /** more than the values of any facet: a value's place in label order is a number below it */
 const PLACES = 2 ** 24;
+/** up to this many values are sorted by insertion */
+const FEW_KEYS = 24;
 /**
  * What the kernels' loops cost, in about nanoseconds: a member visited by a pass (tallyMembers), a
  * listing looked up in a context (countGroups), a word of a context's span and a range counted
@@ -437,14 +439,24 @@ export class FacetCounter {
 
   /** The ids (at most MAX_FACET_VALUES) by count, then label: each sorted as one number. */
   private sortedByCountThenLabel(t: Int32Array, ids: Int32Array, place: Int32Array, order: Int32Array): number[] {
+    const n = ids.length;
     let max = 0;
-    for (let k = 0; k < ids.length; k++) if (t[ids[k]] > max) max = t[ids[k]];
-    const keys = this.sortKeys.subarray(0, ids.length);
-    for (let k = 0; k < ids.length; k++) keys[k] = (max - t[ids[k]]) * PLACES + place[ids[k]];
-    keys.sort();
-    const listed = new Array<number>(keys.length);
+    for (let k = 0; k < n; k++) if (t[ids[k]] > max) max = t[ids[k]];
+    const keys = this.sortKeys;
+    for (let k = 0; k < n; k++) keys[k] = (max - t[ids[k]]) * PLACES + place[ids[k]];
+    // a few keys (another facet's, a place's) by insertion: a call into the native sort costs more
+    if (n > FEW_KEYS) keys.subarray(0, n).sort();
+    else {
+      for (let k = 1; k < n; k++) {
+        const key = keys[k];
+        let j = k - 1;
+        for (; j >= 0 && keys[j] > key; j--) keys[j + 1] = keys[j];
+        keys[j + 1] = key;
+      }
+    }
+    const listed = new Array<number>(n);
     // the place: the key less its count's multiple of PLACES (a power of two: exact, and no floating-point remainder)
-    for (let k = 0; k < keys.length; k++) listed[k] = order[keys[k] - Math.floor(keys[k] / PLACES) * PLACES];
+    for (let k = 0; k < n; k++) listed[k] = order[keys[k] - Math.floor(keys[k] / PLACES) * PLACES];
     return listed;
   }
 
