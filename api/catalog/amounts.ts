@@ -14,6 +14,8 @@ const BUCKETS = 1 + PER_DOUBLING * 48;
 const bucketOf = (a: number) => (a < 1 ? 0 : Math.min(BUCKETS - 1, 1 + Math.floor(Math.log2(a) * PER_DOUBLING)));
 /** about this many cumulative bitsets per index (fewer when it holds fewer than all listings) */
 const MARKS = 32;
+/** what finding a bucket's listings within some words costs, in listings looked at */
+const BUCKET_LOOKS = 8;
 
 /**
  * An AmountIndex's arrays, made by amountIndexData: typed arrays only, so a load worker can make
@@ -181,22 +183,34 @@ export class AmountIndex {
   }
 
   /**
-   * The lowest and highest amount among the members of b (min Infinity when none has one), from
-   * the buckets at both ends inwards; undefined once it has looked at more than `budget` listings
-   * (a set with few members is cheaper to read member by member).
+   * The lowest and highest amount among the members of b, which has none outside its words
+   * [lo, hi) (min Infinity when none has one), from the buckets at both ends inwards, looking in
+   * each only at its listings in those words (a bucket lists its listings in order, found by two
+   * binary searches, which count as BUCKET_LOOKS); undefined once it has looked at more than
+   * `budget` listings (a set with few members is cheaper to read member by member).
    */
-  extremes(b: Bitset, budget = Infinity): { min: number; max: number } | undefined {
+  extremes(b: Bitset, budget = Infinity, lo = 0, hi = b.length): { min: number; max: number } | undefined {
     const { starts, members, amounts, lowest, highest } = this;
+    const from = lo << 5, to = hi << 5, all = lo === 0 && hi === b.length;
+    const bucketLooks = all ? 1 : BUCKET_LOOKS;
     let min = Infinity, max = -Infinity, looked = 0;
     for (let k = 0; k < BUCKETS && min === Infinity; k++) {
-      for (let j = starts[k]; j < starts[k + 1]; j++) {
+      let j = starts[k], end = starts[k + 1];
+      if (j === end) continue;
+      if ((looked += bucketLooks) > budget) return undefined;
+      if (!all) { j = firstFrom(members, j, end, from); end = firstFrom(members, j, end, to); }
+      for (; j < end; j++) {
         if (++looked > budget) return undefined;
         const i = members[j];
         if (bits.has(b, i) && amounts[j] < min && (min = amounts[j]) === lowest[k]) break;
       }
     }
     for (let k = BUCKETS - 1; k >= 0 && max === -Infinity && min !== Infinity; k--) {
-      for (let j = starts[k]; j < starts[k + 1]; j++) {
+      let j = starts[k], end = starts[k + 1];
+      if (j === end) continue;
+      if ((looked += bucketLooks) > budget) return undefined;
+      if (!all) { j = firstFrom(members, j, end, from); end = firstFrom(members, j, end, to); }
+      for (; j < end; j++) {
         if (++looked > budget) return undefined;
         const i = members[j];
         if (bits.has(b, i) && amounts[j] > max && (max = amounts[j]) === highest[k]) break;
@@ -204,4 +218,10 @@ export class AmountIndex {
     }
     return { min, max };
   }
+}
+
+/** The first j in [from, to) with list[j] ≥ i (list ascending there), or `to`. */
+function firstFrom(list: Int32Array, from: number, to: number, i: number): number {
+  while (from < to) { const m = (from + to) >>> 1; if (list[m] < i) from = m + 1; else to = m; }
+  return from;
 }

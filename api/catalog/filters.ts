@@ -20,12 +20,12 @@ import { BitsetCounts } from './bitset-counts.ts';
 /**
  * The lowest and highest of an amount among the members of a context (min Infinity when none has
  * one), and, given each listing's currency (0: none), the one they share (0 when several): from the
- * amount buckets at both ends inwards (AmountIndex.extremes, which stops at the first member found:
- * quick in a wide context) while that looks at fewer listings than the context holds, else member
- * by member (for one of a few places, the buckets pass most listings priced below or above theirs first).
+ * amount buckets at both ends inwards, among the listings of the context's words (AmountIndex.extremes,
+ * which stops at the first member found: quick in a context dense in its words) while that looks at
+ * fewer buckets and listings than the context holds, else member by member.
  */
 function extremesIn(ctx: FacetContext, index: AmountIndex, amount: Float64Array, currency?: Uint8Array): { min: number; max: number; currency: number } {
-  const found = index.extremes(ctx.bits, ctx.count);
+  const found = index.extremes(ctx.bits, ctx.count, ctx.lo, ctx.hi);
   if (found) return { ...found, currency: currency ? index.currencyOf(ctx) : 0 };
   // NaN (no amount) is neither below min nor above max
   let min = Infinity, max = -Infinity, cur = 0;

@@ -63,4 +63,27 @@ describe('AmountIndex.extremes', () => {
       }
     }
   });
+
+  it('looks only at the listings in the words that hold the set (a place\'s range), within a budget of its members', () => {
+    const rnd = prng(9);
+    const n = 20_000;
+    for (const kind of ['capacity', 'price'] as const) {
+      const amount = column(n, kind, rnd);
+      const index = new AmountIndex(amountIndexData(amount));
+      for (const [lo, hi] of [[0, 20], [300, 320], [600, 625]]) {
+        const inSpan = Array.from(amount.keys()).filter((i) => i >= lo * 32 && i < Math.min(n, hi * 32));
+        for (const members of [inSpan.filter(() => rnd() < 0.5), inSpan.filter((i) => amount[i] > (kind === 'capacity' ? 150 : 10_000))]) {
+          const b = bits.fromIndices(n, members);
+          const priced = members.map((i) => amount[i]).filter((a) => !Number.isNaN(a));
+          const expected = { min: Math.min(Infinity, ...priced), max: Math.max(-Infinity, ...priced) };
+          assert.deepEqual(index.extremes(b, Infinity, lo, hi), expected, `${kind} words [${lo}, ${hi}), ${members.length} members`);
+          const found = index.extremes(b, members.length, lo, hi);
+          if (found) assert.deepEqual(found, expected);
+        }
+        // half the listings of the range: the buckets' listings elsewhere are not looked at, so the members' budget is enough
+        const half = bits.fromIndices(n, inSpan.filter((_, k) => k % 2 === 0));
+        assert.ok(index.extremes(half, inSpan.length / 2, lo, hi), `${kind} words [${lo}, ${hi}): found within the budget`);
+      }
+    }
+  });
 });
