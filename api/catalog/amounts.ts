@@ -129,28 +129,31 @@ export class AmountIndex {
     return found;
   }
 
-  /** The listings with lo ≤ amount ≤ hi (valid until the next call). */
-  within(lo: number, hi: number): Bitset {
+  /**
+   * The listings with lo ≤ amount ≤ hi, within the words [from, to) (every word when not given):
+   * a set to read only in those words, valid until the next call.
+   */
+  within(lo: number, hi: number, from = 0, to: number = this.scratch.length): Bitset {
     const out = this.scratch;
-    if (!(lo <= hi)) { out.fill(0); return out; }
+    if (!(lo <= hi) || from >= to) { out.fill(0, from, to); return out; }
     const first = bucketOf(lo), last = bucketOf(hi);
     // the inner buckets (first, last): from the first mark above first, less from the first mark at or above last
     const a = this.firstMarkFrom(first + 1);
     if (a < this.marks.length && this.marks[a] < last) {
       const c = this.firstMarkFrom(last);
-      const from = this.atLeast[a];
+      const above = this.atLeast[a];
       if (c < this.marks.length) {
-        const to = this.atLeast[c];
-        for (let w = 0; w < out.length; w++) out[w] = from[w] & ~to[w];
-      } else out.set(from);
-      this.put(last, c < this.marks.length ? this.marks[c] : BUCKETS, 0);
-      this.put(first + 1, this.marks[a], 1);
+        const below = this.atLeast[c];
+        for (let w = from; w < to; w++) out[w] = above[w] & ~below[w];
+      } else out.set(above.subarray(from, to), from);
+      this.put(last, c < this.marks.length ? this.marks[c] : BUCKETS, 0, from, to);
+      this.put(first + 1, this.marks[a], 1, from, to);
     } else {
-      out.fill(0);
-      this.put(first + 1, last, 1);
+      out.fill(0, from, to);
+      this.put(first + 1, last, 1, from, to);
     }
-    this.putWithin(first, lo, hi);
-    if (last !== first) this.putWithin(last, lo, hi);
+    this.putWithin(first, lo, hi, from, to);
+    if (last !== first) this.putWithin(last, lo, hi, from, to);
     return out;
   }
 
@@ -162,21 +165,24 @@ export class AmountIndex {
     return l;
   }
 
-  /** Sets (bit 1) or clears (bit 0) in the scratch every listing of the buckets [from, to). */
-  private put(from: number, to: number, bit: 0 | 1): void {
+  /** Sets (bit 1) or clears (bit 0) in the scratch every listing of the buckets [first, last) in the words [from, to). */
+  private put(first: number, last: number, bit: 0 | 1, from: number, to: number): void {
     const { starts, members, scratch: out } = this;
-    if (from >= to) return;
-    for (let j = starts[from]; j < starts[to]; j++) {
-      const i = members[j];
-      if (bit) out[i >>> 5] |= 1 << (i & 31);
-      else out[i >>> 5] &= ~(1 << (i & 31));
+    for (let k = first; k < last; k++) {
+      const end = firstFrom(members, starts[k], starts[k + 1], to << 5);
+      for (let j = firstFrom(members, starts[k], end, from << 5); j < end; j++) {
+        const i = members[j];
+        if (bit) out[i >>> 5] |= 1 << (i & 31);
+        else out[i >>> 5] &= ~(1 << (i & 31));
+      }
     }
   }
 
-  /** Sets in the scratch the listings of bucket k with lo ≤ amount ≤ hi. */
-  private putWithin(k: number, lo: number, hi: number): void {
+  /** Sets in the scratch the listings of bucket k in the words [from, to) with lo ≤ amount ≤ hi. */
+  private putWithin(k: number, lo: number, hi: number, from: number, to: number): void {
     const { starts, members, amounts, scratch: out } = this;
-    for (let j = starts[k]; j < starts[k + 1]; j++) {
+    const end = firstFrom(members, starts[k], starts[k + 1], to << 5);
+    for (let j = firstFrom(members, starts[k], end, from << 5); j < end; j++) {
       const a = amounts[j];
       if (a >= lo && a <= hi) out[members[j] >>> 5] |= 1 << (members[j] & 31);
     }

@@ -244,15 +244,15 @@ class MultiValues {
     // a pass over the members (or, for more than half the listings, over those it leaves out,
     // taken from the totals), unless intersecting each value's postings costs less (a member
     // visited costs about as much as WORDS_PER_MEMBER words intersected by popcount; with `within`, each
-    // value's amounts in range cost a pass over every word in JavaScript)
+    // value's amounts in range cost two passes over the context's words in JavaScript)
     const perListing = this.ids.length / n;
     const complement = !within && size > n >>> 1;
     if (!within && (complement ? n - size : size) * (perListing + 1) * WORDS_PER_MEMBER > this.values.length * (ctx.hi - ctx.lo)) {
       return this.bitsets.of(ctx);
     }
     const { starts, ids, counts, all } = this;
-    if (within && size * (perListing + 1) * 2 > this.values.length * (ctx.hi - ctx.lo + this.all.length)) {
-      this.values.forEach((v, id) => { counts[id] = countIn(ctx, this.postings.get(v)!, within.indexes[id].within(within.lo, within.hi)); });
+    if (within && size * (perListing + 1) > this.values.length * 2 * (ctx.hi - ctx.lo)) {
+      this.values.forEach((v, id) => { counts[id] = countIn(ctx, this.postings.get(v)!, within.indexes[id].within(within.lo, within.hi, ctx.lo, ctx.hi)); });
       return counts;
     }
     counts.fill(0);
@@ -357,7 +357,7 @@ export const FILTERS = {
     index({ listings }) {
       const { capacity, byCapacity } = listings;
       return {
-        narrow: (b, f, lo, hi) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity), lo, hi),
+        narrow: (b, f, lo, hi) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity, lo, hi), lo, hi),
         summary: {
           ignores: ['minCapacity'],
           describe(ctx, _f, into) {
@@ -376,7 +376,7 @@ export const FILTERS = {
         // listing's currency: a listing priced only on another basis, or not at all, fails both bounds
         narrow(b, f, lo, hi) {
           const [min, max] = priceBounds(f);
-          bits.andInto(b, listings.onBasisIndex(f.pricingOptionType).within(min, max), lo, hi);
+          bits.andInto(b, listings.onBasisIndex(f.pricingOptionType).within(min, max, lo, hi), lo, hi);
         },
         // the range of what the filter compares, with its basis; only when those prices have one currency
         summary: {

@@ -29,9 +29,15 @@ describe('AmountIndex.within', () => {
           const lo = Math.round(rnd() * rnd() * 20_000);
           bounds.push([lo, rnd() < 0.3 ? Infinity : lo + Math.round(rnd() * 5_000)]);
         }
+        const words = bits.words(n);
         for (const [lo, hi] of bounds) {
           const expected = bits.fromIndices(n, Array.from(amount.keys()).filter((i) => amount[i] >= lo && amount[i] <= hi));
           assert.deepEqual(index.within(lo, hi), expected, `${kind} n=${n} [${lo}, ${hi}]`);
+          // within some words only (a place's range): those words as above, whatever the others hold
+          for (const [from, to] of [[0, 1], [words >> 2, words >> 1], [words - 1, words]]) {
+            const part = index.within(lo, hi, from, to).slice(from, to);
+            assert.deepEqual(part, expected.slice(from, to), `${kind} n=${n} [${lo}, ${hi}] in words [${from}, ${to})`);
+          }
         }
       }
     }
