@@ -96,11 +96,11 @@ const PLACES = 2 ** 24;
 /** up to this many values are sorted by insertion */
 const FEW_KEYS = 24;
 /**
- * What the kernels' loops cost, in about nanoseconds: a member visited by a pass (tallyMembers), a
+ * What the counting loops cost, in about nanoseconds: a member visited by a pass (tallyMembers), a
  * listing looked up in a context (countGroups), a word of a context's span and a range counted
- * (countRanges), a value looked at for a count (collectTouched).
+ * (countRanges), a value looked at for a count (collectTouched), a tally's value added (countLess).
  */
-const COST = { member: 3, lookup: 1.7, word: 1.2, range: 6, value: 1 } as const;
+const COST = { member: 3, lookup: 1.7, word: 1.2, range: 6, value: 1, tallied: 2 } as const;
 
 /** A value facet's arrays in the kernels' memory: its counters and what it is counted from. */
 interface FacetArrays {
@@ -283,12 +283,24 @@ export class FacetCounter {
     return { bits: b, count, lo: w.lo, hi: w.hi, at };
   }
 
-  /** Counts each facet's values as the tally's less those of `left` into its counters; returns the ids above 0. */
-  private countLess(tally: Tally, left: Context, facets: ValueFacet[]): Int32Array[] {
-    const lessBy = this.countValues(left, facets);
-    return facets.map((facet, k) => {
+  /**
+   * Counts each facet's values in ctx into its counters, as the tally's less those of the listings
+   * ctx leaves out of it (`left`) where that costs less than counting ctx itself (a place of
+   * thousands of values is counted by its ranges); returns the ids above 0.
+   */
+  private countLess(tally: Tally, ctx: Context, facets: ValueFacet[]): Int32Array[] {
+    const left = ctx.left!;
+    const byLeft = facets.filter((f) => {
+      const arrays = this.counters.get(f)!;
+      return this.countCost(left, arrays) + COST.tallied * tally.counts.get(f)!.ids.length < this.countCost(ctx, arrays);
+    });
+    const direct = facets.filter((f) => !byLeft.includes(f));
+    const counted = this.countValues(ctx, direct);
+    const lessBy = this.countValues(left, byLeft);
+    return facets.map((facet) => {
+      if (!byLeft.includes(facet)) return counted[direct.indexOf(facet)];
       const { counts: { view: counts }, touched: { view: touched } } = this.counters.get(facet)!;
-      const less = lessBy[k];
+      const less = lessBy[byLeft.indexOf(facet)];
       for (let j = 0; j < less.length; j++) counts[less[j]] = -counts[less[j]];
       const { t, ids } = tally.counts.get(facet)!;
       let size = 0;
@@ -593,7 +605,7 @@ export class FacetCounter {
     const inLocale = this.inLocale.get(labeling.locale)!;
     for (const [ctx, members] of groups) {
       const { tally } = ctx;
-      const touched = tally ? [] : ctx.left ? this.countLess(ctx.bound!, ctx.left, members.map((m) => m.facet)) : this.countValues(ctx, members.map((m) => m.facet));
+      const touched = tally ? [] : ctx.left ? this.countLess(ctx.bound!, ctx, members.map((m) => m.facet)) : this.countValues(ctx, members.map((m) => m.facet));
       members.forEach((m, k) => {
         const once = tally?.counts.get(m.facet);
         const l = inLocale.get(m.facet)!;
@@ -686,14 +698,13 @@ export class FacetCounter {
    */
   private countValues(ctx: Context, facets: ValueFacet[]): Int32Array[] {
     const at = ctx.at ?? this.load(ctx);
-    const span = ctx.hi - ctx.lo;
     const pass = COST.member * ctx.count;
     let prefixed = false;
     return facets.map((facet) => {
       const { counts, touched, valueIds, ranges, groups } = this.counters.get(facet)!;
       const size = facet.values.length;
       let found: number;
-      if (ranges && COST.word * span + (COST.range * ranges.byStart.length * span) / this.all.length < pass) {
+      if (ranges && this.rangesCost(ctx, ranges) < pass) {
         if (!prefixed) this.kernels.prefixCounts(at, ctx.lo, ctx.hi, this.prefix.at);
         prefixed = true;
         // the first range that ends after word lo
@@ -711,6 +722,20 @@ export class FacetCounter {
       counts.view[size] = 0;
       return touched.view.subarray(0, found);
     });
+  }
+
+  /** What counting by a place's ranges costs in ctx. */
+  private rangesCost(ctx: FacetContext, ranges: NonNullable<FacetArrays['ranges']>): number {
+    const span = ctx.hi - ctx.lo;
+    return COST.word * span + (COST.range * ranges.byStart.length * span) / this.all.length;
+  }
+
+  /** What counting a facet in ctx costs the cheapest way countValues has. */
+  private countCost(ctx: FacetContext, { ranges, groups }: FacetArrays): number {
+    const pass = COST.member * ctx.count;
+    if (ranges) return Math.min(pass, this.rangesCost(ctx, ranges));
+    if (groups) return Math.min(pass, COST.lookup * groups.members.length);
+    return pass;
   }
 
   /** Copies ctx into the kernels' slot (what the last context left there cleared); returns the slot's byte offset. */
