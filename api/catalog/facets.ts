@@ -9,7 +9,8 @@
  * wide (every listing; one option type, amenity, country or currency alone: a filter's `tallied` values)
  * are counted once per build into tallies, with the values each lists per locale. A context
  * inside a tally's listings that holds most of them (two amenities: most listings with the
- * first have the second) is counted as the tally less the listings of the tally it leaves out.
+ * first have the second) is counted as the tally less the listings of the tally it leaves out,
+ * facet by facet where that costs less than counting the context.
  */
 import { MAX_FACET_VALUES } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
@@ -182,7 +183,7 @@ export class FacetCounter {
   private readonly big: number;
   private readonly bigIds = new Int32Array(MAX_FACET_VALUES);
   /** the values listed as numbers that sort by count, then label (sortedByCountThenLabel) */
-  private readonly sortKeys = new Float64Array(MAX_FACET_VALUES);
+  private readonly sortKeys: Float64Array;
   /** the places in label order of the values a walk lists, a bit each (top) */
   private readonly marked: Uint32Array;
   /** the counting loops (kernels.ts), over the context in `slot` and the arrays of the facets */
@@ -207,22 +208,24 @@ export class FacetCounter {
     }
     for (const x of matcher.declared) {
       const facet = x.index.facet;
-      if (facet && !isValueFacet(facet)) {
+      if (!facet) continue;
+      this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
+      if (!isValueFacet(facet)) {
         this.countedFacets.push({ x, facet });
         this.lessCounts.set(facet, new Int32Array(facet.values.length));
-        this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
+        continue;
       }
-      if (!facet || !isValueFacet(facet)) continue;
       const size = facet.values.length;
       this.valueFacets.push({ x, facet });
       this.whole.counts.set(facet, { t: facet.totals, ids: Int32Array.from(facet.values.keys()).filter((id) => facet.totals[id] > 0) });
-      this.idOf.set(facet, new Map(facet.values.map((v, id) => [v, id])));
       if (size > MAX_FACET_VALUES) this.whole.byCount.set(facet, byCount(facet.totals, facet.values.keys()));
     }
-    const most = Math.max(0, ...[...this.valueFacets, ...this.countedFacets].map(({ facet }) => facet.values.length));
-    this.candidateIds = new Int32Array(most);
-    this.positiveIds = new Int32Array(most);
-    this.marked = new Uint32Array(bits.words(most));
+    const mostValues = Math.max(0, ...this.valueFacets.map(({ facet }) => facet.values.length));
+    this.candidateIds = new Int32Array(mostValues);
+    this.marked = new Uint32Array(bits.words(mostValues));
+    const mostOthers = Math.max(0, ...this.countedFacets.map(({ facet }) => facet.values.length));
+    this.positiveIds = new Int32Array(mostOthers);
+    this.sortKeys = new Float64Array(Math.max(MAX_FACET_VALUES, mostOthers));
     const memory = new KernelMemory();
     // a request has at most a context per facet and range summary, and every listing's
     const contexts = 1 + matcher.declared.filter((x) => x.index.facet || x.index.summary).length;
@@ -376,7 +379,7 @@ export class FacetCounter {
    * then label: every one when they are at most MAX_FACET_VALUES, else the highest counts (the
    * first in label order among those tied at the cap's count).
    */
-  private top(t: Int32Array, ids: Int32Array, { order, place }: LabelOrder): number[] {
+  private top(t: Int32Array, ids: Int32Array, { order, place }: InLocale): number[] {
     if (ids.length <= MAX_FACET_VALUES) return this.sortedByCountThenLabel(t, ids, place, order);
     // the counts of a value facet add up to at most n: fewer than MAX_FACET_VALUES values reach `big`,
     // so those are listed, sorted apart; the others are placed by how many values have each count
@@ -449,7 +452,7 @@ export class FacetCounter {
     return out.subarray(0, size);
   }
 
-  /** The ids (at most MAX_FACET_VALUES) by count, then label: each sorted as one number. */
+  /** The ids (at most MAX_FACET_VALUES, or another facet's) by count, then label: each sorted as one number. */
   private sortedByCountThenLabel(t: Int32Array, ids: Int32Array, place: Int32Array, order: Int32Array): number[] {
     const n = ids.length;
     let max = 0;
@@ -671,19 +674,19 @@ export class FacetCounter {
     const positive = this.positiveIds;
     let size = 0;
     for (let id = 0; id < counts.length; id++) if (counts[id] > 0) positive[size++] = id;
-    const listed = this.top(counts, positive.subarray(0, size), l);
-    const beyond: number[] = [];
+    // another facet has few values (option types, amenities): every one counted is sorted
+    const sorted = this.sortedByCountThenLabel(counts, positive.subarray(0, size), l.place, l.order);
+    const chosen = selected(x, f);
     const zeros: { value: string; label: string; rank?: number }[] = [];
-    for (const s of selected(x, f)) {
+    for (const s of chosen) {
       const id = idOf.get(s);
-      if (id !== undefined && counts[id] > 0) {
-        if (!listed.includes(id) && !beyond.includes(id)) beyond.push(id);
-      } else if (!zeros.some((z) => z.value === s)) zeros.push({ value: s, label: labeling.value(x.name, s), rank: labeling.rank(x.name, s) });
+      if ((id === undefined || counts[id] === 0) && !zeros.some((z) => z.value === s)) zeros.push({ value: s, label: labeling.value(x.name, s), rank: labeling.rank(x.name, s) });
     }
-    beyond.sort((a, b) => counts[b] - counts[a] || l.place[a] - l.place[b]);
     zeros.sort((a, b) => byLabel(a, b, labeling));
-    for (const id of listed) out.value(facet.values[id], l.labels[id], counts[id], l.json[id]);
-    for (const id of beyond) out.value(facet.values[id], l.labels[id], counts[id], l.json[id]);
+    for (let k = 0; k < sorted.length; k++) {
+      const id = sorted[k];
+      if (k < MAX_FACET_VALUES || chosen.includes(facet.values[id])) out.value(facet.values[id], l.labels[id], counts[id], l.json[id]);
+    }
     for (const z of zeros) {
       const id = idOf.get(z.value);
       out.value(z.value, z.label, 0, id === undefined ? undefined : l.json[id]);
