@@ -100,7 +100,11 @@ const scenarios: Record<string, () => () => unknown> = {
   'facets, no filter': () => { const l = pick(LOCALES); return () => facetsBody({}, l); },
   'suggest (prefixes of names, typos)': () => {
     const { q, locale, limit } = suggestQuery();
-    return () => build.suggestIndex.itemsJson(build.suggestIndex.search(q, limit).ranks, locale);
+    return () => {
+      const w = new JsonBytes();
+      build.suggestIndex.writeItems(w, build.suggestIndex.search(q, limit).ranks, locale);
+      return w.finish();
+    };
   },
 };
 

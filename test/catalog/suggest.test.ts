@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { suggestLines } from '../../api/build/suggest.ts';
 import { MIN_TYPO_LENGTH, prefixDistance, SuggestIndex, tokens } from '../../api/catalog/suggest.ts';
+import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { fold, foldedNames } from '../../contract/fold.ts';
 import type { Suggestion } from '../../contract/market.ts';
@@ -25,7 +26,9 @@ function indexOf(sources: SuggestSource[]) {
   return {
     search(q: string, locale: Locale, limit: number): { total: number; items: Suggestion[] } {
       const { total, ranks } = idx.search(q, limit);
-      return { total, items: JSON.parse(idx.itemsJson(ranks, locale)) };
+      const w = new JsonBytes();
+      idx.writeItems(w, ranks, locale);
+      return { total, items: JSON.parse(w.finish().toString()) };
     },
   };
 }

@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { envelope, LocaleSchema, PaginatedMetaSchema } from '../../../contract/common.ts';
 import { queryIntDefault } from '../../../contract/query-params.ts';
 import { DEFAULT_SUGGEST_LIMIT, MAX_SUGGEST_LIMIT, SuggestionSchema } from '../../../contract/market.ts';
-import { envelopeJson, pagination } from '../../http/envelope.ts';
+import { closeEnvelope, openEnvelope, pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
+
+/** Room for a body of the most suggestions a request may ask for (a suggestion of the 100k bench: ~150 B) and meta. */
+const SUGGEST_BYTES = MAX_SUGGEST_LIMIT * 256 + 1024;
 
 const SuggestQuerySchema = z.object({
   locale: LocaleSchema,
@@ -31,8 +34,8 @@ export const suggestRoute = defineRoute({
   rateLimit: 'read',
   handler: ({ query: q, build, cite }) => {
     const { total, ranks } = build.suggestIndex.search(q.q, q.limit);
-    return {
-      json: envelopeJson(build.suggestIndex.itemsJson(ranks, q.locale), { pagination: pagination(1, q.limit, total), citation: cite(q.locale, { kind: 'home' }) }),
-    };
+    const w = openEnvelope(SUGGEST_BYTES);
+    build.suggestIndex.writeItems(w, ranks, q.locale);
+    return { json: closeEnvelope(w, { pagination: pagination(1, q.limit, total), citation: cite(q.locale, { kind: 'home' }) }) };
   },
 });
