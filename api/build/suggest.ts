@@ -8,8 +8,8 @@ import { SUGGEST_FILES } from '../../contract/build.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { decodeSuggestIndex, readSuggestIndex } from '../../contract/suggest-index.ts';
 import { SuggestIndex, type SuggestLines } from '../catalog/suggest.ts';
-
-const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, NEWLINE = 0x0a;
+import { ASCII } from '../catalog/json-bytes.ts';
+import { isObjectLine } from './ndjson.ts';
 
 /**
  * The autocomplete's files checked (on a load worker): every line of each locale's file a JSON
@@ -39,8 +39,8 @@ export function suggestIndexOf(index: Buffer, perLocale: Buffer[], starts: Float
 /** The line starts of a suggest file, every line a JSON object. */
 export function suggestLines(bytes: Buffer, name: string): SuggestLines {
   const starts: number[] = [0];
-  for (let j = bytes.indexOf(NEWLINE), start = 0; j >= 0; start = j + 1, j = bytes.indexOf(NEWLINE, start)) {
-    if (!(j - start >= 2 && bytes[start] === OPEN_BRACE && bytes[j - 1] === CLOSE_BRACE)) throw new Error(`${name}: line ${starts.length} is not a JSON object`);
+  for (let j = bytes.indexOf(ASCII.newline), start = 0; j >= 0; start = j + 1, j = bytes.indexOf(ASCII.newline, start)) {
+    if (!isObjectLine(bytes, start, j)) throw new Error(`${name}: line ${starts.length} is not a JSON object`);
     starts.push(j + 1);
   }
   if (starts[starts.length - 1] !== bytes.length) throw new Error(`${name} does not end with a newline`);

@@ -15,7 +15,7 @@ import type { PriceTables } from './price-tables.ts';
 import { isNullLine, type NdjsonLines } from '../build/ndjson.ts';
 import { readRecordBytes, type RecordFile } from '../build/records.ts';
 import { PlaceNames } from './place-names.ts';
-import { JsonBytes } from './json-bytes.ts';
+import { ASCII, JsonBytes } from './json-bytes.ts';
 import { sitePathOffsets } from '../../contract/line-index.ts';
 import { writeWithSitePaths } from './text.ts';
 
@@ -41,7 +41,6 @@ export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; deta
 const FROM_PRICE = Buffer.from(',"fromPrice":{"amount":');
 const PRICE_TAILS = CURRENCIES.map((c) => BILLING_PERIODS.map((p) => Buffer.from(`,"currency":"${c}"},"fromBillingPeriod":"${p}"`)));
 const DISTANCE = Buffer.from(',"distanceMeters":');
-const CLOSE_BRACE = 0x7d;
 
 /** Writes line i without its closing brace, site paths resolved, ready for the request-dependent fields. */
 const writeOpenLine = (w: JsonBytes, l: NdjsonLines, i: number, siteUrl: Buffer) => writeWithSitePaths(w, l.bytes, l.starts[i], l.starts[i + 1] - 2, l.sitePaths, l.firstSitePath[i], siteUrl);
@@ -260,13 +259,13 @@ export class Engine {
       const d = this.listings.distance(i, f.lat, f.lng);
       if (d !== undefined) w.bytes(DISTANCE).number(Math.round(d * 10) / 10);
     }
-    w.byte(CLOSE_BRACE);
+    w.byte(ASCII.closeBrace);
   }
 
   writeMarker(w: JsonBytes, i: number, locale: Locale, f: Filters): void {
     writeOpenLine(w, this.lines[locale].markers, i, this.siteUrlBytes[locale]);
     this.writePriceFields(w, i, this.listings.price(f.pricingOptionType));
-    w.byte(CLOSE_BRACE);
+    w.byte(ASCII.closeBrace);
   }
 
   cardJson(i: number, locale: Locale, f: Filters): string {

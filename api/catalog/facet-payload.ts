@@ -5,7 +5,7 @@
  */
 import type { FacetsPayload } from '../../contract/catalog.ts';
 import type { Money } from '../../contract/common.ts';
-import { JsonBytes } from './json-bytes.ts';
+import { ASCII, JsonBytes } from './json-bytes.ts';
 import { KernelMemory } from './kernels.ts';
 
 export type Ranges = Omit<FacetsPayload, 'facets'>;
@@ -51,7 +51,7 @@ export function labelledValueSets(sets: readonly { values: readonly string[]; la
           ids.view[k] = list[from + k];
           counts.view[k] = t[list[from + k]];
         }
-        if (from > 0) w.byte(COMMA);
+        if (from > 0) w.byte(ASCII.comma);
         w.bytes(out.view, 0, writeValues(fragments.at, offsets.at, ids.at, counts.at, size, out.at));
       }
     },
@@ -60,11 +60,10 @@ export function labelledValueSets(sets: readonly { values: readonly string[]; la
 
 /** a count's digits (at most 10), its closing brace and the comma before the next value */
 const MAX_NUMBER_AND_SEPARATORS = 12;
-const COMMA = 0x2c, CLOSE_BRACE = 0x7d, CLOSE_BRACKET = 0x5d, QUOTE = 0x22;
 
 /** A Money object as JSON.stringify writes it (its currency is an ISO code: nothing to escape). */
 function money(w: JsonBytes, m: Money): void {
-  w.text('{"amount":').number(m.amount).text(',"currency":"').text(m.currency).byte(QUOTE).byte(CLOSE_BRACE);
+  w.text('{"amount":').number(m.amount).text(',"currency":"').text(m.currency).byte(ASCII.quote).byte(ASCII.closeBrace);
 }
 
 /** A facet's JSON up to its values. */
@@ -98,7 +97,7 @@ export class BytesOut implements FacetsOut {
   }
 
   facet(key: string, label: string, json?: Uint8Array): void {
-    if (this.facets++ > 0) this.w.byte(CLOSE_BRACKET).byte(CLOSE_BRACE).byte(COMMA);
+    if (this.facets++ > 0) this.w.byte(ASCII.closeBracket).byte(ASCII.closeBrace).byte(ASCII.comma);
     this.values = 0;
     if (json) this.w.bytes(json);
     else this.w.text(facetHead(key, label));
@@ -106,32 +105,32 @@ export class BytesOut implements FacetsOut {
 
   listed(l: LabelledValues, ids: ArrayLike<number>, t: Int32Array, json?: Uint8Array): void {
     if (ids.length === 0) return;
-    if (this.values > 0) this.w.byte(COMMA);
+    if (this.values > 0) this.w.byte(ASCII.comma);
     this.values += ids.length;
     if (json) this.w.bytes(json);
     else l.write(this.w, ids, t);
   }
 
   value(value: string, label: string, count: number, json?: Uint8Array): void {
-    if (this.values++ > 0) this.w.byte(COMMA);
-    if (json) this.w.bytes(json).uint(count).byte(CLOSE_BRACE);
+    if (this.values++ > 0) this.w.byte(ASCII.comma);
+    if (json) this.w.bytes(json).uint(count).byte(ASCII.closeBrace);
     else this.w.text(JSON.stringify({ value, label, count }));
   }
 
   end(ranges: Ranges): void {
     const { w } = this;
-    if (this.facets > 0) w.byte(CLOSE_BRACKET).byte(CLOSE_BRACE);
-    w.byte(CLOSE_BRACKET);
+    if (this.facets > 0) w.byte(ASCII.closeBracket).byte(ASCII.closeBrace);
+    w.byte(ASCII.closeBracket);
     const { priceRange: price, capacityRange: capacity } = ranges;
     if (price) {
       w.text(',"priceRange":{"min":');
       money(w, price.min);
       w.text(',"max":');
       money(w, price.max);
-      if (price.basis !== undefined) w.text(',"basis":"').text(price.basis).byte(QUOTE);
-      w.byte(CLOSE_BRACE);
+      if (price.basis !== undefined) w.text(',"basis":"').text(price.basis).byte(ASCII.quote);
+      w.byte(ASCII.closeBrace);
     }
-    if (capacity) w.text(',"capacityRange":{"min":').number(capacity.min).text(',"max":').number(capacity.max).byte(CLOSE_BRACE);
-    w.byte(CLOSE_BRACE);
+    if (capacity) w.text(',"capacityRange":{"min":').number(capacity.min).text(',"max":').number(capacity.max).byte(ASCII.closeBrace);
+    w.byte(ASCII.closeBrace);
   }
 }

@@ -13,6 +13,9 @@
  * share, or outgrows the slab, is written into a scratch buffer that the next such body reuses,
  * and copied out at its exact size.
  */
+/** The UTF-8 codes of the punctuation that writers and checkers of JSON and NDJSON bytes put or look for around copied bytes. */
+export const ASCII = { openBrace: 0x7b, closeBrace: 0x7d, openBracket: 0x5b, closeBracket: 0x5d, comma: 0x2c, quote: 0x22, newline: 0x0a } as const;
+
 const spare: Buffer[] = [];
 const EMPTY = Buffer.alloc(0);
 /** scratch buffers kept for reuse */

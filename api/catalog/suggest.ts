@@ -17,7 +17,7 @@ import { fold } from '../../contract/fold.ts';
 import type { Locale } from '../../contract/common.ts';
 import { MAX_SUGGEST_LIMIT } from '../../contract/market.ts';
 import { compareDeleted, SUGGEST_SHORT_PREFIX, type SuggestIndexData } from '../../contract/suggest-index.ts';
-import type { JsonBytes } from './json-bytes.ts';
+import { ASCII, type JsonBytes } from './json-bytes.ts';
 
 export const MIN_TYPO_LENGTH = SUGGEST_SHORT_PREFIX;
 
@@ -63,7 +63,6 @@ export interface SuggestLines { bytes: Buffer; starts: Float64Array }
 
 const MAX_TOKENS = 8;
 const NO_MATCH = 2;
-const OPEN_BRACKET = 0x5b, CLOSE_BRACKET = 0x5d, COMMA = 0x2c;
 
 /** Whether the word `w` without its character `i` starts with `key`. */
 function deletedStartsWith(w: string, i: number, key: string): boolean {
@@ -126,12 +125,12 @@ export class SuggestIndex {
   /** Writes the entries of `ranks` as the endpoint returns them in `locale`: a JSON array of their lines' bytes. */
   writeItems(w: JsonBytes, ranks: readonly number[], locale: Locale): void {
     const { bytes, starts } = this.lines[locale];
-    w.byte(OPEN_BRACKET);
+    w.byte(ASCII.openBracket);
     for (let k = 0; k < ranks.length; k++) {
-      if (k > 0) w.byte(COMMA);
+      if (k > 0) w.byte(ASCII.comma);
       w.bytes(bytes, starts[ranks[k]], starts[ranks[k] + 1] - 1);
     }
-    w.byte(CLOSE_BRACKET);
+    w.byte(ASCII.closeBracket);
   }
 
   private lowerBound(t: string): number {

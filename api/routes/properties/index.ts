@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../../contract/catalog.ts';
 import { envelope, MetaSchema, PaginatedMetaSchema } from '../../../contract/common.ts';
 import { MAP_MAX_PAGE_SIZE, SlugParamsSchema, LocaleQuerySchema, type CatalogQuerySchemas, type PropertyListQuery } from '../../../contract/queries.ts';
+import { ASCII } from '../../catalog/json-bytes.ts';
 import { closeEnvelope, openEnvelope, pagination } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
@@ -18,7 +19,6 @@ const listKey = (request: { query: PropertyListQuery; params: unknown }) =>
 
 /** Room for a page's body, so it is rarely grown: about what a card, a marker and meta take at most (a card of the 100k bench: ~1.2 kB). */
 const CARD_BYTES = 1536, MARKER_BYTES = 384, META_BYTES = 1024;
-const OPEN_BRACKET = 0x5b, CLOSE_BRACKET = 0x5d, COMMA = 0x2c;
 
 /** Shared by the list and the map: filter, order, page, splice the items' bytes. */
 function renderList(
@@ -32,14 +32,14 @@ function renderList(
   let set = engine.match(q);
   if (kind === 'map') set = engine.withCoords(set);
   const { total, indices } = engine.page(set, q, sort, seed ?? 0, (page - 1) * pageSize, pageSize);
-  const w = openEnvelope(indices.length * (kind === 'list' ? CARD_BYTES : MARKER_BYTES) + META_BYTES).byte(OPEN_BRACKET);
+  const w = openEnvelope(indices.length * (kind === 'list' ? CARD_BYTES : MARKER_BYTES) + META_BYTES).byte(ASCII.openBracket);
   for (let k = 0; k < indices.length; k++) {
-    if (k > 0) w.byte(COMMA);
+    if (k > 0) w.byte(ASCII.comma);
     if (kind === 'list') engine.writeCard(w, indices[k], q.locale, q);
     else engine.writeMarker(w, indices[k], q.locale, q);
   }
   return {
-    json: closeEnvelope(w.byte(CLOSE_BRACKET), {
+    json: closeEnvelope(w.byte(ASCII.closeBracket), {
       pagination: pagination(page, pageSize, total),
       truncated: kind === 'map' ? total > pageSize : undefined,
       seed,
