@@ -9,6 +9,7 @@ import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
 import { ApiError } from './problems.ts';
 import type { CacheHint } from './headers.ts';
+import { sendAtTurnEnd } from './outbox.ts';
 import type { KeptResponse, RouteResponse } from './response-cache.ts';
 import { unknownMembers } from './unknown-members.ts';
 
@@ -137,7 +138,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       const key = requestKey === undefined ? undefined : `${def.operationId}|${requestKey}`;
       const kept = key === undefined ? undefined : responses.get(key, now);
       if (kept) {
-        sendKept(reply, kept);
+        sendAtTurnEnd(reply, () => sendKept(reply, kept));
         return undefined;
       }
       const cfg = app.config;
@@ -163,8 +164,8 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
         return refuseDamaged(err);
       }
       if (result instanceof Promise) return result.then(answer, refuseDamaged);
-      // sent now; returning the reply would make Fastify wait on it as on a promise
-      answer(result);
+      // returning the reply would make Fastify wait on it as on a promise
+      sendAtTurnEnd(reply, () => answer(result));
       return undefined;
     },
   });
