@@ -6,7 +6,7 @@
  * where all of them have members.
  * The facets with one value per listing that share a context are counted in one pass over its
  * members, a place's by popcounts over its ranges. The contexts most requests share and that are
- * wide (every listing; one option type, amenity, country or currency alone: a filter's `tallied` values)
+ * wide (every listing; one option type, amenity, country or currency alone, a point without a radius: a filter's `tallied` values)
  * are counted once per build into tallies, with the values each lists per locale. A context
  * inside a tally's listings that holds most of them (two amenities: most listings with the
  * first have the second) is counted as the tally less the listings of the tally it leaves out,
@@ -122,9 +122,6 @@ function span(b: Bitset, lo = 0, hi = b.length): Context {
   const w = bits.wordsOf(b, lo, hi);
   return { bits: b, count: bits.count(b, w.lo, w.hi), lo: w.lo, hi: w.hi };
 }
-
-const sameValue = (a: unknown, b: unknown) =>
-  a === b || (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, k) => v === b[k]));
 
 /** The values a filter selects in f (a facet shows them even at count 0). */
 function selected(x: IndexedFilter, f: FilterValues): string[] {
@@ -500,12 +497,8 @@ export class FacetCounter {
 
   /** The tally whose listings are exactly those of x alone under f, if one was counted. */
   private exactTally(x: IndexedFilter, f: FilterValues): Tally | undefined {
-    const tallied = x.index.tallied;
-    const held = tallied?.holding(f);
-    if (!held || held.length !== 1) return undefined;
-    const own = tallied!.filters(held[0]);
-    for (const p of x.params) if (!sameValue(f[p], own[p])) return undefined;
-    return this.tallies.get(x)?.get(held[0]);
+    const value = x.index.tallied?.exactly(f);
+    return value === undefined ? undefined : this.tallies.get(x)?.get(value);
   }
 
   /**

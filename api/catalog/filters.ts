@@ -119,10 +119,17 @@ export interface FilterIndex {
   readonly summary?: RangeSummary;
   /**
    * Values whose context, the filter alone, many requests share and is wide (an option type, an
-   * amenity, a country, a currency): the facet counter counts the facets under each once per build.
-   * `holding` lists the tallied values whose listings include every listing f's set holds.
+   * amenity, a country, a currency, a point without a radius): the facet counter counts the facets
+   * under each once per build. `filters` selects a value's listings; `holding` lists the tallied
+   * values whose listings include every listing f's set holds, `exactly` the one whose listings are
+   * f's set, if any.
    */
-  readonly tallied?: { readonly values: readonly string[]; filters(value: string): FilterValues; holding(f: FilterValues): readonly string[] };
+  readonly tallied?: {
+    readonly values: readonly string[];
+    filters(value: string): FilterValues;
+    holding(f: FilterValues): readonly string[];
+    exactly(f: FilterValues): string | undefined;
+  };
 }
 
 export interface FilterEntry {
@@ -194,7 +201,7 @@ function place(name: 'country' | 'city' | 'zone', tallied = false): FilterEntry 
         },
         span,
         facet: { ignores: [name], values, valueIds, totals: Int32Array.from(values, (_, id) => ranges.end[id] - ranges.start[id]), ranges },
-        tallied: tallied ? { values, filters: (v) => ({ [name]: v }), holding: (f) => [f[name]!] } : undefined,
+        tallied: tallied ? { values, filters: (v) => ({ [name]: v }), holding: (f) => [f[name]!], exactly: (f) => f[name] } : undefined,
       };
     },
   };
@@ -286,6 +293,8 @@ class MultiValues {
 
 const priceBounds = (f: FilterValues) => [f.minPrice ?? -Infinity, f.maxPrice ?? Infinity] as const;
 const priced = (f: FilterValues) => f.minPrice !== undefined || f.maxPrice !== undefined;
+/** The point filter's tallied value: the listings with coordinates, what a point without a radius selects. */
+const LOCATED = 'located';
 
 /** The production registry: exactly the filters of the contract. */
 export const FILTERS = {
@@ -302,7 +311,7 @@ export const FILTERS = {
       return {
         narrow: (b, f, lo, hi) => narrowTo(b, types.postings.get(f.pricingOptionType!), lo, hi),
         bitsOf: (f) => types.postings.get(f.pricingOptionType!)?.bits,
-        tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), holding: (f) => [f.pricingOptionType!] },
+        tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), holding: (f) => [f.pricingOptionType!], exactly: (f) => f.pricingOptionType },
         // counts each type with the price range applied to that type's comparable prices
         facet: {
           ignores: ['pricingOptionType', 'price'],
@@ -335,7 +344,7 @@ export const FILTERS = {
         span: (f) => spanOf(postingOf(f)),
         bitsOf: (f) => postingOf(f)?.bits,
         // few and wide, like countries
-        tallied: { values: CURRENCIES.filter((_, k) => postings[k].list.length > 0), filters: (c) => ({ currency: c as Currency }), holding: (f) => [f.currency!] },
+        tallied: { values: CURRENCIES.filter((_, k) => postings[k].list.length > 0), filters: (c) => ({ currency: c as Currency }), holding: (f) => [f.currency!], exactly: (f) => f.currency },
       };
     },
   },
@@ -346,7 +355,10 @@ export const FILTERS = {
       return {
         narrow(b, f, lo, hi) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a), lo, hi); },
         bitsOf: (f) => (f.amenities!.length === 1 ? amenities.postings.get(f.amenities![0])?.bits : undefined),
-        tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities! },
+        tallied: {
+          values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities!,
+          exactly: (f) => (f.amenities!.length === 1 ? f.amenities![0] : undefined),
+        },
         // AND: each count is the list total with that amenity added
         facet: { ignores: [], values: amenities.values, count: (ctx) => amenities.count(ctx), contextOnly: () => true },
       };
@@ -401,6 +413,9 @@ export const FILTERS = {
           if (f.radiusMeters === undefined) bits.andInto(b, listings.hasCoords, lo, hi);
           else listings.keepNear(b, f.lat!, f.lng!, f.radiusMeters, lo, hi);
         },
+        bitsOf: (f) => (f.radiusMeters === undefined ? listings.hasCoords : undefined),
+        // without a radius, any point selects the same wide set: every listing with coordinates
+        tallied: { values: [LOCATED], filters: () => ({ lat: 0, lng: 0 }), holding: () => [LOCATED], exactly: (f) => (f.radiusMeters === undefined ? LOCATED : undefined) },
       };
     },
   },

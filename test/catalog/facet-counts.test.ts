@@ -1,8 +1,8 @@
 /**
  * The facet counter against the list, under each kind of context: every listing, the contexts
- * counted once per build (one option type, amenity, country or currency alone) and contexts counted per
- * request. Every value's count equals the list total with that value applied, and every value
- * with listings there is listed.
+ * counted once per build (one option type, amenity, country, currency or point without a radius
+ * alone) and contexts counted per request. Every value's count equals the list total with that
+ * value applied, and every value with listings there is listed.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -44,7 +44,7 @@ describe('facet counts under each kind of context', () => {
     assert.ok(checkAgainstList({}) > 0);
   });
 
-  it('one option type, amenity, country or currency alone (counted once per build)', () => {
+  it('one option type, amenity, country, currency or point without a radius alone (counted once per build)', () => {
     const all = facetsPayload(fixture.build.engine, {}, 'en').payload.facets;
     const values = (key: string) => all.find((c) => c.key === key)!.values.map((v) => v.value);
     const contexts: FilterValues[] = [
@@ -52,8 +52,13 @@ describe('facet counts under each kind of context', () => {
       ...values('amenities').map((a) => ({ amenities: [a] })),
       ...values('country').map((country) => ({ country })),
       ...CURRENCIES.map((currency) => ({ currency })),
+      // any point without a radius selects every listing with coordinates
+      { lat: 52.52, lng: 13.4 },
+      { lat: -33.9, lng: 151.2 },
     ];
     assert.ok(contexts.length > 10);
+    const located = fixture.build.engine.match({ lat: 0, lng: 0 }).count;
+    assert.ok(located > 0 && located < fixture.build.engine.match({}).count, 'the fixture has listings without coordinates');
     for (const f of contexts) checkAgainstList(f);
   });
 
@@ -70,6 +75,10 @@ describe('facet counts under each kind of context', () => {
       { amenities: ['wifi'], minCapacity: 10 },
       { currency: 'EUR', amenities: ['wifi'] },
       { currency: 'GBP', pricingOptionType: 'flex_desk', minCapacity: 10 },
+      // inside the listings with coordinates
+      { lat: 52.52, lng: 13.4, amenities: ['wifi'] },
+      { city: 'berlin', lat: 52.52, lng: 13.4 },
+      { lat: 52.52, lng: 13.4, radiusMeters: 20_000 },
       { operator: facetsPayload(fixture.build.engine, {}, 'en').payload.facets.find((c) => c.key === 'operator')!.values[0].value },
     ];
     for (const f of contexts) checkAgainstList(f);
