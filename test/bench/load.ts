@@ -45,3 +45,16 @@ export function load(base: string, next: () => string, connections: number, seco
     });
   });
 }
+
+/** Runs of one server taken in turns with another's, as one: their requests over their time, the median p50, the worst p99. */
+export function combined(runs: readonly LoadResult[], seconds: number): LoadResult {
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  const p50s = runs.map((r) => r.p50).sort((a, b) => a - b);
+  return {
+    rps: requests / seconds,
+    p50: p50s[p50s.length >> 1],
+    p99: Math.max(...runs.map((r) => r.p99)),
+    requests,
+    failures: runs.reduce((sum, r) => sum + r.failures, 0),
+  };
+}

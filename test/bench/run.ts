@@ -14,15 +14,15 @@
  * 3. For each cache setting, the bundled server (`node dist/server/server.js`, `make build`)
  *    on that dist: start-up (spawn → first 200 from /v1/health and the catalogue; the median of
  *    three starts, the last of which serves the rows), a warm-up,
- *    then each row: the bare route and then the API, with the same freshly drawn traffic
- *    (traffic.ts); peak RSS (VmHWM) at the end.
+ *    then each row: the bare route and the API in turns (SLICES each, in the order ABBA…), with
+ *    the same freshly drawn traffic (traffic.ts); peak RSS (VmHWM) at the end.
  * Prints the markdown table; exits 1 when something could not be measured or a request failed.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { load } from './load.ts';
+import { combined, load, type LoadResult } from './load.ts';
 import { ensureDataset, runPipeline, sizeLabel, type PipelineRun } from './pipeline.ts';
 import { ROOT, startApi, startBaseline, type Process } from './server.ts';
 import { render, type ModeResult, type RowResult } from './table.ts';
@@ -79,6 +79,13 @@ if (values['reuse-build'] && existsSync(join(dist, 'current'))) {
  * keeps ~2 GB of file pages, right after the pipeline wrote 1.2 GB).
  */
 const STARTS = 3;
+/**
+ * A row's seconds are cut into this many turns of each server, taken in the order bare, API, API,
+ * bare, …: the host's speed changes within minutes (other tenants), and turns let such a change
+ * reach both sides of a ratio alike rather than one of them.
+ */
+const SLICES = 5;
+const slices = Math.min(SLICES, seconds);
 const modes: ModeResult[] = [];
 let catalogue: Catalogue | undefined;
 let baseline: Process | undefined;
@@ -141,14 +148,22 @@ if (!failed && !values['pipeline-only']) {
     await load(api.base, () => mix[Math.floor(random() * mix.length)].next(), connections, Math.min(5, seconds));
     for (const [i, row] of rows.entries()) {
       const seed = 1 + i;
-      const bareCpu = baseline!.cpuMs();
-      const base = await load(baseline!.base, traffic(row, catalogue, seed).next, connections, seconds);
       const t = traffic(row, catalogue, seed);
-      const apiCpu = api.cpuMs();
-      const measured = await load(api.base, t.next, connections, seconds);
+      const sides = [
+        { server: baseline!, next: traffic(row, catalogue, seed).next, runs: [] as LoadResult[], cpuMs: 0 },
+        { server: api, next: t.next, runs: [] as LoadResult[], cpuMs: 0 },
+      ];
+      for (let k = 0; k < slices; k++) {
+        for (const side of k % 2 === 0 ? sides : [...sides].reverse()) {
+          const cpu = side.server.cpuMs();
+          side.runs.push(await load(side.server.base, side.next, connections, seconds / slices));
+          side.cpuMs += side.server.cpuMs() - cpu;
+        }
+      }
+      const [base, measured] = sides.map((side) => combined(side.runs, seconds));
       const cpuUs = {
-        baseline: ((baseline!.cpuMs() - bareCpu) * 1000) / base.requests,
-        api: ((api.cpuMs() - apiCpu) * 1000) / measured.requests,
+        baseline: (sides[0].cpuMs * 1000) / base.requests,
+        api: (sides[1].cpuMs * 1000) / measured.requests,
       };
       const result: RowResult = { row, baseline: base, api: measured, cpuUs, distinct: t.distinct(), sent: t.sent() };
       mode.rows.push(result);
@@ -163,7 +178,7 @@ if (!failed && !values['pipeline-only']) {
 }
 
 process.stdout.write(`\n${render({
-  spaces, observations: data.observations, listings: catalogue?.listings, pipeline, modes, connections, seconds, context,
+  spaces, observations: data.observations, listings: catalogue?.listings, pipeline, modes, connections, seconds, slices, context,
 }, rows)}\n`);
 if (pipeline && !pipeline.ok) {
   say(`the pipeline failed (${pipeline.exit}) at ${spaces} spaces, peak RSS ${pipeline.peakRssMb ?? 'n/a'} MB: `

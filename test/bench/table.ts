@@ -32,6 +32,8 @@ export interface Report {
   modes: ModeResult[];
   connections: number;
   seconds: number;
+  /** the turns of each server a row's seconds are cut into */
+  slices: number;
   context: string;
 }
 
@@ -92,8 +94,8 @@ export function render(report: Report, rows: Row[]): string {
   const out: string[] = [];
   out.push(`API benchmark at ${n(report.spaces)} spaces (${n(report.observations)} price observations`
     + `${report.listings === undefined ? '' : `, ${n(report.listings)} listings served`}); ${report.context}; `
-    + `autocannon, ${report.connections} connections, ${report.seconds} s a run, every request a freshly drawn URL; `
-    + 'each ratio is to a bare Fastify route returning a list page\'s bytes, run with the same traffic right before it.');
+    + `autocannon, ${report.connections} connections, ${report.seconds} s a row on each server, every request a freshly drawn URL; `
+    + `each ratio is to a bare Fastify route returning a list page's bytes, run with the same traffic in turns with the API (${report.slices} of each, bare first).`);
   if (report.spaces !== TARGET_SPACES) out.push(`(The floors and goals are set for ${n(TARGET_SPACES)} spaces.)`);
   out.push('');
   out.push('| request | floor | goal | caches off (`QUERY_CACHE=0`) | caches on |');
