@@ -9,7 +9,7 @@ import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
 import { ApiError } from './problems.ts';
 import type { CacheHint } from './headers.ts';
-import { sendAtTurnEnd } from './outbox.ts';
+import { sendAtTurnEnd } from './turn-end.ts';
 import type { KeptResponse, RouteResponse } from './response-cache.ts';
 import { unknownMembers } from './unknown-members.ts';
 

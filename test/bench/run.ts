@@ -4,7 +4,7 @@
  *
  *   tsx test/bench/run.ts [--spaces 100000] [--duration 10] [--connections 10] [--caches off,on]
  *     [--rows list,list-filtered,list-sorted,facets,detail,suggest] [--reuse-build]
- *     [--detail-slugs 50000] [--server-node-options='--max-old-space-size=8192'] [--pipeline-only]
+ *     [--detail-slugs 100000] [--server-node-options='--max-old-space-size=8192'] [--pipeline-only]
  *
  * 1. The scale snapshot: `tsx pipeline/generate/main.ts --spaces N --out bench-data/<size>/data`
  *    (kept while the generator's sources are unchanged; not measured).
@@ -38,7 +38,7 @@ const { values } = parseArgs({
     rows: { type: 'string', default: ROWS.join(',') },
     'reuse-build': { type: 'boolean', default: false },
     'pipeline-only': { type: 'boolean', default: false },
-    'detail-slugs': { type: 'string', default: '50000' },
+    'detail-slugs': { type: 'string', default: '100000' },
     'server-node-options': { type: 'string', default: '' },
   },
   strict: true,

@@ -7,10 +7,10 @@ import type { FastifyReply } from 'fastify';
  * and it was the largest single cost of a facets response under load (README, "The API server").
  * A request alone waits one hop of the loop.
  */
-const outbox: { reply: FastifyReply; send: () => void }[] = [];
+const pending: { reply: FastifyReply; send: () => void }[] = [];
 
 function sendTurn(): void {
-  const sends = outbox.splice(0);
+  const sends = pending.splice(0);
   for (const { reply, send } of sends) {
     try {
       send();
@@ -22,5 +22,5 @@ function sendTurn(): void {
 
 /** Runs `send` (which sends `reply`) at the end of this turn; if it throws, the reply carries the error. */
 export function sendAtTurnEnd(reply: FastifyReply, send: () => void): void {
-  if (outbox.push({ reply, send }) === 1) setImmediate(sendTurn);
+  if (pending.push({ reply, send }) === 1) setImmediate(sendTurn);
 }
