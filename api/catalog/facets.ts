@@ -6,11 +6,12 @@
  * where all of them have members.
  * The facets with one value per listing that share a context are counted in one pass over its
  * members, a place's by popcounts over its ranges. The contexts most requests share and that are
- * wide (every listing; one option type, amenity, country or currency alone, a point without a radius: a filter's `tallied` values)
- * are counted once per build into tallies, with the values each lists per locale. A context
- * inside a tally's listings that holds most of them (two amenities: most listings with the
- * first have the second) is counted as the tally less the listings of the tally it leaves out,
- * facet by facet where that costs less than counting the context.
+ * wide (every listing; one option type, amenity, country or currency alone, a point without a
+ * radius: a filter's `tallied` values) are counted once per build into tallies, with the values
+ * each lists per locale. A context inside a tally's listings that holds most of them (two
+ * amenities: most listings with the first have the second) is counted as the tally less the
+ * listings of the tally it leaves out, facet by facet where that costs less than counting the
+ * context.
  */
 import { MAX_FACET_VALUES } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';

@@ -9,8 +9,8 @@ import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
 import { ApiError } from './problems.ts';
 import type { CacheHint } from './headers.ts';
-import { sendAtTurnEnd } from './turn-end.ts';
 import type { KeptResponse, RouteResponse } from './response-cache.ts';
+import { sendAtTurnEnd } from './turn-end.ts';
 import { unknownMembers } from './unknown-members.ts';
 
 /** What a handler may return: an envelope to serialize, its JSON (text or UTF-8 bytes) already made, or other bytes. */
@@ -164,7 +164,8 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
         return refuseDamaged(err);
       }
       if (result instanceof Promise) return result.then(answer, refuseDamaged);
-      // returning the reply would make Fastify wait on it as on a promise
+      // sent with the turn's other responses (turn-end.ts); returning the reply would make
+      // Fastify wait on it as on a promise
       sendAtTurnEnd(reply, () => answer(result));
       return undefined;
     },
