@@ -291,18 +291,18 @@ export class FacetCounter {
    */
   private countLess(tally: Tally, ctx: Context, facets: ValueFacet[]): Int32Array[] {
     const left = ctx.left!;
-    const byLeft = facets.filter((f) => {
+    const byLeft = facets.map((f) => {
       const arrays = this.counters.get(f)!;
       return this.countCost(left, arrays) + COST.tallied * tally.counts.get(f)!.ids.length < this.countCost(ctx, arrays);
     });
-    const direct = facets.filter((f) => !byLeft.includes(f));
-    const counted = this.countValues(ctx, direct);
-    const lessBy = this.countValues(left, byLeft);
-    return facets.map((facet) => {
-      if (!byLeft.includes(facet)) return counted[direct.indexOf(facet)];
+    const counted = this.countValues(ctx, facets.filter((_, k) => !byLeft[k]));
+    const lessBy = this.countValues(left, facets.filter((_, k) => byLeft[k]));
+    let direct = 0, less = 0;
+    return facets.map((facet, k) => {
+      if (!byLeft[k]) return counted[direct++];
       const { counts: { view: counts }, touched: { view: touched } } = this.counters.get(facet)!;
-      const less = lessBy[byLeft.indexOf(facet)];
-      for (let j = 0; j < less.length; j++) counts[less[j]] = -counts[less[j]];
+      const lessIds = lessBy[less++];
+      for (let j = 0; j < lessIds.length; j++) counts[lessIds[j]] = -counts[lessIds[j]];
       const { t, ids } = tally.counts.get(facet)!;
       let size = 0;
       for (let j = 0; j < ids.length; j++) {

@@ -293,8 +293,9 @@ class MultiValues {
 
 const priceBounds = (f: FilterValues) => [f.minPrice ?? -Infinity, f.maxPrice ?? Infinity] as const;
 const priced = (f: FilterValues) => f.minPrice !== undefined || f.maxPrice !== undefined;
-/** The point filter's tallied value: the listings with coordinates, what a point without a radius selects. */
+/** The point filter's tallied value: the listings with coordinates, what a point without a radius selects (any point). */
 const LOCATED = 'located';
+const located = (f: FilterValues) => f.radiusMeters === undefined;
 
 /** The production registry: exactly the filters of the contract. */
 export const FILTERS = {
@@ -308,9 +309,10 @@ export const FILTERS = {
       const types = new MultiValues(listings, listings.cols.optionTypes);
       const amounts = types.byValue((t) => listings.price(t as OptionType).onBasis);
       const indexes = types.byValue((t) => listings.onBasisIndex(t as OptionType));
+      const postingOf = (f: FilterValues) => types.postings.get(f.pricingOptionType!);
       return {
-        narrow: (b, f, lo, hi) => narrowTo(b, types.postings.get(f.pricingOptionType!), lo, hi),
-        bitsOf: (f) => types.postings.get(f.pricingOptionType!)?.bits,
+        narrow: (b, f, lo, hi) => narrowTo(b, postingOf(f), lo, hi),
+        bitsOf: (f) => postingOf(f)?.bits,
         tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), holding: (f) => [f.pricingOptionType!], exactly: (f) => f.pricingOptionType },
         // counts each type with the price range applied to that type's comparable prices
         facet: {
@@ -352,13 +354,12 @@ export const FILTERS = {
     declaration: FILTER_DECLARATIONS.amenities,
     index({ listings }) {
       const amenities = new MultiValues(listings, listings.cols.amenities);
+      /** the amenity of a selection of one, whose listings are its posting's */
+      const onlyOne = (f: FilterValues) => (f.amenities!.length === 1 ? f.amenities![0] : undefined);
       return {
         narrow(b, f, lo, hi) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a), lo, hi); },
-        bitsOf: (f) => (f.amenities!.length === 1 ? amenities.postings.get(f.amenities![0])?.bits : undefined),
-        tallied: {
-          values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities!,
-          exactly: (f) => (f.amenities!.length === 1 ? f.amenities![0] : undefined),
-        },
+        bitsOf: (f) => { const a = onlyOne(f); return a === undefined ? undefined : amenities.postings.get(a)?.bits; },
+        tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities!, exactly: onlyOne },
         // AND: each count is the list total with that amenity added
         facet: { ignores: [], values: amenities.values, count: (ctx) => amenities.count(ctx), contextOnly: () => true },
       };
@@ -410,12 +411,11 @@ export const FILTERS = {
       return {
         // A point search is about where listings are: a listing without coordinates has no distance.
         narrow(b, f, lo, hi) {
-          if (f.radiusMeters === undefined) bits.andInto(b, listings.hasCoords, lo, hi);
-          else listings.keepNear(b, f.lat!, f.lng!, f.radiusMeters, lo, hi);
+          if (located(f)) bits.andInto(b, listings.hasCoords, lo, hi);
+          else listings.keepNear(b, f.lat!, f.lng!, f.radiusMeters!, lo, hi);
         },
-        bitsOf: (f) => (f.radiusMeters === undefined ? listings.hasCoords : undefined),
-        // without a radius, any point selects the same wide set: every listing with coordinates
-        tallied: { values: [LOCATED], filters: () => ({ lat: 0, lng: 0 }), holding: () => [LOCATED], exactly: (f) => (f.radiusMeters === undefined ? LOCATED : undefined) },
+        bitsOf: (f) => (located(f) ? listings.hasCoords : undefined),
+        tallied: { values: [LOCATED], filters: () => ({ lat: 0, lng: 0 }), holding: () => [LOCATED], exactly: (f) => (located(f) ? LOCATED : undefined) },
       };
     },
   },
