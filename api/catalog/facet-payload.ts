@@ -19,7 +19,7 @@ export interface LabelledValues {
 }
 
 /** Each value's JSON up to its count, `{"value":…,"label":…,"count":`, one after the other, and where each starts (one more: the end). */
-export function valueFragments(values: readonly string[], labels: readonly string[]): { bytes: Buffer; starts: Int32Array } {
+function valueFragments(values: readonly string[], labels: readonly string[]): { bytes: Buffer; starts: Int32Array } {
   const texts = values.map((value, k) => `{"value":${JSON.stringify(value)},"label":${JSON.stringify(labels[k])},"count":`);
   const starts = new Int32Array(values.length + 1);
   texts.forEach((t, k) => { starts[k + 1] = starts[k] + Buffer.byteLength(t); });
@@ -82,8 +82,8 @@ export interface FacetsOut {
   facet(key: string, label: string, json?: Uint8Array): void;
   /** the values `ids` of a labelled facet, counted in t (`json`: their JSON when made once, listedJson) */
   listed(values: LabelledValues, ids: ArrayLike<number>, t: Int32Array, json?: Uint8Array): void;
-  /** a value, with its JSON up to its count when made once (`{"value":…,"label":…,"count":`) */
-  value(value: string, label: string, count: number, json?: Uint8Array): void;
+  /** a value outside the facet's labelled values (a selected one at 0) */
+  value(value: string, label: string, count: number): void;
   end(ranges: Ranges): void;
 }
 
@@ -111,10 +111,9 @@ export class BytesOut implements FacetsOut {
     else l.write(this.w, ids, t);
   }
 
-  value(value: string, label: string, count: number, json?: Uint8Array): void {
+  value(value: string, label: string, count: number): void {
     if (this.values++ > 0) this.w.byte(ASCII.comma);
-    if (json) this.w.bytes(json).uint(count).byte(ASCII.closeBrace);
-    else this.w.text(JSON.stringify({ value, label, count }));
+    this.w.text(JSON.stringify({ value, label, count }));
   }
 
   end(ranges: Ranges): void {

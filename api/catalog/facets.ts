@@ -16,7 +16,7 @@
 import { MAX_FACET_VALUES } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import { facetHead, labelledValueSets, listedJson, valueFragments, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
+import { facetHead, labelledValueSets, listedJson, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
 import type { CountedFacet, FacetContext, FilterValues, ValueFacet } from './filters.ts';
 import { KernelMemory, type Kernels, type Placed } from './kernels.ts';
 import { groupByValue } from './postings.ts';
@@ -59,15 +59,9 @@ interface LabelOrder {
   readonly place: Int32Array;
 }
 
-/** A value facet in one locale: its values labelled, in their label order. */
+/** A facet in one locale: its values labelled, in their label order. */
 interface InLocale extends LabelOrder {
   readonly labelled: LabelledValues;
-}
-
-/** Another facet in one locale: its values in their label order, and each value's label and JSON up to its count, by value id. */
-interface CountedInLocale extends LabelOrder {
-  readonly labels: readonly string[];
-  readonly json: readonly Uint8Array[];
 }
 
 /** Value ids by their counts in a set of listings, highest first, and those counts. */
@@ -164,7 +158,7 @@ export class FacetCounter {
   /** the other facets of the registry */
   private readonly countedFacets: { x: IndexedFilter; facet: CountedFacet }[] = [];
   /** each other facet in each locale, by locale */
-  private readonly countedInLocale = new Map<string, Map<CountedFacet, CountedInLocale>>();
+  private readonly countedInLocale = new Map<string, Map<CountedFacet, InLocale>>();
   /** each other facet's counts as the counts of a tally less those of the listings a context leaves out */
   private readonly lessCounts = new Map<CountedFacet, Int32Array>();
   /** the counts over every listing (the totals) */
@@ -333,7 +327,8 @@ export class FacetCounter {
     const inLocale = new Map<ValueFacet, InLocale>();
     this.inLocale.set(locale, inLocale);
     const tallies = [this.whole, ...[...this.tallies.values()].flatMap((byValue) => [...byValue.values()])];
-    const labelledSets = labelledValueSets(this.valueFacets.map(({ x, facet }) => ({ values: facet.values, labels: facet.values.map((v) => labeling.value(x.name, v)) })));
+    // every facet's values share one memory: the value facets', then the others'
+    const labelledSets = labelledValueSets([...this.valueFacets, ...this.countedFacets].map(({ x, facet }) => ({ values: facet.values, labels: facet.values.map((v) => labeling.value(x.name, v)) })));
     for (const [f, { x, facet }] of this.valueFacets.entries()) {
       const labelled = labelledSets[f];
       // the labelled values by their places among the labels (a scatter, no sort), then any value without a label by value
@@ -360,15 +355,15 @@ export class FacetCounter {
         tally.listedJson.set(l, listedJson(labelled, ids, t));
       }
     }
-    const counted = new Map<CountedFacet, CountedInLocale>();
+    const counted = new Map<CountedFacet, InLocale>();
     this.countedInLocale.set(locale, counted);
-    for (const { x, facet } of this.countedFacets) {
-      const values = facet.values.map((value) => ({ value, label: labeling.value(x.name, value), rank: labeling.rank(x.name, value) }));
+    for (const [j, { x, facet }] of this.countedFacets.entries()) {
+      const labelled = labelledSets[this.valueFacets.length + j];
+      const values = facet.values.map((value, id) => ({ value, label: labelled.labels[id], rank: labeling.rank(x.name, value) }));
       const order = Int32Array.from(values.keys()).sort((a, b) => byLabel(values[a], values[b], labeling));
       const place = new Int32Array(order.length);
       order.forEach((id, at) => { place[id] = at; });
-      const { bytes, starts } = valueFragments(facet.values, values.map((v) => v.label));
-      counted.set(facet, { order, place, labels: values.map((v) => v.label), json: values.map((_, id) => bytes.subarray(starts[id], starts[id + 1])) });
+      counted.set(facet, { labelled, order, place });
     }
   }
 
@@ -475,13 +470,13 @@ export class FacetCounter {
 
   /**
    * The ids a value facet lists from its counts t (`ids`: the values counted above 0; `listedOnce`:
-   * the ids listed when counted once per build): by count, then label; at most MAX_FACET_VALUES,
-   * then the selected values beyond them; and the selected values at 0.
+   * the ids listed when counted once per build): by count, then label, at most MAX_FACET_VALUES;
+   * the selected values beyond them, listed after them; and the selected values at 0.
    */
-  private listValues(facet: ValueFacet, l: InLocale, t: Int32Array, ids: Int32Array, listedOnce: readonly number[] | undefined, bound: Tally, chosen: string[]): { ids: readonly number[]; zeros: string[]; cut: boolean } {
+  private listValues(facet: ValueFacet, l: InLocale, t: Int32Array, ids: Int32Array, listedOnce: readonly number[] | undefined, bound: Tally, chosen: string[]): { ids: readonly number[]; beyond: number[]; zeros: string[]; cut: boolean } {
     const cut = ids.length > MAX_FACET_VALUES;
     const listed = listedOnce ?? this.top(t, this.candidates(facet, t, ids, bound), l);
-    if (chosen.length === 0) return { ids: listed, zeros: [], cut };
+    if (chosen.length === 0) return { ids: listed, beyond: [], zeros: [], cut };
     const { place } = l;
     const idOf = this.idOf.get(facet)!;
     const beyond: number[] = [];
@@ -493,7 +488,7 @@ export class FacetCounter {
       } else if (!zeros.includes(s)) zeros.push(s);
     }
     beyond.sort((a, b) => t[b] - t[a] || place[a] - place[b]);
-    return { ids: beyond.length ? [...listed, ...beyond] : listed, zeros, cut };
+    return { ids: listed, beyond, zeros, cut };
   }
 
   /** The tally whose listings are exactly those of x alone under f, if one was counted. */
@@ -583,7 +578,7 @@ export class FacetCounter {
     const contexts = this.contextsOf(f);
     const context = (ignores: readonly string[]) => contexts.get(ignores)!;
 
-    const listed = new Map<IndexedFilter, { labelled: LabelledValues; t: Int32Array; ids: ArrayLike<number>; zeros: string[]; json?: Uint8Array }>();
+    const listed = new Map<IndexedFilter, { labelled: LabelledValues; t: Int32Array; ids: ArrayLike<number>; beyond: number[]; zeros: string[]; json?: Uint8Array }>();
     const countedBy = new Map<IndexedFilter, Int32Array>();
     let truncated = false;
     // value facets grouped by context: one count for each group
@@ -608,11 +603,11 @@ export class FacetCounter {
         const l = inLocale.get(m.facet)!;
         const t = once ? once.t : this.counters.get(m.facet)!.counts.view;
         const listedOnce = once ? tally!.listed.get(l) : undefined;
-        const { ids, zeros, cut } = once
+        const { ids, beyond, zeros, cut } = once
           ? this.listValues(m.facet, l, t, once.ids, listedOnce, tally!, selected(m.x, f))
           : this.listValues(m.facet, l, t, touched[k], undefined, ctx.bound!, selected(m.x, f));
         // the tally's values as they are: their JSON was made with the tally
-        listed.set(m.x, { labelled: l.labelled, t, ids, zeros, json: ids === listedOnce ? tally!.listedJson.get(l) : undefined });
+        listed.set(m.x, { labelled: l.labelled, t, ids, beyond, zeros, json: ids === listedOnce ? tally!.listedJson.get(l) : undefined });
         truncated ||= cut;
         if (!tally) dirty.push({ facet: m.facet, touched: touched[k] });
       });
@@ -632,6 +627,7 @@ export class FacetCounter {
       const ready = listed.get(x);
       if (ready) {
         out.listed(ready.labelled, ready.ids, ready.t, ready.json);
+        out.listed(ready.labelled, ready.beyond, ready.t);
         for (const s of ready.zeros) out.value(s, labeling.value(x.name, s), 0);
       } else truncated = this.writeCounted(x, x.index.facet as CountedFacet, countedBy.get(x)!, f, labeling, out) || truncated;
     }
@@ -677,14 +673,8 @@ export class FacetCounter {
       if ((id === undefined || counts[id] === 0) && !zeros.some((z) => z.value === s)) zeros.push({ value: s, label: labeling.value(x.name, s), rank: labeling.rank(x.name, s) });
     }
     zeros.sort((a, b) => byLabel(a, b, labeling));
-    for (let k = 0; k < sorted.length; k++) {
-      const id = sorted[k];
-      if (k < MAX_FACET_VALUES || chosen.includes(facet.values[id])) out.value(facet.values[id], l.labels[id], counts[id], l.json[id]);
-    }
-    for (const z of zeros) {
-      const id = idOf.get(z.value);
-      out.value(z.value, z.label, 0, id === undefined ? undefined : l.json[id]);
-    }
+    out.listed(l.labelled, sorted.length <= MAX_FACET_VALUES ? sorted : sorted.filter((id, k) => k < MAX_FACET_VALUES || chosen.includes(facet.values[id])), counts);
+    for (const z of zeros) out.value(z.value, z.label, 0);
     return size + zeros.length > MAX_FACET_VALUES;
   }
 
