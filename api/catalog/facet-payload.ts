@@ -82,7 +82,7 @@ export interface FacetsOut {
   facet(key: string, label: string, json?: Uint8Array): void;
   /** the values `ids` of a labelled facet, counted in t (`json`: their JSON when made once, listedJson) */
   listed(values: LabelledValues, ids: ArrayLike<number>, t: Int32Array, json?: Uint8Array): void;
-  /** a value outside the facet's labelled values (a selected one at 0) */
+  /** a selected value at count 0, after the values listed */
   value(value: string, label: string, count: number): void;
   end(ranges: Ranges): void;
 }
