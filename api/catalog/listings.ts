@@ -9,6 +9,7 @@ import type { OptionType } from '../../contract/common.ts';
 import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
+import { CellGrid } from './cell-grid.ts';
 import { fnv1a } from './fnv1a.ts';
 import { haversineTerm, haversineTermOfArc, latitudeCosine, longitudeGap, longitudeReach, METERS_PER_DEGREE_LAT, metersOfTerm, RAD } from './geo.ts';
 import { PRODUCTS, priceTables, type PriceTables, type Product, type ProductTable } from './price-tables.ts';
@@ -62,6 +63,8 @@ export class ListingTable {
   /** the listings with coordinates by latitude, and their latitudes */
   readonly latOrder: Int32Array;
   readonly latSorted: Float64Array;
+  /** the listings with coordinates by cell, which keepNear visits */
+  private readonly cells: CellGrid;
   /** the listings keepNear keeps, reused by every call */
   private readonly near: Int32Array;
   /** each market position as the card's `,"marketPosition":{…}`, UTF-8 */
@@ -117,6 +120,7 @@ export class ListingTable {
       const lat = (this.latSorted[k] = this.lat[this.latOrder[k]]);
       if (Number.isNaN(lat) || (k > 0 && lat < this.latSorted[k - 1])) throw new Error(`listing-columns.bin: order.lat does not sort ${this.slugs[this.latOrder[k]]} by latitude`);
     }
+    this.cells = new CellGrid(this.latOrder, this.lat, this.lng);
   }
 
   /** The listing with this slug, or undefined. */
@@ -164,8 +168,8 @@ export class ListingTable {
 
   /**
    * Narrows b to its listings within `radius` metres of a point, b being empty outside the words
-   * [lo, hi): only the band of the latitude order within reach is visited, and a listing out of
-   * reach in longitude is passed over. The haversine term a = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2)
+   * [lo, hi): only the cells of the grid within reach are visited, and a listing out of reach in
+   * longitude is passed over. The haversine term a = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2)
    * decides, bounded first without trigonometry (x²(1 − x²/3) ≤ sin² x ≤ x² for the half-angles,
    * both within 90°): only a listing whose bounds straddle the radius has its term made, and one
    * within a billionth of the radius its distance in metres, as cards show it.
@@ -178,22 +182,24 @@ export class ListingTable {
     const cos = latitudeCosine(lat);
     const inside = haversineTermOfArc(arc * (1 - 1e-9));
     const outside = haversineTermOfArc(arc * (1 + 1e-9));
-    const [s, e] = this.latRange(lat - dLat, lat + dLat);
-    const { latOrder, lng: lngs, lat: lats, cosLat, near } = this;
+    const { cells, lng: lngs, lat: lats, cosLat, near } = this;
+    const { order, starts, ends } = cells;
     let kept = 0;
-    for (let k = s; k < e; k++) {
-      const i = latOrder[k];
-      if (!bits.has(b, i)) continue;
-      const gap = longitudeGap(lngs[i], lng);
-      if (gap > dLng) continue;
-      const x = ((lats[i] - lat) * RAD) / 2, y = (gap * RAD) / 2;
-      const xx = x * x, yy = cos * cosLat[i] * y * y;
-      if (xx + yy > inside) {
-        if (xx * (1 - xx / 3) + yy * (1 - (y * y) / 3) > outside) continue;
-        const a = haversineTerm(lat, lng, cos, lats[i], lngs[i], cosLat[i]);
-        if (a > inside && (a > outside || metersOfTerm(a) > radius)) continue;
+    for (let run = 0, runs = cells.runs(lat, lng, dLat, dLng); run < runs; run++) {
+      for (let k = starts[run]; k < ends[run]; k++) {
+        const i = order[k];
+        if (!bits.has(b, i)) continue;
+        const gap = longitudeGap(lngs[i], lng);
+        if (gap > dLng) continue;
+        const x = ((lats[i] - lat) * RAD) / 2, y = (gap * RAD) / 2;
+        const xx = x * x, yy = cos * cosLat[i] * y * y;
+        if (xx + yy > inside) {
+          if (xx * (1 - xx / 3) + yy * (1 - (y * y) / 3) > outside) continue;
+          const a = haversineTerm(lat, lng, cos, lats[i], lngs[i], cosLat[i]);
+          if (a > inside && (a > outside || metersOfTerm(a) > radius)) continue;
+        }
+        near[kept++] = i;
       }
-      near[kept++] = i;
     }
     b.fill(0, lo, hi);
     for (let k = 0; k < kept; k++) b[near[k] >>> 5] |= 1 << (near[k] & 31);

@@ -1,0 +1,65 @@
+/**
+ * Listings in cells of a grid of latitude and longitude, for the point search: the listings
+ * within a reach in latitude and longitude of a point lie in a few runs of the cells' order, one
+ * or two per row of cells, instead of a band of latitude around the whole globe.
+ */
+
+/** The side of a cell in degrees, of latitude and of longitude. */
+const CELL_DEGREES = 0.25;
+const ROWS = 180 / CELL_DEGREES;
+const COLUMNS = 360 / CELL_DEGREES;
+/** cell × 2³² + listing stays an exact double (a cell is below 2²¹) and sorts by cell, then listing */
+const LISTINGS = 2 ** 32;
+
+const rowOf = (lat: number) => Math.min(ROWS - 1, Math.max(0, Math.floor((lat + 90) / CELL_DEGREES)));
+const columnOf = (lng: number) => Math.min(COLUMNS - 1, Math.max(0, Math.floor((lng + 180) / CELL_DEGREES)));
+
+export class CellGrid {
+  /** the listings by cell (row by row, west to east), then by index */
+  readonly order: Int32Array;
+  /** the cell of each listing of `order`, ascending */
+  private readonly cells: Int32Array;
+  /** the runs of `order` the last `runs` found: [starts[k], ends[k]) */
+  readonly starts = new Int32Array(2 * ROWS);
+  readonly ends = new Int32Array(2 * ROWS);
+
+  /** `located`: the listings with coordinates; lat and lng by listing. */
+  constructor(located: ArrayLike<number>, lat: Float64Array, lng: Float64Array) {
+    const keys = Float64Array.from(located, (i) => (rowOf(lat[i]) * COLUMNS + columnOf(lng[i])) * LISTINGS + i).sort();
+    this.order = Int32Array.from(keys, (key) => key % LISTINGS);
+    this.cells = Int32Array.from(keys, (key) => Math.floor(key / LISTINGS));
+  }
+
+  /**
+   * Finds the runs of `order` holding every listing whose latitude is within dLat of lat and whose
+   * longitude is within dLng of lng (across the antimeridian; 180 or more: any longitude), and
+   * others of the same cells; returns how many (starts, ends).
+   */
+  runs(lat: number, lng: number, dLat: number, dLng: number): number {
+    let found = 0;
+    const add = (row: number, west: number, east: number) => {
+      const from = this.firstFrom(row * COLUMNS + columnOf(west)), to = this.firstFrom(row * COLUMNS + columnOf(east) + 1);
+      if (from < to) { this.starts[found] = from; this.ends[found++] = to; }
+    };
+    // the reach in longitude, west to east, each end within [-180, 180]: across the antimeridian when west > east
+    let west = lng - dLng, east = lng + dLng;
+    if (west < -180) west += 360;
+    else if (east > 180) east -= 360;
+    // a row as one run when the reach takes every longitude, or its two ends share a cell
+    const wholeRows = dLng >= 180 || (west > east && columnOf(east) >= columnOf(west));
+    for (let row = rowOf(lat - dLat), last = rowOf(lat + dLat); row <= last; row++) {
+      if (wholeRows) add(row, -180, 180);
+      else if (west <= east) add(row, west, east);
+      else { add(row, west, 180); add(row, -180, east); }
+    }
+    return found;
+  }
+
+  /** The first place in `order` whose cell is at least `cell`. */
+  private firstFrom(cell: number): number {
+    const { cells } = this;
+    let l = 0, r = cells.length;
+    while (l < r) { const m = (l + r) >>> 1; if (cells[m] < cell) l = m + 1; else r = m; }
+    return l;
+  }
+}
