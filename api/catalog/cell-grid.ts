@@ -1,7 +1,7 @@
 /**
- * Listings in cells of a grid of latitude and longitude, for the point search: the listings
- * within a reach in latitude and longitude of a point lie in a few runs of the cells' order, one
- * or two per row of cells, instead of a band of latitude around the whole globe.
+ * Listings in cells of a grid of latitude and longitude, for the point and box searches: the
+ * listings within a reach of a point, or in a box, lie in a few runs of the cells' order, one or
+ * two per row of cells, instead of a band of latitude around the whole globe.
  */
 
 /** The side of a cell in degrees, of latitude and of longitude. */
@@ -35,19 +35,26 @@ export class CellGrid {
    * longitude is within dLng of lng (across the antimeridian; 180 or more: any longitude), and
    * others of the same cells; returns how many (starts, ends).
    */
-  runs(lat: number, lng: number, dLat: number, dLng: number): number {
+  around(lat: number, lng: number, dLat: number, dLng: number): number {
+    if (dLng >= 180) return this.within(lat - dLat, lat + dLat, -180, 180);
+    const wrap = (x: number) => (x < -180 ? x + 360 : x > 180 ? x - 360 : x);
+    return this.within(lat - dLat, lat + dLat, wrap(lng - dLng), wrap(lng + dLng));
+  }
+
+  /**
+   * Finds the runs of `order` holding every listing with south ≤ latitude ≤ north and a longitude
+   * from west to east (across the antimeridian when west > east), and others of the same cells;
+   * returns how many (starts, ends).
+   */
+  within(south: number, north: number, west: number, east: number): number {
     let found = 0;
-    const add = (row: number, west: number, east: number) => {
-      const from = this.firstFrom(row * COLUMNS + columnOf(west)), to = this.firstFrom(row * COLUMNS + columnOf(east) + 1);
-      if (from < to) { this.starts[found] = from; this.ends[found++] = to; }
+    const add = (row: number, from: number, to: number) => {
+      const start = this.firstFrom(row * COLUMNS + columnOf(from)), end = this.firstFrom(row * COLUMNS + columnOf(to) + 1);
+      if (start < end) { this.starts[found] = start; this.ends[found++] = end; }
     };
-    // the reach in longitude, west to east, each end within [-180, 180]: across the antimeridian when west > east
-    let west = lng - dLng, east = lng + dLng;
-    if (west < -180) west += 360;
-    else if (east > 180) east -= 360;
-    // a row as one run when the reach takes every longitude, or its two ends share a cell
-    const wholeRows = dLng >= 180 || (west > east && columnOf(east) >= columnOf(west));
-    for (let row = rowOf(lat - dLat), last = rowOf(lat + dLat); row <= last; row++) {
+    // a row as one run when the two ends of a reach across the antimeridian share a cell
+    const wholeRows = west > east && columnOf(east) >= columnOf(west);
+    for (let row = rowOf(south), last = rowOf(north); row <= last; row++) {
       if (wholeRows) add(row, -180, 180);
       else if (west <= east) add(row, west, east);
       else { add(row, west, 180); add(row, -180, east); }

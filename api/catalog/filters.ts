@@ -422,13 +422,8 @@ export const FILTERS = {
   bbox: {
     declaration: FILTER_DECLARATIONS.bbox,
     index({ listings }) {
-      const { lng } = listings;
       return {
-        narrow(b, f, lo, hi) {
-          const box = f.bbox!;
-          const wraps = box.west > box.east;
-          listings.keepInLatitudes(b, box.south, box.north, (i) => (wraps ? lng[i] >= box.west || lng[i] <= box.east : lng[i] >= box.west && lng[i] <= box.east), lo, hi);
-        },
+        narrow: (b, f, lo, hi) => listings.keepInBox(b, f.bbox!, lo, hi),
       };
     },
   },
@@ -452,7 +447,7 @@ export const FILTERS = {
         return { q, list: (q && streets.get(q.street)) || new Int32Array(0) };
       };
       return {
-        narrow: (b, f, lo, hi) => bits.keepListed(b, onStreet(f.address!).list, undefined, undefined, undefined, lo, hi),
+        narrow: (b, f, lo, hi) => bits.keepListed(b, onStreet(f.address!).list, undefined, undefined, lo, hi),
         // listings at the address first, then the rest of the street
         groups(set, f) {
           const { q, list } = onStreet(f.address!);

@@ -63,9 +63,9 @@ export class ListingTable {
   /** the listings with coordinates by latitude, and their latitudes */
   readonly latOrder: Int32Array;
   readonly latSorted: Float64Array;
-  /** the listings with coordinates by cell, which keepNear visits */
+  /** the listings with coordinates by cell, which keepNear and keepInBox visit */
   private readonly cells: CellGrid;
-  /** the listings keepNear keeps, reused by every call */
+  /** the listings keepNear and keepInBox keep, reused by every call */
   private readonly near: Int32Array;
   /** each market position as the card's `,"marketPosition":{…}`, UTF-8 */
   readonly marketJson: Buffer[];
@@ -185,7 +185,7 @@ export class ListingTable {
     const { cells, lng: lngs, lat: lats, cosLat, near } = this;
     const { order, starts, ends } = cells;
     let kept = 0;
-    for (let run = 0, runs = cells.runs(lat, lng, dLat, dLng); run < runs; run++) {
+    for (let run = 0, runs = cells.around(lat, lng, dLat, dLng); run < runs; run++) {
       for (let k = starts[run]; k < ends[run]; k++) {
         const i = order[k];
         if (!bits.has(b, i)) continue;
@@ -206,11 +206,22 @@ export class ListingTable {
   }
 
   /**
-   * Narrows b to its listings with south ≤ latitude ≤ north that pass `keep` (a bounding box's
-   * longitudes), b being empty outside the words [lo, hi): only that band of the latitude order is visited.
+   * Narrows b to its listings in a box (across the antimeridian when west > east), b being empty
+   * outside the words [lo, hi): only the cells of the grid in the box are visited.
    */
-  keepInLatitudes(b: Bitset, south: number, north: number, keep: (i: number) => boolean, lo = 0, hi = b.length): void {
-    const [s, e] = this.latRange(south, north);
-    bits.keepListed(b, this.latOrder, s, e, keep, lo, hi);
+  keepInBox(b: Bitset, { south, north, west, east }: { south: number; north: number; west: number; east: number }, lo = 0, hi = b.length): void {
+    const { cells, lat, lng, near } = this;
+    const { order, starts, ends } = cells;
+    const across = west > east;
+    let kept = 0;
+    for (let run = 0, runs = cells.within(south, north, west, east); run < runs; run++) {
+      for (let k = starts[run]; k < ends[run]; k++) {
+        const i = order[k];
+        if (!bits.has(b, i) || lat[i] < south || lat[i] > north) continue;
+        if (across ? lng[i] >= west || lng[i] <= east : lng[i] >= west && lng[i] <= east) near[kept++] = i;
+      }
+    }
+    b.fill(0, lo, hi);
+    for (let k = 0; k < kept; k++) b[near[k] >>> 5] |= 1 << (near[k] & 31);
   }
 }

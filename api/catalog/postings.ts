@@ -53,7 +53,7 @@ export function spanOf(p: Posting | undefined): { start: number; end: number } {
 export function narrowTo(b: Bitset, p: Posting | undefined, lo = 0, hi = b.length): void {
   if (!p) b.fill(0, lo, hi);
   else if (p.bits) bits.andInto(b, p.bits, lo, hi);
-  else bits.keepListed(b, p.list, lowerBound(p.list, lo << 5), lowerBound(p.list, hi << 5), undefined, lo, hi);
+  else bits.keepListed(b, p.list, lowerBound(p.list, lo << 5), lowerBound(p.list, hi << 5), lo, hi);
 }
 
 /** |ctx ∩ p|, or |ctx ∩ p ∩ also| (ctx: a set empty outside its words [lo, hi)) */

@@ -1,7 +1,8 @@
 /**
- * The point search's grid: the runs it finds for a point and a reach hold every listing within that
- * reach in latitude and in longitude (across the antimeridian, up to the poles), each once, and
- * for a city-sized reach only a small part of the listings.
+ * The grid of the point and box searches: the runs it finds for a point and a reach, or a box, hold
+ * every listing within that reach in latitude and in longitude, or in the box (across the
+ * antimeridian, up to the poles), each once, and for a city-sized reach only a small part of the
+ * listings.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -9,7 +10,7 @@ import { CellGrid } from '../../api/catalog/cell-grid.ts';
 import { longitudeGap } from '../../api/catalog/geo.ts';
 import { prng } from '../support/build-fixture.ts';
 
-describe('CellGrid.runs', () => {
+describe("CellGrid", () => {
   const rnd = prng(5);
   const n = 20_000;
   // clustered like cities, and spread over every latitude and longitude, the edges included
@@ -31,7 +32,7 @@ describe('CellGrid.runs', () => {
 
   const visited = (p: { lat: number; lng: number; dLat: number; dLng: number }) => {
     const out: number[] = [];
-    for (let r = 0, runs = grid.runs(p.lat, p.lng, p.dLat, p.dLng); r < runs; r++) {
+    for (let r = 0, runs = grid.around(p.lat, p.lng, p.dLat, p.dLng); r < runs; r++) {
       for (let k = grid.starts[r]; k < grid.ends[r]; k++) out.push(grid.order[k]);
     }
     return out;
@@ -59,6 +60,35 @@ describe('CellGrid.runs', () => {
       for (const i of seen) assert.ok(i < n - 5, 'only listings with coordinates');
     }
     assert.ok(inReach > 2_000, `listings in reach: ${inReach}`);
+  });
+
+  it('holds every listing in a box, across the antimeridian too, each once', () => {
+    const boxes = [
+      ...Array.from({ length: 300 }, () => {
+        const south = rnd() * 180 - 90, west = rnd() * 360 - 180;
+        return { south, north: Math.min(90, south + rnd() * 8), west, east: ((west + rnd() * 12 + 540) % 360) - 180 };
+      }),
+      { south: -90, north: 90, west: 179.9, east: -179.9 }, { south: 12, north: 13, west: 0.15, east: 0.05 },
+      { south: 89, north: 90, west: -180, east: 180 }, { south: 12.5, north: 12.5, west: 0.1, east: 0.1 },
+    ];
+    let inBox = 0;
+    for (const box of boxes) {
+      const seen: number[] = [];
+      for (let r = 0, runs = grid.within(box.south, box.north, box.west, box.east); r < runs; r++) {
+        for (let k = grid.starts[r]; k < grid.ends[r]; k++) seen.push(grid.order[k]);
+      }
+      assert.equal(new Set(seen).size, seen.length, `a listing twice for ${JSON.stringify(box)}`);
+      const found = new Set(seen);
+      const across = box.west > box.east;
+      for (const i of located) {
+        const inLng = across ? lng[i] >= box.west || lng[i] <= box.east : lng[i] >= box.west && lng[i] <= box.east;
+        if (lat[i] >= box.south && lat[i] <= box.north && inLng) {
+          inBox++;
+          assert.ok(found.has(i), `listing ${i} (${lat[i]}, ${lng[i]}) missing for ${JSON.stringify(box)}`);
+        }
+      }
+    }
+    assert.ok(inBox > 2_000, `listings in boxes: ${inBox}`);
   });
 
   it('visits a small part of the listings for a reach of some kilometres', () => {

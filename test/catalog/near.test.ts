@@ -43,4 +43,27 @@ describe('ListingTable.keepNear', () => {
     assert.ok(kept > 1000, `listings kept: ${kept}`);
     assert.ok(straddled > 10, `circles with a member just outside: ${straddled}`);
   });
+
+  it('keeps exactly the members in a box (keepInBox), across the antimeridian and on its edges', () => {
+    const rnd = prng(12);
+    const located = Array.from({ length: listings.n }, (_, i) => i).filter((i) => !Number.isNaN(listings.lat[i]));
+    let kept = 0;
+    for (let k = 0; k < 300; k++) {
+      // a box with listings on its edges: two listings' coordinates as its corners
+      const a = located[Math.floor(rnd() * located.length)], c = located[Math.floor(rnd() * located.length)];
+      const [south, north] = [listings.lat[a], listings.lat[c]].sort((x, y) => x - y);
+      const box = k % 3 === 0 ? { south: -90, north: 90, west: listings.lng[a], east: listings.lng[c] } : { south, north, west: listings.lng[a], east: listings.lng[c] };
+      const members = Array.from({ length: listings.n }, (_, i) => i).filter(() => k % 2 === 0 || rnd() < 0.3);
+      const b = bits.fromIndices(listings.n, members);
+      const across = box.west > box.east;
+      const expected = members.filter((i) => {
+        const lat = listings.lat[i], lng = listings.lng[i];
+        return lat >= box.south && lat <= box.north && (across ? lng >= box.west || lng <= box.east : lng >= box.west && lng <= box.east);
+      });
+      listings.keepInBox(b, box);
+      assert.deepEqual(Array.from(bits.toIndices(b)), expected, JSON.stringify(box));
+      kept += expected.length;
+    }
+    assert.ok(kept > 1000, `listings kept: ${kept}`);
+  });
 });
