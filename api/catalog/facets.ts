@@ -383,14 +383,18 @@ export class FacetCounter {
       if (c >= big) { bigIds[bigs++] = id; continue; }
       h[c]++;
       if (c > max) max = c;
-      // a bit for its place in label order: the walk below visits only these
-      const p = place[id];
-      marked[p >>> 5] |= 1 << (p & 31);
     }
     // listed: every count above `atCap`, and the first `ties` in label order of those equal to it
     let above = bigs, atCap = max;
     for (; above + h[atCap] < MAX_FACET_VALUES; atCap--) above += h[atCap];
     let ties = MAX_FACET_VALUES - above;
+    // a bit for the place in label order of each value that may be listed: the walk below visits only these
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k], c = t[id];
+      if (c < atCap || c >= big) continue;
+      const p = place[id];
+      marked[p >>> 5] |= 1 << (p & 31);
+    }
     // h[c] becomes the place of the first value with count c (higher counts first), then the walk places each
     for (let c = max, at = bigs; c > atCap; c--) { const k = h[c]; h[c] = at; at += k; }
     const listed = this.sortedByCountThenLabel(t, bigIds.subarray(0, bigs), place, order);
