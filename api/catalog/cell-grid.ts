@@ -19,7 +19,7 @@ export class CellGrid {
   readonly order: Int32Array;
   /** the cell of each listing of `order`, ascending */
   private readonly cells: Int32Array;
-  /** the runs of `order` the last `runs` found: [starts[k], ends[k]) */
+  /** the runs of `order` the last `around` or `within` found: [starts[k], ends[k]) */
   readonly starts = new Int32Array(2 * ROWS);
   readonly ends = new Int32Array(2 * ROWS);
 
