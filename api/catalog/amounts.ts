@@ -8,6 +8,7 @@
  */
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
+import { firstAtLeast } from './sorted.ts';
 
 const PER_DOUBLING = 8;
 const BUCKETS = 1 + PER_DOUBLING * 48;
@@ -169,8 +170,8 @@ export class AmountIndex {
   private put(first: number, last: number, bit: 0 | 1, from: number, to: number): void {
     const { starts, members, scratch: out } = this;
     for (let k = first; k < last; k++) {
-      const end = firstFrom(members, starts[k], starts[k + 1], to << 5);
-      for (let j = firstFrom(members, starts[k], end, from << 5); j < end; j++) {
+      const end = firstAtLeast(members, to << 5, starts[k], starts[k + 1]);
+      for (let j = firstAtLeast(members, from << 5, starts[k], end); j < end; j++) {
         const i = members[j];
         if (bit) out[i >>> 5] |= 1 << (i & 31);
         else out[i >>> 5] &= ~(1 << (i & 31));
@@ -181,8 +182,8 @@ export class AmountIndex {
   /** Sets in the scratch the listings of bucket k in the words [from, to) with lo ≤ amount ≤ hi. */
   private putWithin(k: number, lo: number, hi: number, from: number, to: number): void {
     const { starts, members, amounts, scratch: out } = this;
-    const end = firstFrom(members, starts[k], starts[k + 1], to << 5);
-    for (let j = firstFrom(members, starts[k], end, from << 5); j < end; j++) {
+    const end = firstAtLeast(members, to << 5, starts[k], starts[k + 1]);
+    for (let j = firstAtLeast(members, from << 5, starts[k], end); j < end; j++) {
       const a = amounts[j];
       if (a >= lo && a <= hi) out[members[j] >>> 5] |= 1 << (members[j] & 31);
     }
@@ -204,7 +205,7 @@ export class AmountIndex {
       let j = starts[k], end = starts[k + 1];
       if (j === end) continue;
       if ((looked += bucketLooks) > budget) return undefined;
-      if (!all) { j = firstFrom(members, j, end, from); end = firstFrom(members, j, end, to); }
+      if (!all) { j = firstAtLeast(members, from, j, end); end = firstAtLeast(members, to, j, end); }
       for (; j < end; j++) {
         if (++looked > budget) return undefined;
         const i = members[j];
@@ -215,7 +216,7 @@ export class AmountIndex {
       let j = starts[k], end = starts[k + 1];
       if (j === end) continue;
       if ((looked += bucketLooks) > budget) return undefined;
-      if (!all) { j = firstFrom(members, j, end, from); end = firstFrom(members, j, end, to); }
+      if (!all) { j = firstAtLeast(members, from, j, end); end = firstAtLeast(members, to, j, end); }
       for (; j < end; j++) {
         if (++looked > budget) return undefined;
         const i = members[j];
@@ -224,10 +225,4 @@ export class AmountIndex {
     }
     return { min, max };
   }
-}
-
-/** The first j in [from, to) with list[j] ≥ i (list ascending there), or `to`. */
-function firstFrom(list: Int32Array, from: number, to: number, i: number): number {
-  while (from < to) { const m = (from + to) >>> 1; if (list[m] < i) from = m + 1; else to = m; }
-  return from;
 }

@@ -3,6 +3,7 @@
  * listings within a reach of a point, or in a box, lie in a few runs of the cells' order, one or
  * two per row of cells, instead of a band of latitude around the whole globe.
  */
+import { firstAtLeast } from './sorted.ts';
 
 /** The side of a cell in degrees, of latitude and of longitude. */
 const CELL_DEGREES = 0.25;
@@ -49,7 +50,7 @@ export class CellGrid {
   within(south: number, north: number, west: number, east: number): number {
     let found = 0;
     const add = (row: number, from: number, to: number) => {
-      const start = this.firstFrom(row * COLUMNS + columnOf(from)), end = this.firstFrom(row * COLUMNS + columnOf(to) + 1);
+      const start = firstAtLeast(this.cells, row * COLUMNS + columnOf(from)), end = firstAtLeast(this.cells, row * COLUMNS + columnOf(to) + 1);
       if (start < end) { this.starts[found] = start; this.ends[found++] = end; }
     };
     // a row as one run when the two ends of a reach across the antimeridian share a cell
@@ -60,13 +61,5 @@ export class CellGrid {
       else { add(row, west, 180); add(row, -180, east); }
     }
     return found;
-  }
-
-  /** The first place in `order` whose cell is at least `cell`. */
-  private firstFrom(cell: number): number {
-    const { cells } = this;
-    let l = 0, r = cells.length;
-    while (l < r) { const m = (l + r) >>> 1; if (cells[m] < cell) l = m + 1; else r = m; }
-    return l;
   }
 }

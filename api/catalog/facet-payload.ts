@@ -82,7 +82,7 @@ export interface FacetsOut {
   facet(key: string, label: string, json?: Uint8Array): void;
   /** the values `ids` of a labelled facet, counted in t (`json`: their JSON when made once, listedJson) */
   listed(values: LabelledValues, ids: ArrayLike<number>, t: Int32Array, json?: Uint8Array): void;
-  /** a selected value at count 0, after the values listed */
+  /** a value written by itself, after the values listed (a selected value at 0) */
   value(value: string, label: string, count: number): void;
   end(ranges: Ranges): void;
 }

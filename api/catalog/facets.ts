@@ -145,8 +145,8 @@ export class FacetCounter {
   private readonly valueFacets: { x: IndexedFilter; facet: ValueFacet }[] = [];
   /** each value facet's counters and arrays in the kernels' memory */
   private readonly counters = new Map<ValueFacet, FacetArrays>();
-  /** each value facet in each locale (built with the engine), by locale */
-  private readonly inLocale = new Map<string, Map<ValueFacet, InLocale>>();
+  /** each facet in each locale (built with the engine), by locale */
+  private readonly inLocale = new Map<string, Map<ValueFacet | CountedFacet, InLocale>>();
   /** the values a facet's top may list (candidates) */
   private readonly candidateIds: Int32Array;
   /** each facet's value ids by value */
@@ -157,8 +157,6 @@ export class FacetCounter {
   private readonly heads = new Map<string, Map<IndexedFilter, Uint8Array>>();
   /** the other facets of the registry */
   private readonly countedFacets: { x: IndexedFilter; facet: CountedFacet }[] = [];
-  /** each other facet in each locale, by locale */
-  private readonly countedInLocale = new Map<string, Map<CountedFacet, InLocale>>();
   /** each other facet's counts as the counts of a tally less those of the listings a context leaves out */
   private readonly lessCounts = new Map<CountedFacet, Int32Array>();
   /** the counts over every listing (the totals) */
@@ -317,14 +315,14 @@ export class FacetCounter {
   }
 
   /**
-   * Orders each value facet's values by their labels in the labeling's locale (its `rank`: a value's
+   * Orders each facet's values by their labels in the labeling's locale (its `rank`: a value's
    * place among the labels), keeps the labels and lists each tally's values; makes each facet's JSON
    * up to its values.
    */
   orderByLabels(labeling: FacetLabeling): void {
     const { locale } = labeling;
     this.heads.set(locale, new Map(this.matcher.declared.filter((x) => x.index.facet).map((x) => [x, Buffer.from(facetHead(x.name, labeling.key(x.name)))])));
-    const inLocale = new Map<ValueFacet, InLocale>();
+    const inLocale = new Map<ValueFacet | CountedFacet, InLocale>();
     this.inLocale.set(locale, inLocale);
     const tallies = [this.whole, ...[...this.tallies.values()].flatMap((byValue) => [...byValue.values()])];
     // every facet's values share one memory: the value facets', then the others'
@@ -355,15 +353,13 @@ export class FacetCounter {
         tally.listedJson.set(l, listedJson(labelled, ids, t));
       }
     }
-    const counted = new Map<CountedFacet, InLocale>();
-    this.countedInLocale.set(locale, counted);
     for (const [j, { x, facet }] of this.countedFacets.entries()) {
       const labelled = labelledSets[this.valueFacets.length + j];
       const values = facet.values.map((value, id) => ({ value, label: labelled.labels[id], rank: labeling.rank(x.name, value) }));
       const order = Int32Array.from(values.keys()).sort((a, b) => byLabel(values[a], values[b], labeling));
       const place = new Int32Array(order.length);
       order.forEach((id, at) => { place[id] = at; });
-      counted.set(facet, { labelled, order, place });
+      inLocale.set(facet, { labelled, order, place });
     }
   }
 
@@ -663,7 +659,7 @@ export class FacetCounter {
    * returns whether it had more than MAX_FACET_VALUES values and was cut.
    */
   private writeCounted(x: IndexedFilter, facet: CountedFacet, counts: Int32Array, f: FilterValues, labeling: FacetLabeling, out: FacetsOut): boolean {
-    const l = this.countedInLocale.get(labeling.locale)!.get(facet)!;
+    const l = this.inLocale.get(labeling.locale)!.get(facet)!;
     const idOf = this.idOf.get(facet)!;
     const positive = this.positiveIds;
     let size = 0;

@@ -5,6 +5,7 @@
  */
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
+import { firstAtLeast } from './sorted.ts';
 
 export interface Posting {
   /** ascending listing indices */
@@ -37,13 +38,6 @@ export function postingsOf(n: number, valueOf: ArrayLike<number>, size: number):
   return Array.from({ length: size }, (_, v) => wrap(n, members.subarray(starts[v], starts[v + 1])));
 }
 
-/** The first k with list[k] ≥ i (list ascending). */
-function lowerBound(list: Int32Array, i: number): number {
-  let l = 0, r = list.length;
-  while (l < r) { const m = (l + r) >>> 1; if (list[m] < i) l = m + 1; else r = m; }
-  return l;
-}
-
 /** The listings [start, end) from the posting's first to its last (none for an unknown value): every one it holds lies among them. */
 export function spanOf(p: Posting | undefined): { start: number; end: number } {
   return p && p.list.length > 0 ? { start: p.list[0], end: p.list[p.list.length - 1] + 1 } : { start: 0, end: 0 };
@@ -53,7 +47,7 @@ export function spanOf(p: Posting | undefined): { start: number; end: number } {
 export function narrowTo(b: Bitset, p: Posting | undefined, lo = 0, hi = b.length): void {
   if (!p) b.fill(0, lo, hi);
   else if (p.bits) bits.andInto(b, p.bits, lo, hi);
-  else bits.keepListed(b, p.list, lowerBound(p.list, lo << 5), lowerBound(p.list, hi << 5), lo, hi);
+  else bits.keepListed(b, p.list, firstAtLeast(p.list, lo << 5), firstAtLeast(p.list, hi << 5), lo, hi);
 }
 
 /** |ctx ∩ p|, or |ctx ∩ p ∩ also| (ctx: a set empty outside its words [lo, hi)) */
