@@ -3,7 +3,9 @@
  * under every filter but the ones it ignores (its own), so its count for a value is the list
  * total with that value selected instead. Each filter of the request is matched once on its own;
  * each distinct context is the intersection of those it keeps, in a reused buffer, over the words
- * where all of them have members.
+ * where all of them have members. Those sets live in the kernels' memory (kernels.ts), which
+ * intersects them 64 bits at a time, as do the tallies' listings: a filter whose set is the
+ * intersection of tallied values (several amenities) is intersected from theirs.
  * The facets with one value per listing that share a context are counted in one pass over its
  * members, a place's by popcounts over its ranges. The contexts most requests share and that are
  * wide (every listing; one option type, amenity, country or currency alone, a point without a
@@ -39,8 +41,10 @@ const isValueFacet = (f: unknown): f is ValueFacet => (f as ValueFacet).valueIds
 const byLabel = (a: { value: string; label: string; rank?: number }, b: { value: string; label: string; rank?: number }, labeling: FacetLabeling) =>
   (a.rank !== undefined && b.rank !== undefined ? a.rank - b.rank : labeling.compare(a, b));
 
-/** The counts of every facet under one context (its listings), counted once per build. */
+/** The counts of every facet under one context (its listings, in the kernels' memory), counted once per build. */
 interface Tally extends FacetContext {
+  /** the byte offset of its bits */
+  readonly at: number;
   /** each value facet's counts by value id and the ids counted above 0 */
   readonly counts: Map<ValueFacet, { t: Int32Array; ids: Int32Array }>;
   /** each other facet's counts, in the order of its values (those that read nothing but the context) */
@@ -112,6 +116,10 @@ interface FacetArrays {
   groups?: { starts: Placed<Int32Array>; members: Placed<Int32Array> };
 }
 
+/** The bytes of the whole 64-bit words that hold the 32-bit words [lo, hi): the kernels read and write 64 bits at a time. */
+const byteFrom = (lo: number) => 4 * (lo & ~1);
+const byteTo = (hi: number) => 4 * (hi + (hi & 1));
+
 /** A set of listings as a context (empty outside the words [lo, hi) given). */
 function span(b: Bitset, lo = 0, hi = b.length): Context {
   const w = bits.wordsOf(b, lo, hi);
@@ -138,7 +146,7 @@ export class FacetCounter {
   /** the listings of a tally each context leaves out */
   private readonly leftScratch: Placed<Uint32Array>[];
   /** the sets of the filters of a request, each alone, and the words of each that may hold members */
-  private readonly own: Bitset[] = [];
+  private readonly own: Placed<Uint32Array>[];
   private readonly ownLo: number[] = [];
   private readonly ownHi: number[] = [];
   /** the value facets of the registry */
@@ -186,11 +194,12 @@ export class FacetCounter {
   private readonly prefix: Placed<Int32Array>;
 
   constructor(private readonly matcher: Matcher, private readonly all: Bitset, private readonly n: number) {
-    this.whole = { bits: all, count: n, lo: 0, hi: all.length, counts: new Map(), byCount: new Map(), added: new Map(), listed: new Map(), listedJson: new Map() };
     this.big = Math.floor(n / MAX_FACET_VALUES) + 1;
     this.histogram = new Int32Array(this.big + 1);
     if (matcher.declared.length > 31) throw new Error(`a facet context has a bit per filter: ${matcher.declared.length} filters are more than 31`);
     matcher.declared.forEach((x, k) => this.bitOf.set(x, 1 << k));
+    const wholeCounts: Tally['counts'] = new Map();
+    const wholeByCount: Tally['byCount'] = new Map();
     for (const x of matcher.declared) {
       for (const ignores of [x.index.facet?.ignores, x.index.summary?.ignores]) {
         if (ignores) this.ignoredBits.set(ignores, matcher.declared.reduce((bits, y, k) => (ignores.includes(y.name) ? bits | (1 << k) : bits), 0));
@@ -207,8 +216,8 @@ export class FacetCounter {
       }
       const size = facet.values.length;
       this.valueFacets.push({ x, facet });
-      this.whole.counts.set(facet, { t: facet.totals, ids: Int32Array.from(facet.values.keys()).filter((id) => facet.totals[id] > 0) });
-      if (size > MAX_FACET_VALUES) this.whole.byCount.set(facet, byCount(facet.totals, facet.values.keys()));
+      wholeCounts.set(facet, { t: facet.totals, ids: Int32Array.from(facet.values.keys()).filter((id) => facet.totals[id] > 0) });
+      if (size > MAX_FACET_VALUES) wholeByCount.set(facet, byCount(facet.totals, facet.values.keys()));
     }
     const mostValues = Math.max(0, ...this.valueFacets.map(({ facet }) => facet.values.length));
     this.candidateIds = new Int32Array(mostValues);
@@ -223,6 +232,15 @@ export class FacetCounter {
     this.leftScratch = Array.from({ length: contexts }, () => memory.uint32(all.length));
     this.slot = memory.uint32(all.length);
     this.prefix = memory.int32(all.length + 1);
+    this.own = matcher.declared.map(() => memory.uint32(all.length));
+    const facets = this.valueFacets.map((v) => v.facet);
+    // the listings of each tallied value, matched now to be laid out in the memory
+    const talliedSets = facets.length === 0 ? [] : matcher.declared.flatMap((x) => (x.index.tallied?.values ?? []).flatMap((value) => {
+      const b = matcher.match(x.index.tallied!.filters(value)).bits;
+      const { count, lo, hi } = span(b);
+      return count === 0 ? [] : [{ x, value, count, lo, hi, placed: memory.uint32(all.length, b) }];
+    }));
+    const wholeBits = memory.uint32(all.length, all);
     for (const { facet } of this.valueFacets) {
       const size = facet.values.length;
       const { ranges } = facet;
@@ -234,45 +252,37 @@ export class FacetCounter {
       });
     }
     this.kernels = memory.open();
-    const facets = this.valueFacets.map((v) => v.facet);
-    for (const x of matcher.declared) {
-      const tallied = x.index.tallied;
-      if (!tallied || !facets.length) continue;
-      for (const value of tallied.values) {
-        const b = matcher.match(tallied.filters(value)).bits;
-        const ctx = span(b);
-        if (ctx.count === 0) continue;
-        const touched = this.countValues(ctx, facets);
-        const counts = new Map<ValueFacet, { t: Int32Array; ids: Int32Array }>();
-        const sorted = new Map<ValueFacet, ByCount>();
-        facets.forEach((facet, k) => {
-          const c = this.counters.get(facet)!.counts.view;
-          const t = c.slice();
-          counts.set(facet, { t, ids: touched[k].slice() });
-          if (touched[k].length > MAX_FACET_VALUES) sorted.set(facet, byCount(t, touched[k]));
-          for (const id of touched[k]) c[id] = 0;
-        });
-        if (!this.tallies.has(x)) this.tallies.set(x, new Map());
-        this.tallies.get(x)!.set(value, { ...ctx, counts, byCount: sorted, added: this.countOthers(ctx), listed: new Map(), listedJson: new Map() });
-      }
+    this.whole = { bits: wholeBits.view, at: wholeBits.at, count: n, lo: 0, hi: all.length, counts: wholeCounts, byCount: wholeByCount, added: new Map(), listed: new Map(), listedJson: new Map() };
+    for (const { x, value, count, lo, hi, placed } of talliedSets) {
+      const ctx = { bits: placed.view, at: placed.at, count, lo, hi };
+      const touched = this.countValues(ctx, facets);
+      const counts = new Map<ValueFacet, { t: Int32Array; ids: Int32Array }>();
+      const sorted = new Map<ValueFacet, ByCount>();
+      facets.forEach((facet, k) => {
+        const c = this.counters.get(facet)!.counts.view;
+        const t = c.slice();
+        counts.set(facet, { t, ids: touched[k].slice() });
+        if (touched[k].length > MAX_FACET_VALUES) sorted.set(facet, byCount(t, touched[k]));
+        for (const id of touched[k]) c[id] = 0;
+      });
+      if (!this.tallies.has(x)) this.tallies.set(x, new Map());
+      this.tallies.get(x)!.set(value, { ...ctx, counts, byCount: sorted, added: this.countOthers(ctx), listed: new Map(), listedJson: new Map() });
     }
-    const whole = this.countOthers({ bits: all, count: n, lo: 0, hi: all.length });
-    for (const [facet, added] of whole) this.whole.added.set(facet, added);
+    for (const [facet, added] of this.countOthers(this.whole)) this.whole.added.set(facet, added);
   }
 
   /** The listings of the tally that ctx leaves out, in a scratch buffer of its own (`slot`: the context's). */
-  private leftOut(tally: Tally, ctx: Context, slot: number): Context {
+  private leftOut(tally: Tally, ctx: Context & { at: number }, slot: number): Context {
     const { view: b, at } = this.leftScratch[slot];
-    const t = tally.bits, c = ctx.bits;
-    for (let w = 0; w < b.length; w++) b[w] = t[w] & ~c[w];
+    this.kernels.andNot(at, tally.at, ctx.at, 0, byteTo(b.length));
     return this.resident(b, at, 0, b.length);
   }
 
   /** A set in the kernels' memory as a context (empty outside the words [lo, hi) given), counted by popcount. */
-  private resident(b: Bitset, at: number, lo: number, hi: number): Context {
+  private resident(b: Bitset, at: number, lo: number, hi: number): Context & { at: number } {
     const w = bits.wordsOf(b, lo, hi);
-    // whole 64-bit words: the pair of 32-bit words around each end (zero outside [lo, hi), and past the end)
-    const count = this.kernels.countBits(at, 4 * (w.lo & ~1), 4 * (w.hi + (w.hi & 1)));
+    // the 32-bit words next to each end are zero (outside [lo, hi), or past the end)
+    const count = this.kernels.countBits(at, byteFrom(w.lo), byteTo(w.hi));
     return { bits: b, count, lo: w.lo, hi: w.hi, at };
   }
 
@@ -491,10 +501,18 @@ export class FacetCounter {
     return { ids: listed, beyond, zeros, cut };
   }
 
-  /** The tally whose listings are exactly those of x alone under f, if one was counted. */
-  private exactTally(x: IndexedFilter, f: FilterValues): Tally | undefined {
-    const value = x.index.tallied?.exactly(f);
-    return value === undefined ? undefined : this.tallies.get(x)?.get(value);
+  /** The tallies whose listings together (their intersection) are those of x alone under f, if each was counted. */
+  private exactTallies(x: IndexedFilter, f: FilterValues): Tally[] | undefined {
+    const values = x.index.tallied?.exactly(f);
+    const byValue = this.tallies.get(x);
+    if (!values || !byValue) return undefined;
+    const out: Tally[] = [];
+    for (const v of values) {
+      const t = byValue.get(v);
+      if (!t) return undefined;
+      out.push(t);
+    }
+    return out;
   }
 
   /**
@@ -514,26 +532,35 @@ export class FacetCounter {
       const key = setBits & ~ignored;
       if (byKey.has(key) || pending.some((p) => p.key === key)) continue;
       const kept = set.filter((x) => key & this.bitOf.get(x)!);
-      const tally = kept.length === 0 ? this.whole : kept.length === 1 ? this.exactTally(kept[0], f) : undefined;
+      const exact = kept.length === 1 ? this.exactTallies(kept[0], f) : undefined;
+      const tally = kept.length === 0 ? this.whole : exact?.length === 1 ? exact[0] : undefined;
       if (tally) byKey.set(key, { bits: tally.bits, count: tally.count, lo: tally.lo, hi: tally.hi, tally });
       else pending.push({ key, kept, ...this.matcher.spanWords(kept, f) });
     }
-    // each filter's own set, within the words of the contexts that keep it
-    const sets = set.map((x, j) => {
+    // each filter's own set in the kernels' memory, within the words of the contexts that keep it
+    const sets = set.map((x, j): { bits: Bitset; at: number; lo: number; hi: number } => {
       let lo = this.all.length, hi = 0;
       for (const p of pending) {
         if (p.kept.includes(x)) { lo = Math.min(lo, p.lo); hi = Math.max(hi, p.hi); }
       }
-      const b = this.own[j] ??= new Uint32Array(this.all.length);
+      const { view: b, at } = this.own[j];
       b.fill(0, this.ownLo[j] ?? 0, this.ownHi[j] ?? 0);
       this.ownLo[j] = this.ownHi[j] = 0;
-      if (lo >= hi) return { bits: b, lo: 0, hi: 0 };
-      const own = this.matcher.ownSet(x, f, b, lo, hi);
-      if (own.bits === b) {
-        this.ownLo[j] = own.lo;
-        this.ownHi[j] = own.hi;
+      if (lo >= hi) return { bits: b, at, lo: 0, hi: 0 };
+      const exact = this.exactTallies(x, f);
+      if (exact?.length === 1) return { bits: exact[0].bits, at: exact[0].at, ...bits.wordsOf(exact[0].bits, lo, hi) };
+      if (exact) {
+        // several tallied values (amenities): the intersection of their listings
+        b.set(exact[0].bits.subarray(lo, hi), lo);
+        for (let k = 1; k < exact.length; k++) this.kernels.andInto(at, exact[k].at, byteFrom(lo), byteTo(hi));
+      } else {
+        const own = this.matcher.ownSet(x, f, b, lo, hi);
+        // a set the index holds, copied in
+        if (own.bits !== b) b.set(own.bits.subarray(own.lo, own.hi), own.lo);
       }
-      return own;
+      this.ownLo[j] = lo;
+      this.ownHi[j] = hi;
+      return { bits: b, at, ...bits.wordsOf(b, lo, hi) };
     });
     pending.forEach(({ key, kept, lo, hi }, slot) => {
       // the intersection of the kept sets, over the words where all of them have members
@@ -543,10 +570,7 @@ export class FacetCounter {
       const { view: b, at } = this.scratch[slot];
       b.fill(0, this.scratchLo[slot] ?? 0, this.scratchHi[slot] ?? 0);
       b.set(sets[js[0]].bits.subarray(lo, hi), lo);
-      for (let k = 1; k < js.length; k++) {
-        const o = sets[js[k]].bits;
-        for (let w = lo; w < hi; w++) b[w] &= o[w];
-      }
+      for (let k = 1; k < js.length; k++) this.kernels.andInto(at, sets[js[k]].at, byteFrom(lo), byteTo(hi));
       this.scratchLo[slot] = lo;
       this.scratchHi[slot] = hi;
       const c = this.resident(b, at, lo, hi);

@@ -121,14 +121,14 @@ export interface FilterIndex {
    * Values whose context, the filter alone, many requests share and is wide (an option type, an
    * amenity, a country, a currency, a point without a radius): the facet counter counts the facets
    * under each once per build. `filters` selects a value's listings; `holding` lists the tallied
-   * values whose listings include every listing f's set holds, `exactly` the one whose listings are
-   * f's set, if any.
+   * values whose listings include every listing f's set holds, `exactly` those whose listings
+   * together (their intersection) are f's set, if there are (several amenities: each one's).
    */
   readonly tallied?: {
     readonly values: readonly string[];
     filters(value: string): FilterValues;
     holding(f: FilterValues): readonly string[];
-    exactly(f: FilterValues): string | undefined;
+    exactly(f: FilterValues): readonly string[] | undefined;
   };
 }
 
@@ -201,7 +201,7 @@ function place(name: 'country' | 'city' | 'zone', tallied = false): FilterEntry 
         },
         span,
         facet: { ignores: [name], values, valueIds, totals: Int32Array.from(values, (_, id) => ranges.end[id] - ranges.start[id]), ranges },
-        tallied: tallied ? { values, filters: (v) => ({ [name]: v }), holding: (f) => [f[name]!], exactly: (f) => f[name] } : undefined,
+        tallied: tallied ? { values, filters: (v) => ({ [name]: v }), holding: (f) => [f[name]!], exactly: (f) => [f[name]!] } : undefined,
       };
     },
   };
@@ -313,7 +313,7 @@ export const FILTERS = {
       return {
         narrow: (b, f, lo, hi) => narrowTo(b, postingOf(f), lo, hi),
         bitsOf: (f) => postingOf(f)?.bits,
-        tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), holding: (f) => [f.pricingOptionType!], exactly: (f) => f.pricingOptionType },
+        tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), holding: (f) => [f.pricingOptionType!], exactly: (f) => [f.pricingOptionType!] },
         // counts each type with the price range applied to that type's comparable prices
         facet: {
           ignores: ['pricingOptionType', 'price'],
@@ -346,7 +346,7 @@ export const FILTERS = {
         span: (f) => spanOf(postingOf(f)),
         bitsOf: (f) => postingOf(f)?.bits,
         // few and wide, like countries
-        tallied: { values: CURRENCIES.filter((_, k) => postings[k].list.length > 0), filters: (c) => ({ currency: c as Currency }), holding: (f) => [f.currency!], exactly: (f) => f.currency },
+        tallied: { values: CURRENCIES.filter((_, k) => postings[k].list.length > 0), filters: (c) => ({ currency: c as Currency }), holding: (f) => [f.currency!], exactly: (f) => [f.currency!] },
       };
     },
   },
@@ -359,7 +359,7 @@ export const FILTERS = {
       return {
         narrow(b, f, lo, hi) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a), lo, hi); },
         bitsOf: (f) => { const a = onlyOne(f); return a === undefined ? undefined : amenities.postings.get(a)?.bits; },
-        tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities!, exactly: onlyOne },
+        tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities!, exactly: (f) => f.amenities! },
         // AND: each count is the list total with that amenity added
         facet: { ignores: [], values: amenities.values, count: (ctx) => amenities.count(ctx), contextOnly: () => true },
       };
@@ -415,7 +415,7 @@ export const FILTERS = {
           else listings.keepNear(b, f.lat!, f.lng!, f.radiusMeters!, lo, hi);
         },
         bitsOf: (f) => (located(f) ? listings.hasCoords : undefined),
-        tallied: { values: [LOCATED], filters: () => ({ lat: 0, lng: 0 }), holding: () => [LOCATED], exactly: (f) => (located(f) ? LOCATED : undefined) },
+        tallied: { values: [LOCATED], filters: () => ({ lat: 0, lng: 0 }), holding: () => [LOCATED], exactly: (f) => (located(f) ? [LOCATED] : undefined) },
       };
     },
   },

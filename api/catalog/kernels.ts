@@ -62,6 +62,12 @@ const address = (array: string, index: string) => `
       i32.shl
       i32.add`;
 
+/** The address `offset` bytes into the array at `array` (both locals). */
+const bytesAt = (array: string, offset: string) => `
+      local.get $${array}
+      local.get $${offset}
+      i32.add`;
+
 /**
  * `body` for each value of local `i` from where it is up to local `end` (excluded), by `step`:
  * `br $<i>_done` leaves the loop, `br $<i>_loop` goes on with the same value.
@@ -193,6 +199,34 @@ const KERNELS = {
         br $each
       end
       end`,
+  },
+  /** The bitset at `target` := target ∩ the bitset at `other`, over the bytes [lo, hi) (multiples of 8). */
+  andInto: {
+    params: ['target', 'other', 'lo', 'hi'],
+    body: `
+      ${upTo('lo', 'hi', `
+        ${bytesAt('target', 'lo')}
+        ${bytesAt('target', 'lo')}
+        i64.load
+        ${bytesAt('other', 'lo')}
+        i64.load
+        i64.and
+        i64.store`, 8)}`,
+  },
+  /** The bitset at `out` := the bitset at `a` less the one at `b`, over the bytes [lo, hi) (multiples of 8). */
+  andNot: {
+    params: ['out', 'a', 'b', 'lo', 'hi'],
+    body: `
+      ${upTo('lo', 'hi', `
+        ${bytesAt('out', 'lo')}
+        ${bytesAt('a', 'lo')}
+        i64.load
+        ${bytesAt('b', 'lo')}
+        i64.load
+        i64.const -1
+        i64.xor
+        i64.and
+        i64.store`, 8)}`,
   },
   /** The members of the bitset at `ctx` in the bytes [lo, hi) (multiples of 8). */
   countBits: {

@@ -9,15 +9,15 @@
 const OPCODES: Record<string, number> = {
   'block': 0x02, 'loop': 0x03, 'if': 0x04, 'else': 0x05, 'end': 0x0b, 'br': 0x0c, 'br_if': 0x0d,
   'local.get': 0x20, 'local.set': 0x21, 'local.tee': 0x22,
-  'i32.load': 0x28, 'i64.load': 0x29, 'i32.store': 0x36, 'i32.store8': 0x3a,
+  'i32.load': 0x28, 'i64.load': 0x29, 'i32.store': 0x36, 'i64.store': 0x37, 'i32.store8': 0x3a,
   'i32.const': 0x41, 'i64.const': 0x42,
   'i32.eqz': 0x45, 'i32.ne': 0x47, 'i32.lt_u': 0x49, 'i32.ge_u': 0x4f,
   'i32.ctz': 0x68, 'i32.popcnt': 0x69, 'i32.add': 0x6a, 'i32.sub': 0x6b, 'i32.div_u': 0x6e, 'i32.rem_u': 0x70,
   'i32.and': 0x71, 'i32.shl': 0x74, 'i32.shr_u': 0x76,
-  'i64.popcnt': 0x7b, 'i64.add': 0x7c, 'i64.and': 0x83, 'i32.wrap_i64': 0xa7,
+  'i64.popcnt': 0x7b, 'i64.add': 0x7c, 'i64.and': 0x83, 'i64.xor': 0x85, 'i32.wrap_i64': 0xa7,
 };
 /** log2 of the natural alignment of each memory access */
-const ALIGN: Record<string, number> = { 'i32.load': 2, 'i64.load': 3, 'i32.store': 2, 'i32.store8': 0 };
+const ALIGN: Record<string, number> = { 'i32.load': 2, 'i64.load': 3, 'i32.store': 2, 'i64.store': 3, 'i32.store8': 0 };
 /** instructions of the prefixed opcode space, with their immediates (memory.copy: from memory 0 to memory 0) */
 const PREFIXED: Record<string, number[]> = { 'memory.copy': [0xfc, 0x0a, 0x00, 0x00] };
 const TYPES = { i32: 0x7f, i64: 0x7e } as const;

@@ -66,6 +66,12 @@ describe('facet counts under each kind of context', () => {
     const contexts: FilterValues[] = [
       // inside a tally (wifi, coffee): counted as the tally less the listings it leaves out
       { amenities: ['wifi', 'coffee'] },
+      // several amenities: the intersection of their tallies, alone and under other filters
+      { amenities: ['wifi', 'coffee', 'kitchen'] },
+      { amenities: ['wifi', 'kitchen'], city: 'berlin' },
+      { amenities: ['coffee', 'wifi'], pricingOptionType: 'flex_desk', minCapacity: 4 },
+      // an amenity no listing has: nothing matches it
+      { amenities: ['wifi', 'no-such-amenity'] },
       { amenities: ['wifi'], pricingOptionType: 'flex_desk' },
       { city: 'berlin', pricingOptionType: 'private_office' },
       { country: 'germany', pricingOptionType: 'flex_desk' },

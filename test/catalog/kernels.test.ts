@@ -100,6 +100,28 @@ describe('kernels', () => {
     }
   });
 
+  it('andInto and andNot: the intersection and the difference of two bitsets over whole 64-bit words, nothing written outside them', () => {
+    for (const n of SIZES) {
+      const words = (n + 31) >>> 5;
+      const memory = new KernelMemory();
+      const target = memory.uint32(words), other = memory.uint32(words), out = memory.uint32(words), after = memory.uint32(2);
+      const k = memory.open();
+      for (let t = 0; t < 20; t++) {
+        const a = randomBits(n, rnd()), b = randomBits(n, rnd());
+        // a run of whole 64-bit words: the target keeps its words outside it
+        const lo = 2 * Math.floor(rnd() * ((words + 1) >> 1)), hi = lo + 2 * Math.floor(rnd() * (((words + 1) >> 1) - (lo >> 1) + 1));
+        target.view.set(a);
+        other.view.set(b);
+        after.view.fill(0xffffffff);
+        k.andInto(target.at, other.at, 4 * lo, 4 * hi);
+        assert.deepEqual(Array.from(target.view), Array.from(a, (x, w) => (w >= lo && w < hi ? (x & b[w]) >>> 0 : x)), `andInto n=${n} [${lo}, ${hi})`);
+        k.andNot(out.at, target.at, other.at, 0, 4 * (words + (words & 1)));
+        assert.deepEqual(Array.from(out.view), Array.from(target.view, (x, w) => (x & ~b[w]) >>> 0), `andNot n=${n}`);
+        assert.deepEqual(Array.from(after.view), [0xffffffff, 0xffffffff], 'the next array is untouched');
+      }
+    }
+  });
+
   it('writeValues: fragments with their counts in decimal, comma-separated', () => {
     const parts = ['{"a":', '{"bb":', '', '{"ü":'].map((s) => Buffer.from(s));
     const offsets = [0];
