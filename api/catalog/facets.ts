@@ -549,17 +549,17 @@ export class FacetCounter {
       if (lo >= hi) return { bits: b, at, lo: 0, hi: 0 };
       const exact = this.exactTallies(x, f);
       if (exact?.length === 1) return { bits: exact[0].bits, at: exact[0].at, ...bits.wordsOf(exact[0].bits, lo, hi) };
-      if (exact) {
-        // several tallied values (amenities): the intersection of their listings
-        b.set(exact[0].bits.subarray(lo, hi), lo);
-        for (let k = 1; k < exact.length; k++) this.kernels.andInto(at, exact[k].at, byteFrom(lo), byteTo(hi));
-      } else {
+      this.ownLo[j] = lo;
+      this.ownHi[j] = hi;
+      if (!exact) {
         const own = this.matcher.ownSet(x, f, b, lo, hi);
         // a set the index holds, copied in
         if (own.bits !== b) b.set(own.bits.subarray(own.lo, own.hi), own.lo);
+        return { bits: b, at, lo: own.lo, hi: own.hi };
       }
-      this.ownLo[j] = lo;
-      this.ownHi[j] = hi;
+      // several tallied values (amenities): the intersection of their listings
+      b.set(exact[0].bits.subarray(lo, hi), lo);
+      for (let k = 1; k < exact.length; k++) this.kernels.andInto(at, exact[k].at, byteFrom(lo), byteTo(hi));
       return { bits: b, at, ...bits.wordsOf(b, lo, hi) };
     });
     pending.forEach(({ key, kept, lo, hi }, slot) => {

@@ -111,8 +111,12 @@ export interface FilterIndex {
   narrow(b: Bitset, f: FilterValues, lo: number, hi: number): void;
   /** The listings [start, end) among which every listing matching f lies: a place's range, a rare value's first to last listing. */
   span?(f: FilterValues): { start: number; end: number };
-  /** The listings matching f when the index holds them as one bitset (to read, never to change), so that they need no narrowing. */
-  bitsOf?(f: FilterValues): Bitset | undefined;
+  /**
+   * The listings matching f when the index has them as one bitset, so that they need no
+   * narrowing: one it holds (a posting), or one it makes in the words [lo, hi) (a range of
+   * amounts), valid until its next call. To read in those words, never to change.
+   */
+  bitsOf?(f: FilterValues, lo: number, hi: number): Bitset | undefined;
   /** The groups a matching set is listed in, one after the other (the address rule). */
   groups?(set: Bitset, f: FilterValues): Bitset[];
   readonly facet?: ValueFacet | CountedFacet;
@@ -371,6 +375,7 @@ export const FILTERS = {
       const { capacity, byCapacity } = listings;
       return {
         narrow: (b, f, lo, hi) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity, lo, hi), lo, hi),
+        bitsOf: (f, lo, hi) => byCapacity.within(f.minCapacity!, Infinity, lo, hi),
         summary: {
           ignores: ['minCapacity'],
           describe(ctx, _f, into) {
@@ -384,13 +389,12 @@ export const FILTERS = {
   price: {
     declaration: FILTER_DECLARATIONS.price,
     index({ listings }) {
+      // the comparable amount on the product's own basis (monthly, or the option type's), in the
+      // listing's currency: a listing priced only on another basis, or not at all, fails both bounds
+      const pricedWithin = (f: FilterValues, lo: number, hi: number) => listings.onBasisIndex(f.pricingOptionType).within(...priceBounds(f), lo, hi);
       return {
-        // the comparable amount on the product's own basis (monthly, or the option type's), in the
-        // listing's currency: a listing priced only on another basis, or not at all, fails both bounds
-        narrow(b, f, lo, hi) {
-          const [min, max] = priceBounds(f);
-          bits.andInto(b, listings.onBasisIndex(f.pricingOptionType).within(min, max, lo, hi), lo, hi);
-        },
+        narrow: (b, f, lo, hi) => bits.andInto(b, pricedWithin(f, lo, hi), lo, hi),
+        bitsOf: pricedWithin,
         // the range of what the filter compares, with its basis; only when those prices have one currency
         summary: {
           ignores: ['price'],

@@ -63,7 +63,7 @@ export class Matcher {
     const own = this.spanWords([x], f);
     lo = Math.max(lo, own.lo);
     hi = Math.max(lo, Math.min(hi, own.hi));
-    const held = x.index.bitsOf?.(f);
+    const held = x.index.bitsOf?.(f, lo, hi);
     if (held) return { bits: held, ...bits.wordsOf(held, lo, hi) };
     b.set(this.ctx.listings.all.subarray(lo, hi), lo);
     x.index.narrow(b, f, lo, hi);
