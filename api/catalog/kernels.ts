@@ -88,6 +88,22 @@ const upTo = (i: string, end: string, body: string, step = 1) => `
       end
       end`;
 
+/**
+ * Lists the id in local `id` in touched when local `count` is above 0, without a branch (whether a
+ * value was counted is as good as random, and a mispredicted branch costs more than the store):
+ * touched[found] = id, found += 1 if count is not 0.
+ */
+const listIfCounted = (id: string, count: string) => `
+      ${address('touched', 'found')}
+      local.get $${id}
+      i32.store
+      local.get $found
+      local.get $${count}
+      i32.const 0
+      i32.ne
+      i32.add
+      local.set $found`;
+
 /** Appends the id in local `id` to touched: touched[found] = id, found += 1. */
 const listIn = (id: string) => `
       ${address('touched', 'found')}
@@ -272,7 +288,8 @@ const KERNELS = {
   /**
    * The members of ctx in each range of listings [start[id], end[id]) (i32 arrays by value id),
    * visiting the ids of byStart from index `first` while their ranges start before word hi:
-   * counts[id] for each count above 0, and those ids in touched; returns how many. Places mostly
+   * counts[id] for each (0 for a range without members: its counter was 0), and the ids counted
+   * above 0 in touched; returns how many. Places mostly
    * follow one another: a range's start is then the last one's end, counted already.
    */
   countRanges: {
@@ -308,16 +325,13 @@ const KERNELS = {
         i32.load
         local.set $lastEnd
         ${membersBefore('lastEnd', 'beforeLastEnd')}
+        ${address('counts', 'id')}
         local.get $beforeLastEnd
         local.get $from
         i32.sub
         local.tee $c
-        if
-          ${address('counts', 'id')}
-          local.get $c
-          i32.store
-          ${listIn('id')}
-        end`)}
+        i32.store
+        ${listIfCounted('id', 'c')}`)}
       local.get $found`,
   },
   /** Adds 1 to counts[valueIds[i]] for each member i of ctx in its words [lo, hi) (valueIds: an i32 per listing, never negative). */
@@ -352,20 +366,19 @@ const KERNELS = {
   collectTouched: {
     params: ['counts', 'size', 'touched'],
     result: 'i32',
-    locals: { v: 'i32', found: 'i32' },
+    locals: { v: 'i32', c: 'i32', found: 'i32' },
     body: `
       ${upTo('v', 'size', `
         ${address('counts', 'v')}
         i32.load
-        if
-          ${listIn('v')}
-        end`)}
+        local.set $c
+        ${listIfCounted('v', 'c')}`)}
       local.get $found`,
   },
   /**
    * The members of ctx among the listings of each of `size` values (value v holds the listings
-   * members[starts[v] .. starts[v + 1]), i32 arrays): counts[v] for each count above 0, and those
-   * ids in touched; returns how many.
+   * members[starts[v] .. starts[v + 1]), i32 arrays): counts[v] for each (0 for none: it was 0),
+   * and the ids counted above 0 in touched; returns how many.
    */
   countGroups: {
     params: ['ctx', 'starts', 'members', 'size', 'counts', 'touched'],
@@ -405,13 +418,10 @@ const KERNELS = {
           i32.and
           i32.add
           local.set $c`)}
+        ${address('counts', 'v')}
         local.get $c
-        if
-          ${address('counts', 'v')}
-          local.get $c
-          i32.store
-          ${listIn('v')}
-        end`)}
+        i32.store
+        ${listIfCounted('v', 'c')}`)}
       local.get $found`,
   },
   /**
