@@ -42,8 +42,40 @@ const FROM_PRICE = Buffer.from(',"fromPrice":{"amount":');
 const PRICE_TAILS = CURRENCIES.map((c) => BILLING_PERIODS.map((p) => Buffer.from(`,"currency":"${c}"},"fromBillingPeriod":"${p}"`)));
 const DISTANCE = Buffer.from(',"distanceMeters":');
 
-/** Writes line i without its closing brace, site paths resolved, ready for the request-dependent fields. */
-const writeOpenLine = (w: JsonBytes, l: NdjsonLines, i: number, siteUrl: Buffer) => writeWithSitePaths(w, l.bytes, l.starts[i], l.starts[i + 1] - 2, l.sitePaths, l.firstSitePath[i], siteUrl);
+/** How many listings a page renders at a time, their fields gathered first (Gathered). */
+const GATHERED = 32;
+
+/**
+ * The fields that rendering the cards or markers of up to GATHERED listings reads, gathered
+ * before any is written. A page's listings lie anywhere in ~100 MB of lines and columns, so each
+ * read waits on memory: read listing by listing, as each is written, the waits add up (~0.5 µs a
+ * card); read together, they overlap.
+ */
+class Gathered {
+  /** each line without its closing brace (`start`, `end`) and its first site path */
+  readonly start = new Float64Array(GATHERED);
+  readonly end = new Float64Array(GATHERED);
+  readonly firstSitePath = new Uint32Array(GATHERED);
+  /** the price (PriceColumn) */
+  readonly currency = new Uint8Array(GATHERED);
+  readonly period = new Uint8Array(GATHERED);
+  readonly amount = new Float64Array(GATHERED);
+  readonly marketPosition = new Int32Array(GATHERED);
+
+  /** Gathers the fields of listings indices[from, from + count) (count at most GATHERED). */
+  gather(l: NdjsonLines, c: PriceColumn, indices: ArrayLike<number>, from: number, count: number): void {
+    for (let k = 0; k < count; k++) {
+      const i = indices[from + k];
+      this.start[k] = l.starts[i];
+      this.end[k] = l.starts[i + 1] - 2;
+      this.firstSitePath[k] = l.firstSitePath[i];
+      this.currency[k] = c.currency[i];
+      this.period[k] = c.period[i];
+      this.amount[k] = c.amount[i];
+      this.marketPosition[k] = c.marketPosition[i];
+    }
+  }
+}
 
 /**
  * The in-memory listing engine of one build: the indexes of a filter registry, the sort orders
@@ -59,6 +91,8 @@ export class Engine {
   private readonly orders: Orders;
   private readonly facetCounter: FacetCounter;
   private readonly lines = {} as Record<Locale, LocaleListings>;
+  /** the fields of the listings a page is rendering (the server renders one page at a time) */
+  private readonly gathered = new Gathered();
   /** each locale's siteUrl as the UTF-8 bytes put before site paths */
   private readonly siteUrlBytes = {} as Record<Locale, Buffer>;
   private readonly places: Record<Locale, { country: Map<string, SlugName>; city: Map<string, { name: SlugName; country: string }>; zone: Map<string, { name: SlugName; city: string }> }>;
@@ -242,35 +276,45 @@ export class Engine {
 
   // ---- rendering ----------------------------------------------------------------------------
 
-  /** Writes a card's or marker's fromPrice and fromBillingPeriod (the option type's, or overall), if it has a price. */
-  private writePriceFields(w: JsonBytes, i: number, c: PriceColumn): void {
-    if (c.currency[i] === 0) return;
-    w.bytes(FROM_PRICE).number(c.amount[i]).bytes(PRICE_TAILS[c.currency[i] - 1][c.period[i] - 1]);
+  /**
+   * Writes the cards of listings `indices`, comma-separated, each with the fields that depend on
+   * the filters (the price of an option type, the distance).
+   */
+  writeCards(w: JsonBytes, indices: ArrayLike<number>, locale: Locale, f: Filters): void {
+    this.writeLines(w, indices, this.lines[locale].cards, locale, f, true);
   }
 
-  /** Writes the card of listing i with the fields that depend on the filters (price of an option type, distance). */
-  writeCard(w: JsonBytes, i: number, locale: Locale, f: Filters): void {
-    writeOpenLine(w, this.lines[locale].cards, i, this.siteUrlBytes[locale]);
+  /** Writes the markers of listings `indices`, comma-separated, each with the price of the option type of f. */
+  writeMarkers(w: JsonBytes, indices: ArrayLike<number>, locale: Locale, f: Filters): void {
+    this.writeLines(w, indices, this.lines[locale].markers, locale, f, false);
+  }
+
+  private writeLines(w: JsonBytes, indices: ArrayLike<number>, l: NdjsonLines, locale: Locale, f: Filters, cards: boolean): void {
     const c = this.listings.price(f.pricingOptionType);
-    this.writePriceFields(w, i, c);
-    const mp = c.marketPosition[i];
-    if (mp >= 0) w.bytes(this.listings.marketJson[mp]);
-    if (f.lat !== undefined && f.lng !== undefined) {
-      const d = this.listings.distance(i, f.lat, f.lng);
-      if (d !== undefined) w.bytes(DISTANCE).number(Math.round(d * 10) / 10);
+    const g = this.gathered;
+    const siteUrl = this.siteUrlBytes[locale];
+    const point = f.lat !== undefined && f.lng !== undefined;
+    for (let from = 0; from < indices.length; from += GATHERED) {
+      const count = Math.min(GATHERED, indices.length - from);
+      g.gather(l, c, indices, from, count);
+      for (let k = 0; k < count; k++) {
+        if (from + k > 0) w.byte(ASCII.comma);
+        writeWithSitePaths(w, l.bytes, g.start[k], g.end[k], l.sitePaths, g.firstSitePath[k], siteUrl);
+        // fromPrice and fromBillingPeriod (the option type's, or overall), if it has a price
+        if (g.currency[k] !== 0) w.bytes(FROM_PRICE).number(g.amount[k]).bytes(PRICE_TAILS[g.currency[k] - 1][g.period[k] - 1]);
+        if (cards) {
+          if (g.marketPosition[k] >= 0) w.bytes(this.listings.marketJson[g.marketPosition[k]]);
+          const d = point ? this.listings.distance(indices[from + k], f.lat!, f.lng!) : undefined;
+          if (d !== undefined) w.bytes(DISTANCE).number(Math.round(d * 10) / 10);
+        }
+        w.byte(ASCII.closeBrace);
+      }
     }
-    w.byte(ASCII.closeBrace);
-  }
-
-  writeMarker(w: JsonBytes, i: number, locale: Locale, f: Filters): void {
-    writeOpenLine(w, this.lines[locale].markers, i, this.siteUrlBytes[locale]);
-    this.writePriceFields(w, i, this.listings.price(f.pricingOptionType));
-    w.byte(ASCII.closeBrace);
   }
 
   cardJson(i: number, locale: Locale, f: Filters): string {
     const w = new JsonBytes(4096);
-    this.writeCard(w, i, locale, f);
+    this.writeCards(w, [i], locale, f);
     return w.finish().toString();
   }
 }

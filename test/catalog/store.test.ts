@@ -225,8 +225,25 @@ describe('loadBuild', () => {
     assert.deepEqual(card.fromPrice, { amount: 25, currency: 'EUR' });
     assert.equal(card.fromBillingPeriod, 'day');
     const marker = new JsonBytes();
-    b.engine.writeMarker(marker, i, 'es', { pricingOptionType: 'private_office' });
+    b.engine.writeMarkers(marker, [i], 'es', { pricingOptionType: 'private_office' });
     assert.equal(JSON.parse(marker.finish().toString()).image.url, 'https://example.org/media/spaces/tor-twelve/0.svg');
+    await b.close();
+  });
+
+  it('writes a page of cards or markers, gathered a few dozen at a time, exactly as each one alone', async () => {
+    const f = await writeBuildFixture();
+    dirs.push(f.dir);
+    const b = await loadBuild(f.dir, { siteUrl: 'https://example.org' });
+    // more listings than one gathering holds, each several times, in no order
+    const indices = Array.from({ length: 75 }, (_, k) => (k * 7) % b.engine.n);
+    for (const filters of [{}, { pricingOptionType: 'private_office' as const, lat: 52.52, lng: 13.4 }]) {
+      const cards = new JsonBytes();
+      b.engine.writeCards(cards, indices, 'de', filters);
+      assert.equal(cards.finish().toString(), indices.map((i) => b.engine.cardJson(i, 'de', filters)).join(','));
+      const page = new JsonBytes(), one = (i: number) => { const w = new JsonBytes(); b.engine.writeMarkers(w, [i], 'en', filters); return w.finish().toString(); };
+      b.engine.writeMarkers(page, indices, 'en', filters);
+      assert.equal(page.finish().toString(), indices.map(one).join(','));
+    }
     await b.close();
   });
 

@@ -33,11 +33,8 @@ function renderList(
   if (kind === 'map') set = engine.withCoords(set);
   const { total, indices } = engine.page(set, q, sort, seed ?? 0, (page - 1) * pageSize, pageSize);
   const w = openEnvelope(indices.length * (kind === 'list' ? CARD_BYTES : MARKER_BYTES) + META_BYTES).byte(ASCII.openBracket);
-  for (let k = 0; k < indices.length; k++) {
-    if (k > 0) w.byte(ASCII.comma);
-    if (kind === 'list') engine.writeCard(w, indices[k], q.locale, q);
-    else engine.writeMarker(w, indices[k], q.locale, q);
-  }
+  if (kind === 'list') engine.writeCards(w, indices, q.locale, q);
+  else engine.writeMarkers(w, indices, q.locale, q);
   return {
     json: closeEnvelope(w.byte(ASCII.closeBracket), {
       pagination: pagination(page, pageSize, total),
