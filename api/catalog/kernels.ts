@@ -548,8 +548,9 @@ export class Placed<T extends View> {
 /**
  * A memory of the kernels' own, laid out once: arrays are placed (`int32`, `uint32`, `uint8`)
  * while it is planned, and have their views once `open` has made the memory. Every array starts
- * at a multiple of 8 bytes and is followed by 8 zero bytes (the 64-bit loads of countEach read
- * whole pairs of words).
+ * at a multiple of 8 bytes and is followed by 8 zero bytes: the bitset kernels read and write
+ * whole pairs of 32-bit words, and the pair of a last word is its pad, which stays zero (what
+ * andInto and andNot store there is a zero word ANDed with another).
  */
 export class KernelMemory {
   private size = 0;
