@@ -46,4 +46,4 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--no-concurrent-recompilation", "--no-allocation-site-pretenuring", "dist/server/server.js"]
+CMD ["node", "--no-concurrent-recompilation", "--no-allocation-site-pretenuring", "--max-semi-space-size=32", "dist/server/server.js"]
