@@ -79,8 +79,13 @@ export function keepListed(b: Bitset, list: ArrayLike<number>, from = 0, to = li
     const i = list[k];
     if (has(b, i)) kept.push(i);
   }
+  setOnly(b, kept, kept.length, lo, hi);
+}
+
+/** b := {listed[k] : k < count}, b being empty outside the words [lo, hi) (the listings there). */
+export function setOnly(b: Bitset, listed: ArrayLike<number>, count: number, lo = 0, hi = b.length): void {
   b.fill(0, lo, hi);
-  for (const i of kept) b[i >>> 5] |= 1 << (i & 31);
+  for (let k = 0; k < count; k++) b[listed[k] >>> 5] |= 1 << (listed[k] & 31);
 }
 
 export function toIndices(b: Bitset, size?: number): Int32Array {

@@ -271,6 +271,15 @@ export class FacetCounter {
     for (const [facet, added] of this.countOthers(this.whole)) this.whole.added.set(facet, added);
   }
 
+  /**
+   * Writes into `out` (empty outside the words [lo, hi)) the intersection of `sets` (sets in the
+   * kernels' memory) over those words: the first one's words, then each other's ANDed in.
+   */
+  private intersect(out: Placed<Uint32Array>, sets: readonly { bits: Bitset; at: number }[], lo: number, hi: number): void {
+    out.view.set(sets[0].bits.subarray(lo, hi), lo);
+    for (let k = 1; k < sets.length; k++) this.kernels.andInto(out.at, sets[k].at, byteFrom(lo), byteTo(hi));
+  }
+
   /** The listings of the tally that ctx leaves out, in a scratch buffer of its own (`slot`: the context's). */
   private leftOut(tally: Tally, ctx: Context & { at: number }, slot: number): Context {
     const { view: b, at } = this.leftScratch[slot];
@@ -525,6 +534,8 @@ export class FacetCounter {
     const set = this.matcher.setIn(f);
     let setBits = 0;
     for (const x of set) setBits |= this.bitOf.get(x)!;
+    // each filter's set as the intersection of tallies, when it is one
+    const exact = set.map((x) => this.exactTallies(x, f));
     const byKey = new Map<number, Context>();
     /** the contexts to intersect: the filters each keeps and the words of their spans */
     const pending: { key: number; kept: IndexedFilter[]; lo: number; hi: number }[] = [];
@@ -532,8 +543,8 @@ export class FacetCounter {
       const key = setBits & ~ignored;
       if (byKey.has(key) || pending.some((p) => p.key === key)) continue;
       const kept = set.filter((x) => key & this.bitOf.get(x)!);
-      const exact = kept.length === 1 ? this.exactTallies(kept[0], f) : undefined;
-      const tally = kept.length === 0 ? this.whole : exact?.length === 1 ? exact[0] : undefined;
+      const alone = kept.length === 1 ? exact[set.indexOf(kept[0])] : undefined;
+      const tally = kept.length === 0 ? this.whole : alone?.length === 1 ? alone[0] : undefined;
       if (tally) byKey.set(key, { bits: tally.bits, count: tally.count, lo: tally.lo, hi: tally.hi, tally });
       else pending.push({ key, kept, ...this.matcher.spanWords(kept, f) });
     }
@@ -547,19 +558,18 @@ export class FacetCounter {
       b.fill(0, this.ownLo[j] ?? 0, this.ownHi[j] ?? 0);
       this.ownLo[j] = this.ownHi[j] = 0;
       if (lo >= hi) return { bits: b, at, lo: 0, hi: 0 };
-      const exact = this.exactTallies(x, f);
-      if (exact?.length === 1) return { bits: exact[0].bits, at: exact[0].at, ...bits.wordsOf(exact[0].bits, lo, hi) };
+      const tallies = exact[j];
+      if (tallies?.length === 1) return { bits: tallies[0].bits, at: tallies[0].at, ...bits.wordsOf(tallies[0].bits, lo, hi) };
       this.ownLo[j] = lo;
       this.ownHi[j] = hi;
-      if (!exact) {
+      if (!tallies) {
         const own = this.matcher.ownSet(x, f, b, lo, hi);
         // a set the index holds, copied in
         if (own.bits !== b) b.set(own.bits.subarray(own.lo, own.hi), own.lo);
         return { bits: b, at, lo: own.lo, hi: own.hi };
       }
       // several tallied values (amenities): the intersection of their listings
-      b.set(exact[0].bits.subarray(lo, hi), lo);
-      for (let k = 1; k < exact.length; k++) this.kernels.andInto(at, exact[k].at, byteFrom(lo), byteTo(hi));
+      this.intersect(this.own[j], tallies, lo, hi);
       return { bits: b, at, ...bits.wordsOf(b, lo, hi) };
     });
     pending.forEach(({ key, kept, lo, hi }, slot) => {
@@ -569,8 +579,7 @@ export class FacetCounter {
       if (hi < lo) hi = lo;
       const { view: b, at } = this.scratch[slot];
       b.fill(0, this.scratchLo[slot] ?? 0, this.scratchHi[slot] ?? 0);
-      b.set(sets[js[0]].bits.subarray(lo, hi), lo);
-      for (let k = 1; k < js.length; k++) this.kernels.andInto(at, sets[js[k]].at, byteFrom(lo), byteTo(hi));
+      this.intersect(this.scratch[slot], js.map((j) => sets[j]), lo, hi);
       this.scratchLo[slot] = lo;
       this.scratchHi[slot] = hi;
       const c = this.resident(b, at, lo, hi);

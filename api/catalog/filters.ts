@@ -295,6 +295,12 @@ class MultiValues {
   }
 }
 
+/** An index that makes its set in the words asked for (a range of amounts): narrowing intersects with it, and the facets take it as it is. */
+const madeSet = (set: (f: FilterValues, lo: number, hi: number) => Bitset): Pick<FilterIndex, 'narrow' | 'bitsOf'> => ({
+  narrow: (b, f, lo, hi) => bits.andInto(b, set(f, lo, hi), lo, hi),
+  bitsOf: set,
+});
+
 const priceBounds = (f: FilterValues) => [f.minPrice ?? -Infinity, f.maxPrice ?? Infinity] as const;
 const priced = (f: FilterValues) => f.minPrice !== undefined || f.maxPrice !== undefined;
 /** The point filter's tallied value: the listings with coordinates, what a point without a radius selects (any point). */
@@ -374,8 +380,7 @@ export const FILTERS = {
     index({ listings }) {
       const { capacity, byCapacity } = listings;
       return {
-        narrow: (b, f, lo, hi) => bits.andInto(b, byCapacity.within(f.minCapacity!, Infinity, lo, hi), lo, hi),
-        bitsOf: (f, lo, hi) => byCapacity.within(f.minCapacity!, Infinity, lo, hi),
+        ...madeSet((f, lo, hi) => byCapacity.within(f.minCapacity!, Infinity, lo, hi)),
         summary: {
           ignores: ['minCapacity'],
           describe(ctx, _f, into) {
@@ -393,8 +398,7 @@ export const FILTERS = {
       // listing's currency: a listing priced only on another basis, or not at all, fails both bounds
       const pricedWithin = (f: FilterValues, lo: number, hi: number) => listings.onBasisIndex(f.pricingOptionType).within(...priceBounds(f), lo, hi);
       return {
-        narrow: (b, f, lo, hi) => bits.andInto(b, pricedWithin(f, lo, hi), lo, hi),
-        bitsOf: pricedWithin,
+        ...madeSet(pricedWithin),
         // the range of what the filter compares, with its basis; only when those prices have one currency
         summary: {
           ignores: ['price'],

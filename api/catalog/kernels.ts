@@ -89,6 +89,20 @@ const upTo = (i: string, end: string, body: string, step = 1) => `
       end`;
 
 /**
+ * The loop of andInto and andNot: for each 64-bit word at byte p of [lo, hi), out[p] := `combine`
+ * of a[p] and b[p] (the two i64 on the stack, a's first).
+ */
+const eachWord = (out: string, a: string, b: string, combine: string) => `
+      ${upTo('lo', 'hi', `
+        ${bytesAt(out, 'lo')}
+        ${bytesAt(a, 'lo')}
+        i64.load
+        ${bytesAt(b, 'lo')}
+        i64.load
+        ${combine}
+        i64.store`, 8)}`;
+
+/**
  * Lists the id in local `id` in touched when local `count` is above 0, without a branch (whether a
  * value was counted is as good as random, and a mispredicted branch costs more than the store):
  * touched[found] = id, found += 1 if count is not 0.
@@ -219,30 +233,15 @@ const KERNELS = {
   /** The bitset at `target` := target ∩ the bitset at `other`, over the bytes [lo, hi) (multiples of 8). */
   andInto: {
     params: ['target', 'other', 'lo', 'hi'],
-    body: `
-      ${upTo('lo', 'hi', `
-        ${bytesAt('target', 'lo')}
-        ${bytesAt('target', 'lo')}
-        i64.load
-        ${bytesAt('other', 'lo')}
-        i64.load
-        i64.and
-        i64.store`, 8)}`,
+    body: eachWord('target', 'target', 'other', 'i64.and'),
   },
   /** The bitset at `out` := the bitset at `a` less the one at `b`, over the bytes [lo, hi) (multiples of 8). */
   andNot: {
     params: ['out', 'a', 'b', 'lo', 'hi'],
-    body: `
-      ${upTo('lo', 'hi', `
-        ${bytesAt('out', 'lo')}
-        ${bytesAt('a', 'lo')}
-        i64.load
-        ${bytesAt('b', 'lo')}
-        i64.load
+    body: eachWord('out', 'a', 'b', `
         i64.const -1
         i64.xor
-        i64.and
-        i64.store`, 8)}`,
+        i64.and`),
   },
   /** The members of the bitset at `ctx` in the bytes [lo, hi) (multiples of 8). */
   countBits: {

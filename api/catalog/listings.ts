@@ -201,8 +201,7 @@ export class ListingTable {
         near[kept++] = i;
       }
     }
-    b.fill(0, lo, hi);
-    for (let k = 0; k < kept; k++) b[near[k] >>> 5] |= 1 << (near[k] & 31);
+    bits.setOnly(b, near, kept, lo, hi);
   }
 
   /**
@@ -221,7 +220,6 @@ export class ListingTable {
         if (across ? lng[i] >= west || lng[i] <= east : lng[i] >= west && lng[i] <= east) near[kept++] = i;
       }
     }
-    b.fill(0, lo, hi);
-    for (let k = 0; k < kept; k++) b[near[k] >>> 5] |= 1 << (near[k] & 31);
+    bits.setOnly(b, near, kept, lo, hi);
   }
 }
