@@ -13,8 +13,10 @@ interface Window { count: number; resetAt: number }
 class RateBucket {
   private readonly windows: LRUCache<string, Window>;
   constructor(readonly max: number, readonly windowMs: number, maxClients: number) {
-    // bounded by size (one per client) rather than `max`, which allocates maxClients slots up front (tens of ms at start-up)
-    this.windows = new LRUCache({ maxSize: maxClients, sizeCalculation: () => 1, ttl: windowMs, ttlAutopurge: false });
+    // bounded by size (one per client) rather than `max`, which allocates maxClients slots up front
+    // (tens of ms at start-up); no ttl: a window's end is its own resetAt (current), and the cache's
+    // ttl would read the clock and arm a timer every millisecond of a busy server
+    this.windows = new LRUCache({ maxSize: maxClients, sizeCalculation: () => 1 });
   }
 
   private current(key: string, now: number): Window | undefined {

@@ -139,4 +139,18 @@ describe('rate limits', () => {
     assert.equal(counters.count('d', 'peek', now).remaining, 4);
     assert.equal(counters.count('b', 'peek', now).remaining, 5, 'b was forgotten');
   });
+
+  it('starts a fresh window when one ends, however the clock moves between requests', () => {
+    const start = Date.UTC(2026, 0, 1);
+    const counters = new LocalCounters({ readMax: 2, readWindowMs: 60_000, leadMax: 1, leadWindowMs: 60_000, maxClients: 10 });
+    counters.count('a', 'read', start);
+    counters.count('a', 'read', start + 1_000);
+    const over = counters.count('a', 'read', start + 59_999);
+    assert.deepEqual([over.exceeded, over.remaining, over.resetSeconds], [true, 0, 1]);
+    assert.deepEqual(counters.count('a', 'peek', start + 60_000), { limit: 2, remaining: 2, resetSeconds: 60, exceeded: false }, 'the window is over: nothing counted');
+    const fresh = counters.count('a', 'read', start + 60_000);
+    assert.deepEqual([fresh.exceeded, fresh.remaining, fresh.resetSeconds], [false, 1, 60]);
+    assert.equal(counters.count('a', 'read', start + 119_999).remaining, 0, 'the new window lasts its full length');
+    assert.equal(counters.count('a', 'read', start + 120_000).remaining, 1);
+  });
 });
