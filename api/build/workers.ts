@@ -47,6 +47,8 @@ export class LoadWorkers {
   private readonly workers: Worker[];
   private readonly pending = new Map<number, Pending>();
   private next = 0;
+  /** why no job can be done any more: a worker failed or stopped, or the workers were closed */
+  private gone?: Error;
 
   constructor(count = WORKERS) {
     this.workers = Array.from({ length: count }, () => {
@@ -55,16 +57,23 @@ export class LoadWorkers {
         this.pending.get(reply.id)?.resolve(reply);
         this.pending.delete(reply.id);
       });
-      w.on('error', (err) => {
-        for (const p of this.pending.values()) p.reject(err);
-        this.pending.clear();
-      });
+      w.on('error', (err) => this.stop(err));
+      // a worker that stops (terminated, out of memory, exited) answers nothing more: its jobs and every later one are refused, not left waiting
+      w.on('exit', (code) => this.stop(new Error(`a load worker stopped (exit code ${code})`)));
       return w;
     });
   }
 
+  /** Refuses the jobs waiting and every later one, with the first reason given. */
+  private stop(reason: Error): void {
+    this.gone ??= reason;
+    for (const p of this.pending.values()) p.reject(this.gone);
+    this.pending.clear();
+  }
+
   /** Jobs go to the workers in turn, each worker's in the order given. */
   private async run(job: Job): Promise<JobResult> {
+    if (this.gone) throw this.gone;
     const id = this.next++;
     const reply = await new Promise<LoadReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -107,6 +116,7 @@ export class LoadWorkers {
   }
 
   async close(): Promise<void> {
+    this.stop(new Error('the load workers are closed'));
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }
