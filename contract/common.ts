@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quickly } from './quick-query.ts';
 
 export const CONTRACT_VERSION = '1.0.0';
 
@@ -38,8 +39,13 @@ function notASlug(input: unknown): string {
   const form = typeof input === 'string' ? slugForm(input).slice(0, 60) : '';
   return `Not a slug: use the slug (lower-case letters, digits and hyphens${form ? `, e.g. "${form}"` : ''}), not the name; GET /v1/geo/bootstrap and GET /v1/facets list the slugs`;
 }
-export const SlugSchema = z.string().min(1).max(200).regex(SLUG_PATTERN, { error: (issue) => notASlug(issue.input) });
-export const AmenitySlugSchema = z.string().min(1).max(200).regex(/^[a-z0-9_-]+$/);
+export const MAX_SLUG = 200;
+export const SlugSchema = quickly(
+  z.string().min(1).max(MAX_SLUG).regex(SLUG_PATTERN, { error: (issue) => notASlug(issue.input) }),
+  (raw) => (raw.length <= MAX_SLUG && SLUG_PATTERN.test(raw) ? raw : undefined),
+);
+export const AMENITY_SLUG_PATTERN = /^[a-z0-9_-]+$/;
+export const AmenitySlugSchema = z.string().min(1).max(MAX_SLUG).regex(AMENITY_SLUG_PATTERN);
 export const FacetValueSchema = AmenitySlugSchema;
 
 export const DateTimeSchema = z.iso.datetime({ offset: true });

@@ -6,14 +6,19 @@
  * from a declaration set: FILTER_DECLARATIONS in production.
  */
 import { z } from 'zod';
-import { AmenitySlugSchema, CurrencySchema, OptionTypeSchema, SlugSchema } from './common.ts';
+import { AMENITY_SLUG_PATTERN, AmenitySlugSchema, CurrencySchema, MAX_SLUG, OptionTypeSchema, SlugSchema } from './common.ts';
 import { PRODUCT_PRICE_BASIS } from './prices.ts';
 import { NUMERIC, queryInt, queryNumber } from './query-params.ts';
+import { quickly } from './quick-query.ts';
 
 export const MAX_AMENITIES = 20;
 export const MAX_RADIUS_METERS = 200_000;
 
-export const AmenitiesParamSchema = z.string().transform((raw, ctx) => {
+/** Amenity slugs separated by single commas, nothing else: what the quick reading takes (anything else, the schema). */
+const AMENITY_SLUG = AMENITY_SLUG_PATTERN.source.slice(1, -1);
+const PLAIN_AMENITIES = new RegExp(`^${AMENITY_SLUG}(,${AMENITY_SLUG})*$`);
+
+export const AmenitiesParamSchema = quickly(z.string().transform((raw, ctx) => {
   const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
   if (list.length === 0) {
     ctx.addIssue({ code: 'custom', message: 'at least one amenity slug' });
@@ -30,6 +35,10 @@ export const AmenitiesParamSchema = z.string().transform((raw, ctx) => {
     }
   }
   return [...new Set(list)];
+}), (raw) => {
+  if (!PLAIN_AMENITIES.test(raw)) return undefined;
+  const list = raw.split(',');
+  return list.length <= MAX_AMENITIES && list.every((slug) => slug.length <= MAX_SLUG) ? [...new Set(list)] : undefined;
 });
 
 export interface BBox { west: number; south: number; east: number; north: number }

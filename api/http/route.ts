@@ -7,6 +7,7 @@ import type { Locale } from '../../contract/common.ts';
 import { citation, type CitationPage, type CitedData } from './citation.ts';
 import { envelope, type MetaInput } from './envelope.ts';
 import { parseOrThrow } from './errors.ts';
+import { quickQueryReading } from '../../contract/quick-query.ts';
 import { ApiError } from './problems.ts';
 import type { CacheHint } from './headers.ts';
 import type { KeptResponse, RouteResponse } from './response-cache.ts';
@@ -105,6 +106,7 @@ export type ExplainInvalid = (error: ApiError, request: FastifyRequest, build: L
 
 export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, any, any>, explainInvalid?: ExplainInvalid) {
   app.routeDefinitions.push(def);
+  const quickQuery = def.querystring && !def.params && !def.body ? quickQueryReading(def.querystring) : undefined;
   app.route({
     method: def.method,
     url: def.url,
@@ -118,17 +120,21 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
     handler: (request, reply) => {
       const { build, responses } = app.catalog.current();
       const now = app.clock();
-      let parsed;
-      try {
-        parsed = parseOrThrow([
-          { schema: def.params ?? ANY, input: request.params ?? {}, what: 'path parameters' },
-          { schema: def.querystring ?? ANY, input: request.query ?? {}, what: 'query parameters' },
-          { schema: def.body ?? NONE, input: request.body, what: 'body' },
-        ] as const);
-      } catch (err) {
-        throw err instanceof ApiError && explainInvalid ? explainInvalid(err, request, build) : err;
+      // a plain query of a route with nothing else to parse is read quickly; anything else, and every 400, by the schemas
+      const quick = quickQuery?.(request.query);
+      let params, query, body;
+      if (quick) [params, query, body] = [{}, quick, undefined];
+      else {
+        try {
+          [params, query, body] = parseOrThrow([
+            { schema: def.params ?? ANY, input: request.params ?? {}, what: 'path parameters' },
+            { schema: def.querystring ?? ANY, input: request.query ?? {}, what: 'query parameters' },
+            { schema: def.body ?? NONE, input: request.body, what: 'body' },
+          ] as const);
+        } catch (err) {
+          throw err instanceof ApiError && explainInvalid ? explainInvalid(err, request, build) : err;
+        }
       }
-      const [params, query, body] = parsed;
       // Bodies are open: members the schema does not declare are dropped; their names (never their values) are logged.
       if (def.body) {
         const ignored = unknownMembers(def.body, request.body);
