@@ -74,10 +74,22 @@ interface ByCount {
   readonly counts: Int32Array;
 }
 
-/** ids by their counts in t, highest first */
+/** ids by their counts in t, highest first (ties in the order given): a counting sort, the counts being at most the listings */
 function byCount(t: Int32Array, ids: Iterable<number>): ByCount {
-  const sorted = Int32Array.from(ids).sort((a, b) => t[b] - t[a]);
-  return { ids: sorted, counts: Int32Array.from(sorted, (id) => t[id]) };
+  const from = Int32Array.from(ids);
+  let max = 0;
+  for (let k = 0; k < from.length; k++) if (t[from[k]] > max) max = t[from[k]];
+  // the place of the first id with each count, highest first
+  const place = new Int32Array(max + 2);
+  for (let k = 0; k < from.length; k++) place[max - t[from[k]] + 1]++;
+  for (let c = 0; c <= max; c++) place[c + 1] += place[c];
+  const sorted = new Int32Array(from.length), counts = new Int32Array(from.length);
+  for (let k = 0; k < from.length; k++) {
+    const at = place[max - t[from[k]]]++;
+    sorted[at] = from[k];
+    counts[at] = t[from[k]];
+  }
+  return { ids: sorted, counts };
 }
 
 interface Context extends FacetContext {
