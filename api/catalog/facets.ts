@@ -10,7 +10,7 @@
  * members, a place's by popcounts over its ranges. The contexts most requests share and that are
  * wide (every listing; one option type, amenity, country or currency alone, a point without a
  * radius: a filter's `tallied` values) are counted once per build into tallies, with the values
- * each lists per locale. A context inside a tally's listings that holds most of them (two
+ * each lists per locale and the ranges that depend on the context alone. A context inside a tally's listings that holds most of them (two
  * amenities: most listings with the first have the second) is counted as the tally less the
  * listings of the tally it leaves out, facet by facet where that costs less than counting the
  * context.
@@ -19,7 +19,7 @@ import { MAX_FACET_VALUES } from '../../contract/catalog.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { facetHead, labelledValueSets, listedJson, type FacetsOut, type LabelledValues, type Ranges } from './facet-payload.ts';
-import type { CountedFacet, FacetContext, FilterValues, ValueFacet } from './filters.ts';
+import type { CountedFacet, FacetContext, FilterValues, RangeSummary, ValueFacet } from './filters.ts';
 import { KernelMemory, type Kernels, type Placed } from './kernels.ts';
 import { groupByValue } from './postings.ts';
 import type { IndexedFilter, Matcher } from './match.ts';
@@ -49,6 +49,8 @@ interface Tally extends FacetContext {
   readonly counts: Map<ValueFacet, { t: Int32Array; ids: Int32Array }>;
   /** each other facet's counts, in the order of its values (those that read nothing but the context) */
   readonly added: Map<CountedFacet, Int32Array>;
+  /** what each range summary that reads nothing but the context describes */
+  readonly described: Map<RangeSummary, Ranges>;
   /** the ids of each facet with more values than a list holds, by their counts here (highest first), and those counts: a context inside the tally counts each value at most that */
   readonly byCount: Map<ValueFacet, ByCount>;
   /** the ids each value facet lists in a locale, in their order */
@@ -177,6 +179,8 @@ export class FacetCounter {
   private readonly heads = new Map<string, Map<IndexedFilter, Uint8Array>>();
   /** the other facets of the registry */
   private readonly countedFacets: { x: IndexedFilter; facet: CountedFacet }[] = [];
+  /** the range summaries of the registry */
+  private readonly summaries: RangeSummary[];
   /** each other facet's counts as the counts of a tally less those of the listings a context leaves out */
   private readonly lessCounts = new Map<CountedFacet, Int32Array>();
   /** the counts over every listing (the totals) */
@@ -210,6 +214,7 @@ export class FacetCounter {
     this.histogram = new Int32Array(this.big + 1);
     if (matcher.declared.length > 31) throw new Error(`a facet context has a bit per filter: ${matcher.declared.length} filters are more than 31`);
     matcher.declared.forEach((x, k) => this.bitOf.set(x, 1 << k));
+    this.summaries = matcher.declared.flatMap((x) => (x.index.summary ? [x.index.summary] : []));
     const wholeCounts: Tally['counts'] = new Map();
     const wholeByCount: Tally['byCount'] = new Map();
     for (const x of matcher.declared) {
@@ -264,7 +269,7 @@ export class FacetCounter {
       });
     }
     this.kernels = memory.open();
-    this.whole = { bits: wholeBits.view, at: wholeBits.at, count: n, lo: 0, hi: all.length, counts: wholeCounts, byCount: wholeByCount, added: new Map(), listed: new Map(), listedJson: new Map() };
+    this.whole = { bits: wholeBits.view, at: wholeBits.at, count: n, lo: 0, hi: all.length, counts: wholeCounts, byCount: wholeByCount, added: new Map(), described: new Map(), listed: new Map(), listedJson: new Map() };
     for (const { x, value, count, lo, hi, placed } of talliedSets) {
       const ctx = { bits: placed.view, at: placed.at, count, lo, hi };
       const touched = this.countValues(ctx, facets);
@@ -278,9 +283,10 @@ export class FacetCounter {
         for (const id of touched[k]) c[id] = 0;
       });
       if (!this.tallies.has(x)) this.tallies.set(x, new Map());
-      this.tallies.get(x)!.set(value, { ...ctx, counts, byCount: sorted, added: this.countOthers(ctx), listed: new Map(), listedJson: new Map() });
+      this.tallies.get(x)!.set(value, { ...ctx, counts, byCount: sorted, added: this.countOthers(ctx), described: this.describeOnce(ctx), listed: new Map(), listedJson: new Map() });
     }
     for (const [facet, added] of this.countOthers(this.whole)) this.whole.added.set(facet, added);
+    for (const [summary, ranges] of this.describeOnce(this.whole)) this.whole.described.set(summary, ranges);
   }
 
   /**
@@ -341,6 +347,18 @@ export class FacetCounter {
     const out = new Map<CountedFacet, Int32Array>();
     for (const { facet } of this.countedFacets) {
       if (facet.contextOnly?.({})) out.set(facet, facet.count(ctx, {}).slice());
+    }
+    return out;
+  }
+
+  /** What each range summary that depends on the context alone describes under ctx. */
+  private describeOnce(ctx: FacetContext): Map<RangeSummary, Ranges> {
+    const out = new Map<RangeSummary, Ranges>();
+    for (const summary of this.summaries) {
+      if (!summary.contextOnly?.({})) continue;
+      const ranges: Ranges = {};
+      summary.describe(ctx, {}, ranges);
+      out.set(summary, ranges);
     }
     return out;
   }
@@ -659,10 +677,11 @@ export class FacetCounter {
     }
 
     const ranges: Ranges = {};
-    for (const x of this.matcher.declared) {
-      const summary = x.index.summary;
-      if (!summary) continue;
-      summary.describe(context(summary.ignores), f, ranges);
+    for (const summary of this.summaries) {
+      const ctx = context(summary.ignores);
+      const once = summary.contextOnly?.(f) ? ctx.tally?.described.get(summary) : undefined;
+      if (once) Object.assign(ranges, once);
+      else summary.describe(ctx, f, ranges);
     }
 
     const heads = this.heads.get(labeling.locale);

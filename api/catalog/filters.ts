@@ -101,6 +101,8 @@ export interface CountedFacet {
 export interface RangeSummary {
   readonly ignores: readonly string[];
   describe(ctx: FacetContext, f: FilterValues, into: Omit<FacetsPayload, 'facets'>): void;
+  /** whether what it describes under f depends on the context alone (then it may be described once per build); no when absent */
+  contextOnly?(f: FilterValues): boolean;
 }
 
 export interface FilterIndex {
@@ -387,6 +389,7 @@ export const FILTERS = {
             const { min, max } = extremesIn(ctx, byCapacity, capacity);
             if (max >= 1) into.capacityRange = { min, max };
           },
+          contextOnly: () => true,
         },
       };
     },
@@ -409,6 +412,8 @@ export const FILTERS = {
             const code = CURRENCIES[currency - 1];
             into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis: PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'] };
           },
+          // the prices of every option type, else of the one selected
+          contextOnly: (f) => f.pricingOptionType === undefined,
         },
       };
     },

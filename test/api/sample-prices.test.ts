@@ -112,6 +112,17 @@ describe('comparable prices on the committed sample', () => {
     assert.ok(passes.length >= 1 && passes.every((c) => c.fromBillingPeriod === 'day' && c.fromPrice!.amount === dayPasses.min.amount));
   });
 
+  it('describes the prices of a whole country, a context described once per build, as its listings give them', async () => {
+    const round2 = (x: number) => Math.round(x * 100) / 100;
+    const slugs = (await walk('locale=en&country=spain&sortBy=price-asc')).map((c) => c.slug);
+    const monthly = (await Promise.all(slugs.map((s) => comparable(s, BASES)))).filter((c) => c?.basis === 'monthly').map((c) => c!.amount);
+    assert.ok(monthly.length > 50, `${monthly.length} monthly prices in Spain`);
+    const expected = { min: { amount: round2(Math.min(...monthly)), currency: 'EUR' }, max: { amount: round2(Math.max(...monthly)), currency: 'EUR' }, basis: 'monthly' };
+    assert.deepEqual((await get(app, '/v1/facets?locale=en&country=spain')).body.data.priceRange, expected);
+    // the price filter leaves the context of the range as it is
+    assert.deepEqual((await get(app, '/v1/facets?locale=en&country=spain&minPrice=1&maxPrice=2')).body.data.priceRange, expected);
+  });
+
   it('gives every ranking entry price its billing period', async () => {
     const ranking = (await get(app, '/v1/rankings?locale=en&city=berlin&limit=25')).body.data;
     const withPrice = ranking.ranked.filter((e: { entryPrice?: unknown }) => e.entryPrice);
