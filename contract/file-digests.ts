@@ -15,6 +15,12 @@ const hex64 = (h: bigint) => h.toString(16).padStart(16, '0');
 /** The xxh64 of a file's bytes, as the manifest gives it. */
 export const xxh64Hex = (bytes: Uint8Array): string => hex64(xxh64(bytes));
 
+/** The xxh64 of bytes fed in chunks, as the manifest gives it. */
+export function xxh64Digester(): { update(chunk: Uint8Array): void; digest(): string } {
+  const h = new Xxh64();
+  return { update: (chunk) => { h.update(chunk); }, digest: () => hex64(h.digest()) };
+}
+
 /** Both digests of bytes fed in chunks. */
 export function fileDigester(): { update(chunk: Uint8Array): void; digest(): FileDigests } {
   const sha256 = createHash('sha256');
