@@ -20,6 +20,7 @@ import { localizeMarketRates, type LocalizedMarketRates } from './market-rates.t
 import { LoadWorkers, type StructureCheck, type Table } from './workers.ts';
 import { checkLineCount, type NdjsonLines } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
+import { ServedFiles } from './served-files.ts';
 import { suggestIndexOf } from './suggest.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
@@ -56,9 +57,9 @@ export interface LoadedBuild {
   priceIndexJson: Buffer;
   /** by space slug (a keyed file: the routes of the spaces a lead names are read when it arrives) */
   leadRouting: LeadRoutes;
-  /** files served as they are (price-report.csv, price-report.datapackage.json), if present */
-  rawFiles: Map<string, Buffer>;
-  /** releases the open detail and hub files; call once the build is no longer served */
+  /** the files served as they are (price-report.csv, price-history.json, methodology.md, …), left on disk */
+  servedFiles: ServedFiles;
+  /** releases the open detail, hub and served files; call once the build is no longer served */
   close(): Promise<void>;
 }
 
@@ -120,7 +121,8 @@ const WITH_SITE_PATHS = new Set(Object.entries({ ...BUILD_FILES, ...LOCALIZED_BU
  * memory (contract/file-digests.ts), the structure of the listing files (listing-columns.bin and one NDJSON line per
  * listing); then the engine and indexes. The details files and the hubs' lines stay on disk:
  * each line is checked against its record index when it is read (api/build/records.ts), which
- * a whole-file digest at load could not prove for bytes read later. Every file held in memory
+ * a whole-file digest at load could not prove for bytes read later; so do the files served as
+ * they are, each checked against its digest whenever it is read (served-files.ts). Every file held in memory
  * is parsed here: a build that loads has nothing left to fail later but a line damaged on disk.
  * Elements are not validated against the contract again: the pipeline did before it published,
  * and the manifest with its checksums and contract hash is the proof.
@@ -221,7 +223,12 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     return json ? { json: json.bytes, head: json.head as PriceIndexHead } : fail(`${PRICE_INDEX} ${error}`);
   });
   track(PRICE_INDEX, priceIndexRead);
-  for (const name of Object.keys(manifest.files)) if (!ON_DISK.has(name)) void read(name);
+  /** the files served as they are: hashed here, read from disk when asked for (served-files.ts) */
+  const served = Object.keys(manifest.files).filter((name) => !REQUIRED_FILES.includes(name));
+  for (const name of Object.keys(manifest.files)) if (!ON_DISK.has(name) && !served.includes(name)) void read(name);
+  for (const name of served) track(name, workers.read(join(dir, name), false).catch(unreadable(name)).then(({ xxh64 }) => matches(name, xxh64)));
+  const servedFiles = ServedFiles.open(dir, served, manifest.xxh64).catch((err: Error) => fail(err.message));
+  servedFiles.catch(() => undefined); // awaited below
   /** A JSON file by its name (and its name in BUILD_FILES or LOCALIZED_BUILD_FILES), parsed and as served */
   const jsonFile = async <T>(name: string, kind = name): Promise<JsonFile<T>> => {
     const bytes = await read(name);
@@ -308,8 +315,6 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     } catch (err) {
       return fail((err as Error).message);
     }
-    const rawFiles = new Map<string, Buffer>();
-    for (const name of Object.keys(manifest.files)) if (!REQUIRED_FILES.includes(name)) rawFiles.set(name, await read(name));
     await checksums();
 
     return {
@@ -319,11 +324,12 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       loadedAt: (opts.now ?? Date.now)(),
       config, labels, geo, geoJson: jsonOf(geoFiles), engine, marketRates, rankings, places, operators,
       priceIndexHead: priceIndex.head, priceIndex: parsedWhenAsked<PriceIndexPayload>(priceIndex.json), priceIndexJson: priceIndex.json,
-      suggestIndex, leadRouting, rawFiles,
-      close: closer(engine, [rankings, places, operators], leadRouting),
+      suggestIndex, leadRouting, servedFiles: await servedFiles,
+      close: closer(engine, [rankings, places, operators], leadRouting, await servedFiles),
     };
   } catch (err) {
     for (const opened of await Promise.allSettled(onDisk)) if (opened.status === 'fulfilled') await opened.value.fh.close().catch(() => undefined);
+    await servedFiles.then((files) => files.close(), () => undefined);
     // what was made of a damaged file fails in many ways: its checksum names the cause
     await checksums();
     throw err instanceof BuildLoadError ? err : new BuildLoadError(`build ${dir}: ${(err as Error).message}`);
@@ -344,11 +350,12 @@ function parsedWhenAsked<T>(json: Buffer): () => T {
  * What a loaded build closes: its engine's files and its hubs'. Made outside loadBuild, whose
  * closures would keep the loader's scope alive with the build, and every byte read for the load.
  */
-function closer(engine: Engine, hubs: PerLocale<KeyedRecords<unknown>>[], leadRouting: KeyedRecords<LeadRoute>): () => Promise<void> {
+function closer(engine: Engine, hubs: PerLocale<KeyedRecords<unknown>>[], leadRouting: KeyedRecords<LeadRoute>, servedFiles: ServedFiles): () => Promise<void> {
   return async () => {
     await engine.close();
     for (const hub of hubs) for (const l of LOCALES) await hub[l].close().catch(() => undefined);
     await leadRouting.close().catch(() => undefined);
+    await servedFiles.close();
   };
 }
 

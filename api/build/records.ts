@@ -20,10 +20,17 @@ export interface RecordFile {
   crcs: Uint32Array;
 }
 
+/** Bytes of a build file read after the load that are not the bytes the pipeline published: refused, never served. */
+export class DamagedFileError extends Error {
+  constructor(readonly file: string, what: string, why: string) {
+    super(`${file}: ${what} is damaged (${why})`);
+  }
+}
+
 /** A line whose bytes on disk are not those of the record index. */
-export class DamagedRecordError extends Error {
-  constructor(readonly file: string, readonly line: number, why: string) {
-    super(`${file}: line ${line + 1} is damaged (${why})`);
+export class DamagedRecordError extends DamagedFileError {
+  constructor(file: string, readonly line: number, why: string) {
+    super(file, `line ${line + 1}`, why);
   }
 }
 

@@ -15,7 +15,7 @@ export interface Served {
 /** Where the request handlers get the build to answer with. */
 export interface CatalogSource {
   current(): Served;
-  /** A line of this build was found damaged on disk (DamagedRecordError): the request got a 500. */
+  /** A line or file of this build was found damaged on disk (DamagedFileError): the request got a 500. */
   damaged(build: LoadedBuild, err: Error): void;
 }
 
@@ -103,7 +103,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
   }
 
   /**
-   * A detail line of the served build is damaged on disk: logged, and `current` is loaded again
+   * A line or a served file of the served build is damaged on disk: logged, and `current` is loaded again
    * (once per build), every detail line checked this time, so a repaired or newer build replaces
    * it while a still damaged one is refused. Meanwhile the other lines keep being served.
    */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
 import type { LoadedBuild } from '../build/load.ts';
-import { DamagedRecordError } from '../build/records.ts';
+import { DamagedFileError } from '../build/records.ts';
 import type { Locale } from '../../contract/common.ts';
 import { citation, type CitationPage, type CitedData } from './citation.ts';
 import { envelope, type MetaInput } from './envelope.ts';
@@ -104,6 +104,20 @@ const NONE = z.any().transform(() => undefined);
 /** Makes a request's 400 more helpful with what the build knows (e.g. the slug of a place it named). */
 export type ExplainInvalid = (error: ApiError, request: FastifyRequest, build: LoadedBuild) => ApiError;
 
+/**
+ * What answers an error met while answering from `build`: a damaged record or file
+ * (DamagedFileError) is logged, reported to the store, which loads the build again, and
+ * answered 500; any other error is thrown on.
+ */
+export function refuseDamaged(app: FastifyInstance, request: FastifyRequest, build: LoadedBuild): (err: unknown) => never {
+  return (err) => {
+    if (!(err instanceof DamagedFileError)) throw err;
+    request.log.error({ err, buildId: build.id }, 'damaged record refused');
+    app.catalog.damaged(build, err);
+    throw new ApiError('INTERNAL_ERROR', 'The stored record behind this response is damaged; it is not served until the build is repaired or replaced.');
+  };
+}
+
 export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, any, any>, explainInvalid?: ExplainInvalid) {
   app.routeDefinitions.push(def);
   const quickQuery = def.querystring && !def.params && !def.body ? quickQueryReading(def.querystring) : undefined;
@@ -148,13 +162,8 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
         return undefined;
       }
       const cfg = app.config;
-      /** a damaged record is refused the same way whether the handler throws or rejects */
-      const refuseDamaged = (err: unknown): never => {
-        if (!(err instanceof DamagedRecordError)) throw err;
-        request.log.error({ err, buildId: build.id }, 'damaged record refused');
-        app.catalog.damaged(build, err);
-        throw new ApiError('INTERNAL_ERROR', 'The stored record behind this response is damaged; it is not served until the build is repaired or replaced.');
-      };
+      /** a damaged record or file is refused the same way whether the handler throws or rejects */
+      const refuse = refuseDamaged(app, request, build);
       const answer = (result: RouteResult) => {
         const response = responseOf(result);
         if (key === undefined || !responses.admits(key)) return send(reply, response);
@@ -167,9 +176,9 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
           cite: (locale, page, data) => citation({ siteUrl: cfg.siteUrl, serviceName: cfg.serviceName, locale, page, now, data }),
         });
       } catch (err) {
-        return refuseDamaged(err);
+        return refuse(err);
       }
-      if (result instanceof Promise) return result.then(answer, refuseDamaged);
+      if (result instanceof Promise) return result.then(answer, refuse);
       // sent with the turn's other responses (turn-end.ts); returning the reply would make
       // Fastify wait on it as on a promise
       sendAtTurnEnd(reply, () => answer(result));

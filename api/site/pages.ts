@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { Eta } from 'eta';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LoadedBuild } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
@@ -15,6 +15,7 @@ import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';
 import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/citation.ts';
 import { CACHE, type CacheHint } from '../http/headers.ts';
 import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
+import { refuseDamaged } from '../http/route.ts';
 import { markdownToHtml } from './markdown.ts';
 import { PROBLEM_DOCS } from './problems.ts';
 import { formatDate, formatMoney, formatShare, STRINGS } from './strings.ts';
@@ -104,13 +105,13 @@ const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => 
 /** Registers every page; call after the API routes (the pages take no path the API uses). */
 export function installPages(app: FastifyInstance) {
   /** Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404. */
-  const serve = async (reply: FastifyReply, key: string, locale: Locale, render: (build: LoadedBuild, now: number) => Promise<string | undefined>) => {
+  const serve = async (request: FastifyRequest, reply: FastifyReply, key: string, locale: Locale, render: (build: LoadedBuild, now: number) => Promise<string | undefined>) => {
     const { build, responses } = app.catalog.current();
     const now = app.clock();
     const cacheKey = app.config.queryCache ? `page|${key}` : undefined;
     let kept = cacheKey === undefined ? undefined : responses.get(cacheKey, now);
     if (!kept) {
-      const html = await render(build, now);
+      const html = await render(build, now).catch(refuseDamaged(app, request, build));
       if (html === undefined) return notFound(reply, build, app.config, locale);
       if (cacheKey === undefined) return reply.type(HTML_TYPE).send(html);
       kept = responses.keep(cacheKey, now, { body: html, contentType: HTML_TYPE });
@@ -128,7 +129,7 @@ export function installPages(app: FastifyInstance) {
         config: { cache: page.cache },
         handler: (request, reply) => {
           const params = request.params as Record<string, string>;
-          return serve(reply, `${url}|${JSON.stringify(params)}`, locale, async (build, now) => {
+          return serve(request, reply, `${url}|${JSON.stringify(params)}`, locale, async (build, now) => {
             const ctx: ViewContext = { build, config: app.config, locale, params };
             const view = await page.view(ctx);
             return view && renderView(view, ctx, now);
@@ -144,7 +145,7 @@ export function installPages(app: FastifyInstance) {
     config: { cache: PROBLEM_PAGE_CACHE },
     handler: (request, reply) => {
       const segment = (request.params as { code: string }).code;
-      return serve(reply, `/problems/${segment}`, 'en', async (build) => {
+      return serve(request, reply, `/problems/${segment}`, 'en', async (build) => {
         const code = PROBLEM_BY_SEGMENT.get(segment);
         if (!code) return undefined;
         return eta.render('./problem', {

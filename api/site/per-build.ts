@@ -9,6 +9,11 @@ const made = new WeakMap<LoadedBuild, Map<string, unknown>>();
 export function perBuild<T>(build: LoadedBuild, key: string, make: () => T): T {
   let values = made.get(build);
   if (!values) made.set(build, (values = new Map()));
-  if (!values.has(key)) values.set(key, make());
+  if (!values.has(key)) {
+    const value = make();
+    values.set(key, value);
+    // a value made from a file found damaged is not kept: once repaired, the file is read again
+    if (value instanceof Promise) value.catch(() => values.delete(key));
+  }
   return values.get(key) as T;
 }

@@ -234,7 +234,7 @@ export async function cityPricesView(ctx: ViewContext): Promise<PageView | undef
   if (!rates && !indexCity) return undefined;
   const charts = await loadCharts();
   const { cityChart, indexFigures } = charts;
-  const history = historyOf(ctx.build);
+  const history = await historyOf(ctx.build);
   const historyCity = history?.cities.find((c) => c.city.slug === ctx.params.city);
   const city = rates?.rates.city ?? indexCity!.city;
   const figures = indexCity ? indexFigures([indexCity], ctx.locale, figureNames(ctx)) : [];
@@ -277,10 +277,12 @@ function indexRows(ctx: ViewContext, c: PriceIndexCity) {
   };
 }
 
-/** The build's monthly history (price-history.json), parsed once; undefined when the build has none. */
-function historyOf(build: LoadedBuild): PriceHistoryPayload | undefined {
-  const raw = build.rawFiles.get('price-history.json');
-  return raw && perBuild(build, 'history', () => JSON.parse(raw.toString('utf8')) as PriceHistoryPayload);
+/** The build's monthly history (price-history.json), read and parsed once; undefined when the build has none. */
+function historyOf(build: LoadedBuild): Promise<PriceHistoryPayload | undefined> {
+  return perBuild(build, 'history', async () => {
+    const bytes = await build.servedFiles.read('price-history.json');
+    return bytes && JSON.parse(bytes.toString('utf8')) as PriceHistoryPayload;
+  });
 }
 
 /** A history table: a row per `rows` entry, a cell per column, each the median (when published) and the sample. */
@@ -335,9 +337,11 @@ function indexHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, h
 }
 
 /** The methodology of the build as HTML: its methodology.md when it ships one. */
-function methodologyHtml(build: LoadedBuild): string | undefined {
-  const md = build.rawFiles.get('methodology.md');
-  return md && perBuild(build, 'methodology', () => markdownToHtml(md.toString('utf8'), 2));
+function methodologyHtml(build: LoadedBuild): Promise<string | undefined> {
+  return perBuild(build, 'methodology', async () => {
+    const md = await build.servedFiles.read('methodology.md');
+    return md && markdownToHtml(md.toString('utf8'), 2);
+  });
 }
 
 /** The build's release (its datapackage, CITATION.cff and BibTeX), when the pipeline kept one. */
@@ -350,7 +354,7 @@ async function releaseOf(ctx: ViewContext) {
 
 export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
   const index = ctx.build.priceIndex();
-  const history = historyOf(ctx.build);
+  const history = await historyOf(ctx.build);
   const t = STRINGS[ctx.locale];
   const chartsModule = await loadCharts();
   const { indexChart, indexFigures } = chartsModule;
@@ -376,7 +380,7 @@ export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
       index,
       charts,
       cities: index.cities.map((c) => indexRows(ctx, c)),
-      methodology: methodologyHtml(ctx.build),
+      methodology: await methodologyHtml(ctx.build),
       release: await releaseOf(ctx),
       history: history && indexHistory(ctx, chartsModule, history),
     },

@@ -87,6 +87,13 @@ describe('loadBuild', () => {
     }
   });
 
+  it('rejects a file served as it is (price-report.csv) whose checksum does not match, though it is left on disk', async () => {
+    const f = await writeBuildFixture();
+    dirs.push(f.dir);
+    await writeFile(join(f.dir, 'price-report.csv'), 'country_code,city_slug\nDE,berlin\n');
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/price-report\.csv checksum mismatch/));
+  });
+
   it('checks a detail line against its record index when it reads it, and every line when asked', async () => {
     const f = await writeBuildFixture();
     dirs.push(f.dir);
@@ -383,6 +390,70 @@ describe('hot reload', () => {
     const repaired = await app.inject({ url: '/v1/properties/tor-twelve?locale=en' });
     assert.equal(repaired.statusCode, 200);
     assert.equal(JSON.parse(repaired.body).data.slug, 'tor-twelve');
+    await app.close();
+    await store.close();
+  });
+
+  it('never serves a file served as it is that changed after the load: 500, a log line, a reload that refuses it, served again once repaired', async () => {
+    const d = await dist();
+    const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a' });
+    await publish(d, a.dir);
+    const errors: string[] = [];
+    const store = await CatalogStore.open(d, { siteUrl: SITE, log: { info: () => undefined, error: (obj: object, msg: string) => { errors.push(`${msg}: ${(obj as { err: Error }).err.message}`); } } });
+    const app = await buildApp({ config: testConfig({ RATE_LIMIT_READS: '1000000', QUERY_CACHE: '0' }), catalog: store, logger: false });
+    const file = join(a.dir, 'price-report.csv');
+    const original = await readFile(file);
+    const before = await app.inject({ url: '/api/price-report' });
+    assert.equal(before.statusCode, 200);
+    assert.equal(before.body, original.toString('utf8'));
+
+    // same length, one letter changed: only the checksum can tell
+    await writeFile(file, original.toString('utf8').replace('city_slug', 'city_slag'));
+    const failed = once(store, 'failed');
+    const res = await app.inject({ url: '/api/price-report' });
+    assert.equal(res.statusCode, 500);
+    assert.match(res.headers['content-type'] as string, /^application\/problem\+json/);
+    assert.equal(JSON.parse(res.body).code, 'INTERNAL_ERROR');
+    assert.doesNotMatch(res.body, /city_slag/);
+    await failed;
+    assert.match(errors.join('\n'), /damaged build file; reloading the build: price-report\.csv: the file is damaged \(its bytes differ from the manifest\)/);
+    assert.match(errors.join('\n'), /build rejected; still serving the previous one: build .*: price-report\.csv checksum mismatch/);
+    assert.equal(store.current().build.id, 'a');
+    assert.equal((await app.inject({ url: '/v1/properties?locale=en' })).statusCode, 200, 'the rest of the build is served');
+
+    await writeFile(file, original);
+    const repaired = await app.inject({ url: '/api/price-report' });
+    assert.equal(repaired.statusCode, 200);
+    assert.equal(repaired.body, original.toString('utf8'));
+    await app.close();
+    await store.close();
+  });
+
+  it('refuses a page whose file changed after the load the same way (methodology.md, in the price index page)', async () => {
+    const d = await dist();
+    const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a', mutate: (files) => files.set('methodology.md', '# How the index is made\n\nMedians of the month.\n') });
+    await publish(d, a.dir);
+    const errors: string[] = [];
+    const store = await CatalogStore.open(d, { siteUrl: SITE, log: { info: () => undefined, error: (obj: object, msg: string) => { errors.push(`${msg}: ${(obj as { err: Error }).err.message}`); } } });
+    const app = await buildApp({ config: testConfig({ RATE_LIMIT_READS: '1000000', QUERY_CACHE: '0' }), catalog: store, logger: false });
+    const file = join(a.dir, 'methodology.md');
+    const original = await readFile(file);
+    await writeFile(file, Buffer.concat([original, Buffer.from('Changed after publishing.\n')]));
+    const failed = once(store, 'failed');
+    const res = await app.inject({ url: '/en/price-index' });
+    assert.equal(res.statusCode, 500);
+    assert.doesNotMatch(res.body, /Changed after publishing/);
+    await failed;
+    assert.match(errors.join('\n'), /damaged build file; reloading the build: methodology\.md: the file is damaged/);
+    assert.equal(store.current().build.id, 'a');
+
+    await writeFile(file, original);
+    const repaired = await app.inject({ url: '/en/price-index' });
+    assert.equal(repaired.statusCode, 200);
+    assert.match(repaired.body, /Medians of the month\./);
+    // what was read and checked is what the build serves from then on
+    await writeFile(file, Buffer.concat([original, Buffer.from('Changed after publishing.\n')]));
+    assert.match((await app.inject({ url: '/en/price-index' })).body, /Medians of the month\./);
     await app.close();
     await store.close();
   });

@@ -54,17 +54,17 @@ const priceIndexRoute = defineRoute({
   },
 });
 
-function rawFile(build: LoadedBuild, name: string): Buffer {
-  const buf = build.rawFiles.get(name);
-  if (!buf) throw new ApiError('NOT_FOUND', `This build publishes no ${name}.`);
-  return buf;
+async function servedFile(build: LoadedBuild, name: string): Promise<Buffer> {
+  const bytes = await build.servedFiles.read(name);
+  if (!bytes) throw new ApiError('NOT_FOUND', `This build publishes no ${name}.`);
+  return bytes;
 }
 
 /** A CSV file of the build as a download named after it and the data date, under its licence. */
-function csvDownload(build: LoadedBuild, name: 'price-report' | 'price-report-history') {
+async function csvDownload(build: LoadedBuild, name: 'price-report' | 'price-report-history') {
   const date = build.priceIndexHead.asOf.slice(0, 10);
   return {
-    raw: rawFile(build, `${name}.csv`),
+    raw: await servedFile(build, `${name}.csv`),
     contentType: CSV_TYPE,
     headers: { 'content-disposition': `attachment; filename="${name}-${date}.csv"`, link: LICENSE_LINK },
   };
@@ -87,9 +87,9 @@ const priceHistoryRoute = defineRoute({
   cache: CACHE.priceIndex,
   cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query, build, config, cite }) => {
-    const history = perBuild(build, 'price-history.json', () =>
-      Buffer.from(resolveSitePathsInJson(rawFile(build, 'price-history.json').toString('utf8'), config.siteUrl).trimEnd()));
+  handler: async ({ query, build, config, cite }) => {
+    const history = await perBuild(build, 'price-history.json', async () =>
+      Buffer.from(resolveSitePathsInJson((await servedFile(build, 'price-history.json')).toString('utf8'), config.siteUrl).trimEnd()));
     const pinned = { asOf: build.priceIndexHead.asOf, release: build.id };
     return { json: envelopeBytes(history, { citation: cite(query.locale ?? 'en', { kind: 'price-index' }, pinned) }) };
   },
