@@ -59,6 +59,14 @@ async function withBytes(name: string, change: (bytes: Buffer) => Buffer) {
   return f;
 }
 
+/** A store over the dist directory `d` keeping its error log lines ("<message>: <error>"), and an app serving it. */
+async function servedWithErrorLog(d: string, env: Record<string, string> = {}) {
+  const errors: string[] = [];
+  const store = await CatalogStore.open(d, { siteUrl: SITE, log: { info: () => undefined, error: (obj: object, msg: string) => { errors.push(`${msg}: ${(obj as { err: Error }).err.message}`); } } });
+  const app = await buildApp({ config: testConfig({ RATE_LIMIT_READS: '1000000', ...env }), catalog: store, logger: false });
+  return { errors, store, app };
+}
+
 const refused = (pattern: RegExp) => (e: Error) => e instanceof BuildLoadError && pattern.test(e.message);
 
 describe('loadBuild', () => {
@@ -331,9 +339,7 @@ describe('hot reload', () => {
     const d = await dist();
     const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a' });
     await publish(d, a.dir);
-    const errors: string[] = [];
-    const store = await CatalogStore.open(d, { siteUrl: SITE, log: { info: () => undefined, error: (obj: object, msg: string) => { errors.push(`${msg}: ${(obj as { err: Error }).err.message}`); } } });
-    const app = await buildApp({ config: testConfig({ RATE_LIMIT_READS: '1000000' }), catalog: store, logger: false });
+    const { errors, store, app } = await servedWithErrorLog(d);
     const bad = await writeBuildFixture(join(d, 'builds', 'bad'), { buildId: 'bad', extra: 3 });
     const m = JSON.parse(await readFile(join(bad.dir, 'manifest.json'), 'utf8'));
     m.xxh64['cards.en.ndjson'] = '0'.repeat(16);
@@ -354,9 +360,7 @@ describe('hot reload', () => {
     const d = await dist();
     const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a' });
     await publish(d, a.dir);
-    const errors: string[] = [];
-    const store = await CatalogStore.open(d, { siteUrl: SITE, log: { info: () => undefined, error: (obj: object, msg: string) => { errors.push(`${msg}: ${(obj as { err: Error }).err.message}`); } } });
-    const app = await buildApp({ config: testConfig({ RATE_LIMIT_READS: '1000000' }), catalog: store, logger: false });
+    const { errors, store, app } = await servedWithErrorLog(d);
     const file = join(a.dir, 'details.en.ndjson');
     const original = await readFile(file);
     const lines = original.toString('utf8').split('\n');
@@ -398,9 +402,7 @@ describe('hot reload', () => {
     const d = await dist();
     const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a' });
     await publish(d, a.dir);
-    const errors: string[] = [];
-    const store = await CatalogStore.open(d, { siteUrl: SITE, log: { info: () => undefined, error: (obj: object, msg: string) => { errors.push(`${msg}: ${(obj as { err: Error }).err.message}`); } } });
-    const app = await buildApp({ config: testConfig({ RATE_LIMIT_READS: '1000000', QUERY_CACHE: '0' }), catalog: store, logger: false });
+    const { errors, store, app } = await servedWithErrorLog(d, { QUERY_CACHE: '0' });
     const file = join(a.dir, 'price-report.csv');
     const original = await readFile(file);
     const before = await app.inject({ url: '/api/price-report' });
@@ -433,9 +435,7 @@ describe('hot reload', () => {
     const d = await dist();
     const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a', mutate: (files) => files.set('methodology.md', '# How the index is made\n\nMedians of the month.\n') });
     await publish(d, a.dir);
-    const errors: string[] = [];
-    const store = await CatalogStore.open(d, { siteUrl: SITE, log: { info: () => undefined, error: (obj: object, msg: string) => { errors.push(`${msg}: ${(obj as { err: Error }).err.message}`); } } });
-    const app = await buildApp({ config: testConfig({ RATE_LIMIT_READS: '1000000', QUERY_CACHE: '0' }), catalog: store, logger: false });
+    const { errors, store, app } = await servedWithErrorLog(d, { QUERY_CACHE: '0' });
     const file = join(a.dir, 'methodology.md');
     const original = await readFile(file);
     await writeFile(file, Buffer.concat([original, Buffer.from('Changed after publishing.\n')]));
