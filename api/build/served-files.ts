@@ -11,6 +11,9 @@ import { xxh64Hex } from '../../contract/file-digests.ts';
 import { DamagedFileError } from './records.ts';
 
 export class ServedFiles {
+  /** the reads under way: requests for a file while it is read share the read and its buffer (22 MB for the report's history) */
+  private readonly reading = new Map<string, Promise<Buffer | undefined>>();
+
   private constructor(private readonly handles: Map<string, FileHandle>, private readonly xxh64: Record<string, string>) {}
 
   /** Opens the named files of a build directory; `xxh64` is the manifest's. */
@@ -30,7 +33,16 @@ export class ServedFiles {
   }
 
   /** The whole file, checked against the manifest; undefined when the build has no such file. */
-  async read(name: string): Promise<Buffer | undefined> {
+  read(name: string): Promise<Buffer | undefined> {
+    let read = this.reading.get(name);
+    if (!read) {
+      read = this.readChecked(name).finally(() => this.reading.delete(name));
+      this.reading.set(name, read);
+    }
+    return read;
+  }
+
+  private async readChecked(name: string): Promise<Buffer | undefined> {
     const fh = this.handles.get(name);
     if (!fh) return undefined;
     let bytes: Buffer;

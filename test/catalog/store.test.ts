@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../api/app.ts';
 import { BuildLoadError, loadBuild } from '../../api/build/load.ts';
-import { DamagedRecordError } from '../../api/build/records.ts';
+import { DamagedFileError, DamagedRecordError } from '../../api/build/records.ts';
 import { CatalogStore } from '../../api/build/store.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { BUILD_FORMAT_VERSION } from '../../contract/build.ts';
@@ -100,6 +100,20 @@ describe('loadBuild', () => {
     dirs.push(f.dir);
     await writeFile(join(f.dir, 'price-report.csv'), 'country_code,city_slug\nDE,berlin\n');
     await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/price-report\.csv checksum mismatch/));
+  });
+
+  it('reads a served file once for the requests that ask while it is read, and anew, checked, for a later one', async () => {
+    const f = await writeBuildFixture();
+    dirs.push(f.dir);
+    const b = await loadBuild(f.dir, { siteUrl: SITE });
+    const [one, two] = await Promise.all([b.servedFiles.read('price-report.csv'), b.servedFiles.read('price-report.csv')]);
+    assert.equal(one, two, 'one buffer for both');
+    assert.equal(one!.toString('utf8'), 'country_code,city_slug\n');
+    await writeFile(join(f.dir, 'price-report.csv'), 'country_code,city_slag\n');
+    await assert.rejects(b.servedFiles.read('price-report.csv'), (e: Error) => e instanceof DamagedFileError
+      && e.message === 'price-report.csv: the file is damaged (its bytes differ from the manifest)');
+    assert.equal(await b.servedFiles.read('price-history.json'), undefined, 'a file the build does not publish');
+    await b.close();
   });
 
   it('checks a detail line against its record index when it reads it, and every line when asked', async () => {
