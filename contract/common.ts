@@ -8,6 +8,8 @@ export const LocaleSchema = z.enum(LOCALES);
 export type Locale = z.infer<typeof LocaleSchema>;
 /** The locale every name must have: a text missing in another locale falls back to this one's. */
 export const FALLBACK_LOCALE = 'en' satisfies Locale;
+/** A value made for each locale, e.g. the Intl formatters, which cost far more to make than to use. */
+export const byLocale = <T>(make: (locale: Locale) => T) => Object.fromEntries(LOCALES.map((l) => [l, make(l)])) as Record<Locale, T>;
 
 export const CURRENCIES = ['EUR', 'GBP', 'USD', 'CHF', 'VES', 'AED'] as const;
 export const CurrencySchema = z.enum(CURRENCIES);

@@ -5,7 +5,7 @@
  */
 import * as Plot from '@observablehq/plot';
 import { parseHTML } from 'linkedom';
-import { OPTION_TYPES, type Locale, type Money, type OptionType } from '../../contract/common.ts';
+import { byLocale, OPTION_TYPES, type Locale, type Money, type OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
 import { formatMoney, STRINGS } from './strings.ts';
 
@@ -117,9 +117,10 @@ export interface HistorySeries {
 
 const monthDate = (month: string) => new Date(`${month}-01T00:00:00Z`);
 
+const MONTH_FORMATS = byLocale((l) => new Intl.DateTimeFormat(l, { month: 'short', year: 'numeric', timeZone: 'UTC' }));
+
 /** Month labels as the locale writes them ("Mar 2026", "März 2026", "mar 2026"). */
-export const formatMonth = (locale: Locale, month: string) =>
-  new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(monthDate(month));
+export const formatMonth = (locale: Locale, month: string) => MONTH_FORMATS[locale].format(monthDate(month));
 
 /**
  * The monthly history: a line per series through its published months (a gap where a month is not

@@ -1,4 +1,4 @@
-import { CURRENCIES, LOCALES, type Currency, type Locale } from '../../contract/common.ts';
+import { byLocale, CURRENCIES, type Currency, type Locale } from '../../contract/common.ts';
 import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
 
 /**
@@ -9,8 +9,7 @@ import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
 const NUMBER_LOCALE: Record<Locale, string> = { en: 'en-GB', de: 'de-DE', es: 'es-ES' };
 
 /** The number formats, made once: making an Intl.NumberFormat costs far more than formatting with one (thousands of hubs, several figures each). */
-const forLocales = <T>(make: (numberLocale: string) => T) =>
-  Object.fromEntries(LOCALES.map((l) => [l, make(NUMBER_LOCALE[l])])) as Record<Locale, T>;
+const forLocales = <T>(make: (numberLocale: string) => T) => byLocale((l) => make(NUMBER_LOCALE[l]));
 const COUNT_FORMATS = forLocales((numberLocale) => new Intl.NumberFormat(numberLocale));
 /** per locale and currency: whole amounts without cents, others with two decimals */
 const MONEY_FORMATS = forLocales((numberLocale) => Object.fromEntries(CURRENCIES.map((currency) => {
