@@ -225,7 +225,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   track(PRICE_INDEX, priceIndexRead);
   /** the files served as they are: hashed here, read from disk when asked for (served-files.ts) */
   const served = Object.keys(manifest.files).filter((name) => !REQUIRED_FILES.includes(name));
-  for (const name of Object.keys(manifest.files)) if (!ON_DISK.has(name) && !served.includes(name)) void read(name);
+  for (const name of Object.keys(manifest.files)) if (REQUIRED_FILES.includes(name) && !ON_DISK.has(name)) void read(name);
   for (const name of served) track(name, workers.read(join(dir, name), false).catch(unreadable(name)).then(({ xxh64 }) => matches(name, xxh64)));
   const servedFiles = ServedFiles.open(dir, served, manifest.xxh64).catch((err: Error) => fail(err.message));
   servedFiles.catch(() => undefined); // awaited below
@@ -316,6 +316,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       return fail((err as Error).message);
     }
     await checksums();
+    const files = await servedFiles;
 
     return {
       id: manifest.buildId,
@@ -324,8 +325,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       loadedAt: (opts.now ?? Date.now)(),
       config, labels, geo, geoJson: jsonOf(geoFiles), engine, marketRates, rankings, places, operators,
       priceIndexHead: priceIndex.head, priceIndex: parsedWhenAsked<PriceIndexPayload>(priceIndex.json), priceIndexJson: priceIndex.json,
-      suggestIndex, leadRouting, servedFiles: await servedFiles,
-      close: closer(engine, [rankings, places, operators], leadRouting, await servedFiles),
+      suggestIndex, leadRouting, servedFiles: files,
+      close: closer(engine, [rankings, places, operators], leadRouting, files),
     };
   } catch (err) {
     for (const opened of await Promise.allSettled(onDisk)) if (opened.status === 'fulfilled') await opened.value.fh.close().catch(() => undefined);

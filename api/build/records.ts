@@ -92,6 +92,17 @@ function checkRecord(file: RecordFile, i: number, bytes: Buffer, bytesRead = byt
   if (bytes[length - 1] !== NEWLINE || crc32(bytes.subarray(0, length)) !== file.crcs[i]) throw new DamagedRecordError(file.name, i, 'its bytes differ from the record index');
 }
 
+/** Fills `buf` with the file's bytes from `position` on; the bytes read, fewer where the file ends first. */
+export async function readAt(fh: FileHandle, buf: Buffer, position: number): Promise<number> {
+  let filled = 0;
+  while (filled < buf.length) {
+    const { bytesRead } = await fh.read(buf, filled, buf.length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled;
+}
+
 /** Reads the whole file and checks every line (after a damaged line was found, before trusting the file again). */
 export async function checkAllRecords(file: RecordFile, chunkBytes = 8 << 20): Promise<void> {
   const n = file.crcs.length;
@@ -100,12 +111,7 @@ export async function checkAllRecords(file: RecordFile, chunkBytes = 8 << 20): P
     while (last < n && file.starts[last + 1] - file.starts[first] <= chunkBytes) last++;
     const from = file.starts[first], length = file.starts[last] - from;
     const buf = Buffer.allocUnsafe(length);
-    let filled = 0;
-    while (filled < length) {
-      const { bytesRead } = await file.fh.read(buf, filled, length - filled, from + filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
+    const filled = await readAt(file.fh, buf, from);
     for (let i = first; i < last; i++) {
       const s = file.starts[i] - from, e = Math.min(file.starts[i + 1] - from, filled);
       checkRecord(file, i, buf.subarray(s, Math.max(s, e)), Math.max(0, e - s));

@@ -8,7 +8,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { xxh64Hex } from '../../contract/file-digests.ts';
-import { DamagedFileError } from './records.ts';
+import { DamagedFileError, readAt } from './records.ts';
 
 export class ServedFiles {
   /** the reads under way: requests for a file while it is read share the read and its buffer (22 MB for the report's history) */
@@ -28,10 +28,6 @@ export class ServedFiles {
     return new ServedFiles(handles, xxh64);
   }
 
-  has(name: string): boolean {
-    return this.handles.has(name);
-  }
-
   /** The whole file, checked against the manifest; undefined when the build has no such file. */
   read(name: string): Promise<Buffer | undefined> {
     let read = this.reading.get(name);
@@ -47,11 +43,8 @@ export class ServedFiles {
     if (!fh) return undefined;
     let bytes: Buffer;
     try {
-      const { size } = await fh.stat();
-      bytes = Buffer.allocUnsafe(size);
-      let filled = 0;
-      for (let n; filled < size && (n = (await fh.read(bytes, filled, size - filled, filled)).bytesRead) > 0;) filled += n;
-      bytes = bytes.subarray(0, filled);
+      bytes = Buffer.allocUnsafe((await fh.stat()).size);
+      bytes = bytes.subarray(0, await readAt(fh, bytes, 0));
     } catch (err) {
       throw new DamagedFileError(name, 'the file', `unreadable: ${(err as Error).message}`);
     }
