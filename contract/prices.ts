@@ -6,8 +6,16 @@
 import { z } from 'zod';
 import type { BillingPeriod, OptionType } from './common.ts';
 
-/** Month ×1, year ÷12, week ×52/12: the periods that have a monthly equivalent. */
-export const MONTHLY_FACTORS = { month: 1, year: 1 / 12, week: 52 / 12 } as const satisfies Partial<Record<BillingPeriod, number>>;
+/**
+ * Month ×1, year ÷12, week ×52÷12: the periods that have a monthly equivalent, each a fraction applied as
+ * written (the amount times `times`, then divided by `per`), so that a week price of 210 is 910 a month, not
+ * 909.99… through a rounded 52/12.
+ */
+export const MONTHLY_FACTORS = {
+  month: { times: 1, per: 1 },
+  year: { times: 1, per: 12 },
+  week: { times: 52, per: 12 },
+} as const satisfies Partial<Record<BillingPeriod, { times: number; per: number }>>;
 
 /**
  * What a comparable price is a price of: `monthly` (the monthly equivalent of a month, week or

@@ -99,18 +99,22 @@ create or replace macro quality_flags(is_published, sample_size, median_age_days
 
 
 /**
- * How prices compare (contract/prices.ts) as SQL macros: monthly_factor(period) (null for a period
- * without a monthly equivalent), price_basis(period), and price_basis_rank(product, basis), the
+ * How prices compare (contract/prices.ts) as SQL macros: monthly_times(period) and monthly_per(period),
+ * the monthly factor as a fraction (null for a period without a monthly equivalent), monthly_factor(period)
+ * (their quotient as a double, for checks that publish nothing), price_basis(period), and price_basis_rank(product, basis), the
  * position of a basis in the order a product's listings sort (1: the product's own basis), and
  * price_basis_id(basis), its index in PRICE_BASES (listing-columns.bin's comparableBasis).
  */
 export function priceMacros(): string {
-  const factors = Object.entries(MONTHLY_FACTORS).map(([period, f]) => `when ${sqlText(period)} then ${f}::double`).join(' ');
+  const factor = (part: 'times' | 'per') =>
+    Object.entries(MONTHLY_FACTORS).map(([period, f]) => `when ${sqlText(period)} then ${f[part]}`).join(' ');
   const bases = Object.entries(PERIOD_PRICE_BASIS).map(([period, b]) => `when ${sqlText(period)} then ${sqlText(b)}`).join(' ');
   const orders = (['all', ...OPTION_TYPES] as const)
     .map((p) => `when ${sqlText(p)} then [${priceBasisOrder(p).map(sqlText).join(', ')}]`).join('\n    ');
   return `
-create or replace macro monthly_factor(period) as case period ${factors} end;
+create or replace macro monthly_times(period) as case period ${factor('times')} end;
+create or replace macro monthly_per(period) as case period ${factor('per')} end;
+create or replace macro monthly_factor(period) as monthly_times(period)::double / monthly_per(period);
 create or replace macro price_basis(period) as case period ${bases} end;
 create or replace macro price_basis_rank(product_type, basis) as list_position(case product_type
     ${orders} end, basis);

@@ -13,15 +13,32 @@ create or replace macro is_desk_product(option_type) as
 create or replace macro is_priced_per_office(option_type) as
   option_type in ('private_office', 'exclusive_bereich');
 
--- an observed amount as a monthly price per desk: monthly products only; offices divided by their
--- desks (an office without a desk count has no per-desk price); null for what is not a desk
+-- Money as an exact decimal: DuckDB divides decimals as doubles, so a quotient is taken in integers of
+-- 10^-12 and truncated there (for amounts ≥ 0 that keeps the exact value's rounding to cents: a true
+-- half cent stays a half cent, and a value below one never reaches it).
+create or replace macro exact_money(x) as x::decimal(38, 12);
+create or replace macro exact_quotient(dividend, divisor) as
+  ((exact_money(dividend) * 1000000000000)::hugeint // divisor)::decimal(38, 0) * 0.000000000001;
+
+-- a published money figure: the exact value rounded to cents, halves away from zero (a decimal's round)
+create or replace macro published_money(x) as round(exact_money(x), 2)::double;
+
+-- an observed amount as a monthly price per desk, exactly: monthly products only, the amount times the
+-- period's factor as written (× 52 ÷ 12 for a week), offices divided by their desks (an office without a desk
+-- count has no per-desk price); null for what is not a desk
 create or replace macro monthly_price_per_desk(option_type, amount, billing_period, max_capacity) as
   case
-    when amount is null or monthly_factor(billing_period) is null then null
+    when amount is null or monthly_times(billing_period) is null then null
     when is_priced_per_office(option_type) then
-      case when max_capacity >= 1 then amount * monthly_factor(billing_period) / max_capacity end
-    when is_desk_product(option_type) then amount * monthly_factor(billing_period)
+      case when max_capacity >= 1 then
+        exact_quotient(exact_money(amount) * monthly_times(billing_period), monthly_per(billing_period) * max_capacity) end
+    when is_desk_product(option_type) then
+      exact_quotient(exact_money(amount) * monthly_times(billing_period), monthly_per(billing_period))
   end;
+
+-- an amount's monthly equivalent as a double (multiplied before it is divided: 210 a week is 910), for ordering
+create or replace macro monthly_equivalent(amount, billing_period) as
+  amount * monthly_times(billing_period) / monthly_per(billing_period);
 
 -- the products of the price index and its history: the city overall, then each desk product
 create or replace macro price_index_products() as

@@ -337,9 +337,9 @@ function priceOf(o: FixtureOption, currency: Currency): Price {
 /** Of the priced options of a product, those on the first basis of the product's order, the cheapest in EUR. */
 function comparableOf(options: FixtureOption[], product: OptionType | 'all', currency: Currency): Comparable | null {
   const order = priceBasisOrder(product);
-  const factors: Partial<Record<BillingPeriod, number>> = MONTHLY_FACTORS;
   const candidates = options.filter((o) => o.amount !== null && (product === 'all' || o.type === product)).map((o) => {
-    const monthly = o.amount! * (factors[o.period] ?? 1);
+    const factor = (MONTHLY_FACTORS as Partial<Record<BillingPeriod, { times: number; per: number }>>)[o.period];
+    const monthly = factor ? (o.amount! * factor.times) / factor.per : o.amount!;
     return { amount: round2(monthly), eur: Math.round((monthly / FX_PER_EUR[currency]) * 1e4) / 1e4, currency, basis: PERIOD_PRICE_BASIS[o.period] };
   });
   candidates.sort((a, b) => order.indexOf(a.basis) - order.indexOf(b.basis) || a.eur - b.eur);

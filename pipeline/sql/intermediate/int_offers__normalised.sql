@@ -10,14 +10,14 @@ fx as (
 final as (
   select
     offers.*,
-    offers.amount * monthly_factor(offers.billing_period) as monthly_amount,
+    monthly_equivalent(offers.amount, offers.billing_period) as monthly_amount,
     monthly_price_per_desk(offers.option_type, offers.amount, offers.billing_period, offers.max_capacity)
       as monthly_price_per_desk,
     -- the comparable price (contract/prices.ts): month, week and year as their monthly equivalent,
     -- day, hour and once as they are; in the offer's currency, and in EUR through the FX table
     price_basis(offers.billing_period) as price_basis,
-    round(offers.amount * coalesce(monthly_factor(offers.billing_period), 1), 2) as comparable_amount,
-    round(offers.amount * coalesce(monthly_factor(offers.billing_period), 1) / fx.units_per_eur, 4) as comparable_eur,
+    round(coalesce(monthly_equivalent(offers.amount, offers.billing_period), offers.amount), 2) as comparable_amount,
+    round(coalesce(monthly_equivalent(offers.amount, offers.billing_period), offers.amount) / fx.units_per_eur, 4) as comparable_eur,
   from offers
   left join fx on fx.currency = offers.currency
 )

@@ -1,7 +1,8 @@
 -- Sample size and figures per place (city, zone, country) and product today (history_month null),
 -- and per city and product at the end of each month of the history. The sample is the number of
 -- distinct spaces; median() interpolates, so an even sample gives the mean of the two middle values.
--- The average sums exact decimals: a float sum depends on the threads' order and would break reproducibility.
+-- Prices are exact decimals (int_space_prices__dated): the quantiles interpolate them exactly and the average
+-- divides their exact sum, so a published figure is the exact value rounded by the methodology's rule.
 -- `is_published` is the one publish decision of every figure built on these samples.
 -- Per city also the quality measures: quartiles, the age of the prices behind the figure (whole days
 -- from their observation to the reference time: the data's asOf today, the month's end or asOf if
@@ -61,7 +62,7 @@ city_figures as (
       count(*)::integer as sample_size,
       -- the quartiles from one sorted sample: the median is the middle one (median() is quantile_cont 0.5)
       quantile_cont(unit_price, [0.25, 0.5, 0.75]) as quartiles,
-      avg(unit_price::decimal(38, 12))::double as average_price,
+      exact_quotient(sum(unit_price), count(*)) as average_price,
       min(unit_price) as min_price, max(unit_price) as max_price,
       median(age_days) as median_age_days,
       avg((age_days > stale_price_days())::integer::decimal(38, 12))::double as stale_share,
@@ -82,18 +83,18 @@ by_city as (
 
 by_zone as (
   select history_month, 'zone' as place_kind, zone_id as place_id, product_type,
-    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price::decimal(38, 12))::double as average_price,
+    count(*)::integer as sample_size, median(unit_price) as median_price, exact_quotient(sum(unit_price), count(*)) as average_price,
     min(unit_price) as min_price, max(unit_price) as max_price,
-    null::double as p25_price, null::double as p75_price, null::double as median_age_days, null::double as stale_share,
+    null::decimal(38, 12) as p25_price, null::decimal(38, 12) as p75_price, null::double as median_age_days, null::double as stale_share,
     null::double as largest_operator_share,
   from located where zone_id is not null and history_month is null group by history_month, zone_id, product_type
 ),
 
 by_country as (
   select history_month, 'country' as place_kind, country_code as place_id, product_type,
-    count(*)::integer as sample_size, median(unit_price) as median_price, avg(unit_price::decimal(38, 12))::double as average_price,
+    count(*)::integer as sample_size, median(unit_price) as median_price, exact_quotient(sum(unit_price), count(*)) as average_price,
     min(unit_price) as min_price, max(unit_price) as max_price,
-    null::double as p25_price, null::double as p75_price, null::double as median_age_days, null::double as stale_share,
+    null::decimal(38, 12) as p25_price, null::decimal(38, 12) as p75_price, null::double as median_age_days, null::double as stale_share,
     null::double as largest_operator_share,
   from located where history_month is null group by history_month, country_code, product_type
 ),

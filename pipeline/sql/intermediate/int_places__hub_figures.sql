@@ -45,9 +45,9 @@ final as (
     coalesce(counts.operated_count, 0) as operated_count,
     coalesce(figures.sample_size, 0) as sample_size,
     coalesce(figures.is_published, false) as is_published,
-    case when figures.is_published then round(figures.median_price, 2) end as median_price,
-    case when figures.is_published then round(figures.min_price, 2) end as min_price,
-    case when figures.is_published then round(figures.max_price, 2) end as max_price,
+    case when figures.is_published then published_money(figures.median_price) end as median_price,
+    case when figures.is_published then published_money(figures.min_price) end as min_price,
+    case when figures.is_published then published_money(figures.max_price) end as max_price,
   from places
   left join counts on counts.place_kind = places.place_kind and counts.place_id = places.place_id
   left join figures on figures.place_kind = places.place_kind and figures.place_id = places.place_id

@@ -3,6 +3,7 @@
 -- Desk products: cheapest monthly price per desk; `all`: cheapest across the desk products;
 -- day_pass: cheapest per day; meeting_room: cheapest per hour (today only).
 -- observed_at: when the price behind the figure was observed (among equal prices, the latest).
+-- unit_price is an exact decimal (exact_money), as the methodology's rounding rule needs.
 with offers as (
   select null::date as history_month, space_id, option_type, amount, billing_period, monthly_price_per_desk, observed_at,
   from int_offers__normalised
@@ -28,7 +29,7 @@ overall_prices as (
 ),
 
 per_use_prices as (
-  select history_month, space_id, option_type as product_type, min(amount) as unit_price,
+  select history_month, space_id, option_type as product_type, min(exact_money(amount)) as unit_price,
     arg_min(observed_at, (amount, -epoch(observed_at))) as observed_at,
   from offers
   where history_month is null and amount is not null

@@ -33,7 +33,7 @@ joined as (
     from_prices.currency as from_currency,
     from_prices.billing_period as from_billing_period,
     positions.verdict,
-    round(positions.city_median, 2) as city_median,
+    published_money(positions.city_median) as city_median,
     positions.city_sample_size,
   from from_prices
   full outer join positions

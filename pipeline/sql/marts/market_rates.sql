@@ -45,9 +45,9 @@ final as (
     figures.product_type,
     figures.sample_size,
     coalesce(figures.is_published, false) as is_published,
-    round(figures.median_price, 2) as median_price,
-    round(figures.min_price, 2) as min_price,
-    round(figures.max_price, 2) as max_price,
+    published_money(figures.median_price) as median_price,
+    published_money(figures.min_price) as min_price,
+    published_money(figures.max_price) as max_price,
   from cities
   join countries on countries.country_code = cities.country_code
   left join property_counts on property_counts.city_id = cities.city_id
