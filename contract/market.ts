@@ -132,6 +132,11 @@ export const FigureQualityShape = {
   largestOperatorShare: z.number().min(0).max(1).optional(),
   /** flag letters in alphabetical order, empty when none: a stale prices, b break in series, o dominant operator, u low reliability */
   flags: z.string().regex(/^a?b?o?u?$/).optional(),
+  /**
+   * ours: the median's 95% distribution-free confidence interval, two prices of the sample chosen by binomial
+   * ranks (the methodology gives them); for a sample of 5, the smallest published, the minimum and maximum
+   */
+  medianInterval: z.strictObject({ low: MoneySchema, high: MoneySchema }).optional(),
 };
 
 export const PriceIndexCitySchema = z.strictObject({

@@ -17,6 +17,13 @@ export const PriceHistoryPointSchema = z.strictObject({
   ...IndexFiguresShape,
   flag: z.literal('insufficient_sample').optional(),
   ...FigureQualityShape,
+  /**
+   * ours: the chained matched-model (Jevons) index, INDEX_BASE (100) at the first month of its segment; absent
+   * where the chain does not reach the month (the methodology states the rule)
+   */
+  index: z.number().positive().optional(),
+  /** ours: the spaces priced at the end of both this month and the month before, the index's link sample */
+  matchedSpaces: z.int().min(0),
 });
 export type PriceHistoryPoint = z.infer<typeof PriceHistoryPointSchema>;
 

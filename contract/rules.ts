@@ -1,7 +1,7 @@
 /**
  * The publishing rules of every price figure. The pipeline's SQL receives them as macros
  * (pipeline/lib/models.ts: min_sample_size(), is_published_sample(n), market_verdict(price, median),
- * quality_flags(…)); prose interpolates them, and pipeline/methodology.md states them (a test
+ * quality_flags(…), median_interval_tail(), index_base()); prose interpolates them, and pipeline/methodology.md states them (a test
  * checks it does so correctly).
  */
 
@@ -16,6 +16,15 @@ export const MARKET_BANDS = { below: 0.9, above: 1.1 } as const;
 
 /** A published figure from fewer distinct spaces than this is flagged as of low reliability. */
 export const LOW_RELIABILITY_SAMPLE_SIZE = 10;
+
+/**
+ * The confidence level of a median's interval: two order statistics of the sample chosen by binomial ranks,
+ * so that the interval covers the true median at least this often whatever the prices' distribution.
+ */
+export const MEDIAN_INTERVAL_LEVEL = 0.95;
+
+/** The chained matched-model index of the history at the first month of each of its segments. */
+export const INDEX_BASE = 100;
 
 /** A price observed more than this many days before the figure's reference time counts as stale. */
 export const STALE_PRICE_DAYS = 180;
@@ -44,6 +53,8 @@ export interface PublishRules {
   lowReliabilitySampleSize: number;
   stalePriceDays: number;
   dominantOperatorShare: number;
+  medianIntervalLevel: number;
+  indexBase: number;
 }
 
 export const PUBLISH_RULES: PublishRules = {
@@ -52,4 +63,6 @@ export const PUBLISH_RULES: PublishRules = {
   lowReliabilitySampleSize: LOW_RELIABILITY_SAMPLE_SIZE,
   stalePriceDays: STALE_PRICE_DAYS,
   dominantOperatorShare: DOMINANT_OPERATOR_SHARE,
+  medianIntervalLevel: MEDIAN_INTERVAL_LEVEL,
+  indexBase: INDEX_BASE,
 };

@@ -1,5 +1,6 @@
 import {
-  DOMINANT_OPERATOR_SHARE, LOW_RELIABILITY_SAMPLE_SIZE, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS as FLAG, STALE_PRICE_DAYS,
+  DOMINANT_OPERATOR_SHARE, INDEX_BASE, LOW_RELIABILITY_SAMPLE_SIZE, MEDIAN_INTERVAL_LEVEL, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS as FLAG,
+  STALE_PRICE_DAYS,
 } from '../../contract/rules.ts';
 import type { SnapshotSource } from '../../contract/market.ts';
 
@@ -34,9 +35,25 @@ const QUALITY_FIELDS = [
   {
     name: 'flags', type: 'string', title: 'Flags',
     description: `Flag letters of a published figure, in alphabetical order: ${FLAG.stalePrices} stale prices (median age over ${STALE_PRICE_DAYS} days), `
-      + `${FLAG.breakInSeries} break in series (history: published after an unpublished month), ${FLAG.dominantOperator} one operator runs `
+      + `${FLAG.breakInSeries} break in series (history: published after an unpublished month, or the index starts again at ${INDEX_BASE}), ${FLAG.dominantOperator} one operator runs `
       + `${DOMINANT_OPERATOR_SHARE * 100}% or more of the spaces, ${FLAG.lowReliability} low reliability (fewer than ${LOW_RELIABILITY_SAMPLE_SIZE} spaces); empty when none or not published`,
     constraints: { pattern: '^a?b?o?u?$' },
+  },
+  money('median_low', `Median, lower bound of its ${MEDIAN_INTERVAL_LEVEL * 100}% confidence interval (an order statistic of the sample, by binomial ranks)`),
+  money('median_high', `Median, upper bound of its ${MEDIAN_INTERVAL_LEVEL * 100}% confidence interval`),
+];
+
+const INDEX_FIELDS = [
+  {
+    name: 'index', type: 'number', title: 'Chained matched-model index',
+    description: `Jevons index chained month to month over the spaces priced at both month ends (each at its monthly per-desk price), `
+      + `${INDEX_BASE} at the first month of a segment; a month whose link has fewer than ${MIN_SAMPLE_SIZE} matched spaces ends the `
+      + `segment and the next starts again at ${INDEX_BASE} (flag ${FLAG.breakInSeries}); empty where no segment reaches the month`,
+    constraints: { exclusiveMinimum: 0 },
+  },
+  {
+    name: 'matched_spaces', type: 'integer', title: 'Matched spaces',
+    description: 'Spaces priced at the end of both this month and the month before: the sample of the index\'s link', constraints: { required: true, minimum: 0 },
   },
 ];
 
@@ -62,8 +79,10 @@ export function priceReportDataPackage(asOf: string, source: SnapshotSource, ser
       sampleNote +
       'Median, average, minimum and maximum monthly price per desk of coworking spaces per city, overall (product_type "all") ' +
       'and per desk product, today and at the end of each month of the history. Prices are the figures operators publish, ' +
-      'normalised to a month (year ÷ 12, week × 52/12) and to one desk (private offices divided by their desks). A row is ' +
-      `published at a sample of ${MIN_SAMPLE_SIZE} distinct spaces or more.`,
+      'normalised to a month (year ÷ 12, week × 52 ÷ 12) and to one desk (private offices divided by their desks). A row is ' +
+      `published at a sample of ${MIN_SAMPLE_SIZE} distinct spaces or more, with a ${MEDIAN_INTERVAL_LEVEL * 100}% confidence interval of its median. ` +
+      'The history adds a chained matched-model index that compares the same spaces month to month, so that a change in which ' +
+      'spaces are listed does not read as a change in price.',
     version: asOf.slice(0, 10),
     asOf,
     licenses: [{
@@ -103,6 +122,7 @@ export function priceReportDataPackage(asOf: string, source: SnapshotSource, ser
             { name: 'month', type: 'yearmonth', title: 'Month', description: 'The month (UTC) at whose end the offers are taken as they stood', constraints: { required: true } },
             ...FIGURE_FIELDS,
             ...QUALITY_FIELDS,
+            ...INDEX_FIELDS,
           ],
           primaryKey: ['city_slug', 'product_type', 'month'],
           missingValues: [''],

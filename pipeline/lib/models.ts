@@ -73,12 +73,14 @@ export function materialization(model: Model): 'view' | 'table' {
 
 /** The publishing rules of contract/rules.ts as SQL macros: every model takes its decisions from them. */
 export function ruleMacros(rules: PublishRules): string {
-  const { minSampleSize, marketBands, lowReliabilitySampleSize, stalePriceDays, dominantOperatorShare } = rules;
+  const { minSampleSize, marketBands, lowReliabilitySampleSize, stalePriceDays, dominantOperatorShare, medianIntervalLevel, indexBase } = rules;
   if (!Number.isInteger(minSampleSize) || minSampleSize < 1) throw new Error(`minSampleSize must be a positive integer, not ${minSampleSize}`);
   if (!(marketBands.below > 0 && marketBands.below <= marketBands.above)) throw new Error('marketBands: 0 < below <= above');
   if (!Number.isInteger(lowReliabilitySampleSize) || lowReliabilitySampleSize < 1) throw new Error(`lowReliabilitySampleSize must be a positive integer, not ${lowReliabilitySampleSize}`);
   if (!Number.isInteger(stalePriceDays) || stalePriceDays < 0) throw new Error(`stalePriceDays must be a whole number of days, not ${stalePriceDays}`);
   if (!(dominantOperatorShare > 0)) throw new Error(`dominantOperatorShare must be above 0, not ${dominantOperatorShare}`);
+  if (!(medianIntervalLevel > 0 && medianIntervalLevel < 1)) throw new Error(`medianIntervalLevel must lie between 0 and 1, not ${medianIntervalLevel}`);
+  if (!(indexBase > 0)) throw new Error(`indexBase must be above 0, not ${indexBase}`);
   const letter = QUALITY_FLAG_LETTERS;
   return `
 create or replace macro min_sample_size() as ${minSampleSize};
@@ -88,6 +90,8 @@ create or replace macro market_verdict(price, median) as case
   when price > ${marketBands.above} * median then 'above'
   else 'around' end;
 create or replace macro stale_price_days() as ${stalePriceDays};
+create or replace macro median_interval_tail() as ${Number(((1 - medianIntervalLevel) / 2).toPrecision(12))};
+create or replace macro index_base() as ${indexBase};
 create or replace macro quality_flags(is_published, sample_size, median_age_days, largest_operator_share, is_break) as
   case when is_published then concat(
     case when median_age_days > ${stalePriceDays} then '${letter.stalePrices}' else '' end,

@@ -46,6 +46,12 @@ const qualityMembers = (r: string) => [
   published(r, 'staleShare', `json_number(${r}.stale_share)`),
   published(r, 'largestOperatorShare', `json_number(${r}.largest_operator_share)`),
   published(r, 'flags', `to_json(${r}.quality_flags)::varchar`),
+  published(r, 'medianInterval', `'{"low":' || json_money(${r}.median_low, ${r}.currency) || ',"high":' || json_money(${r}.median_high, ${r}.currency) || '}'`),
+];
+/** The history's chained matched-model index (when the chain reaches the month) and its matched spaces. */
+const indexMembers = (r: string) => [
+  `json_member_text('index', json_number(${r}.chained_index))`,
+  `json_member('matchedSpaces', ${r}.matched_spaces)`,
 ];
 const cityMembers = (r: string) => [
   `json_member('city', {'slug': ${r}.city_slug, 'name': ${r}.city_name})`,
@@ -72,7 +78,7 @@ order by a.country_code, a.city_slug`;
 const PRICE_HISTORY_CITIES_SQL = `
 with series as (
   select h.country_code, h.city_slug, h.city_name, h.currency, h.product_type,
-    ${array(jsonObject(`json_member('month', h.month)`, ...figureMembers('h'), flagMember('h'), ...qualityMembers('h')), 'h.month')} as points,
+    ${array(jsonObject(`json_member('month', h.month)`, ...figureMembers('h'), flagMember('h'), ...qualityMembers('h'), ...indexMembers('h')), 'h.month')} as points,
   from ${PRICE_HISTORY_MART} h
   group by all
 )
@@ -99,10 +105,12 @@ const CSV_CELLS = {
   largest_operator_share: 'json_number(largest_operator_share)',
   // an empty cell, never a quoted empty string
   flags: "case when is_published then nullif(quality_flags, '') end",
+  median_low: "printf('%.2f', median_low)", median_high: "printf('%.2f', median_high)",
+  index: "printf('%.2f', chained_index)", matched_spaces: 'matched_spaces::varchar',
 } as const;
 
 const FIGURE_COLUMNS = ['sample_size', 'published', 'median', 'average', 'min', 'max'] as const;
-const QUALITY_COLUMNS = ['p25', 'p75', 'median_age_days', 'stale_share', 'largest_operator_share', 'flags'] as const;
+const QUALITY_COLUMNS = ['p25', 'p75', 'median_age_days', 'stale_share', 'largest_operator_share', 'flags', 'median_low', 'median_high'] as const;
 
 export const PRICE_REPORT_COLUMNS = [
   'country_code', 'city_slug', 'city_name', 'currency', 'product_type', ...FIGURE_COLUMNS, 'as_of', ...QUALITY_COLUMNS,
@@ -110,6 +118,7 @@ export const PRICE_REPORT_COLUMNS = [
 
 export const PRICE_HISTORY_COLUMNS = [
   'country_code', 'city_slug', 'city_name', 'currency', 'product_type', 'month', ...FIGURE_COLUMNS, ...QUALITY_COLUMNS,
+  'index', 'matched_spaces',
 ] as const;
 
 /**

@@ -19,7 +19,7 @@ let f: MarketFixture;
 before(async () => { f = await marketFixture(); });
 after(() => f.app.close());
 
-const QUALITY_COLUMNS = ['p25', 'p75', 'median_age_days', 'stale_share', 'largest_operator_share', 'flags'];
+const QUALITY_COLUMNS = ['p25', 'p75', 'median_age_days', 'stale_share', 'largest_operator_share', 'flags', 'median_low', 'median_high'];
 /** The quality columns of a CSV row, from the JSON figure they must equal. */
 function qualityCells(x: any): Record<string, string> {
   const money = (m?: { amount: number }) => (m ? m.amount.toFixed(2) : '');
@@ -27,6 +27,7 @@ function qualityCells(x: any): Record<string, string> {
   return {
     p25: money(x.p25), p75: money(x.p75), median_age_days: number(x.medianAgeDays), stale_share: number(x.staleShare),
     largest_operator_share: number(x.largestOperatorShare), flags: x.flags ?? '',
+    median_low: money(x.medianInterval?.low), median_high: money(x.medianInterval?.high),
   };
 }
 
@@ -93,6 +94,7 @@ describe('GET /api/price-index/history and /api/price-report/history', () => {
         country_code: c.countryCode, city_slug: c.city.slug, city_name: c.city.name, currency: c.currency,
         product_type: series.optionType, month: p.month, sample_size: String(p.sampleSize), published: String(p.published),
         median: money(p.median), average: money(p.average), min: money(p.min), max: money(p.max), ...qualityCells(p),
+        index: p.index === undefined ? '' : p.index.toFixed(2), matched_spaces: String(p.matchedSpaces),
       }))));
     assert.deepEqual(rows, expected);
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { independentFlags, independentIndex } from '../support/independent-index.ts';
+import { independentChain, independentFlags, independentIndex, independentSpacePrices } from '../support/independent-index.ts';
 import {
   buildFixture, LONDON, observation, randomTables, space, VALENCIA_ES, VALENCIA_VE, type FixtureTables,
 } from '../support/pipeline-fixtures.ts';
@@ -63,6 +63,17 @@ describe('price history', () => {
     const letters = new Map<string, number>();
     // by series: whether any month so far was published, whether the last one was
     const seen = new Map<string, { any: boolean; last: boolean }>();
+    // the chained index of every series, from each month end's space prices
+    const monthPrices = history.months.map((_: string, m: number) => independentSpacePrices(t.spaces, t.price_observations, Date.UTC(2025, m + 1, 1)));
+    const chains = new Map<string, ReturnType<typeof independentChain>>();
+    for (const id of idOf.values()) {
+      for (const product of PRODUCTS) {
+        chains.set(`${id}|${product}`, independentChain(monthPrices.map((byKey: Map<string, any>) => byKey.get(`${id}|${product}`) ?? new Map())));
+      }
+    }
+    let indexedPoints = 0;
+    let restartedPoints = 0;
+    let movedIndex = 0;
     for (const [m, month] of history.months.entries()) {
       const monthEnd = Date.UTC(2025, m + 1, 1);
       const expected = independentIndex(t.spaces, t.price_observations, monthEnd, Math.min(monthEnd, asOf));
@@ -79,19 +90,30 @@ describe('price history', () => {
           assert.equal(point.sampleSize, e?.n ?? 0, `${what} sample`);
           assert.equal(point.published, (e?.n ?? 0) >= 5, `${what} published`);
           const before = seen.get(`${id}|${product}`) ?? { any: false, last: false };
+          const chain = chains.get(`${id}|${product}`)![m];
+          assert.equal(point.matchedSpaces, chain.matched, `${what} matched spaces`);
+          assert.equal(point.index === undefined, chain.index === undefined, `${what} index present: ${point.index} vs ${chain.index}`);
+          if (chain.index !== undefined) {
+            assert.ok(Math.abs(point.index - chain.index) <= 0.0051, `${what} index: ${point.index} vs ${chain.index}`);
+            indexedPoints += 1;
+            if (chain.restarts) restartedPoints += 1;
+            if (Math.abs(chain.index - 100) > 0.5) movedIndex += 1;
+          }
           if (point.published) {
             publishedPoints += 1;
             if (previous.get(`${id}|${product}`)?.median !== e!.median) changedPoints += 1;
             for (const k of [...FIGURES, 'p25', 'p75'] as const) near(point[k].amount, e![k], `${what} ${k}`);
+            near(point.medianInterval.low.amount, e!.medianLow, `${what} median low`);
+            near(point.medianInterval.high.amount, e!.medianHigh, `${what} median high`);
             assert.equal(point.flag, undefined);
             assert.equal(point.medianAgeDays, e!.medianAgeDays, `${what} age`);
             assert.ok(Math.abs(point.staleShare - e!.staleShare) <= 0.00005, `${what} stale share`);
             assert.ok(Math.abs(point.largestOperatorShare - e!.largestOperatorShare) <= 0.00005, `${what} operator share`);
-            assert.equal(point.flags, independentFlags(e!, !before.last && before.any), `${what} flags`);
+            assert.equal(point.flags, independentFlags(e!, (!before.last && before.any) || chain.restarts), `${what} flags`);
             for (const letter of point.flags) letters.set(letter, (letters.get(letter) ?? 0) + 1);
           } else {
             assert.equal(point.flag, 'insufficient_sample');
-            for (const k of [...FIGURES, 'p25', 'p75', 'medianAgeDays', 'staleShare', 'largestOperatorShare', 'flags']) {
+            for (const k of [...FIGURES, 'p25', 'p75', 'medianAgeDays', 'staleShare', 'largestOperatorShare', 'flags', 'medianInterval', 'index']) {
               assert.equal(point[k], undefined, `${what} ${k}`);
             }
           }
@@ -102,6 +124,8 @@ describe('price history', () => {
     assert.ok(publishedPoints >= 100, `a meaningful check: ${publishedPoints} published points`);
     assert.ok(changedPoints >= 20, `the series moves: ${changedPoints} points differ from the month before`);
     for (const letter of 'abou') assert.ok((letters.get(letter) ?? 0) > 0, `flag ${letter} is exercised: ${[...letters]}`);
+    assert.ok(indexedPoints >= 50 && movedIndex >= 10 && restartedPoints >= 1,
+      `the index is exercised: ${indexedPoints} points, ${movedIndex} away from 100, ${restartedPoints} restarts`);
 
     // the CSV: the same rows in the same order (city, product, month)
     for (const city of history.cities) {
@@ -117,6 +141,8 @@ describe('price history', () => {
             median: money(point.median), average: money(point.average), min: money(point.min), max: money(point.max),
             p25: money(point.p25), p75: money(point.p75), median_age_days: number(point.medianAgeDays),
             stale_share: number(point.staleShare), largest_operator_share: number(point.largestOperatorShare), flags: point.flags ?? '',
+            median_low: money(point.medianInterval?.low), median_high: money(point.medianInterval?.high),
+            index: point.index === undefined ? '' : point.index.toFixed(2), matched_spaces: String(point.matchedSpaces),
           });
         }
       }
@@ -124,7 +150,8 @@ describe('price history', () => {
 
     // the last month is today's index
     for (const [k, city] of index.cities.entries()) {
-      const last = (points: any[]) => { const { month: _m, ...rest } = points.at(-1); return rest; };
+      // the history's own members (the month, the chained index) aside
+      const last = (points: any[]) => { const { month: _m, index: _i, matchedSpaces: _s, ...rest } = points.at(-1); return rest; };
       const { city: _c, countryCode: _cc, currency: _cur, byType, ...figures } = city;
       assert.deepEqual(last(history.cities[k].points), figures, city.city.slug);
       for (const [j, bt] of byType.entries()) {

@@ -12,7 +12,7 @@ const MONTHLY: Record<string, number> = { month: 1, year: 1 / 12, week: 52 / 12 
 const DAY_MS = 86_400_000;
 
 export interface IndependentFigures {
-  n: number; median: number; average: number; min: number; max: number; p25: number; p75: number;
+  n: number; median: number; average: number; min: number; max: number; p25: number; p75: number; medianLow: number; medianHigh: number;
   medianAgeDays: number; staleShare: number; largestOperatorShare: number;
 }
 
@@ -25,8 +25,11 @@ function quantile(sorted: number[], q: number): number {
   return lo + 1 < sorted.length ? sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo]) : sorted[lo];
 }
 
-/** By `<city_id>|<product>` (product `all` or a desk type). */
-export function independentIndex(spaces: FixtureRow[], observations: FixtureRow[], before = Infinity, reference = before): Map<string, IndependentFigures> {
+/**
+ * Each space's price by `<city_id>|<product>` (product `all` or a desk type), from the offers as they stood
+ * before `before`: the unit of every sample (the median's and the chained index's).
+ */
+export function independentSpacePrices(spaces: FixtureRow[], observations: FixtureRow[], before = Infinity): Map<string, Map<string, SpacePrice>> {
   const latest = new Map<string, FixtureRow>();
   for (const o of observations) {
     if (!(Date.parse(o.observed_at) < before)) continue;
@@ -59,6 +62,31 @@ export function independentIndex(spaces: FixtureRow[], observations: FixtureRow[
     put(city, o.option_type, o.space_id, value);
     put(city, 'all', o.space_id, value);
   }
+  const out = new Map<string, Map<string, SpacePrice>>();
+  for (const [city, byProduct] of values) for (const [product, bySpace] of byProduct) out.set(`${city}|${product}`, bySpace);
+  return out;
+}
+
+/**
+ * The ranks of the median's distribution-free 95% interval for a sample of n, in exact integers: the largest l
+ * with P(B ≤ l − 1) ≤ 2.5% for B ~ Binomial(n, ½), at least 1; the interval is the l-th lowest to the l-th highest.
+ */
+export function medianIntervalRank(n: number): number {
+  let atMost = 0n;
+  let choose = 1n;
+  let l = 0;
+  for (let k = 0; k <= n; k++) {
+    atMost += choose; // Σ C(n, i) for i ≤ k
+    if (atMost * 40n > 2n ** BigInt(n)) break;
+    l = k + 1;
+    choose = (choose * BigInt(n - k)) / BigInt(k + 1);
+  }
+  return Math.max(1, l);
+}
+
+/** By `<city_id>|<product>` (product `all` or a desk type). */
+export function independentIndex(spaces: FixtureRow[], observations: FixtureRow[], before = Infinity, reference = before): Map<string, IndependentFigures> {
+  const spaceById = new Map(spaces.map((s) => [s.space_id, s]));
   const stats = (bySpace: Map<string, SpacePrice>): IndependentFigures => {
     const s = [...bySpace.values()].map((v) => v.price).sort((a, b) => a - b);
     const n = s.length;
@@ -68,18 +96,47 @@ export function independentIndex(spaces: FixtureRow[], observations: FixtureRow[
       const operator = spaceById.get(id)!.operator_id || `independent ${id}`;
       operators.set(operator, (operators.get(operator) ?? 0) + 1);
     }
+    const l = medianIntervalRank(n);
     return {
       n, median: quantile(s, 0.5), average: s.reduce((a, b) => a + b, 0) / n, min: s[0], max: s[n - 1],
-      p25: quantile(s, 0.25), p75: quantile(s, 0.75),
+      p25: quantile(s, 0.25), p75: quantile(s, 0.75), medianLow: s[l - 1], medianHigh: s[n - l],
       medianAgeDays: quantile(ages, 0.5), staleShare: ages.filter((a) => a > 180).length / n,
       largestOperatorShare: Math.max(...operators.values()) / n,
     };
   };
   const out = new Map<string, IndependentFigures>();
-  for (const [city, byProduct] of values) {
-    for (const [product, bySpace] of byProduct) out.set(`${city}|${product}`, stats(bySpace));
-  }
+  for (const [key, bySpace] of independentSpacePrices(spaces, observations, before)) out.set(key, stats(bySpace));
   return out;
+}
+
+export interface IndependentIndexPoint { matched: number; index?: number; restarts: boolean }
+
+/**
+ * The chained matched-model (Jevons) index of one series, month by month: a month's link is the geometric
+ * mean of the price relatives of the spaces priced at both month ends, published from 5 matched spaces;
+ * 100 at the month before a segment's first link, the running product of the links after it; `restarts`
+ * where a segment starts after an earlier one.
+ */
+export function independentChain(months: Map<string, SpacePrice>[]): IndependentIndexPoint[] {
+  const links = months.map((prices, m) => {
+    if (m === 0) return { matched: 0, link: undefined };
+    const relatives = [...prices].filter(([id]) => months[m - 1].has(id)).map(([id, p]) => p.price / months[m - 1].get(id)!.price);
+    const link = relatives.length >= 5 ? Math.exp(relatives.reduce((a, r) => a + Math.log(r), 0) / relatives.length) : undefined;
+    return { matched: relatives.length, link };
+  });
+  let index: number | undefined;
+  let anyBefore = false;
+  return links.map(({ matched, link }, m) => {
+    const next = links[m + 1]?.link;
+    let restarts = false;
+    if (link !== undefined) index = index! * link;
+    else if (next !== undefined) {
+      restarts = anyBefore;
+      index = 100;
+    } else index = undefined;
+    anyBefore ||= index !== undefined;
+    return { matched, index, restarts };
+  });
 }
 
 /** The flag letters of a published figure (`isBreak`: history only). */

@@ -13,6 +13,10 @@ figures as (
   select * from int_place_prices__aggregated where place_kind = 'city'
 ),
 
+intervals as (
+  select * from int_city_prices__median_intervals where history_month is null
+),
+
 products as (
   select unnest(price_index_products()) as product_type
 ),
@@ -44,8 +48,11 @@ final as (
     case when figures.is_published then round(figures.largest_operator_share, 4) end as largest_operator_share,
     quality_flags(figures.is_published, figures.sample_size, figures.median_age_days, figures.largest_operator_share, false)
       as quality_flags,
+    case when figures.is_published then published_money(intervals.median_low) end as median_low,
+    case when figures.is_published then published_money(intervals.median_high) end as median_high,
   from grid
   left join figures on figures.place_id = grid.city_id and figures.product_type = grid.product_type
+  left join intervals on intervals.city_id = grid.city_id and intervals.product_type = grid.product_type
   order by grid.country_code, grid.city_slug, option_type_rank(grid.product_type) nulls first
 )
 
