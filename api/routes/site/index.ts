@@ -16,7 +16,7 @@ import { CACHE, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute } from '../../http/route.ts';
-import { MIN_SAMPLE_SIZE, STALE_PRICE_DAYS } from '../../../contract/rules.ts';
+import { INDEX_BASE, MEDIAN_INTERVAL_LEVEL, MIN_SAMPLE_SIZE, STALE_PRICE_DAYS } from '../../../contract/rules.ts';
 import {
   API_CATALOG_CONTENT_TYPE, ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
   apiCatalog, authGuide, authorizationServerMetadata, protectedResourceMetadata, AUTH_GUIDE_PATH,
@@ -38,7 +38,8 @@ const priceIndexRoute = defineRoute({
     'Per city: median, average, minimum and maximum monthly price per desk, sample size (distinct spaces) and the breakdown by '
     + `desk product. A city or product is published at a sample of ${MIN_SAMPLE_SIZE} or more; thinner ones carry published: false, flag `
     + '"insufficient_sample" and no figures. A published figure carries its quality measures: quartiles (p25, p75), the median '
-    + `age of its prices in days, the share older than ${STALE_PRICE_DAYS} days, the largest operator's share of its spaces and its flag letters. `
+    + `age of its prices in days, the share older than ${STALE_PRICE_DAYS} days, the largest operator's share of its spaces, its flag letters `
+    + `and medianInterval, the median's ${MEDIAN_INTERVAL_LEVEL * 100}% distribution-free confidence interval (two prices of the sample by binomial ranks). `
     + 'methodologyUrl links the methodology (in the repository: pipeline/methodology.md). locale (optional, default en) only chooses the language of meta.citation.',
   tags: ['site'],
   querystring: z.object({ locale: LocaleSchema.optional() }),
@@ -79,6 +80,9 @@ const priceHistoryRoute = defineRoute({
     'Per city, overall (points) and per desk product (byType), one point per month of months: the offers as they stood at '
     + 'the end of the month (the latest observation of each offer before the month ended), with the same normalisation, '
     + `sample rule and threshold (${MIN_SAMPLE_SIZE} distinct spaces) as the price index, whose figures equal the last month's. `
+    + 'The median level moves when spaces enter or leave the sample; index is a chained matched-model (Jevons) index over the '
+    + `spaces priced at both month ends (matchedSpaces), ${INDEX_BASE} at the base month of a segment, published from ${MIN_SAMPLE_SIZE} `
+    + 'matched spaces; a segment that starts again after an earlier one is flagged b. '
     + 'locale (optional, default en) only chooses the language of meta.citation.',
   tags: ['site'],
   querystring: z.object({ locale: LocaleSchema.optional() }),
