@@ -3,8 +3,10 @@
  * makes the two readings publish different results, so each test fails if the code took the other.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { baseTables, buildFixture, observation, space, type FixtureTables } from '../support/pipeline-fixtures.ts';
+import { before, describe, it } from 'node:test';
+import {
+  baseTables, buildFixture, observation, space, VALENCIA_ES, VALENCIA_VE, type FixtureBuild, type FixtureTables,
+} from '../support/pipeline-fixtures.ts';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -83,5 +85,67 @@ describe('methodology readings: the history', () => {
     assert.equal(january.median.amount, 302, 'January ends before the prices of February 1, 00:00 UTC');
     assert.equal(january.medianAgeDays, 22, 'aged at the end of January: 22 days after January 10');
     assert.equal(february.median.amount, 402);
+  });
+});
+
+describe('methodology readings: implausible amounts', () => {
+  let rejected: Map<string, string>;
+  const t = baseTables();
+  /** one offer of its own space, in Berlin unless `extra` says otherwise: its observations as [amount, extra] */
+  const offer = (id: string, rows: [string, Partial<Record<string, string>>?][], spaceExtra: Partial<Record<string, string>> = {}) => {
+    t.spaces.push(space(id, spaceExtra));
+    const ids = rows.map(([amount, extra = {}], k) => {
+      const o = observation(id, extra.option_type ?? 'flex_desk', amount, extra.billing_period ?? 'month', {
+        offer_id: `${id}-offer`, observation_id: `${id}-${k}`, observed_at: `2025-0${k + 1}-10T09:00:00Z`, ...extra,
+      });
+      t.price_observations.push(o);
+      return o.observation_id;
+    });
+    return ids;
+  };
+  // rule 4: [lowest, ×10 + 1]
+  const zero = offer('sp-zero', [['0'], [''], ['300']]);
+  const later = offer('sp-later', [['3500'], ['300']]);
+  const otherRule = offer('sp-other-rule', [['30', { min_capacity: '5', max_capacity: '2' }], ['400']]);
+  const otherCurrency = offer('sp-ves', [['12000', { currency: 'VES' }], ['300', { currency: 'USD' }], ['12500', { currency: 'VES' }]],
+    { city_id: VALENCIA_VE });
+  const otherPeriod = offer('sp-period', [['300'], ['3600', { billing_period: 'year' }]]);
+  // rule 5: in Valencia (ES), one space observed five times at 100 (two of the rows with a bad capacity), another at 2,500
+  const peers = offer('sp-peers', [['100'], ['100'], ['100'], ['100', { max_capacity: '0' }], ['100', { max_capacity: '0' }]],
+    { city_id: VALENCIA_ES });
+  const [high] = offer('sp-high', [['2500']], { city_id: VALENCIA_ES });
+
+  before(async () => {
+    const b: FixtureBuild = await buildFixture(t);
+    rejected = new Map(b.rejects().map((r) => [r.raw.split(',')[0], r.rule]));
+  });
+
+  it('rule 4: a zero or a price on request is no lowest amount', () => {
+    assert.equal(rejected.get(zero[0]), 'implausible_amount', 'the zero (rule 1)');
+    assert.equal(rejected.get(zero[1]), undefined, 'the price on request');
+    assert.equal(rejected.get(zero[2]), undefined, '300 is not 10 times any amount above zero');
+  });
+
+  it('rule 4: a later observation of the offer counts', () => {
+    assert.equal(rejected.get(later[0]), 'implausible_amount', 'the first observation, 3,500, against the 300 observed after it');
+    assert.equal(rejected.get(later[1]), undefined);
+  });
+
+  it('rule 4: an observation quarantined by another rule counts', () => {
+    assert.equal(rejected.get(otherRule[0]), 'bad_capacity');
+    assert.equal(rejected.get(otherRule[1]), 'implausible_amount', '400 against the 30 of the row with a bad capacity');
+  });
+
+  it('rule 4: only amounts in the same currency and billing period are compared', () => {
+    assert.equal(rejected.get(otherCurrency[1]), 'currency_mismatch');
+    assert.equal(rejected.get(otherCurrency[0]), undefined, '12,000 VES is not compared with 300 USD');
+    assert.equal(rejected.get(otherCurrency[2]), undefined);
+    assert.equal(rejected.get(otherPeriod[1]), undefined, '3,600 a year is not compared with 300 a month');
+  });
+
+  it('rule 5: the peers are observations, not spaces, whatever other rule they break', () => {
+    for (const id of peers.slice(3)) assert.equal(rejected.get(id), 'bad_capacity');
+    assert.equal(rejected.get(high), 'implausible_amount',
+      '2,500 is more than 20 times the median of six observations (five of one space, two of them quarantined)');
   });
 });
