@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import {
-  baseTables, buildFixture, observation, space, VALENCIA_ES, VALENCIA_VE, type FixtureBuild, type FixtureTables,
+  baseTables, buildFixture, observation, space, VALENCIA_ES, VALENCIA_VE, type FixtureTables,
 } from '../support/pipeline-fixtures.ts';
 
 const DAY_MS = 86_400_000;
@@ -91,19 +91,21 @@ describe('methodology readings: the history', () => {
 describe('methodology readings: implausible amounts', () => {
   let rejected: Map<string, string>;
   const t = baseTables();
-  /** one offer of its own space, in Berlin unless `extra` says otherwise: its observations as [amount, extra] */
+  /**
+   * A space (in Berlin unless `spaceExtra` says otherwise) with one offer, observed once a month from
+   * January: its rows as [amount, extra columns]; returns their observation ids.
+   */
   const offer = (id: string, rows: [string, Partial<Record<string, string>>?][], spaceExtra: Partial<Record<string, string>> = {}) => {
     t.spaces.push(space(id, spaceExtra));
-    const ids = rows.map(([amount, extra = {}], k) => {
+    return rows.map(([amount, extra = {}], k) => {
       const o = observation(id, extra.option_type ?? 'flex_desk', amount, extra.billing_period ?? 'month', {
         offer_id: `${id}-offer`, observation_id: `${id}-${k}`, observed_at: `2025-0${k + 1}-10T09:00:00Z`, ...extra,
       });
       t.price_observations.push(o);
       return o.observation_id;
     });
-    return ids;
   };
-  // rule 4: [lowest, ×10 + 1]
+  // rule 4
   const zero = offer('sp-zero', [['0'], [''], ['300']]);
   const later = offer('sp-later', [['3500'], ['300']]);
   const otherRule = offer('sp-other-rule', [['30', { min_capacity: '5', max_capacity: '2' }], ['400']]);
@@ -116,7 +118,7 @@ describe('methodology readings: implausible amounts', () => {
   const [high] = offer('sp-high', [['2500']], { city_id: VALENCIA_ES });
 
   before(async () => {
-    const b: FixtureBuild = await buildFixture(t);
+    const b = await buildFixture(t);
     rejected = new Map(b.rejects().map((r) => [r.raw.split(',')[0], r.rule]));
   });
 
