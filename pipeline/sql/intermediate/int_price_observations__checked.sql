@@ -39,12 +39,13 @@ unit_priced as (
   from located
 ),
 
--- what an amount is compared with: the offer's own history and its peers in the city
+-- what an amount is compared with: the offer's own history in the same currency and period (12,000
+-- VES is not 40 times 300 USD, nor 3,600 a year 12 times 300 a month) and its peers in the city
 -- (aggregates joined back rather than window functions over 1M+ rows: same figures, less work)
 offer_minimums as (
-  select space_id, offer_id, min(case when amount > 0 then amount end) as offer_min_amount,
+  select space_id, offer_id, currency, billing_period, min(case when amount > 0 then amount end) as offer_min_amount,
   from unit_priced
-  group by space_id, offer_id
+  group by space_id, offer_id, currency, billing_period
 ),
 
 peer_medians as (
@@ -69,6 +70,8 @@ compared as (
   left join offer_minimums
     on offer_minimums.space_id is not distinct from unit_priced.space_id
     and offer_minimums.offer_id is not distinct from unit_priced.offer_id
+    and offer_minimums.currency is not distinct from unit_priced.currency
+    and offer_minimums.billing_period is not distinct from unit_priced.billing_period
   left join peer_medians
     on peer_medians.city_id is not distinct from unit_priced.city_id
     and peer_medians.option_type is not distinct from unit_priced.option_type
@@ -113,7 +116,7 @@ final as (
         and amount_eur * monthly_factor(billing_period)
           / (case when is_priced_per_office(option_type) then max_capacity else 1 end) > 20000
         then 'implausible_amount'
-      -- a slipped decimal point: ten times the offer's own lowest observation ...
+      -- a slipped decimal point: ten times the offer's own lowest observation (same currency and period) ...
       when amount > 10 * offer_min_amount then 'implausible_amount'
       -- ... or twenty times the city's median for the same product, period and currency
       when peer_count >= min_sample_size() and unit_amount > 20 * peer_median_unit_amount then 'implausible_amount'
