@@ -45,6 +45,20 @@ describe('chained matched-model index', () => {
     ]);
   });
 
+  it('flags a median that resumes after any earlier published month, however far back (b)', async () => {
+    const t = baseTables();
+    // five spaces priced in January, on request in February and March, priced again in April
+    for (let i = 1; i <= 5; i++) {
+      t.spaces.push(space(`r-${i}`));
+      t.price_observations.push(...priced(`r-${i}`, [[1, '100'], [2, ''], [4, '120']]));
+    }
+    const b = await buildFixture(t);
+    const points = b.json('price-history.json').cities.find((c: any) => c.city.slug === 'berlin').points;
+    assert.deepEqual(points.map((p: any) => [p.month, p.published, p.flags ?? null]),
+      [['2025-01', true, 'u'], ['2025-02', false, null], ['2025-03', false, null], ['2025-04', true, 'bu']]);
+    assert.deepEqual(points.map((p: any) => p.index), [undefined, undefined, undefined, undefined], 'no two months to link');
+  });
+
   it('has no index where no link reaches the month', async () => {
     const t = baseTables();
     // four spaces only: every month's median and link stay unpublished
