@@ -13,12 +13,12 @@ create or replace macro is_desk_product(option_type) as
 create or replace macro is_priced_per_office(option_type) as
   option_type in ('private_office', 'exclusive_bereich');
 
--- Money as an exact decimal: DuckDB divides decimals as doubles, so a quotient is taken in integers of
--- 10^-12 and truncated there (for amounts ≥ 0 that keeps the exact value's rounding to cents: a true
--- half cent stays a half cent, and a value below one never reaches it).
-create or replace macro exact_money(x) as x::decimal(38, 12);
+-- Money as an exact decimal (9 places in 64 bits: as cheap to carry as a double). DuckDB divides decimals as
+-- doubles, so a quotient is taken in integers of 10^-9 and truncated there: for amounts ≥ 0 that keeps the exact
+-- value's rounding to cents (a true half cent stays a half cent, a value below one never reaches it).
+create or replace macro exact_money(x) as x::decimal(18, 9);
 create or replace macro exact_quotient(dividend, divisor) as
-  ((exact_money(dividend) * 1000000000000)::hugeint // divisor)::decimal(38, 0) * 0.000000000001;
+  (((dividend::decimal(38, 9) * 1000000000)::hugeint // divisor)::decimal(18, 0) * 0.000000001)::decimal(18, 9);
 
 -- a published money figure: the exact value rounded to cents, halves away from zero (a decimal's round)
 create or replace macro published_money(x) as round(exact_money(x), 2)::double;

@@ -17,6 +17,9 @@ months as (
 superseded as (
   select
     observations.*,
+    -- once per observation, not once per month it holds
+    monthly_price_per_desk(observations.option_type, observations.amount, observations.billing_period, observations.max_capacity)
+      as monthly_price_per_desk,
     lead(observations.observed_at) over (
       partition by observations.space_id, observations.offer_id
       order by observations.observed_at, observations.observation_id
@@ -33,8 +36,7 @@ final as (
     superseded.option_type,
     superseded.amount,
     coalesce(superseded.billing_period, 'month') as billing_period,
-    monthly_price_per_desk(superseded.option_type, superseded.amount, superseded.billing_period, superseded.max_capacity)
-      as monthly_price_per_desk,
+    superseded.monthly_price_per_desk,
     superseded.observed_at,
   from superseded
   join months
@@ -42,7 +44,7 @@ final as (
     -- the next observation of the offer came after the month's end (one at the same instant with a
     -- higher observation_id supersedes it at once); two inequalities: one range join
     and months.month_end <= coalesce(superseded.superseded_at, 'infinity'::timestamptz)
-  where monthly_price_per_desk(superseded.option_type, superseded.amount, superseded.billing_period, superseded.max_capacity) is not null
+  where superseded.monthly_price_per_desk is not null
 )
 
 select * from final

@@ -85,7 +85,7 @@ by_zone as (
   select history_month, 'zone' as place_kind, zone_id as place_id, product_type,
     count(*)::integer as sample_size, median(unit_price) as median_price, exact_quotient(sum(unit_price), count(*)) as average_price,
     min(unit_price) as min_price, max(unit_price) as max_price,
-    null::decimal(38, 12) as p25_price, null::decimal(38, 12) as p75_price, null::double as median_age_days, null::double as stale_share,
+    null::decimal(18, 9) as p25_price, null::decimal(18, 9) as p75_price, null::double as median_age_days, null::double as stale_share,
     null::double as largest_operator_share,
   from located where zone_id is not null and history_month is null group by history_month, zone_id, product_type
 ),
@@ -94,7 +94,7 @@ by_country as (
   select history_month, 'country' as place_kind, country_code as place_id, product_type,
     count(*)::integer as sample_size, median(unit_price) as median_price, exact_quotient(sum(unit_price), count(*)) as average_price,
     min(unit_price) as min_price, max(unit_price) as max_price,
-    null::decimal(38, 12) as p25_price, null::decimal(38, 12) as p75_price, null::double as median_age_days, null::double as stale_share,
+    null::decimal(18, 9) as p25_price, null::decimal(18, 9) as p75_price, null::double as median_age_days, null::double as stale_share,
     null::double as largest_operator_share,
   from located where history_month is null group by history_month, country_code, product_type
 ),
