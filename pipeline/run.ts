@@ -21,7 +21,7 @@ import { RESEARCH_MARTS, priceIndex, writePriceHistory, writeResearchFiles } fro
 import { writeRelease } from './lib/release.ts';
 import { RELEASES_DIR } from '../contract/research.ts';
 import { BuildError } from './lib/errors.ts';
-import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName, type LoadedInputs } from './lib/inputs.ts';
+import { INPUT_TABLES, loadInputs, SOURCE_FILE, sortKeys, type InputTableName, type LoadedInputs } from './lib/inputs.ts';
 import { connect, dropAllExcept, loadModels, queryRows, runModels, SQL_DIR } from './lib/models.ts';
 import { createProgress, formatMs, type Progress } from './lib/progress.ts';
 import {
@@ -58,6 +58,14 @@ const REJECTS_TABLE = 'int_rejects__collected';
 
 /** Quarantined rows above this share of a table fail the build. */
 export const REJECT_LIMIT = 0.05;
+
+/**
+ * Observations dated after the snapshot's extraction (future_date) above this share of
+ * price_observations.csv fail the build. A few are a source's clock or time zone slip, quarantined;
+ * more say that source.json's extractedAt or the feed's dates are wrong as a whole, and quarantining
+ * them under REJECT_LIMIT would silently drop up to a twentieth of the newest prices.
+ */
+export const FUTURE_DATE_LIMIT = 0.01;
 
 const TABLE_BY_FILE = Object.fromEntries(
   (Object.keys(INPUT_TABLES) as InputTableName[]).map((name) => [INPUT_TABLES[name].file, name]),
@@ -107,7 +115,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const modelCounts = await progress.stage('run sql models', () => runModels(instance, models, PUBLISH_RULES, SQL_DIR, readAfter),
       (c) => `${Object.keys(c).length} models; listings=${c.listings} offers=${c.int_offers__latest} rejects=${c.int_rejects__collected}`);
 
-    const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs.rowCounts, options.rejectLimit ?? REJECT_LIMIT), (r) => `${r.rows.length} rows rejected`);
+    const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs, options.rejectLimit ?? REJECT_LIMIT), (r) => `${r.rows.length} rows rejected`);
 
     const previous = readCurrentManifest(distDir);
     const volumes = await inputVolumes(conn, inputs.rowCounts, rejects.rows);
@@ -269,8 +277,9 @@ function inputRowsByFile(rowCounts: Record<InputTableName, number>): Record<stri
   return Object.fromEntries((Object.keys(INPUT_TABLES) as InputTableName[]).map((name) => [INPUT_TABLES[name].file, rowCounts[name]]));
 }
 
-/** rejects.csv rows (file, row, rule, the raw row as CSV); fails above the 5% limit per table. */
-async function collectRejects(conn: DuckDBConnection, inputCounts: Record<InputTableName, number>, limit: number) {
+/** rejects.csv rows (file, row, rule, the raw row as CSV); fails above FUTURE_DATE_LIMIT, then above `limit` per table. */
+async function collectRejects(conn: DuckDBConnection, inputs: LoadedInputs, limit: number) {
+  const inputCounts = inputs.rowCounts;
   const rejects = await queryRows<{ file_name: string; source_row: number; reject_rule: string }>(
     conn, `select file_name, source_row, reject_rule from ${REJECTS_TABLE} order by file_name, source_row`);
   const byFile = new Map<string, typeof rejects>();
@@ -278,6 +287,14 @@ async function collectRejects(conn: DuckDBConnection, inputCounts: Record<InputT
     const list = byFile.get(r.file_name) ?? [];
     list.push(r);
     byFile.set(r.file_name, list);
+  }
+  const observations = INPUT_TABLES.price_observations.file;
+  const future = (byFile.get(observations) ?? []).filter((r) => r.reject_rule === 'future_date');
+  if (future.length > FUTURE_DATE_LIMIT * inputCounts.price_observations) {
+    throw new BuildError('future_date_threshold',
+      `${observations}: ${future.length} of ${inputCounts.price_observations} rows are dated after the snapshot's extraction ` +
+        `(${((100 * future.length) / inputCounts.price_observations).toFixed(1)}%, limit ${FUTURE_DATE_LIMIT * 100}%), first at row ` +
+        `${future[0].source_row}; ${SOURCE_FILE} says it was extracted at ${inputs.source.extractedAt}: is that, or are the dates, wrong?`);
   }
   for (const [file, list] of byFile) {
     const table = TABLE_BY_FILE[file];

@@ -12,6 +12,7 @@ export const BUILD_FAILURE_RULES = {
   duplicate_key: 'two rows share a key',
   bad_config: 'config.json is not JSON or does not match its schema',
   reject_threshold: 'more than 5% of the rows of a table are quarantined',
+  future_date_threshold: 'too many rows of price_observations.csv (FUTURE_DATE_LIMIT) are dated after the extraction time in source.json',
   listings_shrink: 'the listings fell by more than half against the previous build',
   volume_shrink: 'an input table fell by more than its threshold against the previous build (rows, distinct offers …)',
   model_cycle: 'the SQL models depend on each other in a cycle',

@@ -53,7 +53,7 @@ export const INPUT_TABLES = {
 
 export type InputTableName = keyof typeof INPUT_TABLES;
 export const CONFIG_FILE = 'config.json';
-/** What the snapshot is (name, description, whether it is invented sample data). */
+/** What the snapshot is (name, description, whether it is invented sample data, when it was extracted). */
 export const SOURCE_FILE = 'source.json';
 
 export interface LoadedInputs {
@@ -148,6 +148,8 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
   }
   const source = readSource(dataDir);
   checksums[SOURCE_FILE] = source.checksum;
+  // for the models (stg_source): no observation can be later than the extraction
+  await conn.run(`create or replace table raw_source as select ${sqlText(source.value.extractedAt)} as extracted_at`);
   return { checksums: sortKeys(checksums), rowCounts, config: parsed.data, source: source.value };
 }
 
