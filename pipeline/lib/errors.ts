@@ -10,6 +10,7 @@ export const BUILD_FAILURE_RULES = {
   missing_column: 'a column of the table is not in the header',
   duplicate_column: 'the header names a column twice',
   duplicate_key: 'two rows share a key',
+  bad_number: 'a value many figures depend on (an exchange rate of fx_reference.csv) is not a positive finite number',
   bad_config: 'config.json is not JSON or does not match its schema',
   reject_threshold: 'more than 5% of the rows of a table are quarantined',
   future_date_threshold: 'too many rows of price_observations.csv (FUTURE_DATE_LIMIT) are dated after the extraction time in source.json',

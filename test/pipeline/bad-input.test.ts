@@ -1,5 +1,5 @@
 /**
- * Twenty broken inputs, each made in the test from the committed sample (data/), fed to the
+ * Twenty-four broken inputs, each made in the test from the committed sample (data/), fed to the
  * pipeline CLI over a published build. A file that cannot be read fails the build with a rule,
  * the file and the row counted as rejects.csv counts rows (1 = the first row after the header),
  * in the operator's words, not DuckDB's; nothing is published and the previous build keeps
@@ -52,6 +52,7 @@ type Outcome =
 interface Fault { fault: string; change(files: Files): void; outcome: Outcome }
 
 const PRICES = 'price_observations.csv';
+const FX = 'fx_reference.csv';
 
 const FAULTS: Fault[] = [
   {
@@ -200,6 +201,27 @@ const FAULTS: Fault[] = [
     change: (f) => { for (let row = 50; row <= rowCount(PRICES); row += 50) setField(f, PRICES, row, 'observed_at', '2031-01-15T09:00:00Z'); },
     outcome: { fails: 'future_date_threshold', file: PRICES, row: 50, says: /\(2\.0%, limit 1%\).*source\.json says it was extracted at 2026-/ },
   },
+  // an exchange rate every price of its currency is converted with: the rate's file is named, not the prices'
+  {
+    fault: 'an exchange rate of zero',
+    change: (f) => setField(f, FX, 2, 'units_per_eur', '0'),
+    outcome: { fails: 'bad_number', file: FX, row: 2, says: /column units_per_eur: "0", not a positive number$/ },
+  },
+  {
+    fault: 'a negative exchange rate',
+    change: (f) => setField(f, FX, 6, 'units_per_eur', '-500'),
+    outcome: { fails: 'bad_number', file: FX, row: 6, says: /column units_per_eur: "-500", not a positive number$/ },
+  },
+  {
+    fault: 'an empty exchange rate',
+    change: (f) => setField(f, FX, 3, 'units_per_eur', ''),
+    outcome: { fails: 'bad_number', file: FX, row: 3, says: /column units_per_eur: empty, not a positive number$/ },
+  },
+  {
+    fault: 'an exchange rate that is not a number (a decimal comma)',
+    change: (f) => setField(f, FX, 4, 'units_per_eur', '"0,93"'),
+    outcome: { fails: 'bad_number', file: FX, row: 4, says: /column units_per_eur: "0,93", not a positive number$/ },
+  },
 ];
 
 const table = (file: string) => file.replace(/\.csv$/, '');
@@ -248,8 +270,8 @@ before(async () => {
   baselineTime = timeOf(path.join(dist, 'current'));
 });
 
-it('has twenty faults, each failing rule one of the declared rules, each rule explained in pipeline/README.md', () => {
-  assert.equal(FAULTS.length, 20);
+it('has twenty-four faults, each failing rule one of the declared rules, each rule explained in pipeline/README.md', () => {
+  assert.equal(FAULTS.length, 24);
   for (const { outcome } of FAULTS) if ('fails' in outcome) assert.ok(outcome.fails in BUILD_FAILURE_RULES);
   const readme = readFileSync('pipeline/README.md', 'utf8');
   for (const rule of Object.keys(BUILD_FAILURE_RULES)) assert.ok(readme.includes(`\`${rule}\``), `pipeline/README.md explains ${rule}`);
