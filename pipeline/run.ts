@@ -55,6 +55,8 @@ export interface BuildResult {
 
 /** The quarantined rows of every input table (the model collectRejects reads). */
 const REJECTS_TABLE = 'int_rejects__collected';
+/** The currencies of the observations quarantined for want of an exchange rate, for the run summary. */
+const UNRATED_CURRENCIES_TABLE = 'int_currencies__unrated';
 
 /** Quarantined rows above this share of a table fail the build. */
 export const REJECT_LIMIT = 0.05;
@@ -111,11 +113,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       (r) => Object.entries(r.rowCounts).map(([k, v]) => `${k}=${v}`).join(' '));
 
     const models = loadModels();
-    const readAfter = new Set([REJECTS_TABLE, ...assemble.MARTS_READ, ...LISTING_SOURCES, ...RESEARCH_MARTS]);
+    const readAfter = new Set([REJECTS_TABLE, UNRATED_CURRENCIES_TABLE, ...assemble.MARTS_READ, ...LISTING_SOURCES, ...RESEARCH_MARTS]);
     const modelCounts = await progress.stage('run sql models', () => runModels(instance, models, PUBLISH_RULES, SQL_DIR, readAfter),
       (c) => `${Object.keys(c).length} models; listings=${c.listings} offers=${c.int_offers__latest} rejects=${c.int_rejects__collected}`);
 
     const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs, options.rejectLimit ?? REJECT_LIMIT), (r) => `${r.rows.length} rows rejected`);
+    const unrated = await queryRows<{ currency: string; observations: number }>(conn, `select * from ${UNRATED_CURRENCIES_TABLE}`);
 
     const previous = readCurrentManifest(distDir);
     const volumes = await inputVolumes(conn, inputs.rowCounts, rejects.rows);
@@ -202,6 +205,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         `${Object.keys(writer.files).length + 1} files${pruned.length ? `, pruned ${pruned.length} old build(s)` : ''} ` +
         `in ${formatMs(performance.now() - progress.startedAt)}`,
     );
+    if (unrated.length > 0) {
+      progress.note(`${INPUT_TABLES.price_observations.file}: ${unrated.reduce((n, c) => n + c.observations, 0)} rows quarantined as ` +
+        `unknown_currency, no rate in ${INPUT_TABLES.fx_reference.file} for ${unrated.map((c) => `${c.currency} (${c.observations} rows)`).join(', ')}`);
+    }
     for (const line of changes) progress.note(line);
     return { buildId, buildDir, manifest, rejectCount: rejects.rows.length };
   } catch (err) {

@@ -24,6 +24,7 @@ located as (
     observations.*,
     spaces.space_id as known_space_id,
     countries.currency as country_currency,
+    fx.currency as rated_currency,
     observations.amount / fx.units_per_eur as amount_eur,
     spaces.city_id,
     snapshot.extracted_at,
@@ -85,7 +86,7 @@ compared as (
 final as (
   select
     -- (the source's URL and the texts are read by no later model: not stored)
-    * exclude (known_space_id, country_currency, amount_eur, city_id, extracted_at, unit_amount, offer_min_amount,
+    * exclude (known_space_id, country_currency, rated_currency, amount_eur, city_id, extracted_at, unit_amount, offer_min_amount,
       peer_median_unit_amount, peer_count, source_url, observed_at_text, amount_text, min_capacity_text, max_capacity_text),
     case
       when observation_id is null or observation_id = '' then 'missing_key'
@@ -106,6 +107,8 @@ final as (
       when amount < 0 then 'negative_amount'
       when amount_text is not null and currency is distinct from country_currency then 'currency_mismatch'
       when amount_text is null and currency is not null and currency <> country_currency then 'currency_mismatch'
+      -- no exchange rate in fx_reference.csv: the price can be neither checked in euros (below) nor compared
+      when currency is not null and rated_currency is null then 'unknown_currency'
       when (min_capacity_text is not null and not coalesce(min_capacity >= 1, false))
         or (max_capacity_text is not null and not coalesce(max_capacity >= 1, false))
         or min_capacity > max_capacity then 'bad_capacity'
