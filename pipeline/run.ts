@@ -117,8 +117,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const modelCounts = await progress.stage('run sql models', () => runModels(instance, models, PUBLISH_RULES, SQL_DIR, readAfter),
       (c) => `${Object.keys(c).length} models; listings=${c.listings} offers=${c.int_offers__latest} rejects=${c.int_rejects__collected}`);
 
-    const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs, options.rejectLimit ?? REJECT_LIMIT), (r) => `${r.rows.length} rows rejected`);
-    const unrated = await queryRows<{ currency: string; observations: number }>(conn, `select * from ${UNRATED_CURRENCIES_TABLE}`);
+    const unrated = await queryRows<UnratedCurrency>(conn, `select * from ${UNRATED_CURRENCIES_TABLE}`);
+    const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs, unrated, options.rejectLimit ?? REJECT_LIMIT),
+      (r) => `${r.rows.length} rows rejected`);
 
     const previous = readCurrentManifest(distDir);
     const volumes = await inputVolumes(conn, inputs.rowCounts, rejects.rows);
@@ -207,7 +208,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     );
     if (unrated.length > 0) {
       progress.note(`${INPUT_TABLES.price_observations.file}: ${unrated.reduce((n, c) => n + c.observations, 0)} rows quarantined as ` +
-        `unknown_currency, no rate in ${INPUT_TABLES.fx_reference.file} for ${unrated.map((c) => `${c.currency} (${c.observations} rows)`).join(', ')}`);
+        `unknown_currency, ${withoutRate(unrated)}`);
     }
     for (const line of changes) progress.note(line);
     return { buildId, buildDir, manifest, rejectCount: rejects.rows.length };
@@ -284,8 +285,19 @@ function inputRowsByFile(rowCounts: Record<InputTableName, number>): Record<stri
   return Object.fromEntries((Object.keys(INPUT_TABLES) as InputTableName[]).map((name) => [INPUT_TABLES[name].file, rowCounts[name]]));
 }
 
-/** rejects.csv rows (file, row, rule, the raw row as CSV); fails above FUTURE_DATE_LIMIT, then above `limit` per table. */
-async function collectRejects(conn: DuckDBConnection, inputs: LoadedInputs, limit: number) {
+/** A currency of price observations quarantined as unknown_currency, and their rows (UNRATED_CURRENCIES_TABLE). */
+interface UnratedCurrency { currency: string; observations: number }
+
+/** "no rate in fx_reference.csv for GBP (12 rows), VES (3 rows)": the file to mend, named where the rows are counted. */
+function withoutRate(unrated: UnratedCurrency[]): string {
+  return `no rate in ${INPUT_TABLES.fx_reference.file} for ${unrated.map((c) => `${c.currency} (${c.observations} rows)`).join(', ')}`;
+}
+
+/**
+ * rejects.csv rows (file, row, rule, the raw row as CSV); fails above FUTURE_DATE_LIMIT, then above
+ * `limit` per table (naming fx_reference.csv when the rows are quarantined for want of a rate).
+ */
+async function collectRejects(conn: DuckDBConnection, inputs: LoadedInputs, unrated: UnratedCurrency[], limit: number) {
   const inputCounts = inputs.rowCounts;
   const rejects = await queryRows<{ file_name: string; source_row: number; reject_rule: string }>(
     conn, `select file_name, source_row, reject_rule from ${REJECTS_TABLE} order by file_name, source_row`);
@@ -313,7 +325,8 @@ async function collectRejects(conn: DuckDBConnection, inputs: LoadedInputs, limi
       const first = list.find((r) => r.reject_rule === topRule)!;
       throw new BuildError('reject_threshold',
         `${file}: ${list.length} of ${total} rows quarantined (${((100 * list.length) / total).toFixed(1)}%, limit ${limit * 100}%); ` +
-          `most often rule ${topRule} (${topCount} rows), first at row ${first.source_row}`);
+          `most often rule ${topRule} (${topCount} rows), first at row ${first.source_row}` +
+          (topRule === 'unknown_currency' ? `: ${withoutRate(unrated)}` : ''));
     }
   }
   const rows: string[][] = [];

@@ -71,3 +71,14 @@ it('names the currencies whose observations were quarantined for want of an exch
       `no rate in fx_reference.csv for GBP (${rows('GBP')} rows), VES (${rows('VES')} rows)`,
   ), lines.join('\n'));
 });
+
+it('fails naming fx_reference.csv when the prices without a rate are more than the quarantine takes', async () => {
+  const t = randomTables(300);
+  t.fx_reference = t.fx_reference.filter((r) => r.currency !== 'GBP');
+  const inPounds = t.price_observations.filter((o) => o.currency === 'GBP').length;
+  await assert.rejects(runBuild({ dataDir: writeSnapshot(t), distDir: tempDir(), progress: quietProgress }), {
+    rule: 'reject_threshold',
+    message: new RegExp(`^reject_threshold: price_observations\\.csv: .*most often rule unknown_currency \\(${inPounds} rows\\), first at row \\d+: ` +
+      `no rate in fx_reference\\.csv for GBP \\(${inPounds} rows\\)$`),
+  });
+});
