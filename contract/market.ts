@@ -168,6 +168,8 @@ export const SnapshotSourceSchema = z.strictObject({
   description: z.string().min(1),
   /** true when the operators, spaces and prices are invented (the geography may still be real) */
   sampleData: z.boolean(),
+  /** when the snapshot was taken from its source: no price can have been observed later (a later observation is quarantined as future_date) */
+  extractedAt: DateTimeSchema,
   /** where the prices come from, when there is a page to point to */
   url: z.url().optional(),
 });

@@ -21,7 +21,7 @@ import { RESEARCH_MARTS, priceIndex, writePriceHistory, writeResearchFiles } fro
 import { writeRelease } from './lib/release.ts';
 import { RELEASES_DIR } from '../contract/research.ts';
 import { BuildError } from './lib/errors.ts';
-import { INPUT_TABLES, loadInputs, sortKeys, type InputTableName, type LoadedInputs } from './lib/inputs.ts';
+import { INPUT_TABLES, loadInputs, SOURCE_FILE, sortKeys, type InputTableName, type LoadedInputs } from './lib/inputs.ts';
 import { connect, dropAllExcept, loadModels, queryRows, runModels, SQL_DIR } from './lib/models.ts';
 import { createProgress, formatMs, type Progress } from './lib/progress.ts';
 import {
@@ -55,9 +55,19 @@ export interface BuildResult {
 
 /** The quarantined rows of every input table (the model collectRejects reads). */
 const REJECTS_TABLE = 'int_rejects__collected';
+/** The currencies of the observations quarantined for want of an exchange rate, for the run summary. */
+const UNRATED_CURRENCIES_TABLE = 'int_currencies__unrated';
 
 /** Quarantined rows above this share of a table fail the build. */
 export const REJECT_LIMIT = 0.05;
+
+/**
+ * Observations dated after the snapshot's extraction (future_date) above this share of
+ * price_observations.csv fail the build. A few are a source's clock or time zone slip, quarantined;
+ * more say that source.json's extractedAt or the feed's dates are wrong as a whole, and quarantining
+ * them under REJECT_LIMIT would silently drop up to a twentieth of the newest prices.
+ */
+export const FUTURE_DATE_LIMIT = 0.01;
 
 const TABLE_BY_FILE = Object.fromEntries(
   (Object.keys(INPUT_TABLES) as InputTableName[]).map((name) => [INPUT_TABLES[name].file, name]),
@@ -103,11 +113,13 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       (r) => Object.entries(r.rowCounts).map(([k, v]) => `${k}=${v}`).join(' '));
 
     const models = loadModels();
-    const readAfter = new Set([REJECTS_TABLE, ...assemble.MARTS_READ, ...LISTING_SOURCES, ...RESEARCH_MARTS]);
+    const readAfter = new Set([REJECTS_TABLE, UNRATED_CURRENCIES_TABLE, ...assemble.MARTS_READ, ...LISTING_SOURCES, ...RESEARCH_MARTS]);
     const modelCounts = await progress.stage('run sql models', () => runModels(instance, models, PUBLISH_RULES, SQL_DIR, readAfter),
       (c) => `${Object.keys(c).length} models; listings=${c.listings} offers=${c.int_offers__latest} rejects=${c.int_rejects__collected}`);
 
-    const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs.rowCounts, options.rejectLimit ?? REJECT_LIMIT), (r) => `${r.rows.length} rows rejected`);
+    const unrated = await queryRows<UnratedCurrency>(conn, `select * from ${UNRATED_CURRENCIES_TABLE}`);
+    const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs, unrated, options.rejectLimit ?? REJECT_LIMIT),
+      (r) => `${r.rows.length} rows rejected`);
 
     const previous = readCurrentManifest(distDir);
     const volumes = await inputVolumes(conn, inputs.rowCounts, rejects.rows);
@@ -194,6 +206,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         `${Object.keys(writer.files).length + 1} files${pruned.length ? `, pruned ${pruned.length} old build(s)` : ''} ` +
         `in ${formatMs(performance.now() - progress.startedAt)}`,
     );
+    if (unrated.length > 0) {
+      progress.note(`${INPUT_TABLES.price_observations.file}: ${unrated.reduce((n, c) => n + c.observations, 0)} rows quarantined as ` +
+        `unknown_currency, ${withoutRate(unrated)}`);
+    }
     for (const line of changes) progress.note(line);
     return { buildId, buildDir, manifest, rejectCount: rejects.rows.length };
   } catch (err) {
@@ -269,8 +285,20 @@ function inputRowsByFile(rowCounts: Record<InputTableName, number>): Record<stri
   return Object.fromEntries((Object.keys(INPUT_TABLES) as InputTableName[]).map((name) => [INPUT_TABLES[name].file, rowCounts[name]]));
 }
 
-/** rejects.csv rows (file, row, rule, the raw row as CSV); fails above the 5% limit per table. */
-async function collectRejects(conn: DuckDBConnection, inputCounts: Record<InputTableName, number>, limit: number) {
+/** A currency of price observations quarantined as unknown_currency, and their rows (UNRATED_CURRENCIES_TABLE). */
+interface UnratedCurrency { currency: string; observations: number }
+
+/** "no rate in fx_reference.csv for GBP (12 rows), VES (3 rows)": the file to mend, named where the rows are counted. */
+function withoutRate(unrated: UnratedCurrency[]): string {
+  return `no rate in ${INPUT_TABLES.fx_reference.file} for ${unrated.map((c) => `${c.currency} (${c.observations} rows)`).join(', ')}`;
+}
+
+/**
+ * rejects.csv rows (file, row, rule, the raw row as CSV); fails above FUTURE_DATE_LIMIT, then above
+ * `limit` per table (naming fx_reference.csv when the rows are quarantined for want of a rate).
+ */
+async function collectRejects(conn: DuckDBConnection, inputs: LoadedInputs, unrated: UnratedCurrency[], limit: number) {
+  const inputCounts = inputs.rowCounts;
   const rejects = await queryRows<{ file_name: string; source_row: number; reject_rule: string }>(
     conn, `select file_name, source_row, reject_rule from ${REJECTS_TABLE} order by file_name, source_row`);
   const byFile = new Map<string, typeof rejects>();
@@ -278,6 +306,14 @@ async function collectRejects(conn: DuckDBConnection, inputCounts: Record<InputT
     const list = byFile.get(r.file_name) ?? [];
     list.push(r);
     byFile.set(r.file_name, list);
+  }
+  const observations = INPUT_TABLES.price_observations.file;
+  const future = (byFile.get(observations) ?? []).filter((r) => r.reject_rule === 'future_date');
+  if (future.length > FUTURE_DATE_LIMIT * inputCounts.price_observations) {
+    throw new BuildError('future_date_threshold',
+      `${observations}: ${future.length} of ${inputCounts.price_observations} rows are dated after the snapshot's extraction ` +
+        `(${((100 * future.length) / inputCounts.price_observations).toFixed(1)}%, limit ${FUTURE_DATE_LIMIT * 100}%), first at row ` +
+        `${future[0].source_row}; ${SOURCE_FILE} says it was extracted at ${inputs.source.extractedAt}: is that, or are the dates, wrong?`);
   }
   for (const [file, list] of byFile) {
     const table = TABLE_BY_FILE[file];
@@ -289,7 +325,8 @@ async function collectRejects(conn: DuckDBConnection, inputCounts: Record<InputT
       const first = list.find((r) => r.reject_rule === topRule)!;
       throw new BuildError('reject_threshold',
         `${file}: ${list.length} of ${total} rows quarantined (${((100 * list.length) / total).toFixed(1)}%, limit ${limit * 100}%); ` +
-          `most often rule ${topRule} (${topCount} rows), first at row ${first.source_row}`);
+          `most often rule ${topRule} (${topCount} rows), first at row ${first.source_row}` +
+          (topRule === 'unknown_currency' ? `: ${withoutRate(unrated)}` : ''));
     }
   }
   const rows: string[][] = [];

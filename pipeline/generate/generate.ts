@@ -20,7 +20,7 @@ import { Rng } from './rng.ts';
 import type { City, Country, CurrencyCode, Zone } from './geography.ts';
 import { AMENITIES, CONFIG, FX_AS_OF, sampleSource, FX_UNITS_PER_EUR, OPTION_TYPE_LABELS, type Operator } from './catalogue.ts';
 import { planCatalogue, SAMPLE_SPACES, type Plan } from './scale.ts';
-import { formatLocal, STANDARD_OFFSET, windowInstant, WINDOW_MONTHS } from './time.ts';
+import { formatLocal, nextUtcMidnight, STANDARD_OFFSET, windowInstant, WINDOW_MONTHS } from './time.ts';
 import {
   FEATURES, IMAGE_ALTS, TAGLINES, description, excerpt, houseNumber, independentName, label,
   offerTitle, postalCode, slugify, writeStreet, type Profile,
@@ -312,7 +312,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
       `${o.name} gestiona ${o.kind === 'business_centre' ? 'oficinas con servicios' : o.kind === 'studio' ? 'pequeños estudios compartidos' : 'espacios de coworking'} en ${cityNames('es')}.`]);
   });
   writeFileSync(join(out, 'config.json'), JSON.stringify(CONFIG, null, 2) + '\n');
-  writeFileSync(join(out, 'source.json'), JSON.stringify(sampleSource(total, seed), null, 2) + '\n');
 
   // ------------------------------------------------------------ spaces and prices
   const slots = planSlots(rng.fork(1), plan);
@@ -323,6 +322,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
   const flawed = Object.fromEntries(FLAW_KINDS.map((k) => [k, 0])) as Record<FlawKind, number>;
   const spacesPerCity: Record<string, number> = {};
   let flawCounter = 0;
+  /** the latest instant drawn for an observation: the snapshot is extracted the day after */
+  let latestObservedMs = -Infinity;
   const baseSeed = rng.nextUint32();
 
   for (let i = 0; i < slots.length; i++) {
@@ -403,6 +404,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
     };
     const when = (month: number): { ms: number; text: string } => {
       const ms = windowInstant(month, r.int(1, 28), r.int(7, 19) - STANDARD_OFFSET[tz], r.int(0, 59));
+      latestObservedMs = Math.max(latestObservedMs, ms);
       return { ms, text: formatLocal(tz, ms) };
     };
     const amountAt = (o: Offer, month: number, firstMonth: number): number =>
@@ -493,6 +495,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
   }
 
   for (const f of Object.values(files)) await f.close();
+  writeFileSync(join(out, 'source.json'), JSON.stringify(sampleSource(total, seed, nextUtcMidnight(latestObservedMs)), null, 2) + '\n');
   return {
     rows: Object.fromEntries((Object.keys(files) as Table[]).map((t) => [t, files[t].rows])) as Record<Table, number>,
     flawed,

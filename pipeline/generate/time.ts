@@ -61,6 +61,12 @@ export function formatLocal(tz: Tz, utcMs: number): string {
     `${sign}${pad(Math.abs(off))}:00`;
 }
 
+/** Midnight UTC of the day after a UTC instant, as ISO 8601 (2026-10-29T00:00:00Z). */
+export function nextUtcMidnight(utcMs: number): string {
+  const day = new Date(utcMs);
+  return `${new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1)).toISOString().slice(0, 10)}T00:00:00Z`;
+}
+
 /** UTC instant of a day in the window: month index 0..11, day 1..28, UTC hour and minute. */
 export function windowInstant(monthIndex: number, day: number, hour: number, minute: number): number {
   const m0 = WINDOW_START.month - 1 + monthIndex;

@@ -13,6 +13,11 @@ import type { z } from 'zod';
 export interface InputTable extends CsvTable {
   /** the columns that identify a row; a repeated key is a structural failure */
   key: readonly string[];
+  /**
+   * columns every row must fill with a positive finite number: values that every figure of many
+   * rows depends on (an exchange rate), so a bad one fails the build rather than quarantining them
+   */
+  positiveNumbers?: readonly string[];
 }
 
 /** The columns of localized texts: `<field>_<locale>` for every field and locale (stg_texts unpivots them). */
@@ -48,12 +53,14 @@ export const INPUT_TABLES = {
   },
   amenities: { file: 'amenities.csv', columns: ['slug', ...localized('label')], key: ['slug'] },
   option_types: { file: 'option_types.csv', columns: ['option_type', ...localized('label')], key: ['option_type'] },
-  fx_reference: { file: 'fx_reference.csv', columns: ['currency', 'units_per_eur', 'as_of_date'], key: ['currency'] },
+  fx_reference: {
+    file: 'fx_reference.csv', columns: ['currency', 'units_per_eur', 'as_of_date'], key: ['currency'], positiveNumbers: ['units_per_eur'],
+  },
 } as const satisfies Record<string, InputTable>;
 
 export type InputTableName = keyof typeof INPUT_TABLES;
 export const CONFIG_FILE = 'config.json';
-/** What the snapshot is (name, description, whether it is invented sample data). */
+/** What the snapshot is (name, description, whether it is invented sample data, when it was extracted). */
 export const SOURCE_FILE = 'source.json';
 
 export interface LoadedInputs {
@@ -84,7 +91,7 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
   const rowCounts = {} as Record<InputTableName, number>;
   const names = Object.keys(INPUT_TABLES) as InputTableName[];
   for (const name of names) {
-    const table = INPUT_TABLES[name];
+    const table: InputTable = INPUT_TABLES[name];
     const file = path.join(dataDir, table.file);
     if (!existsSync(file)) throw new BuildError('missing_file', `${table.file} not found in ${dataDir}`);
     // DuckDB reads the file on its threads while this one checks its header and takes its checksum;
@@ -126,6 +133,19 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
         `${table.file}: row ${dupRow.last_row} repeats ${table.key.join('+')} "${String(dupRow.k)}" of row ${dupRow.first_row}`,
       );
     }
+    for (const column of table.positiveNumbers ?? []) {
+      // the cast of the staging models (try_cast: a number with spaces around it is a number)
+      const number = `try_cast("${column}" as double)`;
+      const bad = await conn.runAndReadAll(
+        `select _row::integer as row, "${column}" as value from raw_${name} ` +
+          `where not coalesce(${number} > 0 and isfinite(${number}), false) order by _row limit 1`,
+      );
+      const badRow = bad.getRowObjectsJS()[0];
+      if (badRow) {
+        const value = String(badRow.value ?? '').trim() === '' ? 'empty' : JSON.stringify(badRow.value);
+        throw new BuildError('bad_number', `${table.file}: row ${badRow.row}, column ${column}: ${value}, not a positive number`);
+      }
+    }
   }
   const configPath = path.join(dataDir, CONFIG_FILE);
   if (!existsSync(configPath)) throw new BuildError('missing_file', `${CONFIG_FILE} not found in ${dataDir}`);
@@ -148,6 +168,8 @@ export async function loadInputs(conn: DuckDBConnection, dataDir: string): Promi
   }
   const source = readSource(dataDir);
   checksums[SOURCE_FILE] = source.checksum;
+  // for the models (stg_source): no observation can be later than the extraction
+  await conn.run(`create or replace table raw_source as select ${sqlText(source.value.extractedAt)} as extracted_at`);
   return { checksums: sortKeys(checksums), rowCounts, config: parsed.data, source: source.value };
 }
 

@@ -1,9 +1,10 @@
 /**
- * Eighteen broken inputs, each made in the test from the committed sample (data/), fed to the
+ * Twenty-four broken inputs, each made in the test from the committed sample (data/), fed to the
  * pipeline CLI over a published build. A file that cannot be read fails the build with a rule,
  * the file and the row counted as rejects.csv counts rows (1 = the first row after the header),
  * in the operator's words, not DuckDB's; nothing is published and the previous build keeps
- * serving. A row-level fault is quarantined into rejects.csv instead; harmless variants publish.
+ * serving. A row-level fault is quarantined into rejects.csv instead; harmless variants publish,
+ * with the data's time (asOf) and the history's months of the sample.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,14 @@ const setLines = (files: Files, file: string, list: string[]) => files.set(file,
 /** The sample rows of a file (line 0 is the header; the file ends with a line break) */
 const rowCount = (file: string) => lines(SAMPLE, file).length - 2;
 const column = (file: string, name: string) => lines(SAMPLE, file)[0].split(',').indexOf(name);
+/** Sets one field of a row of a file whose fields hold no comma (the sample's price_observations.csv, fx_reference.csv). */
+function setField(files: Files, file: string, row: number, name: string, value: string): void {
+  const list = lines(files, file);
+  const fields = list[row].split(',');
+  fields[column(file, name)] = value;
+  list[row] = fields.join(',');
+  setLines(files, file, list);
+}
 
 /** Windows-1252, as a spreadsheet on Windows saves "CSV": Latin-1 plus typographic punctuation. */
 function windows1252(text: string): Buffer {
@@ -38,11 +47,12 @@ const firstNonAsciiRow = (file: string) => lines(SAMPLE, file).findIndex((l) => 
 
 type Outcome =
   | { fails: BuildFailureRule; file: string; row: number | null; says?: RegExp }
-  | { publishes: true; reject?: { file: string; row: number; rule: string } };
+  | { publishes: true; reject?: { file: string; row: number; rule: string; raw: RegExp } };
 
 interface Fault { fault: string; change(files: Files): void; outcome: Outcome }
 
 const PRICES = 'price_observations.csv';
+const FX = 'fx_reference.csv';
 
 const FAULTS: Fault[] = [
   {
@@ -179,7 +189,38 @@ const FAULTS: Fault[] = [
       list[700] = fields.join(',');
       setLines(f, PRICES, list);
     },
-    outcome: { publishes: true, reject: { file: PRICES, row: 700, rule: 'bad_amount' } },
+    outcome: { publishes: true, reject: { file: PRICES, row: 700, rule: 'bad_amount', raw: /"410,50"/ } },
+  },
+  {
+    fault: 'an observation dated after the snapshot was extracted (a row-level rule: quarantined, asOf unmoved)',
+    change: (f) => setField(f, PRICES, 1000, 'observed_at', '2031-01-15T09:00:00Z'),
+    outcome: { publishes: true, reject: { file: PRICES, row: 1000, rule: 'future_date', raw: /2031-01-15T09:00:00Z/ } },
+  },
+  {
+    fault: 'observations dated after the snapshot was extracted, more than 1% of them',
+    change: (f) => { for (let row = 50; row <= rowCount(PRICES); row += 50) setField(f, PRICES, row, 'observed_at', '2031-01-15T09:00:00Z'); },
+    outcome: { fails: 'future_date_threshold', file: PRICES, row: 50, says: /\(2\.0%, limit 1%\).*source\.json says it was extracted at 2026-/ },
+  },
+  // an exchange rate every price of its currency is converted with: the rate's file is named, not the prices'
+  {
+    fault: 'an exchange rate of zero',
+    change: (f) => setField(f, FX, 2, 'units_per_eur', '0'),
+    outcome: { fails: 'bad_number', file: FX, row: 2, says: /column units_per_eur: "0", not a positive number$/ },
+  },
+  {
+    fault: 'a negative exchange rate',
+    change: (f) => setField(f, FX, 6, 'units_per_eur', '-500'),
+    outcome: { fails: 'bad_number', file: FX, row: 6, says: /column units_per_eur: "-500", not a positive number$/ },
+  },
+  {
+    fault: 'an empty exchange rate',
+    change: (f) => setField(f, FX, 3, 'units_per_eur', ''),
+    outcome: { fails: 'bad_number', file: FX, row: 3, says: /column units_per_eur: empty, not a positive number$/ },
+  },
+  {
+    fault: 'an exchange rate that is not a number (a decimal comma)',
+    change: (f) => setField(f, FX, 4, 'units_per_eur', '"0,93"'),
+    outcome: { fails: 'bad_number', file: FX, row: 4, says: /column units_per_eur: "0,93", not a positive number$/ },
   },
 ];
 
@@ -215,15 +256,22 @@ function acceptedBuild() {
 // Top-level tests, not a suite: each fault has the test timeout to itself.
 const dist = tempDir();
 let baselineCounts: Record<string, number> = {};
+/** the sample's asOf and the months of its history */
+let baselineTime: { asOf: string; months: string[] };
+const timeOf = (build: string): typeof baselineTime => {
+  const { asOf, months } = JSON.parse(readFileSync(path.join(build, 'price-history.json'), 'utf8'));
+  return { asOf, months };
+};
 
 before(async () => {
   const run = await pipeline(['--data', writeData(() => {}), '--dist', dist]);
   assert.equal(run.code, 0, run.stderr);
   baselineCounts = JSON.parse(readFileSync(path.join(dist, 'current', 'manifest.json'), 'utf8')).rowCounts;
+  baselineTime = timeOf(path.join(dist, 'current'));
 });
 
-it('has eighteen faults, each failing rule one of the declared rules, each rule explained in pipeline/README.md', () => {
-  assert.equal(FAULTS.length, 18);
+it('has twenty-four faults, each failing rule one of the declared rules, each rule explained in pipeline/README.md', () => {
+  assert.equal(FAULTS.length, 24);
   for (const { outcome } of FAULTS) if ('fails' in outcome) assert.ok(outcome.fails in BUILD_FAILURE_RULES);
   const readme = readFileSync('pipeline/README.md', 'utf8');
   for (const rule of Object.keys(BUILD_FAILURE_RULES)) assert.ok(readme.includes(`\`${rule}\``), `pipeline/README.md explains ${rule}`);
@@ -250,13 +298,15 @@ for (const { fault, change, outcome } of FAULTS) {
       const current = path.join(dist, 'current');
       const manifest = JSON.parse(readFileSync(path.join(current, 'manifest.json'), 'utf8'));
       for (const name of ['spaces', 'price_observations']) assert.equal(manifest.rowCounts[`input.${name}`], baselineCounts[`input.${name}`]);
+      assert.deepEqual(timeOf(current), baselineTime, 'asOf and the history\'s months are the sample\'s');
       if (outcome.reject) {
         const rejects = parse(readFileSync(path.join(current, 'rejects.csv')), { columns: true }) as Record<string, string>[];
-        const { file, row, rule } = outcome.reject;
+        const { file, row, rule, raw } = outcome.reject;
         const found = rejects.find((r) => r.file === file && Number(r.row) === row);
         assert.equal(found?.rule, rule, JSON.stringify(found));
-        assert.match(found!.raw, /"410,50"/);
-        assert.equal(manifest.rowCounts[`input.${table(file)}.rejected`], baselineCounts[`input.${table(file)}.rejected`] + 1);
+        assert.match(found!.raw, raw);
+        const rejectedHere = FAULTS.filter(({ outcome: o }) => 'publishes' in o && o.reject?.file === file).length;
+        assert.equal(manifest.rowCounts[`input.${table(file)}.rejected`], baselineCounts[`input.${table(file)}.rejected`] + rejectedHere);
       }
     }
   });

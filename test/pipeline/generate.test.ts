@@ -9,6 +9,7 @@ import { streetForms } from '../../pipeline/generate/text.ts';
 import { formatLocal } from '../../pipeline/generate/time.ts';
 import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES } from '../../contract/common.ts';
 import { ConfigPayloadSchema } from '../../contract/catalog.ts';
+import { SnapshotSourceSchema } from '../../contract/market.ts';
 
 const DATA = join(import.meta.dirname, '../../data');
 type Row = Record<string, string>;
@@ -72,6 +73,16 @@ describe('pipeline/generate', () => {
     const stats = await generate({ outDir: a, spaces: 150, seed: 7 });
     assert.equal(readCsv(a, 'spaces.csv').rows.length, 150);
     assert.equal(stats.rows.spaces, 150);
+  });
+
+  it('says in source.json that the snapshot was extracted at midnight UTC after its latest observation', async () => {
+    const dir = tempDir();
+    await generate({ outDir: dir, spaces: 150, seed: 7 });
+    const source = SnapshotSourceSchema.parse(JSON.parse(readFileSync(join(dir, 'source.json'), 'utf8')));
+    const latest = Math.max(...readCsv(dir, 'price_observations.csv').rows.map((o) => Date.parse(o.observed_at)).filter(Number.isFinite));
+    const extracted = Date.parse(source.extractedAt);
+    assert.match(source.extractedAt, /T00:00:00Z$/);
+    assert.ok(extracted > latest && extracted - latest <= 24 * 3_600_000, `${source.extractedAt}, latest observation ${new Date(latest).toISOString()}`);
   });
 
   it('the committed data/ equals a fresh generation with the default options', async () => {

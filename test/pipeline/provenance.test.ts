@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { runBuild } from '../../pipeline/run.ts';
 import {
-  baseTables, buildFixture, observation, quietProgress, space, tempDir, writeSnapshot, type FixtureTables,
+  baseTables, buildFixture, FIXTURE_EXTRACTED_AT, observation, quietProgress, space, tempDir, writeSnapshot, type FixtureTables,
 } from '../support/pipeline-fixtures.ts';
 
 function tables(source: unknown): FixtureTables {
@@ -21,7 +21,7 @@ const build = (dataDir: string) => runBuild({ dataDir, distDir: tempDir(), progr
 
 describe('provenance of the input (data/source.json)', () => {
   it('says plainly, in the index, the history, the datapackage and the build, that sample data is sample data', async () => {
-    const source = { name: 'Test fixture', description: 'Invented spaces and prices.', sampleData: true };
+    const source = { name: 'Test fixture', description: 'Invented spaces and prices.', sampleData: true, extractedAt: FIXTURE_EXTRACTED_AT };
     const b = await buildFixture(tables(source));
     assert.deepEqual(b.json('source.json'), source);
     assert.deepEqual(b.json('price-index.json').source, source);
@@ -34,7 +34,10 @@ describe('provenance of the input (data/source.json)', () => {
   });
 
   it('describes real data without the sample notice, with the page the prices come from', async () => {
-    const source = { name: 'Operator feed', description: 'Prices published by operators.', sampleData: false, url: 'https://feeds.example/prices' };
+    const source = {
+      name: 'Operator feed', description: 'Prices published by operators.', sampleData: false, extractedAt: '2026-10-01T06:00:00+02:00',
+      url: 'https://feeds.example/prices',
+    };
     const b = await buildFixture(tables(source));
     const pkg = b.json('price-report.datapackage.json');
     assert.equal(pkg.sampleData, false);
@@ -43,12 +46,19 @@ describe('provenance of the input (data/source.json)', () => {
     assert.equal(b.json('price-index.json').source.sampleData, false);
   });
 
-  it('fails the build when the snapshot does not say what it is', async () => {
-    const dir = writeSnapshot(tables({ name: 'x', description: 'y', sampleData: true }));
+  it('fails the build when the snapshot does not say what it is, or when it was extracted', async () => {
+    const source = { name: 'x', description: 'y', sampleData: true, extractedAt: FIXTURE_EXTRACTED_AT };
+    const dir = writeSnapshot(tables(source));
     rmSync(path.join(dir, 'source.json'));
     await assert.rejects(build(dir), { rule: 'missing_file', message: /source\.json not found/ });
-    writeFileSync(path.join(dir, 'source.json'), JSON.stringify({ name: 'x', description: 'y', sampleData: 'yes' }));
+    writeFileSync(path.join(dir, 'source.json'), JSON.stringify({ ...source, sampleData: 'yes' }));
     await assert.rejects(build(dir), { rule: 'bad_source', message: /source\.json: sampleData/ });
+    const { extractedAt: _, ...undated } = source;
+    writeFileSync(path.join(dir, 'source.json'), JSON.stringify(undated));
+    await assert.rejects(build(dir), { rule: 'bad_source', message: /source\.json: extractedAt/ });
+    // a time without its offset is not a point in time
+    writeFileSync(path.join(dir, 'source.json'), JSON.stringify({ ...source, extractedAt: '2026-11-01T00:00:00' }));
+    await assert.rejects(build(dir), { rule: 'bad_source', message: /source\.json: extractedAt/ });
     writeFileSync(path.join(dir, 'source.json'), '{');
     await assert.rejects(build(dir), { rule: 'bad_source', message: /not valid JSON/ });
   });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  BERLIN, LONDON, MITTE, KREUZBERG, VALENCIA_ES, VALENCIA_VE, baseTables, buildFixture, observation, space, type FixtureTables,
+  BERLIN, LONDON, MITTE, KREUZBERG, VALENCIA_ES, VALENCIA_VE, FIXTURE_EXTRACTED_AT, baseTables, buildFixture, observation, space,
+  type FixtureTables,
 } from '../support/pipeline-fixtures.ts';
 
 /** `n` Berlin spaces, each with one monthly flex desk at the given price. */
@@ -360,5 +361,45 @@ describe('pipeline quarantine', () => {
     assert.match(rawOfFirstObservation, /^ob-\d+,sp-404,/);
     assert.deepEqual(b.listings().map((f: any) => f.slug), ['space-sp-ok']);
     assert.equal(b.json('manifest.json').rowCounts.rejects, expected.length);
+  });
+
+  it('quarantines an observation in a currency without an exchange rate as unknown_currency, after currency_mismatch and before implausible_amount', async () => {
+    const t = baseTables();
+    t.fx_reference = t.fx_reference.filter((r) => r.currency !== 'VES');
+    t.spaces.push(space('sp-ve', { city_id: VALENCIA_VE, lat: '10.16', lng: '-68.0' }), space('sp-de'));
+    t.price_observations.push(
+      observation('sp-ve', 'flex_desk', '8000', 'month', { currency: 'VES' }),
+      observation('sp-ve', 'flex_desk', '0', 'month', { currency: 'VES' }),
+      observation('sp-ve', 'flex_desk', '', 'month', { currency: 'VES' }),
+      observation('sp-ve', 'flex_desk', '', 'month', { currency: '' }),
+      observation('sp-ve', 'flex_desk', '200', 'month', { currency: 'EUR' }),
+      observation('sp-de', 'flex_desk', '200', 'month'),
+    );
+    const b = await buildFixture(t);
+    assert.deepEqual(b.rejects().map(({ row, rule }) => ({ row, rule })), [
+      { row: 1, rule: 'unknown_currency' },
+      { row: 2, rule: 'unknown_currency' },
+      { row: 3, rule: 'unknown_currency' },
+      { row: 5, rule: 'currency_mismatch' },
+    ]);
+    const ve = b.listings().find((l: any) => l.slug === 'space-sp-ve');
+    assert.deepEqual(ve.optionTypes, ['flex_desk'], 'the price on request without a currency is kept');
+    assert.equal(ve.fromPrice, null);
+  });
+
+  it('quarantines an observation dated after the snapshot\'s extraction as future_date, not one dated at it', async () => {
+    const t = withFlexDesks(Array.from({ length: 100 }, (_, i) => 200 + i));
+    t.spaces.push(space('sp-at'), space('sp-after'));
+    t.price_observations.push(
+      observation('sp-at', 'flex_desk', '250', 'month', { observed_at: FIXTURE_EXTRACTED_AT }),
+      // one second later, written in another offset
+      observation('sp-after', 'flex_desk', '250', 'month', { observed_at: '2026-11-01T01:00:01+01:00' }),
+    );
+    const b = await buildFixture(t);
+    assert.deepEqual(b.rejects().map(({ row, rule }) => ({ row, rule })), [{ row: 102, rule: 'future_date' }]);
+    assert.equal(Date.parse(b.json('price-index.json').asOf), Date.parse(FIXTURE_EXTRACTED_AT), 'asOf is the observation at the extraction');
+    const fromPrice = (slug: string) => b.listings().find((l: any) => l.slug === slug).fromPrice;
+    assert.deepEqual(fromPrice('space-sp-at'), { amount: 250, currency: 'EUR', billingPeriod: 'month' });
+    assert.equal(fromPrice('space-sp-after'), null, 'the space is listed without the future price');
   });
 });

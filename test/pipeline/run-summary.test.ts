@@ -57,3 +57,28 @@ it('compares the rows of a previous build whose figures are in files of another 
   assert.equal(summary.at(-1), '  published figures: not compared (build older keeps them in files of another build format)');
   assert.equal(readBuildFigures(tempDir()), null, 'no manifest: no previous build');
 });
+
+it('names the currencies whose observations were quarantined for want of an exchange rate, with their rows, on a first build too', async () => {
+  const t = randomTables(300);
+  t.fx_reference = t.fx_reference.filter((r) => r.currency !== 'VES' && r.currency !== 'GBP');
+  const rows = (currency: string) => t.price_observations.filter((o) => o.currency === currency).length;
+  assert.ok(rows('VES') > 0 && rows('GBP') > 0);
+  const lines: string[] = [];
+  // a third of the prices are in pounds: above the quarantine's limit, which is not what this test is about
+  await runBuild({ dataDir: writeSnapshot(t), distDir: tempDir(), progress: createProgress((line) => lines.push(line)), rejectLimit: 1 });
+  assert.ok(lines.includes(
+    `[pipeline] price_observations.csv: ${rows('GBP') + rows('VES')} rows quarantined as unknown_currency, ` +
+      `no rate in fx_reference.csv for GBP (${rows('GBP')} rows), VES (${rows('VES')} rows)`,
+  ), lines.join('\n'));
+});
+
+it('fails naming fx_reference.csv when the prices without a rate are more than the quarantine takes', async () => {
+  const t = randomTables(300);
+  t.fx_reference = t.fx_reference.filter((r) => r.currency !== 'GBP');
+  const inPounds = t.price_observations.filter((o) => o.currency === 'GBP').length;
+  await assert.rejects(runBuild({ dataDir: writeSnapshot(t), distDir: tempDir(), progress: quietProgress }), {
+    rule: 'reject_threshold',
+    message: new RegExp(`^reject_threshold: price_observations\\.csv: .*most often rule unknown_currency \\(${inPounds} rows\\), first at row \\d+: ` +
+      `no rate in fx_reference\\.csv for GBP \\(${inPounds} rows\\)$`),
+  });
+});

@@ -22,6 +22,8 @@ export const VALENCIA_VE = '3625549';
 export const LONDON = '2643743';
 export const MITTE = '2950159-1';
 export const KREUZBERG = '2950159-2';
+/** source.json's extractedAt of every fixture: after every observation the tests date (an observation after it is future_date) */
+export const FIXTURE_EXTRACTED_AT = '2026-11-01T00:00:00Z';
 
 export function baseTables(): FixtureTables {
   return {
@@ -71,7 +73,9 @@ export function baseTables(): FixtureTables {
       ['EUR', '1'], ['GBP', '0.85'], ['USD', '1.08'], ['CHF', '0.94'], ['VES', '40'], ['AED', '3.97'],
     ].map(([currency, units_per_eur]) => ({ currency, units_per_eur, as_of_date: '2025-10-01' })),
     config: { minSupportedBuild: 1, flags: { priceIndex: true } },
-    source: { name: 'Test fixture', description: 'Invented spaces and prices for a pipeline test.', sampleData: true },
+    source: {
+      name: 'Test fixture', description: 'Invented spaces and prices for a pipeline test.', sampleData: true, extractedAt: FIXTURE_EXTRACTED_AT,
+    },
   };
 }
 

@@ -15,17 +15,24 @@ fx as (
   select * from stg_fx_reference
 ),
 
+snapshot as (
+  select * from stg_source
+),
+
 located as (
   select
     observations.*,
     spaces.space_id as known_space_id,
     countries.currency as country_currency,
+    fx.currency as rated_currency,
     observations.amount / fx.units_per_eur as amount_eur,
     spaces.city_id,
+    snapshot.extracted_at,
   from observations
   left join spaces on spaces.space_id = observations.space_id
   left join countries on countries.country_code = spaces.country_code
   left join fx on fx.currency = observations.currency
+  cross join snapshot
 ),
 
 unit_priced as (
@@ -82,7 +89,7 @@ compared as (
 final as (
   select
     -- (the source's URL and the texts are read by no later model: not stored)
-    * exclude (known_space_id, country_currency, amount_eur, city_id, unit_amount, offer_min_amount,
+    * exclude (known_space_id, country_currency, rated_currency, amount_eur, city_id, extracted_at, unit_amount, offer_min_amount,
       peer_median_unit_amount, peer_count, source_url, observed_at_text, amount_text, min_capacity_text, max_capacity_text),
     case
       when observation_id is null or observation_id = '' then 'missing_key'
@@ -96,10 +103,15 @@ final as (
         or billing_period not in ('month', 'day', 'hour', 'week', 'year', 'once')
         then 'unknown_billing_period'
       when observed_at is null then 'bad_date'
+      -- observed after the snapshot was taken from its source (source.json extractedAt): a clock or
+      -- time zone fault, which would move asOf, the history's months and every figure's age
+      when observed_at > extracted_at then 'future_date'
       when amount_text is not null and amount is null then 'bad_amount'
       when amount < 0 then 'negative_amount'
       when amount_text is not null and currency is distinct from country_currency then 'currency_mismatch'
       when amount_text is null and currency is not null and currency <> country_currency then 'currency_mismatch'
+      -- no exchange rate in fx_reference.csv: the price can be neither checked in euros (below) nor compared
+      when currency is not null and rated_currency is null then 'unknown_currency'
       when (min_capacity_text is not null and not coalesce(min_capacity >= 1, false))
         or (max_capacity_text is not null and not coalesce(max_capacity >= 1, false))
         or min_capacity > max_capacity then 'bad_capacity'
