@@ -78,6 +78,9 @@ describe('a rebuild of the same data', () => {
     const live = (await get(rebuilt.app, '/api/price-report.datapackage.json')).body;
     assert.equal(live.version, first.releaseId);
     assert.equal(live.resources[0].path, `${SITE}/api/releases/${first.releaseId}/price-report.csv`);
+    const page = await rebuilt.app.inject({ url: '/en/price-index' });
+    assert.equal(page.statusCode, 200);
+    assert.ok(page.body.includes(`/api/releases/${first.releaseId}/citation.bib`), 'the page links the shared release');
   });
 });
 
