@@ -72,12 +72,14 @@ export const RELEASE_FILES = [
 ] as const;
 export type ReleaseFile = (typeof RELEASE_FILES)[number];
 export const RELEASE_DATAPACKAGE = 'datapackage.json';
+/** Hex digits of the content digest in a release id: 48 bits, and a clash is refused, never overwritten. */
+export const RELEASE_DIGEST_DIGITS = 12;
 /**
  * A release id: the UTC date of its data (asOf) and the first 12 hex digits of its content digest,
  * e.g. 2026-10-29-3f9a1c2b7d4e; a release made before releases were named by their content keeps
  * the id of the build that made it (e.g. 20261123T012058417Z-9365), under which it was cited.
  */
-export const RELEASE_ID_PATTERN = /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9a-f]{12}|[0-9]{8}T[0-9]{9}Z-[0-9]+)$/;
+export const RELEASE_ID_PATTERN = new RegExp(`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9a-f]{${RELEASE_DIGEST_DIGITS}}|[0-9]{8}T[0-9]{9}Z-[0-9]+)$`);
 
 /** The site path of a release, or of one of its files. */
 export const releasePath = (releaseId: string, file?: string) => `/api/releases/${releaseId}${file ? `/${file}` : ''}`;

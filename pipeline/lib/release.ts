@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { RELEASE_DATAPACKAGE, RELEASE_FILES, RELEASES_DIR, releasePath, type ReleaseFile } from '../../contract/research.ts';
+import { RELEASE_DATAPACKAGE, RELEASE_DIGEST_DIGITS, RELEASE_FILES, RELEASES_DIR, releasePath, type ReleaseFile } from '../../contract/research.ts';
 import { BuildError } from './errors.ts';
 import { fsyncDir, isAlive } from './publish.ts';
 
@@ -24,9 +24,6 @@ const RESOURCE_NAMES: Record<ReleaseFile, { name: string; format: string; mediat
   'methodology.md': { name: 'methodology', format: 'md', mediatype: 'text/markdown' },
 };
 
-/** Hex digits of the content digest in a release id: 48 bits, and a clash is refused, never overwritten. */
-const ID_DIGEST_LENGTH = 12;
-
 interface DataPackage { asOf: string; resources: { name: string; path: string }[]; [key: string]: unknown }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -38,7 +35,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
  */
 export function releaseId(asOf: string, sha256Of: (file: ReleaseFile) => string): string {
   const lines = [...RELEASE_FILES].sort().map((file) => `${sha256Of(file)}  ${file}\n`).join('');
-  return `${asOf.slice(0, 10)}-${sha256(Buffer.from(lines)).slice(0, ID_DIGEST_LENGTH)}`;
+  return `${asOf.slice(0, 10)}-${sha256(Buffer.from(lines)).slice(0, RELEASE_DIGEST_DIGITS)}`;
 }
 
 /**

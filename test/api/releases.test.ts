@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadBuild } from '../../api/build/load.ts';
 import { staticCatalog } from '../../api/build/store.ts';
 import { envelope, MetaSchema } from '../../contract/common.ts';
-import { RELEASE_FILES, ReleaseSchema } from '../../contract/research.ts';
+import { RELEASE_DIGEST_DIGITS, RELEASE_FILES, ReleaseSchema } from '../../contract/research.ts';
 import { runBuild } from '../../pipeline/run.ts';
 import { get, SITE, testApp } from '../support/app.ts';
 import { observation, quietProgress, randomTables, tempDir, writeSnapshot } from '../support/pipeline-fixtures.ts';
@@ -89,7 +89,7 @@ describe('a release id', () => {
     const dir = path.join(distDir, 'releases', first.releaseId);
     const lines = [...RELEASE_FILES].sort().map((f) => `${sha256(readFileSync(path.join(dir, f))).slice('sha256:'.length)}  ${f}\n`).join('');
     const asOf = (await get(first.app, '/api/price-index')).body.data.asOf as string;
-    assert.equal(first.releaseId, `${asOf.slice(0, 10)}-${sha256(Buffer.from(lines)).slice('sha256:'.length, 'sha256:'.length + 12)}`);
+    assert.equal(first.releaseId, `${asOf.slice(0, 10)}-${sha256(Buffer.from(lines)).slice('sha256:'.length, 'sha256:'.length + RELEASE_DIGEST_DIGITS)}`);
   });
 
   it('changes with the data', () => {
