@@ -19,7 +19,7 @@ import {
   MarketRatesPayloadSchema, PlaceHubSchema, PriceIndexCitySchema, RankingsPayloadSchema,
   SnapshotSourceSchema, SuggestionSchema, operatorHubShape,
 } from './market.ts';
-import { PriceHistoryFileSchema, RejectsSummarySchema } from './research.ts';
+import { PriceHistoryFileSchema, RejectsSummarySchema, RELEASE_ID_PATTERN } from './research.ts';
 import { SUGGEST_INDEX_FILE } from './suggest-index.ts';
 
 /** Where the pipeline publishes (`builds/<id>/`, the `current` link) and the API serves from, unless DIST_DIR says otherwise. */
@@ -50,12 +50,16 @@ export const DEFAULT_DIST_DIR = 'dist';
  * 10: facet-labels.json lists each facet's values in label order per locale (`order`); the
  * manifest gives each file's xxh64 beside its sha256 (`xxh64`), which the API checks at load; a
  * keyed file's lines are in the order of their keys (keyedEntries).
+ * 11: the manifest names the release of the build's research files (`releaseId`), which is named
+ * by its content and may be older than the build.
  */
-export const BUILD_FORMAT_VERSION = 10;
+export const BUILD_FORMAT_VERSION = 11;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
   buildId: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  /** the release that holds the build's research files (releases/<releaseId>/): every build of the same data names the same one */
+  releaseId: z.string().regex(RELEASE_ID_PATTERN),
   builtAt: DateTimeSchema,
   gitSha: z.string(),
   /** sha256 of the JSON Schemas of every build file (contract/hash.ts): a server checks it was built against the same contract */

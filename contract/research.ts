@@ -67,9 +67,10 @@ export const RejectsSummarySchema = z.strictObject({
 export type RejectsSummary = z.infer<typeof RejectsSummarySchema>;
 
 /**
- * Releases: every published build's research files, kept under `<dist>/releases/<buildId>/` and
- * never rewritten, served at {site}/api/releases/<buildId>/<file>. The release's datapackage.json
- * lists every file with its sha256 and size.
+ * Releases: the research files of the published builds, kept under `<dist>/releases/<releaseId>/`
+ * and never rewritten, served at {site}/api/releases/<releaseId>/<file>. A release is named by its
+ * content, so every build of the same data cites the one release (pipeline/lib/release.ts). Its
+ * datapackage.json lists every file with its sha256 and size.
  */
 export const RELEASES_DIR = 'releases';
 export const RELEASE_FILES = [
@@ -78,15 +79,23 @@ export const RELEASE_FILES = [
 ] as const;
 export type ReleaseFile = (typeof RELEASE_FILES)[number];
 export const RELEASE_DATAPACKAGE = 'datapackage.json';
-export const BUILD_ID_PATTERN = /^[0-9]{8}T[0-9]{9}Z-[0-9]+$/;
+/** Hex digits of the content digest in a release id: 48 bits, and a clash is refused, never overwritten. */
+export const RELEASE_DIGEST_DIGITS = 12;
+/**
+ * A release id: the UTC date of its data (asOf) and the first 12 hex digits of its content digest,
+ * e.g. 2026-10-29-3f9a1c2b7d4e; a release made before releases were named by their content keeps
+ * the id of the build that made it (e.g. 20261123T012058417Z-9365), under which it was cited.
+ */
+export const RELEASE_ID_PATTERN = new RegExp(`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9a-f]{${RELEASE_DIGEST_DIGITS}}|[0-9]{8}T[0-9]{9}Z-[0-9]+)$`);
 
 /** The site path of a release, or of one of its files. */
-export const releasePath = (buildId: string, file?: string) => `/api/releases/${buildId}${file ? `/${file}` : ''}`;
+export const releasePath = (releaseId: string, file?: string) => `/api/releases/${releaseId}${file ? `/${file}` : ''}`;
 
 /** One release as /api/releases lists it. */
 export const ReleaseSchema = z.strictObject({
-  buildId: z.string().regex(BUILD_ID_PATTERN),
-  /** when the build was made */
+  /** the release id (the field keeps the name it had when releases were named by their build) */
+  buildId: z.string().regex(RELEASE_ID_PATTERN),
+  /** the release's date: its data's (asOf), or for a release named by its build, when that build was made */
   created: DateTimeSchema,
   /** the data's own time: the latest accepted price observation */
   asOf: DateTimeSchema,

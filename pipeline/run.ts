@@ -18,7 +18,7 @@ import { OutputChecker } from './lib/output-check.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { writeSuggestFiles } from './lib/suggest-index.ts';
 import { RESEARCH_MARTS, priceIndex, writePriceHistory, writeResearchFiles } from './lib/research.ts';
-import { writeRelease } from './lib/release.ts';
+import { publishRelease, releaseId } from './lib/release.ts';
 import { RELEASES_DIR } from '../contract/research.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, SOURCE_FILE, sortKeys, type InputTableName, type LoadedInputs } from './lib/inputs.ts';
@@ -182,6 +182,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const manifest: Manifest = {
       formatVersion: BUILD_FORMAT_VERSION,
       buildId,
+      releaseId: releaseId(marts.asOf, (file) => writer.files[file].sha256),
       contractHash: CONTRACT_HASH,
       builtAt: builtAt.toISOString(),
       gitSha: gitSha(),
@@ -195,11 +196,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     await writer.synced();
 
     const changes = describeChanges(readBuildFigures(path.join(distDir, 'current')), readBuildFigures(tmpDir)!);
-    const buildDir = await progress.stage('publish', async () => {
+    const { buildDir } = await progress.stage('publish', async () => {
       // the release first: a build that is current always has its release
-      writeRelease(distDir, buildId, tmpDir, dataPackage, builtAt);
-      return publishBuild(distDir, buildId, tmpDir);
-    }, () => `${RELEASES_DIR}/${buildId}, current -> builds/${buildId}`);
+      const release = publishRelease(distDir, manifest.releaseId, tmpDir, dataPackage);
+      return { release, buildDir: publishBuild(distDir, buildId, tmpDir) };
+    }, ({ release }) => `${RELEASES_DIR}/${manifest.releaseId}${release.written ? '' : ' (in place already: the same data)'}, current -> builds/${buildId}`);
     const pruned = pruneBuilds(distDir, keep);
     progress.note(
       `done: build ${buildId}, ${rowCounts.listings} listings, ${rejects.rows.length} rejects, ` +

@@ -146,8 +146,9 @@ export async function collectExamples({ app, build }: SampleApp): Promise<Exampl
   await read('getPriceIndexHistory', { locale }, `/api/price-index/history?locale=${locale}`);
   await csv('getPriceReportHistory', '/api/price-report/history');
   await read('listReleases', { locale }, `/api/releases?locale=${locale}`);
-  await read('getRelease', { buildId: build.id, locale }, `/api/releases/${build.id}?locale=${locale}`);
-  await read('getReleaseFile', { buildId: build.id, file: RELEASE_DATAPACKAGE }, `/api/releases/${build.id}/${RELEASE_DATAPACKAGE}`);
+  const { releaseId } = build.manifest;
+  await read('getRelease', { releaseId, locale }, `/api/releases/${releaseId}?locale=${locale}`);
+  await read('getReleaseFile', { releaseId, file: RELEASE_DATAPACKAGE }, `/api/releases/${releaseId}/${RELEASE_DATAPACKAGE}`);
   await read('getReadiness', {}, '/readyz');
   const image = new URL(detail.images[0].url).pathname;
   await read('getMedia', { path: image.replace(/^\/media\//, '') }, image);
@@ -186,12 +187,15 @@ export async function collectExamples({ app, build }: SampleApp): Promise<Exampl
 
 /**
  * The examples without what differs on every collection (an error's traceId, an enquiry's
- * reference, the build's id and time), to compare two collections.
+ * reference, the build's id and time) or on any change of a research file (the release id), to
+ * compare two collections.
  */
 export function stableExamples(examples: Examples): Examples {
-  // a build's id and time are those of the run that made it (the releases name them)
+  // a build's id and time are those of the run that made it; a release's id digests every research
+  // file, the methodology too, which no other example shows
   const copy = JSON.parse(JSON.stringify(examples)
     .replace(/\d{8}T\d{9}Z-\d+/g, '(build id)')
+    .replace(/\d{4}-\d\d-\d\d-[0-9a-f]{12}/g, '(release id)')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '(build time)')) as Examples;
   for (const error of Object.values(copy.errors)) (error.response as { traceId?: string }).traceId = '(request id)';
   for (const operationId of ['contact', 'inquiry']) {

@@ -15,7 +15,7 @@ export type CitationPage =
 
 const SOURCE: Record<Locale, string> = { en: 'Source', de: 'Quelle', es: 'Fuente' };
 
-/** The data a citation pins: its own date (the latest price observation) and the release (build id) it is kept in. */
+/** The data a citation pins: its own date (the latest price observation) and the id of the release it is kept in. */
 export interface CitedData { asOf: string; release?: string }
 
 const DATA_AS_OF: Record<Locale, (date: string, release?: string) => string> = {

@@ -151,6 +151,6 @@ export const PARAMETER_NOTES: Record<string, string> = {
   slug: 'Slug of the resource.',
   kind: 'Kind of place.',
   asset: 'File name of the asset.',
-  buildId: 'Id of the build the release was made from, as /api/releases lists it (e.g. 20261123T012058417Z-9365).',
+  releaseId: 'Id of the release, as /api/releases lists it (buildId): its data date and a digest of its files (e.g. 2026-10-29-3f9a1c2b7d4e).',
   file: 'File name within the release: a research file, datapackage.json, CITATION.cff or citation.bib.',
 };

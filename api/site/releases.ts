@@ -1,11 +1,11 @@
 /**
- * The releases on disk (`<dist>/releases/<buildId>/`, written by the pipeline, never rewritten):
+ * The releases on disk (`<dist>/releases/<releaseId>/`, written by the pipeline, never rewritten):
  * read when asked, since they are small and change only when a build is published.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { LoadedBuild } from '../build/load.ts';
-import { BUILD_ID_PATTERN, RELEASE_DATAPACKAGE, RELEASES_DIR, releasePath, type Release } from '../../contract/research.ts';
+import { RELEASE_DATAPACKAGE, RELEASE_ID_PATTERN, RELEASES_DIR, releasePath, type Release } from '../../contract/research.ts';
 import { citationText, citationTitle } from '../http/citation.ts';
 import { ApiError } from '../http/problems.ts';
 
@@ -25,23 +25,28 @@ export function releasesDir(build: LoadedBuild): string {
   return join(basename(parent) === 'builds' ? dirname(parent) : parent, RELEASES_DIR);
 }
 
-export async function readReleaseFile(build: LoadedBuild, buildId: string, file: string): Promise<Buffer> {
-  if (!BUILD_ID_PATTERN.test(buildId)) throw new ApiError('NOT_FOUND', `No release "${buildId}".`);
+export async function readReleaseFile(build: LoadedBuild, releaseId: string, file: string): Promise<Buffer> {
+  if (!RELEASE_ID_PATTERN.test(releaseId)) throw new ApiError('NOT_FOUND', `No release "${releaseId}".`);
   try {
-    return await readFile(join(releasesDir(build), buildId, file));
+    return await readFile(join(releasesDir(build), releaseId, file));
   } catch {
-    throw new ApiError('NOT_FOUND', `Release ${buildId} has no ${file}.`);
+    throw new ApiError('NOT_FOUND', `Release ${releaseId} has no ${file}.`);
   }
 }
 
-export async function readReleasePackage(build: LoadedBuild, buildId: string): Promise<ReleasePackage> {
-  return JSON.parse((await readReleaseFile(build, buildId, RELEASE_DATAPACKAGE)).toString('utf8'));
+export async function readReleasePackage(build: LoadedBuild, releaseId: string): Promise<ReleasePackage> {
+  return JSON.parse((await readReleaseFile(build, releaseId, RELEASE_DATAPACKAGE)).toString('utf8'));
 }
 
-/** Every release, newest first. */
-export async function listReleaseIds(build: LoadedBuild): Promise<string[]> {
+/**
+ * Every release's datapackage, the newest data first (by asOf; releases of the same data date by
+ * id, since a release named by its content has no time of its own).
+ */
+export async function listReleasePackages(build: LoadedBuild): Promise<ReleasePackage[]> {
   const names = await readdir(releasesDir(build)).catch(() => [] as string[]);
-  return names.filter((n) => BUILD_ID_PATTERN.test(n)).sort().reverse();
+  const packages = await Promise.all(names.filter((n) => RELEASE_ID_PATTERN.test(n)).map((id) => readReleasePackage(build, id)));
+  const newestFirst = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
+  return packages.sort((a, b) => newestFirst(a.asOf, b.asOf) || newestFirst(a.version, b.version));
 }
 
 /** The release as /api/releases lists it, its URLs absolute. */

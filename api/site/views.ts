@@ -346,7 +346,7 @@ function methodologyHtml(build: LoadedBuild): Promise<string | undefined> {
 
 /** The build's release (its datapackage, CITATION.cff and BibTeX), when the pipeline kept one. */
 async function releaseOf(ctx: ViewContext) {
-  const pkg = await readReleasePackage(ctx.build, ctx.build.id).catch(() => undefined);
+  const pkg = await readReleasePackage(ctx.build, ctx.build.manifest.releaseId).catch(() => undefined);
   if (!pkg) return undefined;
   const { serviceName, siteUrl } = ctx.config;
   return { ...describeRelease(pkg, siteUrl), bibtexEntry: bibtex(pkg, siteUrl, serviceName) };
@@ -375,7 +375,7 @@ export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
   return {
     template: 'price-index',
     page: { kind: 'price-index' },
-    cited: { asOf: index.asOf, release: ctx.build.id },
+    cited: { asOf: index.asOf, release: ctx.build.manifest.releaseId },
     data: {
       index,
       charts,

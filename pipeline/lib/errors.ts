@@ -25,7 +25,7 @@ export const BUILD_FAILURE_RULES = {
   count_mismatch: 'a propertyCount differs from the listings it counts',
   unnamed_city: 'a city of market-rates.json is not in a geo file, which names it',
   bad_dist: 'the dist directory is not in the expected shape',
-  release_exists: 'a release of this build id is already published (releases are never rewritten)',
+  release_conflict: 'the release the build\'s research files name by their content exists with other files (releases are never rewritten)',
 } as const;
 
 export type BuildFailureRule = keyof typeof BUILD_FAILURE_RULES;

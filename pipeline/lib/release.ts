@@ -1,18 +1,20 @@
 /**
- * Citable releases: each published build's research files copied to `<dist>/releases/<buildId>/`
- * before the build becomes current, with a datapackage.json that pins every file by sha256 and
- * size. A release is written once (to `<buildId>.tmp`, fsynced, renamed) and never rewritten or
- * pruned.
+ * Citable releases: the research files of each published build, kept under
+ * `<dist>/releases/<releaseId>/` with a datapackage.json that pins every file by sha256 and size.
+ * A release is made of its data alone (no build id or build time in its id or its bytes), so a
+ * rebuild of the same data finds its release in place and writes nothing, and every build of that
+ * data names the one release. A release is written once (to `<releaseId>-<pid>.tmp`, fsynced,
+ * renamed) and never rewritten or pruned.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { RELEASE_DATAPACKAGE, RELEASE_FILES, RELEASES_DIR, releasePath } from '../../contract/research.ts';
+import { RELEASE_DATAPACKAGE, RELEASE_DIGEST_DIGITS, RELEASE_FILES, RELEASES_DIR, releasePath, type ReleaseFile } from '../../contract/research.ts';
 import { BuildError } from './errors.ts';
 import { fsyncDir, isAlive } from './publish.ts';
 
 /** The Frictionless name and format of each release file (the CSV resources keep their table schema). */
-const RESOURCE_NAMES: Record<(typeof RELEASE_FILES)[number], { name: string; format: string; mediatype: string }> = {
+const RESOURCE_NAMES: Record<ReleaseFile, { name: string; format: string; mediatype: string }> = {
   'price-report.csv': { name: 'price-report', format: 'csv', mediatype: 'text/csv' },
   'price-report-history.csv': { name: 'price-report-history', format: 'csv', mediatype: 'text/csv' },
   'price-index.json': { name: 'price-index', format: 'json', mediatype: 'application/json' },
@@ -22,40 +24,62 @@ const RESOURCE_NAMES: Record<(typeof RELEASE_FILES)[number], { name: string; for
   'methodology.md': { name: 'methodology', format: 'md', mediatype: 'text/markdown' },
 };
 
-interface DataPackage { resources: { name: string; path: string }[]; [key: string]: unknown }
+interface DataPackage { asOf: string; resources: { name: string; path: string }[]; [key: string]: unknown }
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /**
- * Copies the research files of a finished build directory into its release and writes the
- * release's datapackage: the build's descriptor with `id`, `version` (the build id), `created`,
- * `homepage` and, per file, a resource whose `path` is the release URL (site-relative), with
- * `hash` (`sha256:<hex>`) and `bytes`.
+ * `<asOf date>-<digest>`: the UTC date of the data, and the start of the sha256 of the research
+ * files' `sha256sum` lines (`<sha256>  <file>\n`) in file name order, which a reader can check in
+ * the release's directory: `LC_ALL=C sha256sum $(LC_ALL=C ls | grep -vx datapackage.json) | sha256sum`.
  */
-export function writeRelease(distDir: string, buildId: string, buildDir: string, dataPackage: DataPackage, builtAt: Date): string {
+export function releaseId(asOf: string, sha256Of: (file: ReleaseFile) => string): string {
+  const lines = [...RELEASE_FILES].sort().map((file) => `${sha256Of(file)}  ${file}\n`).join('');
+  return `${asOf.slice(0, 10)}-${sha256(Buffer.from(lines)).slice(0, RELEASE_DIGEST_DIGITS)}`;
+}
+
+/**
+ * Makes sure the release `id` holds the research files of a finished build directory: writes it
+ * when it is new, with the build's descriptor completed into the release's datapackage; leaves it
+ * as it is when it holds the same files (the same data built again); fails when it holds others.
+ * Returns whether it wrote the release.
+ */
+export function publishRelease(distDir: string, id: string, buildDir: string, dataPackage: DataPackage): { written: boolean } {
+  const files = RELEASE_FILES.map((file) => {
+    const bytes = readFileSync(path.join(buildDir, file));
+    return { file, bytes, sha256: sha256(bytes) };
+  });
+  const digests = new Map(files.map((f) => [f.file, f.sha256]));
+  const fromBytes = releaseId(dataPackage.asOf, (file) => digests.get(file)!);
+  if (fromBytes !== id) throw new BuildError('release_conflict', `the build's research files make release ${fromBytes}, not ${id}, which its manifest names`);
   const releasesDir = path.join(distDir, RELEASES_DIR);
-  const finalDir = path.join(releasesDir, buildId);
-  if (existsSync(finalDir)) throw new BuildError('release_exists', `${RELEASES_DIR}/${buildId} exists already; a release is never rewritten`);
+  const finalDir = path.join(releasesDir, id);
   mkdirSync(releasesDir, { recursive: true });
   removeStaleReleases(releasesDir);
-  const tmpDir = path.join(releasesDir, `${buildId}.tmp`);
+  if (existsSync(finalDir)) {
+    checkSameFiles(finalDir, id, digests);
+    return { written: false };
+  }
+  const tmpDir = path.join(releasesDir, `${id}-${process.pid}.tmp`);
   rmSync(tmpDir, { recursive: true, force: true });
   mkdirSync(tmpDir);
   const described = new Map(dataPackage.resources.map((r) => [r.path, r]));
-  const resources = RELEASE_FILES.map((file) => {
-    const bytes = readFileSync(path.join(buildDir, file));
+  const resources = files.map(({ file, bytes, sha256: hex }) => {
     writeDurably(path.join(tmpDir, file), bytes);
     return {
       ...(described.get(file) ?? { ...RESOURCE_NAMES[file], encoding: 'utf-8' }),
-      path: releasePath(buildId, file),
+      path: releasePath(id, file),
       bytes: bytes.length,
-      hash: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+      hash: `sha256:${hex}`,
     };
   });
   const release = {
     ...dataPackage,
     profile: 'data-package',
-    id: releasePath(buildId),
-    version: buildId,
-    created: builtAt.toISOString(),
+    id: releasePath(id),
+    version: id,
+    // the data's time, not the build's: the same data makes the same bytes
+    created: dataPackage.asOf,
     homepage: '/en/price-index',
     resources,
   };
@@ -63,7 +87,30 @@ export function writeRelease(distDir: string, buildId: string, buildDir: string,
   fsyncDir(tmpDir);
   renameSync(tmpDir, finalDir);
   fsyncDir(releasesDir);
-  return finalDir;
+  return { written: true };
+}
+
+/** An existing release must hold these very files, each pinned so by its datapackage; it is never rewritten. */
+function checkSameFiles(dir: string, id: string, digests: Map<ReleaseFile, string>): void {
+  const conflict = (what: string) => new BuildError('release_conflict',
+    `${RELEASES_DIR}/${id}/${what}; the id promises this build's research files, and a release is never rewritten`);
+  let pinned: Map<string, string>;
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(dir, RELEASE_DATAPACKAGE), 'utf8')) as { resources: { path: string; hash: string }[] };
+    pinned = new Map(pkg.resources.map((r) => [path.basename(r.path), r.hash]));
+  } catch (err) {
+    throw conflict(`${RELEASE_DATAPACKAGE} is unreadable (${(err as Error).message})`);
+  }
+  for (const [file, hex] of digests) {
+    let found: string;
+    try {
+      found = sha256(readFileSync(path.join(dir, file)));
+    } catch {
+      throw conflict(`${file} is missing`);
+    }
+    if (found !== hex) throw conflict(`${file} differs from the build's (sha256 ${found}, not ${hex})`);
+    if (pinned.get(file) !== `sha256:${hex}`) throw conflict(`${RELEASE_DATAPACKAGE} pins ${file} as ${pinned.get(file) ?? 'nothing'}, not sha256:${hex}`);
+  }
 }
 
 function writeDurably(file: string, bytes: Buffer): void {
@@ -76,7 +123,7 @@ function writeDurably(file: string, bytes: Buffer): void {
   }
 }
 
-/** Temporary release directories of killed builds (`<buildId>.tmp`, the build id ends in the pid). */
+/** Temporary release directories of killed builds (`<id>-<pid>.tmp`). */
 function removeStaleReleases(releasesDir: string): void {
   for (const name of readdirSync(releasesDir)) {
     const pid = Number(/-(\d+)\.tmp$/.exec(name)?.[1]);

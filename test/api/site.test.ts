@@ -142,12 +142,12 @@ describe('GET /api/price-report', () => {
     const [resource] = r.body.resources;
     assert.deepEqual(resource.schema.fields.map((x: { name: string }) => x.name), Object.keys(header));
     // the resource is pinned: the release URL serves these bytes forever
-    assert.equal(resource.path, `${SITE}/api/releases/${f.build.id}/price-report.csv`);
+    assert.equal(resource.path, `${SITE}/api/releases/${f.build.manifest.releaseId}/price-report.csv`);
     const asOf = (await get(f.app, '/api/price-index')).body.data.asOf.slice(0, 10);
-    assert.equal(r.body.version, f.build.id);
+    assert.equal(r.body.version, f.build.manifest.releaseId);
     assert.equal(r.body.licenses[0].path, 'https://creativecommons.org/licenses/by/4.0/');
     assert.equal(r.body.citation,
-      `Source: Desk Atlas, Coworking price index, ${SITE}/en/price-index, CC BY 4.0, data as of ${asOf}, release ${f.build.id}`);
+      `Source: Desk Atlas, Coworking price index, ${SITE}/en/price-index, CC BY 4.0, data as of ${asOf}, release ${f.build.manifest.releaseId}`);
     assert.equal(r.body.sources[0].path, `${SITE}/en/price-index`);
   });
 });

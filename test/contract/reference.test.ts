@@ -262,9 +262,9 @@ describe('the examples of the document (api/openapi/examples.json)', () => {
     const needs: Record<string, string[]> = { radiusMeters: ['lat', 'lng'], lat: ['lng'], lng: ['lat'] };
     for (const [operationId, { path, method, op }] of ourOps) {
       if (method !== 'get' || !op.parameters) continue;
-      // a release is named by the build that made it: the fresh sample's, not the document's
+      // a release is named by its content: the fresh sample's, which a change of any research file moves
       const ex: Record<string, unknown> = { ...examples.operations[operationId].parameters };
-      if ('buildId' in ex) ex.buildId = sample.build.id;
+      if ('releaseId' in ex) ex.releaseId = sample.build.manifest.releaseId;
       const required = op.parameters.filter((p: Json) => p.required).map((p: Json) => p.name as string);
       const pathOf = (params: Record<string, unknown>) => path.replace(/\{([^}]+)\}/g, (_m, name: string) => String(params[name]));
       for (const p of op.parameters.filter((q: Json) => !q.required && q.in === 'query')) {

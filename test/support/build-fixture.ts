@@ -619,6 +619,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   const manifest = {
     formatVersion: BUILD_FORMAT_VERSION,
     buildId: opts.buildId ?? 'fixture',
+    releaseId: '2026-11-01-000000000000',
     builtAt: '2026-11-01T00:00:00Z',
     gitSha: 'fixture',
     contractHash: CONTRACT_HASH,

@@ -1,24 +1,24 @@
 /**
- * {site}/api/releases: every published build's research files, kept as an immutable release
- * (DESIGN.md §3), with its datapackage, CITATION.cff and BibTeX.
+ * {site}/api/releases: the published builds' research files, kept as immutable releases named by
+ * their content (DESIGN.md §3), each with its datapackage, CITATION.cff and BibTeX.
  */
 import { z } from 'zod';
 import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts';
-import { BUILD_ID_PATTERN, RELEASE_DATAPACKAGE, RELEASE_FILES, ReleaseSchema } from '../../../contract/research.ts';
+import { RELEASE_DATAPACKAGE, RELEASE_FILES, RELEASE_ID_PATTERN, ReleaseSchema } from '../../../contract/research.ts';
 import { LICENSE_URL } from '../../http/citation.ts';
 import { CACHE, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute, type RouteResult } from '../../http/route.ts';
 import {
-  bibtex, citationCff, describeRelease, listReleaseIds, readReleaseFile, readReleasePackage, resolvedReleasePackage,
+  bibtex, citationCff, describeRelease, listReleasePackages, readReleaseFile, readReleasePackage, resolvedReleasePackage,
 } from '../../site/releases.ts';
 
 /** A release never changes: a year, then revalidate. */
 const RELEASE_CACHE: CacheHint = { maxAge: 31_536_000, staleWhileRevalidate: 86_400 };
 const STATUSES = [200, 400, 404, 429, 500, 502];
 const LICENSE_LINK = `<${LICENSE_URL}>; rel="license"`;
-const BuildIdSchema = z.string().regex(BUILD_ID_PATTERN, 'a build id such as 20261123T012058417Z-9365');
+const ReleaseIdSchema = z.string().regex(RELEASE_ID_PATTERN, 'a release id such as 2026-10-29-3f9a1c2b7d4e');
 
 const TYPES: Record<string, string> = {
   json: 'application/json; charset=utf-8',
@@ -32,8 +32,9 @@ export const releaseListRoute = defineRoute({
   url: '/api/releases',
   summary: 'Every release of the research files (immutable, citable)',
   description:
-    'Newest first: one entry per published build, with the build id, when it was made, the data date (asOf), whether it is '
-    + 'sample data, and every file (URL, bytes, sha256) under /api/releases/{buildId}/, which never changes. '
+    'Newest data first: one entry per release, with its id (buildId: named by its content, so every build of the same data '
+    + 'has the one release), its date, the data date (asOf), whether it is sample data, and every file (URL, bytes, sha256) '
+    + 'under /api/releases/{releaseId}/, which never changes. '
     + 'locale (optional, default en) only chooses the language of meta.citation.',
   tags: ['site'],
   querystring: z.object({ locale: LocaleSchema.optional() }),
@@ -43,8 +44,7 @@ export const releaseListRoute = defineRoute({
   cacheKey: requestKey,
   rateLimit: 'read',
   handler: async ({ query, build, config, cite }) => {
-    const releases = [];
-    for (const id of await listReleaseIds(build)) releases.push(describeRelease(await readReleasePackage(build, id), config.siteUrl));
+    const releases = (await listReleasePackages(build)).map((pkg) => describeRelease(pkg, config.siteUrl));
     return { data: releases, meta: { citation: cite(query.locale ?? 'en', { kind: 'price-index' }) } };
   },
 });
@@ -52,11 +52,11 @@ export const releaseListRoute = defineRoute({
 export const releaseRoute = defineRoute({
   operationId: 'getRelease',
   method: 'GET',
-  url: '/api/releases/:buildId',
+  url: '/api/releases/:releaseId',
   summary: 'One release of the research files',
-  description: 'The release\'s files (URL, bytes, sha256), its datapackage, CITATION.cff and BibTeX; meta.citation names its data date and build id.',
+  description: 'The release\'s files (URL, bytes, sha256), its datapackage, CITATION.cff and BibTeX; meta.citation names its data date and release id.',
   tags: ['site'],
-  params: z.object({ buildId: BuildIdSchema }),
+  params: z.object({ releaseId: ReleaseIdSchema }),
   querystring: z.object({ locale: LocaleSchema.optional() }),
   response: envelope(ReleaseSchema, MetaSchema),
   statuses: STATUSES,
@@ -64,7 +64,7 @@ export const releaseRoute = defineRoute({
   cacheKey: requestKey,
   rateLimit: 'read',
   handler: async ({ query, params, build, config, cite }) => {
-    const pkg = await readReleasePackage(build, params.buildId);
+    const pkg = await readReleasePackage(build, params.releaseId);
     const citation = cite(query.locale ?? 'en', { kind: 'price-index' }, { asOf: pkg.asOf, release: pkg.version });
     return { data: describeRelease(pkg, config.siteUrl), meta: { citation } };
   },
@@ -73,13 +73,13 @@ export const releaseRoute = defineRoute({
 export const releaseFileRoute = defineRoute({
   operationId: 'getReleaseFile',
   method: 'GET',
-  url: '/api/releases/:buildId/:file',
+  url: '/api/releases/:releaseId/:file',
   summary: 'A file of a release, byte for byte as published',
   description:
     `The files: ${RELEASE_FILES.join(', ')} (the same bytes forever; their sha256 and size are in the datapackage), `
     + `${RELEASE_DATAPACKAGE} (site paths made absolute), CITATION.cff (Citation File Format 1.2.0) and citation.bib (BibTeX).`,
   tags: ['site'],
-  params: z.object({ buildId: BuildIdSchema, file: z.string() }),
+  params: z.object({ releaseId: ReleaseIdSchema, file: z.string() }),
   querystring: z.object({}),
   // CSV, Markdown, YAML and BibTeX as text; the JSON files and the datapackage as objects
   response: z.union([z.string(), z.looseObject({})]),
@@ -87,9 +87,9 @@ export const releaseFileRoute = defineRoute({
   cache: RELEASE_CACHE,
   rateLimit: 'read',
   handler: async ({ params, build, config }): Promise<RouteResult> => {
-    const { buildId, file } = params;
+    const { releaseId, file } = params;
     if (file === RELEASE_DATAPACKAGE || file === 'CITATION.cff' || file === 'citation.bib') {
-      const pkg = await readReleasePackage(build, buildId);
+      const pkg = await readReleasePackage(build, releaseId);
       if (file === 'CITATION.cff') return { raw: citationCff(pkg, config.siteUrl, config.serviceName), contentType: 'application/x-yaml; charset=utf-8' };
       if (file === 'citation.bib') return { raw: bibtex(pkg, config.siteUrl, config.serviceName), contentType: 'application/x-bibtex; charset=utf-8' };
       return { raw: resolvedReleasePackage(pkg, config.siteUrl, config.serviceName), contentType: TYPES.json, headers: { link: LICENSE_LINK } };
@@ -97,7 +97,7 @@ export const releaseFileRoute = defineRoute({
     if (!(RELEASE_FILES as readonly string[]).includes(file)) throw new ApiError('NOT_FOUND', `A release has no file "${file}".`);
     const extension = file.split('.').pop()!;
     return {
-      raw: await readReleaseFile(build, buildId, file),
+      raw: await readReleaseFile(build, releaseId, file),
       contentType: TYPES[extension],
       headers: { 'content-disposition': `${extension === 'csv' ? 'attachment' : 'inline'}; filename="${file}"`, link: LICENSE_LINK },
     };

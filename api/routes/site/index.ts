@@ -51,7 +51,7 @@ const priceIndexRoute = defineRoute({
   handler: ({ query, build, cite }) => {
     const locale = query.locale ?? 'en';
     const { asOf } = build.priceIndexHead;
-    return { json: envelopeBytes(build.priceIndexJson, { citation: cite(locale, { kind: 'price-index' }, { asOf, release: build.id }) }) };
+    return { json: envelopeBytes(build.priceIndexJson, { citation: cite(locale, { kind: 'price-index' }, { asOf, release: build.manifest.releaseId }) }) };
   },
 });
 
@@ -94,7 +94,7 @@ const priceHistoryRoute = defineRoute({
   handler: async ({ query, build, config, cite }) => {
     const history = await perBuild(build, 'price-history.json', async () =>
       Buffer.from(resolveSitePathsInJson((await servedFile(build, 'price-history.json')).toString('utf8'), config.siteUrl).trimEnd()));
-    const pinned = { asOf: build.priceIndexHead.asOf, release: build.id };
+    const pinned = { asOf: build.priceIndexHead.asOf, release: build.manifest.releaseId };
     return { json: envelopeBytes(history, { citation: cite(query.locale ?? 'en', { kind: 'price-index' }, pinned) }) };
   },
 });
@@ -143,7 +143,7 @@ const priceReportPackageRoute = defineRoute({
   url: `${PRICE_REPORT_PATH}.datapackage.json`,
   summary: 'Frictionless Data Package describing the price report and its history',
   description:
-    'The datapackage of the current build\'s release (/api/releases/{buildId}/datapackage.json): the Table Schema of every '
+    'The datapackage of the current build\'s release (/api/releases/{releaseId}/datapackage.json): the Table Schema of every '
     + 'column of the price report and its history, its licence (CC BY 4.0), sources, attribution text naming the data date, '
     + 'and every file of the release with the URL that serves the same bytes forever, its sha256 (hash) and size (bytes).',
   tags: ['site'],
@@ -154,7 +154,7 @@ const priceReportPackageRoute = defineRoute({
   cacheKey: requestKey,
   rateLimit: 'read',
   handler: async ({ build, config }) => ({
-    raw: resolvedReleasePackage(await readReleasePackage(build, build.id), config.siteUrl, config.serviceName),
+    raw: resolvedReleasePackage(await readReleasePackage(build, build.manifest.releaseId), config.siteUrl, config.serviceName),
     contentType: JSON_TYPE,
     headers: { link: LICENSE_LINK },
   }),
