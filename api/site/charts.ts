@@ -223,7 +223,7 @@ export function historyChart(series: HistorySeries[], text: ChartText): { html: 
       height: panel.height,
       marginLeft,
       marginRight: Math.ceil(widest(monthLabels) / 2) + 4,
-      ariaLabel: `${text.ariaLabel} (${panel.yLabel(text)})`,
+      ariaLabel: `${text.ariaLabel} ${panel.yLabel(text)}.`,
       style: { fontSize: `${FONT_PX}px` },
       x,
       y: { label: panel.yLabel(text), grid: true, nice: true, domain, tickFormat: numberTicks(locale) },
