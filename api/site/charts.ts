@@ -165,6 +165,12 @@ interface HistoryPanel {
   fromZeroTo?: number;
 }
 
+/** a threshold's dashed line, and the dashes that stand for it in its label */
+const THRESHOLD_DASH = '4 3';
+const THRESHOLD_KEY = '- - -';
+/** how far above the frame Plot writes a y axis' label */
+const TOP_LABEL_PX = 17;
+
 const HISTORY_PANELS: HistoryPanel[] = [
   {
     name: 'median',
@@ -231,18 +237,15 @@ export function historyChart(series: HistorySeries[], text: ChartText): { html: 
       color: { domain: names, range: PALETTE },
       symbol: { domain: names, range: [...SYMBOLS], legend },
       marks: [
-        ...(threshold ? [Plot.ruleY([threshold.value], { stroke: '#555', strokeDasharray: '4 3' })] : []),
+        ...(threshold ? [Plot.ruleY([threshold.value], { stroke: '#555', strokeDasharray: THRESHOLD_DASH })] : []),
         Plot.lineY(rows.filter((r) => !r.coloured), { x: 'date', y, z: 'series', stroke: CONTEXT_GREY, strokeWidth: 1, href: 'href', title: 'series' }),
         dots((r) => !r.coloured, { r: 1.5, fill: CONTEXT_GREY }),
         Plot.lineY(rows.filter((r) => r.coloured), { x: 'date', y, z: 'series', stroke: 'series', strokeWidth: 1.75 }),
         dots((r) => r.coloured && !hollow(r), { fill: 'series', symbol: 'series', stroke: 'white', strokeWidth: 0.5 }),
         // only where the panel has any: the legend's swatches take their fill from the panel's symbol marks
         ...(panel.hollow ? [dots((r) => r.coloured && hollow(r), { stroke: 'series', symbol: 'series', fill: 'white', strokeWidth: 1.25 })] : []),
-        // over the series, on a halo
-        ...(threshold ? [Plot.text([threshold.value], {
-          y: (v: number) => v, text: () => threshold.label(locale), frameAnchor: 'right', textAnchor: 'end', dy: -7,
-          fill: '#333', stroke: 'white', strokeWidth: 4, paintOrder: 'stroke',
-        })] : []),
+        // named above the panel, level with the axis' label, where no series runs through it
+        ...(threshold ? [Plot.text([threshold], { text: (th: typeof threshold) => `${THRESHOLD_KEY} ${th.label(locale)}`, frameAnchor: 'top-right', textAnchor: 'end', dy: -TOP_LABEL_PX })] : []),
       ],
     });
   };
