@@ -9,6 +9,7 @@ import { ERROR_CODES } from '../../contract/problem.ts';
 import type { PriceIndexPayload } from '../../contract/market.ts';
 import type { PriceHistoryPayload } from '../../contract/research.ts';
 import { PROBLEM_KINDS, toProblem, ApiError } from '../../api/http/problems.ts';
+import { PALETTE } from '../../api/site/charts.ts';
 import { formatMoney, STRINGS } from '../../api/site/strings.ts';
 import { get, SITE } from '../support/app.ts';
 import { html, pathOf, sampleApp, type SampleApp } from './sample.ts';
@@ -165,6 +166,17 @@ describe('public pages', () => {
     }
     const currencies = [...new Set(history.cities.filter((c) => c.points.some((p) => p.published)).map((c) => c.currency))].sort();
     assert.deepEqual([...doc.querySelectorAll('figure.history-chart')].map((f) => f.getAttribute('data-currency')).sort(), currencies);
+
+    // 21 cities in EUR: the palette's worth with the largest latest samples in colour, named in the legend; the rest grey, each linked to its page
+    const eur = history.cities.filter((c) => c.currency === 'EUR' && c.points.some((p) => p.published));
+    assert.ok(eur.length > PALETTE.length);
+    const eurChart = doc.querySelector('figure.history-chart[data-currency="EUR"]')!;
+    const largest = [...eur].sort((a, b) => b.points.at(-1)!.sampleSize - a.points.at(-1)!.sampleSize).slice(0, PALETTE.length);
+    const cityName = (slug: string) => text(doc.querySelector(`table.history-table tr[data-row="${slug}"] th`));
+    assert.deepEqual(new Set([...eurChart.querySelectorAll('span[class$="-swatch"]')].map(text)), new Set(largest.map((c) => cityName(c.city.slug))));
+    const linked = [...eurChart.querySelectorAll('svg.history-median g[aria-label="line"] a[href]')].map((a) => a.getAttribute('href'));
+    assert.deepEqual(new Set(linked), new Set(eur.filter((c) => !largest.includes(c)).map((c) => `/de/prices/${c.city.slug}`)));
+    assert.equal(text(eurChart.querySelector('p')), STRINGS.de.historyOthers(eur.length - PALETTE.length));
 
     const london = history.cities.find((c) => c.city.slug === 'london')!;
     const { doc: cityDoc } = await page('/es/prices/london');
