@@ -210,18 +210,19 @@ export function historyChart(series: HistorySeries[], text: ChartText): { html: 
   const coloured = colouredSeries(series);
   const names = series.filter((s) => coloured.has(s)).map((s) => s.name);
   const rows = series.flatMap((s) => s.points.map((point) => ({ series: s.name, href: s.href, coloured: coloured.has(s), date: monthDate(point.month), point })));
+  type Row = (typeof rows)[number];
   const months = series[0]?.points.map((p) => p.month) ?? [];
   const monthLabels = months.map((m) => formatMonth(locale, m));
   const x = { type: 'utc', label: null, domain: [monthDate(months[0]), monthDate(months.at(-1)!)], ticks: 6, tickFormat: (d: Date) => formatMonth(locale, d.toISOString().slice(0, 7)) } as const;
 
   const draw = (panel: HistoryPanel, marginLeft: number, legend: boolean) => {
     const { threshold } = panel;
-    const y = (r: (typeof rows)[number]) => panel.value(r.point);
+    const y = (r: Row) => panel.value(r.point);
     const shown = rows.filter((r) => y(r) !== undefined);
     const domain = panel.fromZeroTo === undefined ? undefined : [0, Math.max(panel.fromZeroTo, ...shown.map((r) => y(r)!))];
-    const title = (r: (typeof rows)[number]) => `${r.series} · ${formatMonth(locale, r.point.month)}: ${panel.describe(locale, r.point)}`;
-    const hollow = (r: (typeof rows)[number]) => panel.hollow?.(r.point) === true;
-    const dots = (filter: (r: (typeof rows)[number]) => boolean, options: object) => Plot.dot(shown.filter(filter), { x: 'date', y, r: 3, title, ...options });
+    const title = (r: Row) => `${r.series} · ${formatMonth(locale, r.point.month)}: ${panel.describe(locale, r.point)}`;
+    const hollow = (r: Row) => panel.hollow?.(r.point) === true;
+    const dots = (filter: (r: Row) => boolean, options: object) => Plot.dot(shown.filter(filter), { x: 'date', y, r: 3, title, ...options });
     return Plot.plot({
       document: newDocument(),
       className: `history-${panel.name}`,
