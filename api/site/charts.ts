@@ -1,13 +1,16 @@
 /**
  * Charts of the price pages, drawn by Observable Plot into a linkedom document on the server:
  * SVG in the HTML, nothing to run in the browser. Each chart is made once per build and locale
- * (perBuild) and always sits beside a table of the same figures, its text alternative.
+ * (perBuild) and always sits beside a table of the same figures, its text alternative. Every
+ * number and month on a chart is written as the page's locale writes it.
  */
 import * as Plot from '@observablehq/plot';
 import { parseHTML } from 'linkedom';
 import { byLocale, OPTION_TYPES, type Locale, type Money, type OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
-import { formatMoney, STRINGS } from './strings.ts';
+import type { PriceHistoryPoint } from '../../contract/research.ts';
+import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
+import { formatMoney, formatNumber, STRINGS } from './strings.ts';
 
 /** One figure of the price index: a city's overall median ('all') or one product's. */
 export interface IndexFigure {
@@ -19,16 +22,34 @@ export interface IndexFigure {
   sampleSize: number;
 }
 
-/** Dark enough against white for marks (WCAG 1.4.11, 3:1); the symbols tell products apart without colour. */
-const PRODUCT_COLOURS = ['#1b5e9e', '#a34f00', '#2e7d32', '#7b1fa2', '#c62828', '#00695c'];
-const PRODUCT_SYMBOLS = ['circle', 'square', 'diamond', 'triangle', 'star', 'cross'] as const;
+/**
+ * Dark enough against white for marks (WCAG 1.4.11, 3:1), each with its symbol so that colour is
+ * not the only difference: a chart gives at most this many series a colour of their own.
+ */
+export const PALETTE = ['#1b5e9e', '#a34f00', '#2e7d32', '#7b1fa2', '#c62828', '#00695c'];
+const SYMBOLS = ['circle', 'square', 'diamond', 'triangle', 'star', 'cross'] as const;
+/** the series beyond the palette: context, told apart by their own pages, not by colour */
+export const CONTEXT_GREY = '#a7b0b5';
 const BAR = { fill: '#cfd8dc', stroke: '#37474f' };
+
+const WIDTH = 760;
+const FONT_PX = 12;
+/** At least the width of a character at FONT_PX in the sans-serif fonts pages fall back to (DejaVu Sans' digits are 0.64 em). */
+const CHAR_PX = 0.66 * FONT_PX;
+/** a tick and the gap between it and its label */
+const TICK_PX = 10;
+const textPx = (s: string) => Math.ceil(s.length * CHAR_PX);
+const widest = (labels: string[]) => Math.max(0, ...labels.map(textPx));
+
+const newDocument = () => parseHTML('<!doctype html><html><body></body></html>').document;
+
+/** Numbers on an axis as the locale writes them (1,500 / 1.500 / 1500). */
+const numberTicks = (locale: Locale) => (n: number) => formatNumber(locale, n);
+const sampleLabel = (locale: Locale, n: number) => `n = ${formatNumber(locale, n)}`;
 
 /** The text of a figure's mark: its tooltip and, for assistive technology, its name. */
 export const figureTitle = (locale: Locale, f: IndexFigure) =>
   `${f.cityName} · ${f.productName}: ${formatMoney(locale, f.median)} (${STRINGS[locale].sampleOf(f.sampleSize)})`;
-
-const newDocument = () => parseHTML('<!doctype html><html><body></body></html>').document;
 
 /** The published figures of the index's cities, overall first, then by product. */
 export function indexFigures(
@@ -55,9 +76,35 @@ function productScales(figures: IndexFigure[]) {
   const byType = new Map(figures.filter((f) => f.product !== 'all').map((f) => [f.product as OptionType, f.productName]));
   const names = OPTION_TYPES.filter((t) => byType.has(t)).map((t) => byType.get(t)!);
   return {
-    color: { domain: names, range: PRODUCT_COLOURS },
-    symbol: { legend: true, domain: names, range: [...PRODUCT_SYMBOLS] },
+    color: { domain: names, range: PALETTE },
+    symbol: { legend: true, domain: names, range: [...SYMBOLS] },
   };
+}
+
+/**
+ * Horizontal bars, a row per label (`y`), with each row's sample at the right: the margins are as
+ * wide as the longest label and the longest sample.
+ */
+function barChart(rows: IndexFigure[], y: (f: IndexFigure) => string, text: ChartText, options: { marks: Plot.Markish[]; scales?: object; href?: (f: IndexFigure) => string }) {
+  const samples = rows.map((f) => sampleLabel(text.locale, f.sampleSize));
+  const marginRight = widest(samples) + 2 * TICK_PX;
+  return Plot.plot({
+    document: newDocument(),
+    width: WIDTH,
+    marginLeft: widest(rows.map(y)) + TICK_PX,
+    marginRight,
+    ariaLabel: text.ariaLabel,
+    style: { fontSize: `${FONT_PX}px` },
+    x: { label: STRINGS[text.locale].perDeskMonth(text.currency), grid: true, nice: true, tickFormat: numberTicks(text.locale) },
+    y: { label: null, domain: rows.map(y) },
+    ...options.scales,
+    marks: [
+      Plot.barX(rows, { y, x: (f: IndexFigure) => f.median.amount, ...BAR, href: options.href, title: (f: IndexFigure) => figureTitle(text.locale, f) }),
+      ...options.marks,
+      Plot.text(rows, { y, text: (f: IndexFigure) => sampleLabel(text.locale, f.sampleSize), frameAnchor: 'right', dx: marginRight - TICK_PX / 2, textAnchor: 'end' }),
+      Plot.ruleX([0]),
+    ],
+  }).outerHTML;
 }
 
 /**
@@ -67,52 +114,28 @@ function productScales(figures: IndexFigure[]) {
 export function indexChart(figures: IndexFigure[], text: ChartText, cityHref: (slug: string) => string, legendFrom: IndexFigure[] = figures): string {
   const overall = figures.filter((f) => f.product === 'all').sort((a, b) => b.median.amount - a.median.amount || a.citySlug.localeCompare(b.citySlug));
   const products = figures.filter((f) => f.product !== 'all');
-  const t = STRINGS[text.locale];
-  const figure = Plot.plot({
-    document: newDocument(),
-    width: 760,
-    marginLeft: 130,
-    marginRight: 90,
-    ariaLabel: text.ariaLabel,
-    style: { fontSize: '12px' },
-    x: { label: t.perDeskMonth(text.currency), grid: true, nice: true },
-    y: { label: null, domain: overall.map((f) => f.cityName) },
-    ...productScales(legendFrom),
+  return barChart(overall, (f) => f.cityName, text, {
+    href: (f) => cityHref(f.citySlug),
+    scales: productScales(legendFrom),
     marks: [
-      Plot.barX(overall, { y: 'cityName', x: (f: IndexFigure) => f.median.amount, ...BAR, href: (f: IndexFigure) => cityHref(f.citySlug), title: (f: IndexFigure) => figureTitle(text.locale, f) }),
-      Plot.dot(products, { y: 'cityName', x: (f: IndexFigure) => f.median.amount, fill: 'productName', symbol: 'productName', r: 4, stroke: 'white', strokeWidth: 0.5, title: (f: IndexFigure) => figureTitle(text.locale, f) }),
-      Plot.text(overall, { y: 'cityName', text: (f: IndexFigure) => `n = ${f.sampleSize}`, frameAnchor: 'right', dx: 84, textAnchor: 'end' }),
-      Plot.ruleX([0]),
+      Plot.dot(products, {
+        y: 'cityName', x: (f: IndexFigure) => f.median.amount, fill: 'productName', symbol: 'productName', r: 4, stroke: 'white', strokeWidth: 0.5,
+        title: (f: IndexFigure) => figureTitle(text.locale, f),
+      }),
     ],
   });
-  return figure.outerHTML;
 }
 
 /** One city: a bar per product (all desk products first) with its sample at the right. */
 export function cityChart(figures: IndexFigure[], text: ChartText): string {
-  const t = STRINGS[text.locale];
-  const figure = Plot.plot({
-    document: newDocument(),
-    width: 760,
-    marginLeft: 190,
-    marginRight: 90,
-    ariaLabel: text.ariaLabel,
-    style: { fontSize: '12px' },
-    x: { label: t.perDeskMonth(text.currency), grid: true, nice: true },
-    y: { label: null, domain: figures.map((f) => f.productName) },
-    marks: [
-      Plot.barX(figures, { y: 'productName', x: (f: IndexFigure) => f.median.amount, ...BAR, title: (f: IndexFigure) => figureTitle(text.locale, f) }),
-      Plot.text(figures, { y: 'productName', text: (f: IndexFigure) => `n = ${f.sampleSize}`, frameAnchor: 'right', dx: 84, textAnchor: 'end' }),
-      Plot.ruleX([0]),
-    ],
-  });
-  return figure.outerHTML;
+  return barChart(figures, (f) => f.productName, text, { marks: [] });
 }
 
-/** A series of the monthly history: its name and one point per month (no median where it is not published). */
+/** A series of the monthly history: its name, its page when it has one, one point per month. */
 export interface HistorySeries {
   name: string;
-  points: { month: string; median?: Money; sampleSize: number }[];
+  href?: string;
+  points: PriceHistoryPoint[];
 }
 
 const monthDate = (month: string) => new Date(`${month}-01T00:00:00Z`);
@@ -123,34 +146,113 @@ const MONTH_FORMATS = byLocale((l) => new Intl.DateTimeFormat(l, { month: 'short
 export const formatMonth = (locale: Locale, month: string) => MONTH_FORMATS[locale].format(monthDate(month));
 
 /**
- * The monthly history: a line per series through its published months (a gap where a month is not
- * published), a dot per published month with its median and sample as its title, the series'
- * name at its last point.
+ * A panel of the history chart: one value per point (undefined: no mark that month) on its own y
+ * axis, over the same months as the other panels. A new measure of the history is a new panel.
  */
-export function historyChart(series: HistorySeries[], text: ChartText): string {
-  const t = STRINGS[text.locale];
-  const points = series.flatMap((s) => s.points.map((p) => ({ series: s.name, date: monthDate(p.month), month: p.month, median: p.median?.amount, money: p.median, sampleSize: p.sampleSize })));
-  const published = points.filter((p) => p.money !== undefined);
-  const last = series.map((s) => published.filter((p) => p.series === s.name).at(-1)).filter((p) => p !== undefined);
-  const names = series.map((s) => s.name);
-  const figure = Plot.plot({
-    document: newDocument(),
-    width: 760,
-    marginRight: 180,
-    ariaLabel: text.ariaLabel,
-    style: { fontSize: '12px' },
-    x: { type: 'utc', label: null, ticks: 6, tickFormat: (d: Date) => formatMonth(text.locale, d.toISOString().slice(0, 7)) },
-    y: { label: t.perDeskMonth(text.currency), grid: true, nice: true },
-    // a city's few series in the dark palette; the many cities of a currency in a scheme (each is named at its end)
-    color: names.length <= PRODUCT_COLOURS.length ? { domain: names, range: PRODUCT_COLOURS } : { domain: names, scheme: 'tableau10' },
-    marks: [
-      Plot.lineY(points, { x: 'date', y: 'median', z: 'series', stroke: 'series', strokeWidth: 1.5 }),
-      Plot.dot(published, {
-        x: 'date', y: 'median', fill: 'series', r: 2.5,
-        title: (p: (typeof points)[number]) => `${p.series} · ${formatMonth(text.locale, p.month)}: ${formatMoney(text.locale, p.money!)} (${t.sampleOf(p.sampleSize)})`,
-      }),
-      Plot.text(last, { x: 'date', y: 'median', text: 'series', fill: 'series', dx: 6, textAnchor: 'start' }),
-    ],
-  });
-  return figure.outerHTML;
+interface HistoryPanel {
+  /** the svg's class: history-<name> */
+  name: string;
+  height: number;
+  yLabel(text: ChartText): string;
+  value(p: PriceHistoryPoint): number | undefined;
+  /** the measure of a point as its mark's title says it */
+  describe(locale: Locale, p: PriceHistoryPoint): string;
+  /** a point drawn hollow: its value is shown, but the month's figures are not published */
+  hollow?(p: PriceHistoryPoint): boolean;
+  /** a value marked by a dashed line across the panel, and its label */
+  threshold?: { value: number; label(locale: Locale): string };
+  /** a y axis from zero, to at least this value (otherwise the axis spans the values) */
+  fromZeroTo?: number;
+}
+
+/** a threshold's dashed line, and the dashes that stand for it in its label */
+const THRESHOLD_DASH = '4 3';
+const THRESHOLD_KEY = '- - -';
+/** how far above the frame Plot writes a y axis' label */
+const TOP_LABEL_PX = 17;
+
+const HISTORY_PANELS: HistoryPanel[] = [
+  {
+    name: 'median',
+    height: 300,
+    yLabel: (text) => STRINGS[text.locale].perDeskMonth(text.currency),
+    value: (p) => (p.published ? p.median?.amount : undefined),
+    describe: (locale, p) => (p.published && p.median ? formatMoney(locale, p.median) : STRINGS[locale].notPublished),
+  },
+  {
+    name: 'sample',
+    height: 150,
+    yLabel: (text) => STRINGS[text.locale].sampleSize,
+    value: (p) => p.sampleSize,
+    describe: (locale, p) => `${STRINGS[locale].sampleOf(p.sampleSize)}${p.published ? '' : `, ${STRINGS[locale].notPublished}`}`,
+    hollow: (p) => !p.published,
+    threshold: { value: MIN_SAMPLE_SIZE, label: (locale) => STRINGS[locale].publicationThreshold },
+    // from zero and past the threshold, so that the threshold always shows and the ticks are whole numbers
+    fromZeroTo: 2 * MIN_SAMPLE_SIZE,
+  },
+];
+
+/** The series a history chart colours: all when the palette suffices, else the largest latest samples. */
+function colouredSeries(series: HistorySeries[]): Set<HistorySeries> {
+  if (series.length <= PALETTE.length) return new Set(series);
+  const latest = (s: HistorySeries) => s.points.at(-1)?.sampleSize ?? 0;
+  return new Set([...series].sort((a, b) => latest(b) - latest(a)).slice(0, PALETTE.length));
+}
+
+/**
+ * The monthly history as panels one above the other over the same months: the median (a gap where
+ * a month is not published) and the sample behind each month (hollow below the publishing
+ * threshold). Up to PALETTE.length series have a colour and a symbol, named in the legend; any
+ * others are grey lines, each linked to its own page. Returns the panels' HTML, legend first, and how many series are grey.
+ */
+export function historyChart(series: HistorySeries[], text: ChartText): { html: string; greyed: number } {
+  const { locale } = text;
+  const coloured = colouredSeries(series);
+  const names = series.filter((s) => coloured.has(s)).map((s) => s.name);
+  const rows = series.flatMap((s) => s.points.map((point) => ({ series: s.name, href: s.href, coloured: coloured.has(s), date: monthDate(point.month), point })));
+  type Row = (typeof rows)[number];
+  const months = series[0]?.points.map((p) => p.month) ?? [];
+  const monthLabels = months.map((m) => formatMonth(locale, m));
+  const x = { type: 'utc', label: null, domain: [monthDate(months[0]), monthDate(months.at(-1)!)], ticks: 6, tickFormat: (d: Date) => formatMonth(locale, d.toISOString().slice(0, 7)) } as const;
+
+  const draw = (panel: HistoryPanel, marginLeft: number, legend: boolean) => {
+    const { threshold } = panel;
+    const y = (r: Row) => panel.value(r.point);
+    const shown = rows.filter((r) => y(r) !== undefined);
+    const domain = panel.fromZeroTo === undefined ? undefined : [0, Math.max(panel.fromZeroTo, ...shown.map((r) => y(r)!))];
+    const title = (r: Row) => `${r.series} · ${formatMonth(locale, r.point.month)}: ${panel.describe(locale, r.point)}`;
+    const hollow = (r: Row) => panel.hollow?.(r.point) === true;
+    const dots = (filter: (r: Row) => boolean, options: object) => Plot.dot(shown.filter(filter), { x: 'date', y, r: 3, title, ...options });
+    return Plot.plot({
+      document: newDocument(),
+      className: `history-${panel.name}`,
+      width: WIDTH,
+      height: panel.height,
+      marginLeft,
+      marginRight: Math.ceil(widest(monthLabels) / 2) + 4,
+      ariaLabel: `${text.ariaLabel} ${panel.yLabel(text)}.`,
+      style: { fontSize: `${FONT_PX}px` },
+      x,
+      y: { label: panel.yLabel(text), grid: true, nice: true, domain, tickFormat: numberTicks(locale) },
+      // one legend of both: each series' swatch in its colour and symbol
+      color: { domain: names, range: PALETTE },
+      symbol: { domain: names, range: [...SYMBOLS], legend },
+      marks: [
+        ...(threshold ? [Plot.ruleY([threshold.value], { stroke: '#555', strokeDasharray: THRESHOLD_DASH })] : []),
+        Plot.lineY(rows.filter((r) => !r.coloured), { x: 'date', y, z: 'series', stroke: CONTEXT_GREY, strokeWidth: 1, href: 'href', title: 'series' }),
+        dots((r) => !r.coloured, { r: 1.5, fill: CONTEXT_GREY }),
+        Plot.lineY(rows.filter((r) => r.coloured), { x: 'date', y, z: 'series', stroke: 'series', strokeWidth: 1.75 }),
+        dots((r) => r.coloured && !hollow(r), { fill: 'series', symbol: 'series', stroke: 'white', strokeWidth: 0.5 }),
+        // only where the panel has any: the legend's swatches take their fill from the panel's symbol marks
+        ...(panel.hollow ? [dots((r) => r.coloured && hollow(r), { stroke: 'series', symbol: 'series', fill: 'white', strokeWidth: 1.25 })] : []),
+        // named above the panel, level with the axis' label, where no series runs through it
+        ...(threshold ? [Plot.text([threshold], { text: (th: typeof threshold) => `${THRESHOLD_KEY} ${th.label(locale)}`, frameAnchor: 'top-right', textAnchor: 'end', dy: -TOP_LABEL_PX })] : []),
+      ],
+    });
+  };
+
+  // the panels share their left margin, so that their months line up: as wide as the widest tick label of any
+  const yTickLabels = HISTORY_PANELS.flatMap((panel) => [...draw(panel, 0, false).querySelectorAll('[aria-label="y-axis tick label"] text')].map((t) => t.textContent ?? ''));
+  const marginLeft = Math.max(widest(yTickLabels) + TICK_PX, Math.ceil(widest(monthLabels) / 2));
+  return { html: HISTORY_PANELS.map((panel, k) => draw(panel, marginLeft, k === 0).outerHTML).join('\n'), greyed: series.length - coloured.size };
 }

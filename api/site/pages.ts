@@ -18,7 +18,7 @@ import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
 import { markdownToHtml } from './markdown.ts';
 import { PROBLEM_DOCS } from './problems.ts';
-import { formatDate, formatMoney, formatShare, STRINGS } from './strings.ts';
+import { formatDate, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
 import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
 import {
   bestView, cityPricesView, homeView, operatorView, placeView, priceIndexView, pricesView, spaceView,
@@ -71,6 +71,7 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
     },
     money: (m: { amount: number; currency: string }) => formatMoney(locale, m),
     share: (x: number) => formatShare(locale, x),
+    number: (n: number) => formatNumber(locale, n),
     flagLegend: Object.entries(QUALITY_FLAG_LETTERS).map(([k, letter]) => ({ letter, meaning: STRINGS[locale].flagMeaning[k as keyof typeof QUALITY_FLAG_LETTERS] })),
     date: (iso: string) => formatDate(locale, iso),
   };

@@ -61,6 +61,8 @@ export interface PageStrings {
   flagMeaning: Record<keyof typeof QUALITY_FLAG_LETTERS, string>;
   notPublished: string;
   thinSample: string;
+  /** the sample panel's line at MIN_SAMPLE_SIZE */
+  publicationThreshold: string;
   perDeskMonth: (currency: string) => string;
   chartIndexCaption: (currency: string) => string;
   chartCityCaption: (city: string) => string;
@@ -75,6 +77,8 @@ export interface PageStrings {
   month: string;
   historyIndexCaption: (currency: string) => string;
   historyCityCaption: (city: string) => string;
+  /** under a history chart that greys out all but its largest series */
+  historyOthers: (others: number) => string;
   downloads: string;
   json: string;
   csv: string;
@@ -93,7 +97,7 @@ export interface PageStrings {
   notFoundText: string;
 }
 
-const sample = (n: number, spaces: string) => `n = ${n} ${spaces}`;
+const sample = (locale: Locale, n: number, spaces: string) => `n = ${formatNumber(locale, n)} ${spaces}`;
 
 export const STRINGS: Record<Locale, PageStrings> = {
   en: {
@@ -112,7 +116,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     operatorCount: (n) => `${n} ${n === 1 ? 'operator' : 'operators'}`,
     medianPerDesk: 'Median monthly price per desk',
     priceRange: 'Price range per desk and month',
-    sampleOf: (n) => sample(n, n === 1 ? 'space' : 'spaces'),
+    sampleOf: (n) => sample('en', n, n === 1 ? 'space' : 'spaces'),
     address: 'Address',
     operator: 'Operator',
     city: 'City',
@@ -157,6 +161,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     },
     notPublished: `not published (fewer than ${MIN_SAMPLE_SIZE} spaces)`,
     thinSample: `thin sample (fewer than ${MIN_SAMPLE_SIZE} spaces)`,
+    publicationThreshold: `published from ${MIN_SAMPLE_SIZE} spaces`,
     perDeskMonth: (c) => `${c} per desk and month`,
     chartIndexCaption: (c) => `Median monthly price per desk in ${c}, by city and product; the bar is all desk products, n its sample of spaces.`,
     chartCityCaption: (c) => `Median monthly price per desk in ${c} by product; n is the sample of spaces.`,
@@ -171,6 +176,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     month: 'Month',
     historyIndexCaption: (c) => `Median monthly price per desk in ${c} at each month's end, by city (all desk products).`,
     historyCityCaption: (c) => `Median monthly price per desk in ${c} at each month's end, by product; a gap is a month below the sample threshold.`,
+    historyOthers: (n) => `In colour the cities with the largest samples; in grey ${n} ${n === 1 ? 'other' : 'others'}: each city's own chart is on its price page, linked from the table.`,
     downloads: 'Data',
     json: 'JSON',
     csv: 'CSV',
@@ -204,7 +210,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     operatorCount: (n) => `${n} Betreiber`,
     medianPerDesk: 'Median-Monatspreis pro Arbeitsplatz',
     priceRange: 'Preisspanne pro Arbeitsplatz und Monat',
-    sampleOf: (n) => sample(n, n === 1 ? 'Space' : 'Spaces'),
+    sampleOf: (n) => sample('de', n, n === 1 ? 'Space' : 'Spaces'),
     address: 'Adresse',
     operator: 'Betreiber',
     city: 'Stadt',
@@ -249,6 +255,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     },
     notPublished: `nicht veröffentlicht (weniger als ${MIN_SAMPLE_SIZE} Spaces)`,
     thinSample: `kleine Stichprobe (weniger als ${MIN_SAMPLE_SIZE} Spaces)`,
+    publicationThreshold: `veröffentlicht ab ${MIN_SAMPLE_SIZE} Spaces`,
     perDeskMonth: (c) => `${c} pro Arbeitsplatz und Monat`,
     chartIndexCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c}, nach Stadt und Produkt; der Balken steht für alle Arbeitsplatz-Produkte, n für die Stichprobe.`,
     chartCityCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} nach Produkt; n ist die Stichprobe der Spaces.`,
@@ -263,6 +270,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     month: 'Monat',
     historyIndexCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} am Ende jedes Monats, nach Stadt (alle Arbeitsplatz-Produkte).`,
     historyCityCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} am Ende jedes Monats, nach Produkt; eine Lücke ist ein Monat unter der Stichprobenschwelle.`,
+    historyOthers: (n) => `Farbig die Städte mit den größten Stichproben, grau ${n} weitere: das Diagramm jeder Stadt steht auf ihrer Preisseite, verlinkt in der Tabelle.`,
     downloads: 'Daten',
     json: 'JSON',
     csv: 'CSV',
@@ -296,7 +304,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     operatorCount: (n) => `${n} ${n === 1 ? 'operador' : 'operadores'}`,
     medianPerDesk: 'Precio mensual mediano por puesto',
     priceRange: 'Rango de precios por puesto y mes',
-    sampleOf: (n) => sample(n, n === 1 ? 'espacio' : 'espacios'),
+    sampleOf: (n) => sample('es', n, n === 1 ? 'espacio' : 'espacios'),
     address: 'Dirección',
     operator: 'Operador',
     city: 'Ciudad',
@@ -341,6 +349,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     },
     notPublished: `no publicado (menos de ${MIN_SAMPLE_SIZE} espacios)`,
     thinSample: `muestra pequeña (menos de ${MIN_SAMPLE_SIZE} espacios)`,
+    publicationThreshold: `publicado desde ${MIN_SAMPLE_SIZE} espacios`,
     perDeskMonth: (c) => `${c} por puesto y mes`,
     chartIndexCaption: (c) => `Precio mensual mediano por puesto en ${c}, por ciudad y producto; la barra es el conjunto de productos de puesto, n su muestra de espacios.`,
     chartCityCaption: (c) => `Precio mensual mediano por puesto en ${c} por producto; n es la muestra de espacios.`,
@@ -355,6 +364,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     month: 'Mes',
     historyIndexCaption: (c) => `Precio mensual mediano por puesto en ${c} al final de cada mes, por ciudad (todos los productos de puesto).`,
     historyCityCaption: (c) => `Precio mensual mediano por puesto en ${c} al final de cada mes, por producto; un hueco es un mes por debajo del umbral de muestra.`,
+    historyOthers: (n) => `En color, las ciudades con las muestras más grandes; en gris, ${n} ${n === 1 ? 'otra' : 'otras'}: el gráfico de cada ciudad está en su página de precios, enlazada desde la tabla.`,
     downloads: 'Datos',
     json: 'JSON',
     csv: 'CSV',
@@ -389,8 +399,12 @@ export function formatMoney(locale: Locale, m: { amount: number; currency: strin
 }
 
 // made once: the price index page formats ~100,000 values at 100,000 spaces
+const NUMBER_FORMATS = byLocale((l) => new Intl.NumberFormat(l, { maximumFractionDigits: 2 }));
 const SHARE_FORMATS = byLocale((l) => new Intl.NumberFormat(l, { style: 'percent', maximumFractionDigits: 0 }));
 const DATE_FORMATS = byLocale((l) => new Intl.DateTimeFormat(l, { dateStyle: 'long', timeZone: 'UTC' }));
+
+/** A plain number (a sample size, a chart's tick) as the locale writes it: 1,500 / 1.500 / 1500. */
+export const formatNumber = (locale: Locale, n: number) => NUMBER_FORMATS[locale].format(n);
 
 /** A share (0–1) as a whole percentage in the locale. */
 export const formatShare = (locale: Locale, share: number) => SHARE_FORMATS[locale].format(share);

@@ -6,12 +6,13 @@
 import type { LoadedBuild } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
 import type { ListingCard, PropertyDetail } from '../../contract/catalog.ts';
-import type { Locale, Money, OptionType, SlugName } from '../../contract/common.ts';
+import type { Locale, OptionType, SlugName } from '../../contract/common.ts';
 import type { PlaceHub, PriceIndexCity } from '../../contract/market.ts';
-import type { PriceHistoryCity, PriceHistoryPayload } from '../../contract/research.ts';
+import type { PriceHistoryCity, PriceHistoryPayload, PriceHistoryPoint } from '../../contract/research.ts';
 import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
 import type { HistorySeries, IndexFigure } from './charts.ts';
+import { cityName, namedCity } from './city-names.ts';
 import { markdownToHtml } from './markdown.ts';
 import { bibtex, describeRelease, readReleasePackage } from './releases.ts';
 import { perBuild } from './per-build.ts';
@@ -200,7 +201,7 @@ function priceIndexLinks(ctx: ViewContext, withHistory = false): DataLink[] {
 function figureNames(ctx: ViewContext) {
   const { engine } = ctx.build;
   return {
-    city: (slug: string) => engine.label('city', slug, ctx.locale),
+    city: (slug: string) => cityName(ctx.build, ctx.locale, { slug, name: engine.label('city', slug, ctx.locale) }),
     product: (type: OptionType) => engine.label('pricingOptionType', type, ctx.locale),
   };
 }
@@ -213,7 +214,7 @@ export function pricesView(ctx: ViewContext): PageView {
     page: { kind: 'prices' },
     data: {
       asOf: file.asOf,
-      cities: file.cities.map((c) => ({ ...c, path: pathOf(ctx, { kind: 'prices', city: c.rates.city }) })),
+      cities: file.cities.map((c) => ({ ...c, name: cityName(ctx.build, ctx.locale, c.rates.city), path: pathOf(ctx, { kind: 'prices', city: c.rates.city }) })),
       optionName: figureNames(ctx).product,
     },
     dataLinks: [apiLink(ctx, '/v1/market/rates'), ...priceIndexLinks(ctx)],
@@ -236,7 +237,7 @@ export async function cityPricesView(ctx: ViewContext): Promise<PageView | undef
   const { cityChart, indexFigures } = charts;
   const history = await historyOf(ctx.build);
   const historyCity = history?.cities.find((c) => c.city.slug === ctx.params.city);
-  const city = rates?.rates.city ?? indexCity!.city;
+  const city = namedCity(ctx.build, ctx.locale, rates?.rates.city ?? indexCity!.city);
   const figures = indexCity ? indexFigures([indexCity], ctx.locale, figureNames(ctx)) : [];
   const t = STRINGS[ctx.locale];
   const chart = figures.length === 0 ? undefined : perBuild(ctx.build, `city-chart|${ctx.locale}|${city.slug}`, () => cityChart(figures, {
@@ -290,7 +291,7 @@ export interface HistoryTable {
   caption: string;
   corner: string;
   columns: { key: string; label: string }[];
-  rows: { key: string; label: string; path?: string; cells: { median?: Money; sampleSize: number }[] }[];
+  rows: { key: string; label: string; path?: string; cells: Pick<PriceHistoryPoint, 'median' | 'sampleSize' | 'published'>[] }[];
 }
 
 /** A city's history: overall and each product as series, a row per month. */
@@ -301,17 +302,17 @@ function cityHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, c:
     { key: 'all', name: t.allDesks, points: c.points },
     ...c.byType.filter((b) => b.points.some((p) => p.published)).map((b) => ({ key: b.optionType, name: names.product(b.optionType), points: b.points })),
   ];
-  const cityName = names.city(c.city.slug);
+  const name = names.city(c.city.slug);
   const chart = perBuild(ctx.build, `history-city|${ctx.locale}|${c.city.slug}`, () => historyChart(series, {
-    ariaLabel: t.historyCityCaption(cityName), locale: ctx.locale, currency: c.currency,
-  }));
+    ariaLabel: t.historyCityCaption(name), locale: ctx.locale, currency: c.currency,
+  }).html);
   const table: HistoryTable = {
-    caption: t.historyCityCaption(cityName),
+    caption: t.historyCityCaption(name),
     corner: t.month,
     columns: series.map((s) => ({ key: s.key, label: s.name })),
     rows: months.map((m, k) => ({ key: m, label: formatMonth(ctx.locale, m), cells: series.map((s) => s.points[k]) })),
   };
-  return { chart, caption: t.historyCityCaption(cityName), table };
+  return { chart, caption: t.historyCityCaption(name), table };
 }
 
 /** Every city's overall history: a chart per currency, a row per city. */
@@ -320,18 +321,17 @@ function indexHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, h
   const names = figureNames(ctx);
   const withFigures = history.cities.filter((c) => c.points.some((p) => p.published));
   const currencies = [...new Set(withFigures.map((c) => c.currency))];
-  const charts = perBuild(ctx.build, `history-index|${ctx.locale}`, () => currencies.map((currency) => ({
-    currency,
-    caption: t.historyIndexCaption(currency),
-    svg: historyChart(withFigures.filter((c) => c.currency === currency).map((c) => ({ name: names.city(c.city.slug), points: c.points })), {
-      ariaLabel: t.historyIndexCaption(currency), locale: ctx.locale, currency,
-    }),
-  })));
+  const cityPricesPath = (c: PriceHistoryCity) => pathOf(ctx, { kind: 'prices', city: c.city });
+  const charts = perBuild(ctx.build, `history-index|${ctx.locale}`, () => currencies.map((currency) => {
+    const series = withFigures.filter((c) => c.currency === currency).map((c) => ({ name: names.city(c.city.slug), href: cityPricesPath(c), points: c.points }));
+    const chart = historyChart(series, { ariaLabel: t.historyIndexCaption(currency), locale: ctx.locale, currency });
+    return { currency, caption: t.historyIndexCaption(currency), svg: chart.html, note: chart.greyed > 0 ? t.historyOthers(chart.greyed) : undefined };
+  }));
   const table: HistoryTable = {
     caption: t.history,
     corner: t.city,
     columns: history.months.map((m) => ({ key: m, label: formatMonth(ctx.locale, m) })),
-    rows: history.cities.map((c) => ({ key: c.city.slug, label: names.city(c.city.slug), path: pathOf(ctx, { kind: 'prices', city: c.city }), cells: c.points })),
+    rows: history.cities.map((c) => ({ key: c.city.slug, label: names.city(c.city.slug), path: cityPricesPath(c), cells: c.points })),
   };
   return { charts, table };
 }

@@ -1,7 +1,9 @@
 /**
  * The price pages in a real browser (Debian's Chromium, headless, driven by playwright-core): in
  * every locale the chart and the table of /price-index and of a city's /prices page agree with
- * /api/price-index, as rendered. Screenshots go to test/output/pages/ (git-ignored) for review.
+ * /api/price-index, as rendered; every chart writes its numbers and months as the locale does,
+ * colours no more series than its palette tells apart and clips no text. Screenshots go to
+ * test/output/pages/ (git-ignored) for review.
  */
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -9,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { LOCALES } from '../../contract/common.ts';
+import { LOCALES, type Locale } from '../../contract/common.ts';
+import type { PriceHistoryPayload } from '../../contract/research.ts';
+import { CONTEXT_GREY, PALETTE } from '../../api/site/charts.ts';
+import { STRINGS } from '../../api/site/strings.ts';
 import type { PriceIndexCity, PriceIndexPayload } from '../../contract/market.ts';
 import { get } from '../support/app.ts';
 import { sampleApp, type SampleApp } from './sample.ts';
@@ -165,4 +170,117 @@ describe('price pages in Chromium', () => {
       await page.close();
     });
   }
+});
+
+interface ChartText {
+  /** where the text is: an axis' tick labels, or a text mark (a sample, a threshold) */
+  role: 'x-axis tick label' | 'y-axis tick label' | 'text';
+  content: string;
+  /** its box in the coordinates of its svg's viewBox */
+  box: { left: number; top: number; right: number; bottom: number };
+}
+interface RenderedChart {
+  label: string;
+  viewBox: { width: number; height: number };
+  texts: ChartText[];
+  lineStrokes: string[];
+  dotColours: string[];
+}
+
+/** Every chart (a Plot svg) of the page: its texts as laid out, the colours of its series, its legend. Plain JavaScript, as RENDERED. */
+const CHARTS = `(() => {
+  const roles = ['x-axis tick label', 'y-axis tick label', 'text'];
+  return [...document.querySelectorAll('figure.chart svg[aria-label]')].map((svg) => {
+    const frame = svg.getBoundingClientRect();
+    const vb = svg.viewBox.baseVal;
+    const scale = frame.width / vb.width;
+    const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() !== '').map((t) => {
+      const b = t.getBoundingClientRect();
+      const group = t.closest('g[aria-label]');
+      return {
+        role: roles.includes(group?.getAttribute('aria-label')) ? group.getAttribute('aria-label') : 'other',
+        content: t.textContent.trim(),
+        box: { left: (b.left - frame.left) / scale, top: (b.top - frame.top) / scale, right: (b.right - frame.left) / scale, bottom: (b.bottom - frame.top) / scale },
+      };
+    });
+    const colour = (el, attr) => el.getAttribute(attr) ?? el.closest('g[' + attr + ']')?.getAttribute(attr) ?? '';
+    return {
+      label: svg.getAttribute('aria-label'),
+      viewBox: { width: vb.width, height: vb.height },
+      texts,
+      lineStrokes: [...svg.querySelectorAll('g[aria-label="line"] path')].map((p) => colour(p, 'stroke')),
+      dotColours: [...svg.querySelectorAll('g[aria-label="dot"] :is(circle, path)')].map((d) => { const f = colour(d, 'fill'); return f === 'white' ? colour(d, 'stroke') : f; }),
+    };
+  });
+})()`;
+
+const NUMBERS = Object.fromEntries(LOCALES.map((l) => [l, new Intl.NumberFormat(l, { maximumFractionDigits: 2 })])) as Record<Locale, Intl.NumberFormat>;
+const MONTHS = Object.fromEntries(LOCALES.map((l) => [l, new Intl.DateTimeFormat(l, { month: 'short', year: 'numeric', timeZone: 'UTC' })])) as Record<Locale, Intl.DateTimeFormat>;
+
+/** The number a label writes in the locale's way (de: 1.500 and 2,5), or undefined when it is written otherwise. */
+function localeNumber(locale: Locale, label: string): number | undefined {
+  const parts = NUMBERS[locale].formatToParts(12345.5);
+  const group = parts.find((p) => p.type === 'group')!.value;
+  const decimal = parts.find((p) => p.type === 'decimal')!.value;
+  if (!/^[\d.,\s\u00a0\u202f]+$/.test(label)) return undefined;
+  const value = Number(label.split(group).join('').replace(decimal, '.'));
+  return Number.isFinite(value) && NUMBERS[locale].format(value) === label ? value : undefined;
+}
+
+describe('every chart in every locale', () => {
+  let history: PriceHistoryPayload;
+  let cities: string[];
+  before(async () => {
+    history = (await get(s.app, '/api/price-index/history')).body.data;
+    cities = (await get(s.app, '/v1/market/rates?locale=en')).body.data.cities.map((c: { city: { slug: string } }) => c.city.slug);
+  });
+
+  for (const locale of LOCALES) {
+    it(`/${locale}: writes each tick and label as numbers and months in the locale, colours at most ${PALETTE.length} series, clips no text`, async () => {
+      const months = new Set(history.months.map((m) => MONTHS[locale].format(new Date(`${m}-01T00:00:00Z`))));
+      const threshold = STRINGS[locale].publicationThreshold;
+      const page = await browser.newPage();
+      let charts = 0;
+      for (const path of [`/${locale}/price-index`, ...cities.map((c) => `/${locale}/prices/${c}`)]) {
+        assert.equal((await page.goto(origin + path))?.status(), 200, path);
+        for (const chart of await page.evaluate(CHARTS) as RenderedChart[]) {
+          charts++;
+          const where = `${path} "${chart.label.slice(0, 60)}…"`;
+          const isHistory = chart.texts.some((t) => months.has(t.content));
+          for (const t of chart.texts) {
+            const { left, top, right, bottom } = t.box;
+            assert.ok(left >= -0.5 && top >= -0.5 && right <= chart.viewBox.width + 0.5 && bottom <= chart.viewBox.height + 0.5,
+              `${where}: "${t.content}" lies at ${[left, top, right, bottom].map((v) => v.toFixed(1))}, outside 0 0 ${chart.viewBox.width} ${chart.viewBox.height}`);
+            if (t.role === 'x-axis tick label' && isHistory) assert.ok(months.has(t.content), `${where}: "${t.content}" is not a month of the history in ${locale}`);
+            else if (t.role === 'x-axis tick label' || (t.role === 'y-axis tick label' && isHistory)) {
+              assert.notEqual(localeNumber(locale, t.content), undefined, `${where}: tick "${t.content}" is not a number in ${locale}`);
+            } else if (t.role === 'text' && !t.content.endsWith(threshold)) {
+              const n = /^n = (.+)$/.exec(t.content)?.[1];
+              assert.ok(n !== undefined && localeNumber(locale, n) !== undefined, `${where}: "${t.content}" is not a sample in ${locale}`);
+            }
+          }
+          const coloured = chart.lineStrokes.filter((c) => c !== CONTEXT_GREY);
+          assert.equal(new Set(coloured).size, coloured.length, `${where}: two lines share a colour: ${coloured}`);
+          for (const c of [...coloured, ...chart.dotColours.filter((d) => d !== CONTEXT_GREY)]) assert.ok(PALETTE.includes(c), `${where}: ${c} is not of the palette`);
+          assert.ok(coloured.length <= PALETTE.length, `${where}: ${coloured.length} coloured lines`);
+        }
+      }
+      assert.ok(charts > cities.length, `${charts} charts read`);
+      await page.close();
+    });
+  }
+
+  it('screenshots the price pages at phone and desktop widths', async () => {
+    for (const width of [390, 1280]) {
+      const page = await browser.newPage();
+      await page.setViewportSize({ width, height: 900 });
+      for (const path of ['/en/prices', '/de/prices', '/es/price-index', '/de/prices/berlin', '/es/prices/valencia-ve']) {
+        assert.equal((await page.goto(origin + path))?.status(), 200, path);
+        const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as number;
+        assert.ok(overflow <= 0, `${path} at ${width} px: the page is ${overflow} px wider than the window`);
+        await page.screenshot({ path: join(SCREENSHOTS, `${path.slice(1).replaceAll('/', '_')}.${width}.png`), fullPage: true });
+      }
+      await page.close();
+    }
+  });
 });

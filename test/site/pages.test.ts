@@ -9,7 +9,8 @@ import { ERROR_CODES } from '../../contract/problem.ts';
 import type { PriceIndexPayload } from '../../contract/market.ts';
 import type { PriceHistoryPayload } from '../../contract/research.ts';
 import { PROBLEM_KINDS, toProblem, ApiError } from '../../api/http/problems.ts';
-import { formatMoney } from '../../api/site/strings.ts';
+import { PALETTE } from '../../api/site/charts.ts';
+import { formatMoney, STRINGS } from '../../api/site/strings.ts';
 import { get, SITE } from '../support/app.ts';
 import { html, pathOf, sampleApp, type SampleApp } from './sample.ts';
 
@@ -95,9 +96,9 @@ describe('public pages', () => {
     const madrid = rates.cities.find((c: { city: { slug: string } }) => c.city.slug === 'madrid');
     const { doc: pricesDoc } = await page('/es/prices/madrid');
     const rateRows = [...pricesDoc.querySelectorAll('#rates-heading ~ div tbody tr')];
-    madrid.byType.forEach((b: { sampleSize: number; median: { amount: number; currency: string } }, k: number) => {
+    madrid.byType.forEach((b: { sampleSize: number; median: { amount: number; currency: string }; thinSample?: true }, k: number) => {
       const cells = [...rateRows[k].querySelectorAll('td')].map(text);
-      assert.deepEqual(cells.slice(0, 2), [String(b.sampleSize), squash(formatMoney('es', b.median))]);
+      assert.deepEqual(cells.slice(0, 2), [String(b.sampleSize), b.thinSample ? STRINGS.es.thinSample : squash(formatMoney('es', b.median))]);
     });
 
     const ranking = (await get(s.app, '/v1/rankings?locale=en&city=madrid&limit=25')).body.data;
@@ -166,6 +167,17 @@ describe('public pages', () => {
     const currencies = [...new Set(history.cities.filter((c) => c.points.some((p) => p.published)).map((c) => c.currency))].sort();
     assert.deepEqual([...doc.querySelectorAll('figure.history-chart')].map((f) => f.getAttribute('data-currency')).sort(), currencies);
 
+    // 21 cities in EUR: the palette's worth with the largest latest samples in colour, named in the legend; the rest grey, each linked to its page
+    const eur = history.cities.filter((c) => c.currency === 'EUR' && c.points.some((p) => p.published));
+    assert.ok(eur.length > PALETTE.length);
+    const eurChart = doc.querySelector('figure.history-chart[data-currency="EUR"]')!;
+    const largest = [...eur].sort((a, b) => b.points.at(-1)!.sampleSize - a.points.at(-1)!.sampleSize).slice(0, PALETTE.length);
+    const cityName = (slug: string) => text(doc.querySelector(`table.history-table tr[data-row="${slug}"] th`));
+    assert.deepEqual(new Set([...eurChart.querySelectorAll('span[class$="-swatch"]')].map(text)), new Set(largest.map((c) => cityName(c.city.slug))));
+    const linked = [...eurChart.querySelectorAll('svg.history-median g[aria-label="line"] a[href]')].map((a) => a.getAttribute('href'));
+    assert.deepEqual(new Set(linked), new Set(eur.filter((c) => !largest.includes(c)).map((c) => `/de/prices/${c.city.slug}`)));
+    assert.equal(text(eurChart.querySelector('p')), STRINGS.de.historyOthers(eur.length - PALETTE.length));
+
     const london = history.cities.find((c) => c.city.slug === 'london')!;
     const { doc: cityDoc } = await page('/es/prices/london');
     const series = [{ key: 'all', points: london.points }, ...london.byType.filter((b) => b.points.some((p) => p.published)).map((b) => ({ key: b.optionType, points: b.points }))];
@@ -174,8 +186,68 @@ describe('public pages', () => {
       assert.ok(row, m);
       assert.deepEqual(series.map((x) => cell(row.querySelector(`[data-column="${x.key}"]`))), series.map((x) => point(x.points[k])), m);
     });
-    assert.equal(cityDoc.querySelectorAll('figure.history-chart svg g[aria-label="dot"] circle, figure.history-chart svg g[aria-label="dot"] path').length,
-      series.reduce((n, x) => n + x.points.filter((p) => p.published).length, 0), 'a dot per published month');
+    const marks = (panel: string) => cityDoc.querySelectorAll(`figure.history-chart svg.history-${panel} g[aria-label="dot"] :is(circle, path)`);
+    assert.equal(marks('median').length, series.reduce((n, x) => n + x.points.filter((p) => p.published).length, 0), 'a median per published month');
+    const samples = [...marks('sample')].map((m) => text(m.querySelector('title')));
+    assert.equal(samples.length, series.length * history.months.length, 'a sample for every month, published or not');
+    for (const x of series) {
+      x.points.filter((p) => !p.published).forEach((p) => assert.ok(samples.some((title) => title.includes(`n = ${p.sampleSize} `) && title.endsWith(STRINGS.es.notPublished)), `${x.key} ${p.month}`));
+    }
+  });
+
+  it('print no figure of a thin sample: the market rates table labels it as the API flags it (thinSample)', async () => {
+    for (const locale of LOCALES) {
+      const rates = (await get(s.app, `/v1/market/rates?locale=${locale}`)).body.data;
+      const { doc } = await page(`/${locale}/prices`);
+      let thin = 0;
+      for (const c of rates.cities) {
+        for (const b of c.byType) {
+          const row = doc.querySelector(`tr[data-city="${c.city.slug}"][data-product="${b.optionType}"]`);
+          assert.ok(row, `${locale} ${c.city.slug} ${b.optionType}`);
+          const where = `${locale} ${c.city.slug} ${b.optionType} (n = ${b.sampleSize})`;
+          if (b.thinSample) {
+            thin++;
+            assert.equal(text(row.querySelector('[data-thin-sample]')), STRINGS[locale].thinSample, where);
+            assert.equal(row.querySelector('[data-amount]'), null, where);
+            assert.ok(!text(row).includes(squash(formatMoney(locale, b.median))), `${where}: prints no median`);
+          } else {
+            assert.equal(row.querySelector('[data-amount]')?.getAttribute('data-amount'), String(b.median.amount), where);
+          }
+        }
+      }
+      assert.ok(thin > 0, 'the sample has thin samples');
+    }
+    const graz = (await get(s.app, '/v1/market/rates?locale=en&city=graz')).body.data.cities[0];
+    const { doc } = await page('/en/prices/graz');
+    const rows = [...doc.querySelectorAll('#rates-heading ~ div tbody tr[data-product]')];
+    assert.equal(rows.length, graz.byType.length);
+    for (const row of rows) assert.equal(text(row.querySelector('[data-thin-sample]')), STRINGS.en.thinSample, 'every product of Graz is a thin sample');
+  });
+
+  it('name a city with its country where another shares its name, in headings, tables and charts', async () => {
+    for (const locale of LOCALES) {
+      const geo = (await get(s.app, `/v1/geo/bootstrap?locale=${locale}`)).body.data;
+      const country = (code: string) => geo.countries.find((c: { code: string }) => c.code === code).name;
+      const valencias = geo.cities.filter((c: { name: string }) => c.name === 'Valencia');
+      assert.equal(valencias.length, 2);
+      const names = valencias.map((c: { countryCode: string }) => `Valencia, ${country(c.countryCode)}`);
+
+      const { doc: prices } = await page(`/${locale}/prices`);
+      assert.deepEqual(valencias.map((c: { slug: string }) => text(prices.querySelector(`tr[data-city="${c.slug}"] th[scope="rowgroup"]`))), names);
+      const { doc: index } = await page(`/${locale}/price-index`);
+      assert.deepEqual(valencias.map((c: { slug: string }) => text(index.querySelector(`table.index-table tr[data-city="${c.slug}"] th[scope="rowgroup"]`))), names);
+      assert.deepEqual(valencias.map((c: { slug: string }) => text(index.querySelector(`table.history-table tr[data-row="${c.slug}"] th`))), names);
+      const chartText = [...index.querySelectorAll('figure.index-chart svg text')].map(text);
+      for (const name of names) assert.ok(chartText.includes(name), `${locale}: the index chart names ${name}`);
+
+      for (const [k, c] of valencias.entries()) {
+        const cite = (await get(s.app, `/v1/market/rates?locale=${locale}&city=${c.slug}`)).body.meta.citation;
+        assert.ok(cite.title.endsWith(names[k]), `${locale}: ${cite.title}`);
+        const { doc } = await page(pathOf(cite.url));
+        assert.equal(text(doc.querySelector('h1')), cite.title);
+        assert.equal(text(doc.querySelector('figure.index-chart figcaption')), STRINGS[locale].chartCityCaption(names[k]));
+      }
+    }
   });
 
   it('are accessible without scripts: one h1, no skipped heading level, labelled navigation, alt text, table captions', async () => {

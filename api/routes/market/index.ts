@@ -8,6 +8,7 @@ import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { MIN_SAMPLE_SIZE } from '../../../contract/rules.ts';
+import { namedCity } from '../../site/city-names.ts';
 import { perBuild } from '../../site/per-build.ts';
 
 const MarketRatesQuerySchema = z.object({
@@ -68,6 +69,7 @@ export const marketRatesRoute = defineRoute({
   rateLimit: 'read',
   handler: ({ query: q, build, cite }) => {
     const { json, city } = selectRates(build, q);
-    return { json: envelopeJson(json, { citation: cite(q.locale, { kind: 'prices', city }) }) };
+    // cited by its page's title, which names the country of a city whose name another city shares
+    return { json: envelopeJson(json, { citation: cite(q.locale, { kind: 'prices', city: city && namedCity(build, q.locale, city) }) }) };
   },
 });
