@@ -31,6 +31,21 @@ export interface CircuitBreakerOptions {
   messages: { opened: string; closed: string };
 }
 
+/**
+ * Calls `fn` once `ms` have passed and the I/O that arrived meanwhile has been handled (timers run
+ * before the poll phase, immediates after it): a process that was itself short of CPU, with the
+ * answer waiting in its socket when the timer fires, does not blame the dependency. Returns the
+ * cancel function.
+ */
+function after(ms: number, fn: () => void): () => void {
+  let immediate: NodeJS.Immediate | undefined;
+  const timer = setTimeout(() => { immediate = setImmediate(fn); }, ms);
+  return () => {
+    clearTimeout(timer);
+    clearImmediate(immediate);
+  };
+}
+
 export class CircuitBreaker {
   private open = false;
   private stopped = false;
@@ -61,14 +76,14 @@ export class CircuitBreaker {
     return new Promise<T>((resolve, reject) => {
       const release = (err: Error) => {
         this.waiting.delete(release);
-        clearTimeout(timer);
+        cancel();
         reject(err);
       };
-      const timer = setTimeout(() => this.trip(new Error(`no answer within ${this.opts.timeoutMs} ms`)), this.opts.timeoutMs);
+      const cancel = after(this.opts.timeoutMs, () => this.trip(new Error(`no answer within ${this.opts.timeoutMs} ms`)));
       this.waiting.add(release);
       outcome.then((value) => {
         this.waiting.delete(release);
-        clearTimeout(timer);
+        cancel();
         resolve(value);
       }, release);
     });
@@ -96,9 +111,9 @@ export class CircuitBreaker {
   }
 
   private async probe(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
+    let cancel = () => {};
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('probe timed out')), this.opts.timeoutMs);
+      cancel = after(this.opts.timeoutMs, () => reject(new Error('probe timed out')));
     });
     try {
       await Promise.race([this.opts.probe(), deadline]);
@@ -106,7 +121,7 @@ export class CircuitBreaker {
       this.scheduleProbe();
       return;
     } finally {
-      clearTimeout(timer);
+      cancel();
     }
     if (this.stopped) return;
     this.open = false;
