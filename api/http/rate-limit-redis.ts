@@ -43,6 +43,9 @@ interface RedisWithScript extends Redis {
 /**
  * Far above a healthy round trip (well under a millisecond on a LAN). A hung Redis costs it once
  * per outage, to the requests in flight when it stopped answering; after that the breaker answers.
+ * Those few are not spared: to never wait, each request would have to be decided on local counts
+ * and sent to Redis afterwards, which makes the shared limit approximate all the time (every
+ * replica admitting on stale totals) to save one bounded wait per outage.
  */
 export const REDIS_TIMEOUT_MS = 100;
 
