@@ -96,4 +96,26 @@ describe('rate limits when Redis hangs (SIGSTOP)', () => {
       }
     }
   });
+
+  it('a replica itself short of CPU past the timeout does not take the answer waiting in its socket for a hang', async () => {
+    const cfg = testConfig(ENV).rateLimit;
+    const lines: string[] = [];
+    const log = { warn: (_: object, msg: string) => { lines.push(msg); }, info: (_: object, msg: string) => { lines.push(msg); } };
+    const counters = new RedisCounters(redis.url, cfg, log, `starved-${Math.random().toString(36).slice(2)}`);
+    try {
+      assert.ok(await counters.connected(5_000));
+      // the first count loads the script into Redis: a round trip more
+      assert.equal((await counters.count('198.51.100.9', 'read', Date.now())).remaining, cfg.readMax - 1);
+      const counted = counters.count('198.51.100.9', 'read', Date.now());
+      // the event loop blocked well past the timeout: Redis answers meanwhile, unread, and the
+      // timer is due in the same turn as the answer
+      const blockedUntil = Date.now() + REDIS_TIMEOUT_MS * 3;
+      while (Date.now() < blockedUntil);
+      assert.equal((await counted).remaining, cfg.readMax - 2, 'counted in Redis');
+      assert.equal(counters.mode, 'shared');
+      assert.deepEqual(lines, []);
+    } finally {
+      await counters.close();
+    }
+  });
 });
