@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { CircuitBreaker, type BreakerLog } from '../circuit-breaker.ts';
 import type { RateLimitConfig } from '../config.ts';
 import { bucketState, LocalCounters, tighter, type BucketState, type Counting, type RateCounters, type RateLimitMode } from './rate-limit.ts';
 
@@ -39,33 +40,34 @@ interface RedisWithScript extends Redis {
   countRequest(readKey: string, leadKey: string, counting: Counting, readWindowMs: number, leadWindowMs: number, readMax: number): Promise<[number, number, number, number]>;
 }
 
-export interface CounterLogger {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
-
-/** A command slower than this counts as Redis being unavailable for that request. */
-const COMMAND_TIMEOUT_MS = 500;
+/**
+ * Far above a healthy round trip (well under a millisecond on a LAN). A hung Redis costs it once
+ * per outage, to the requests in flight when it stopped answering; after that the breaker answers.
+ * Those few are not spared: to never wait, each request would have to be decided on local counts
+ * and sent to Redis afterwards, which makes the shared limit approximate all the time (every
+ * replica admitting on stale totals) to save one bounded wait per outage.
+ */
+export const REDIS_TIMEOUT_MS = 100;
 
 /**
- * Rate-limit counters every replica shares (`REDIS_URL`). While Redis cannot answer, each
- * request is counted by this replica's own counters instead, so no request waits on or fails
- * for Redis: reads go on being served under the per-replica limit (the shared limit fails
- * open), and enquiries keep a per-replica limit (they never go unlimited). The first failure
- * and the recovery are logged; `mode` says which counters answer (readiness reports it).
+ * Rate-limit counters every replica shares (`REDIS_URL`). Every call goes through a circuit
+ * breaker: once Redis fails or does not answer within REDIS_TIMEOUT_MS, each request is counted
+ * by this replica's own counters without waiting on Redis, until a background probe finds it
+ * answering again. Reads go on being served under the per-replica limit (the shared limit fails
+ * open), and enquiries keep a per-replica limit (they never go unlimited). The breaker logs the
+ * switch and the recovery; `mode` says which counters answer (readiness reports it).
  */
 export class RedisCounters implements RateCounters {
   private readonly redis: RedisWithScript;
   private readonly local: LocalCounters;
-  private lastMode: 'shared' | 'fallback' = 'shared';
+  private readonly breaker: CircuitBreaker;
 
-  constructor(url: string, private readonly cfg: RateLimitConfig, private readonly log: CounterLogger, private readonly prefix = 'desk-atlas:rate') {
+  constructor(url: string, private readonly cfg: RateLimitConfig, log: BreakerLog, private readonly prefix = 'desk-atlas:rate') {
     this.local = new LocalCounters(cfg);
     this.redis = new Redis(url, {
       // fail at once while disconnected instead of queueing: the local counters answer meanwhile
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: COMMAND_TIMEOUT_MS,
       connectTimeout: 2_000,
       // reconnect for ever, at most every 2 s
       retryStrategy: (times) => Math.min(times * 100, 2_000),
@@ -73,6 +75,15 @@ export class RedisCounters implements RateCounters {
     this.redis.defineCommand('countRequest', { numberOfKeys: 2, lua: COUNT_SCRIPT });
     // connection errors surface as failed commands; without a listener ioredis would print each one
     this.redis.on('error', () => undefined);
+    this.breaker = new CircuitBreaker({
+      timeoutMs: REDIS_TIMEOUT_MS,
+      probe: () => this.redis.ping(),
+      log,
+      messages: {
+        opened: 'rate limits: Redis unavailable, counting per replica until it is back',
+        closed: 'rate limits: Redis is back, counting shared again',
+      },
+    });
   }
 
   /** Waits for the first connection, at most `ms`; true when connected (otherwise requests count locally until it is). */
@@ -86,33 +97,23 @@ export class RedisCounters implements RateCounters {
   }
 
   get mode(): RateLimitMode {
-    return this.lastMode;
+    return this.breaker.isOpen ? 'fallback' : 'shared';
   }
 
-  async count(key: string, counting: Counting, now: number): Promise<BucketState> {
+  count(key: string, counting: Counting, now: number): BucketState | Promise<BucketState> {
+    if (this.breaker.isOpen) return this.local.count(key, counting, now);
     // a hash tag keeps both counters of a client in one slot (Redis Cluster runs the script on one node)
     const tag = `${this.prefix}:{${key}}`;
-    try {
-      const [reads, readMs, leads, leadMs] = await this.redis.countRequest(
-        `${tag}:read`, `${tag}:lead`, counting, this.cfg.readWindowMs, this.cfg.leadWindowMs, this.cfg.readMax,
-      );
-      this.switchTo('shared');
+    return this.breaker.call(() => this.redis.countRequest(
+      `${tag}:read`, `${tag}:lead`, counting, this.cfg.readWindowMs, this.cfg.leadWindowMs, this.cfg.readMax,
+    )).then(([reads, readMs, leads, leadMs]) => {
       const read = bucketState(this.cfg.readMax, reads, readMs);
       return counting === 'lead' ? tighter(read, bucketState(this.cfg.leadMax, leads, leadMs)) : read;
-    } catch (err) {
-      this.switchTo('fallback', err as Error);
-      return this.local.count(key, counting, now);
-    }
-  }
-
-  private switchTo(mode: 'shared' | 'fallback', err?: Error) {
-    if (mode === this.lastMode) return;
-    this.lastMode = mode;
-    if (mode === 'fallback') this.log.warn({ err: err?.message }, 'rate limits: Redis unavailable, counting per replica until it is back');
-    else this.log.info({}, 'rate limits: Redis is back, counting shared again');
+    }, () => this.local.count(key, counting, now));
   }
 
   async close() {
+    this.breaker.stop();
     this.redis.disconnect();
   }
 }

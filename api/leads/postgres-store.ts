@@ -1,10 +1,19 @@
 import pg from 'pg';
 import type { LeadEndpoint } from '../../contract/leads.ts';
+import { CircuitBreaker, CircuitOpenError, type BreakerLog } from '../circuit-breaker.ts';
 import { readMigrations } from './migrations.ts';
 import {
   StoreUnavailableError, type IdempotencyClaim, type IdempotencyRecord, type InsertLeadInput, type InsertLeadResult,
   type LeadRow, type LeadStore, type OutboxRow, type OutboxStatus, type RedeliverTarget,
 } from './store.ts';
+
+/**
+ * How long an enquiry waits on an idempotency call before the store counts as hung: far above a
+ * healthy claim (one small commit, a new connection at worst), since a false alarm refuses
+ * enquiries until the next probe; paid once per outage, by the enquiries in flight when the
+ * database stopped answering (the pool's own limits are 3 s to connect and 15 s per statement).
+ */
+export const STORE_TIMEOUT_MS = 1000;
 
 /** Every replica migrates at start-up; this lock lets one do it while the others wait. */
 const MIGRATION_LOCK = 'desk-atlas:lead-migrations';
@@ -18,6 +27,15 @@ function isUnavailable(err: unknown): boolean {
   // SQLSTATE classes 08 (connection exception), 53 (insufficient resources), 57 (operator intervention: shutdown, cancel)
   if (/^(08|53|57)[0-9A-Z]{3}$/.test(code)) return true;
   return NETWORK_CODES.has(code) || NETWORK_MESSAGE.test(String((err as Error)?.message ?? ''));
+}
+
+/**
+ * A database that took too long (no connection, or no answer, in time) rather than one that
+ * refused: only that opens the breaker. A refusal already fails fast, and the next call finds the
+ * database back the moment it is.
+ */
+function isHang(err: unknown): boolean {
+  return err instanceof StoreUnavailableError && /timeout|timed out/i.test(err.reason);
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -86,19 +104,32 @@ export interface PostgresStoreOptions {
   /** limit per statement (default 10 s): on the server, and on the client 5 s later for a server that stopped answering */
   statementTimeoutMs?: number;
   onError?: (err: Error) => void;
+  /** where the circuit breaker logs that it opened and closed */
+  log?: BreakerLog;
 }
+
+const silent: BreakerLog = { warn: () => undefined, info: () => undefined };
 
 /**
  * Leads, outbox and idempotency records in PostgreSQL, shared by every replica. A pool that
  * reconnects by itself: while the database is unreachable each call fails fast with
  * StoreUnavailableError, and the first call after it is back succeeds (migrating first if the
  * start-up could not).
+ *
+ * The calls an enquiry makes go through a circuit breaker, so a hung database (connections open,
+ * no answers) does not hold requests: the first idempotency call without an answer within
+ * STORE_TIMEOUT_MS (or any call that times out waiting for the database) opens it, and until a
+ * background `SELECT 1` is answered every enquiry call fails at once with StoreUnavailableError.
+ * The lead write itself is refused while the breaker is open but never cut short by it: once
+ * sent, its answer is the database's (committed, or failed within the statement timeout), so an
+ * enquiry is acknowledged only when stored.
  */
 export class PostgresLeadStore implements LeadStore {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
   private migrated = false;
   private migrating: Promise<void> | undefined;
+  private readonly breaker: CircuitBreaker;
 
   constructor(databaseUrl: string, opts: PostgresStoreOptions = {}) {
     this.pool = new pg.Pool({
@@ -117,6 +148,27 @@ export class PostgresLeadStore implements LeadStore {
     // server's "ready" and its shutdown notice in one packet): the next query on it fails and the
     // pool discards it on release, so the event only needs a listener, or the process would crash.
     this.pool.on('connect', (client) => client.on('error', ignoreDropped));
+    this.breaker = new CircuitBreaker({
+      timeoutMs: STORE_TIMEOUT_MS,
+      probe: () => this.pool.query('SELECT 1'),
+      isOutage: isHang,
+      log: opts.log ?? silent,
+      messages: {
+        opened: 'lead store: PostgreSQL unavailable, enquiries refused until it answers',
+        closed: 'lead store: PostgreSQL answers again, enquiries accepted',
+      },
+    });
+  }
+
+  /** An enquiry's call through the breaker; `bounded`: cut short after STORE_TIMEOUT_MS (see the class). */
+  private async guarded<T>(op: () => Promise<T>, bounded = true): Promise<T> {
+    try {
+      // the first call after a start without the database migrates first: DDL is not cut short
+      if (!this.migrated) await this.breaker.call(() => this.migrate(), false);
+      return await this.breaker.call(op, bounded);
+    } catch (err) {
+      throw err instanceof CircuitOpenError ? new StoreUnavailableError(err.message, { cause: err }) : err;
+    }
   }
 
   /** Applies the migrations not yet applied; safe with many replicas starting at once. */
@@ -184,15 +236,15 @@ export class PostgresLeadStore implements LeadStore {
   }
 
   async getIdempotency(endpoint: LeadEndpoint, key: string, notBefore: number): Promise<IdempotencyRecord | undefined> {
-    const { rows } = await this.query<{ body_hash: string; status_code: number; response: unknown; created_at: string }>(
+    const { rows } = await this.guarded(() => this.query<{ body_hash: string; status_code: number; response: unknown; created_at: string }>(
       `SELECT body_hash, status_code, response, created_at FROM idempotency
-       WHERE endpoint = $1 AND idempotency_key = $2 AND created_at >= $3`, [endpoint, key, notBefore], 'get-idempotency');
+       WHERE endpoint = $1 AND idempotency_key = $2 AND created_at >= $3`, [endpoint, key, notBefore], 'get-idempotency'));
     const r = rows[0];
     return r && { bodyHash: r.body_hash, statusCode: r.status_code, response: r.response, createdAt: Number(r.created_at) };
   }
 
   async claimIdempotency(claim: IdempotencyClaim, leaseUntil: number, now: number, notBefore: number): Promise<boolean> {
-    const { rows } = await this.query(
+    const { rows } = await this.guarded(() => this.query(
       `WITH claimed AS (
          INSERT INTO idempotency_claims (endpoint, idempotency_key, token, lease_until) VALUES ($1, $2, $3, $4)
          ON CONFLICT (endpoint, idempotency_key) DO UPDATE SET token = excluded.token, lease_until = excluded.lease_until
@@ -203,24 +255,24 @@ export class PostgresLeadStore implements LeadStore {
            AND EXISTS (SELECT 1 FROM claimed)
        )
        SELECT 1 FROM claimed`,
-      [claim.endpoint, claim.key, claim.token, leaseUntil, now, notBefore], 'claim-idempotency');
+      [claim.endpoint, claim.key, claim.token, leaseUntil, now, notBefore], 'claim-idempotency'));
     return rows.length === 1;
   }
 
   async releaseIdempotency(claim: IdempotencyClaim): Promise<void> {
-    await this.query('DELETE FROM idempotency_claims WHERE endpoint = $1 AND idempotency_key = $2 AND token = $3',
-      [claim.endpoint, claim.key, claim.token], 'release-idempotency');
+    await this.guarded(() => this.query('DELETE FROM idempotency_claims WHERE endpoint = $1 AND idempotency_key = $2 AND token = $3',
+      [claim.endpoint, claim.key, claim.token], 'release-idempotency'));
   }
 
   async insertLead(input: InsertLeadInput): Promise<InsertLeadResult> {
     const idem = input.idempotency;
     const outbox = input.outbox.map((o) => ({ kind: o.kind, operator_slug: o.operatorSlug, message_id: o.messageId, message: o.message }));
     try {
-      const { rows } = await this.query<{ lead_id: string }>(INSERT_LEAD, [
+      const { rows } = await this.guarded(() => this.query<{ lead_id: string }>(INSERT_LEAD, [
         input.reference, input.endpoint, input.createdAt, JSON.stringify(input.payload), JSON.stringify(outbox),
         idem ? JSON.stringify(idem.response) : null, idem?.claim.key ?? null, idem?.claim.token ?? null,
         idem?.bodyHash ?? null, idem?.statusCode ?? null,
-      ], 'insert-lead');
+      ], 'insert-lead'), false);
       return rows.length ? { ok: true, leadId: Number(rows[0].lead_id) } : { ok: false, reason: 'claim-lost' };
     } catch (err) {
       const e = err as { code?: string; constraint?: string };
@@ -311,6 +363,7 @@ export class PostgresLeadStore implements LeadStore {
   }
 
   async close(): Promise<void> {
+    this.breaker.stop();
     await this.pool.end();
   }
 }

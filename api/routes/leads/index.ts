@@ -45,7 +45,11 @@ async function submit(endpoint: LeadEndpoint, ctx: RouteContext<unknown, unknown
   const routing: LeadRouting = {};
   for (const slug of new Set(properties)) routing[slug] = (await build.leadRouting.get(slug))!;
   const result = await service.submit({ endpoint, body, idempotencyKey: idempotencyKey(request), remoteIp: request.ip, routing })
-    .catch((err: unknown) => { throw err instanceof LeadRefusedError ? new ApiError(err.code, err.message) : err; });
+    .catch((err: unknown) => {
+      if (!(err instanceof LeadRefusedError)) throw err;
+      if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
+      throw new ApiError(err.code, err.message);
+    });
   // Reference, endpoint and counts only: never name, email, phone or message.
   request.log.info({
     reference: result.body.data.reference, endpoint, replayed: result.replayed, properties: properties?.length,
