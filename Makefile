@@ -12,8 +12,8 @@ node_modules/.install-stamp: package.json package-lock.json
 	@touch $@
 install: node_modules/.install-stamp
 
-## system-deps: Debian packages the tests use (redis-server for the shared rate limit, chromium for the page tests); apt-get as root, only what is missing
-SYSTEM_DEPS := /usr/bin/redis-server:redis-server /usr/bin/chromium:chromium
+## system-deps: Debian packages the tests use (redis-server for the shared rate limit, chromium and a font for the page tests: the charts are measured in it); apt-get as root, only what is missing
+SYSTEM_DEPS := /usr/bin/redis-server:redis-server /usr/bin/chromium:chromium /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core
 system-deps:
 	@missing="$(foreach d,$(SYSTEM_DEPS),$(if $(wildcard $(word 1,$(subst :, ,$(d)))),,$(word 2,$(subst :, ,$(d)))))"; \
 	if [ -n "$${missing// /}" ]; then \
