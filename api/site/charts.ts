@@ -9,7 +9,7 @@ import { parseHTML } from 'linkedom';
 import { byLocale, OPTION_TYPES, type Locale, type Money, type OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
 import type { PriceHistoryPoint } from '../../contract/research.ts';
-import { MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
+import { INDEX_BASE, MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
 import { formatMoney, formatNumber, STRINGS } from './strings.ts';
 
 /** One figure of the price index: a city's overall median ('all') or one product's. */
@@ -163,6 +163,8 @@ interface HistoryPanel {
   threshold?: { value: number; label(locale: Locale): string };
   /** a y axis from zero, to at least this value (otherwise the axis spans the values) */
   fromZeroTo?: number;
+  /** a point where the measure starts again on another footing: its line does not join the point before */
+  startsAgain?(p: PriceHistoryPoint): boolean;
 }
 
 /** a threshold's dashed line, and the dashes that stand for it in its label */
@@ -178,6 +180,17 @@ const HISTORY_PANELS: HistoryPanel[] = [
     yLabel: (text) => STRINGS[text.locale].perDeskMonth(text.currency),
     value: (p) => (p.published ? p.median?.amount : undefined),
     describe: (locale, p) => (p.published && p.median ? formatMoney(locale, p.median) : STRINGS[locale].notPublished),
+  },
+  {
+    name: 'index',
+    height: 220,
+    yLabel: (text) => STRINGS[text.locale].sameSpacesIndex,
+    value: (p) => p.index,
+    describe: (locale, p) => (p.index === undefined ? STRINGS[locale].notPublished
+      : STRINGS[locale].indexOf(formatNumber(locale, p.index), formatNumber(locale, p.matchedSpaces))),
+    threshold: { value: INDEX_BASE, label: (locale) => STRINGS[locale].indexBase },
+    // a segment's base month: indexed, with no published link to the month before
+    startsAgain: (p) => p.index !== undefined && p.matchedSpaces < MIN_SAMPLE_SIZE,
   },
   {
     name: 'sample',
@@ -218,6 +231,14 @@ export function historyChart(series: HistorySeries[], text: ChartText): { html: 
   const draw = (panel: HistoryPanel, marginLeft: number, legend: boolean) => {
     const { threshold } = panel;
     const y = (r: Row) => panel.value(r.point);
+    // a line per series and stretch: a point that starts again begins a new one
+    const stretch = new Map<Row, string>();
+    let stretches = 0;
+    rows.forEach((r, k) => {
+      if (k === 0 || rows[k - 1].series !== r.series || panel.startsAgain?.(r.point)) stretches += 1;
+      stretch.set(r, `${stretches}`);
+    });
+    const z = (r: Row) => stretch.get(r);
     const shown = rows.filter((r) => y(r) !== undefined);
     const domain = panel.fromZeroTo === undefined ? undefined : [0, Math.max(panel.fromZeroTo, ...shown.map((r) => y(r)!))];
     const title = (r: Row) => `${r.series} · ${formatMonth(locale, r.point.month)}: ${panel.describe(locale, r.point)}`;
@@ -239,9 +260,9 @@ export function historyChart(series: HistorySeries[], text: ChartText): { html: 
       symbol: { domain: names, range: [...SYMBOLS], legend },
       marks: [
         ...(threshold ? [Plot.ruleY([threshold.value], { stroke: '#555', strokeDasharray: THRESHOLD_DASH })] : []),
-        Plot.lineY(rows.filter((r) => !r.coloured), { x: 'date', y, z: 'series', stroke: CONTEXT_GREY, strokeWidth: 1, href: 'href', title: 'series' }),
+        Plot.lineY(rows.filter((r) => !r.coloured), { x: 'date', y, z, stroke: CONTEXT_GREY, strokeWidth: 1, href: 'href', title: 'series' }),
         dots((r) => !r.coloured, { r: 1.5, fill: CONTEXT_GREY }),
-        Plot.lineY(rows.filter((r) => r.coloured), { x: 'date', y, z: 'series', stroke: 'series', strokeWidth: 1.75 }),
+        Plot.lineY(rows.filter((r) => r.coloured), { x: 'date', y, z, stroke: 'series', strokeWidth: 1.75 }),
         dots((r) => r.coloured && !hollow(r), { fill: 'series', symbol: 'series', stroke: 'white', strokeWidth: 0.5 }),
         // only where the panel has any: the legend's swatches take their fill from the panel's symbol marks
         ...(panel.hollow ? [dots((r) => r.coloured && hollow(r), { stroke: 'series', symbol: 'series', fill: 'white', strokeWidth: 1.25 })] : []),

@@ -3,7 +3,9 @@
  * citation (api/http/citation.ts), so a page and the citation that links to it say the same.
  */
 import { byLocale, type BillingPeriod, type Locale } from '../../contract/common.ts';
-import { DOMINANT_OPERATOR_SHARE, LOW_RELIABILITY_SAMPLE_SIZE, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS, STALE_PRICE_DAYS } from '../../contract/rules.ts';
+import {
+  DOMINANT_OPERATOR_SHARE, INDEX_BASE, LOW_RELIABILITY_SAMPLE_SIZE, MEDIAN_INTERVAL_LEVEL, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS, STALE_PRICE_DAYS,
+} from '../../contract/rules.ts';
 
 export interface PageStrings {
   languageName: string;
@@ -63,6 +65,14 @@ export interface PageStrings {
   thinSample: string;
   /** the sample panel's line at MIN_SAMPLE_SIZE */
   publicationThreshold: string;
+  /** the history chart's panel of the chained matched-model index, and its line at INDEX_BASE */
+  sameSpacesIndex: string;
+  indexBase: string;
+  /** a point of that panel: the index and the spaces its link matched */
+  indexOf: (index: string, matched: string) => string;
+  /** the median's confidence interval: its column, and its reading in a cell's title */
+  medianInterval: string;
+  historyIndexNote: string;
   perDeskMonth: (currency: string) => string;
   chartIndexCaption: (currency: string) => string;
   chartCityCaption: (city: string) => string;
@@ -155,13 +165,18 @@ export const STRINGS: Record<Locale, PageStrings> = {
     flags: 'Flags',
     flagMeaning: {
       stalePrices: `stale prices: their median age exceeds ${STALE_PRICE_DAYS} days`,
-      breakInSeries: 'break in the series: the month before was not published, an earlier one was',
+      breakInSeries: `break in the series: the month before was not published while an earlier one was, or the same-spaces index starts again at ${INDEX_BASE}`,
       dominantOperator: `dominant operator: one operator runs ${DOMINANT_OPERATOR_SHARE * 100} % or more of the spaces`,
       lowReliability: `low reliability: fewer than ${LOW_RELIABILITY_SAMPLE_SIZE} spaces`,
     },
     notPublished: `not published (fewer than ${MIN_SAMPLE_SIZE} spaces)`,
     thinSample: `thin sample (fewer than ${MIN_SAMPLE_SIZE} spaces)`,
     publicationThreshold: `published from ${MIN_SAMPLE_SIZE} spaces`,
+    sameSpacesIndex: `Same spaces, index (${INDEX_BASE} = base month)`,
+    indexBase: `base ${INDEX_BASE}`,
+    indexOf: (index, matched) => `index ${index} (${matched} spaces priced in both months)`,
+    medianInterval: `Median, ${MEDIAN_INTERVAL_LEVEL * 100} % interval`,
+    historyIndexNote: `The median describes whichever spaces are priced that month; when spaces join or leave, it moves although no price changed. The index compares the same spaces month to month (${INDEX_BASE} at a base month; it starts again at ${INDEX_BASE}, flagged b, after a month it cannot link).`,
     perDeskMonth: (c) => `${c} per desk and month`,
     chartIndexCaption: (c) => `Median monthly price per desk in ${c}, by city and product; the bar is all desk products, n its sample of spaces.`,
     chartCityCaption: (c) => `Median monthly price per desk in ${c} by product; n is the sample of spaces.`,
@@ -249,13 +264,18 @@ export const STRINGS: Record<Locale, PageStrings> = {
     flags: 'Kennzeichen',
     flagMeaning: {
       stalePrices: `veraltete Preise: ihr medianes Alter übersteigt ${STALE_PRICE_DAYS} Tage`,
-      breakInSeries: 'Bruch in der Reihe: der Vormonat war nicht veröffentlicht, ein früherer schon',
+      breakInSeries: `Bruch in der Reihe: der Vormonat war nicht veröffentlicht, ein früherer schon, oder der Index gleicher Spaces beginnt wieder bei ${INDEX_BASE}`,
       dominantOperator: `dominanter Betreiber: ein Betreiber führt ${DOMINANT_OPERATOR_SHARE * 100} % oder mehr der Spaces`,
       lowReliability: `geringe Verlässlichkeit: weniger als ${LOW_RELIABILITY_SAMPLE_SIZE} Spaces`,
     },
     notPublished: `nicht veröffentlicht (weniger als ${MIN_SAMPLE_SIZE} Spaces)`,
     thinSample: `kleine Stichprobe (weniger als ${MIN_SAMPLE_SIZE} Spaces)`,
     publicationThreshold: `veröffentlicht ab ${MIN_SAMPLE_SIZE} Spaces`,
+    sameSpacesIndex: `Gleiche Spaces, Index (${INDEX_BASE} = Basismonat)`,
+    indexBase: `Basis ${INDEX_BASE}`,
+    indexOf: (index, matched) => `Index ${index} (${matched} Spaces in beiden Monaten mit Preis)`,
+    medianInterval: `Median, ${MEDIAN_INTERVAL_LEVEL * 100}-%-Intervall`,
+    historyIndexNote: `Der Median beschreibt die Spaces, die in dem Monat einen Preis haben; kommen Spaces hinzu oder fallen weg, bewegt er sich, ohne dass sich ein Preis geändert hat. Der Index vergleicht dieselben Spaces von Monat zu Monat (${INDEX_BASE} im Basismonat; nach einem Monat, den er nicht verketten kann, beginnt er wieder bei ${INDEX_BASE}, markiert mit b).`,
     perDeskMonth: (c) => `${c} pro Arbeitsplatz und Monat`,
     chartIndexCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c}, nach Stadt und Produkt; der Balken steht für alle Arbeitsplatz-Produkte, n für die Stichprobe.`,
     chartCityCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} nach Produkt; n ist die Stichprobe der Spaces.`,
@@ -343,13 +363,18 @@ export const STRINGS: Record<Locale, PageStrings> = {
     flags: 'Marcas',
     flagMeaning: {
       stalePrices: `precios antiguos: su antigüedad mediana supera ${STALE_PRICE_DAYS} días`,
-      breakInSeries: 'ruptura de la serie: el mes anterior no se publicó y uno anterior sí',
+      breakInSeries: `ruptura de la serie: el mes anterior no se publicó y uno anterior sí, o el índice de mismos espacios vuelve a empezar en ${INDEX_BASE}`,
       dominantOperator: `operador dominante: un operador gestiona el ${DOMINANT_OPERATOR_SHARE * 100} % o más de los espacios`,
       lowReliability: `fiabilidad baja: menos de ${LOW_RELIABILITY_SAMPLE_SIZE} espacios`,
     },
     notPublished: `no publicado (menos de ${MIN_SAMPLE_SIZE} espacios)`,
     thinSample: `muestra pequeña (menos de ${MIN_SAMPLE_SIZE} espacios)`,
     publicationThreshold: `publicado desde ${MIN_SAMPLE_SIZE} espacios`,
+    sameSpacesIndex: `Mismos espacios, índice (${INDEX_BASE} = mes base)`,
+    indexBase: `base ${INDEX_BASE}`,
+    indexOf: (index, matched) => `índice ${index} (${matched} espacios con precio en ambos meses)`,
+    medianInterval: `Mediana, intervalo del ${MEDIAN_INTERVAL_LEVEL * 100} %`,
+    historyIndexNote: `La mediana describe los espacios con precio en ese mes; cuando entran o salen espacios, se mueve aunque ningún precio haya cambiado. El índice compara los mismos espacios de un mes a otro (${INDEX_BASE} en un mes base; vuelve a empezar en ${INDEX_BASE}, marcado con b, tras un mes que no puede enlazar).`,
     perDeskMonth: (c) => `${c} por puesto y mes`,
     chartIndexCaption: (c) => `Precio mensual mediano por puesto en ${c}, por ciudad y producto; la barra es el conjunto de productos de puesto, n su muestra de espacios.`,
     chartCityCaption: (c) => `Precio mensual mediano por puesto en ${c} por producto; n es la muestra de espacios.`,

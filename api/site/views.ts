@@ -267,7 +267,8 @@ function indexRows(ctx: ViewContext, c: PriceIndexCity) {
     product,
     productName: product === 'all' ? STRINGS[ctx.locale].allDesks : names.product(product),
     sampleSize: f.sampleSize, published: f.published, median: f.median, average: f.average, min: f.min, max: f.max,
-    p25: f.p25, p75: f.p75, medianAgeDays: f.medianAgeDays, staleShare: f.staleShare, largestOperatorShare: f.largestOperatorShare, flags: f.flags,
+    p25: f.p25, p75: f.p75, medianInterval: f.medianInterval, medianAgeDays: f.medianAgeDays, staleShare: f.staleShare,
+    largestOperatorShare: f.largestOperatorShare, flags: f.flags,
   });
   return {
     slug: c.city.slug,
@@ -291,7 +292,7 @@ export interface HistoryTable {
   caption: string;
   corner: string;
   columns: { key: string; label: string }[];
-  rows: { key: string; label: string; path?: string; cells: Pick<PriceHistoryPoint, 'median' | 'sampleSize' | 'published'>[] }[];
+  rows: { key: string; label: string; path?: string; cells: Pick<PriceHistoryPoint, 'median' | 'sampleSize' | 'published' | 'index' | 'matchedSpaces'>[] }[];
 }
 
 /** A city's history: overall and each product as series, a row per month. */

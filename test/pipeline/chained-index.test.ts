@@ -45,6 +45,26 @@ describe('chained matched-model index', () => {
     ]);
   });
 
+  it('compares a space with itself only at the same product: a cheaper product added is no price change', async () => {
+    const t = baseTables();
+    for (let i = 1; i <= 6; i++) {
+      const id = `o-${i}`;
+      t.spaces.push(space(id));
+      t.price_observations.push(
+        // an office of 4 desks at 500 a desk in both months; from February a flex desk at 200 as well
+        ...[1, 2].map((month) => observation(id, 'private_office', '2000', 'month', { offer_id: `${id}-office`, max_capacity: '4', observed_at: at(month) })),
+        observation(id, 'flex_desk', '200', 'month', { offer_id: `${id}-flex`, observed_at: at(2) }),
+      );
+    }
+    const b = await buildFixture(t);
+    const berlin = b.json('price-history.json').cities.find((c: any) => c.city.slug === 'berlin');
+    assert.deepEqual(berlin.points.map((p: any) => p.median.amount), [500, 200], 'the median of all desk products falls');
+    assert.deepEqual(berlin.points.map((p: any) => [p.matchedSpaces, p.index]), [[0, undefined], [0, undefined]],
+      'no space is priced by the same product in both months: no link, no index');
+    const offices = berlin.byType.find((x: any) => x.optionType === 'private_office').points;
+    assert.deepEqual(offices.map((p: any) => [p.matchedSpaces, p.index]), [[0, 100], [6, 100]]);
+  });
+
   it('flags a median that resumes after any earlier published month, however far back (b)', async () => {
     const t = baseTables();
     // five spaces priced in January, on request in February and March, priced again in April

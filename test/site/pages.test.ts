@@ -129,6 +129,8 @@ describe('public pages', () => {
         }
         if (f.published) {
           assert.equal(row.querySelector('[data-field="p25"]')?.getAttribute('data-amount'), String(f.p25!.amount));
+          assert.equal(text(row.querySelector('[data-field="medianInterval"]')),
+            squash(`${formatMoney('en', f.medianInterval!.low)} – ${formatMoney('en', f.medianInterval!.high)}`), `${c.city.slug} ${f.product} interval`);
           assert.equal(text(row.querySelector('[data-field="flags"]')), f.flags);
         }
       }
@@ -155,8 +157,13 @@ describe('public pages', () => {
 
   it('tabulate the monthly history as /api/price-index/history publishes it, beside a chart per currency', async () => {
     const history: PriceHistoryPayload = (await get(s.app, '/api/price-index/history')).body.data;
-    const cell = (c: Element | null) => ({ sampleSize: Number(c?.getAttribute('data-sample-size')), amount: c?.getAttribute('data-amount') ?? undefined });
-    const point = (p: { sampleSize: number; published: boolean; median?: { amount: number } }) => ({ sampleSize: p.sampleSize, amount: p.published ? String(p.median!.amount) : undefined });
+    const cell = (c: Element | null) => ({
+      sampleSize: Number(c?.getAttribute('data-sample-size')), amount: c?.getAttribute('data-amount') ?? undefined,
+      index: c?.querySelector('[data-index]')?.getAttribute('data-index') ?? undefined,
+    });
+    const point = (p: { sampleSize: number; published: boolean; median?: { amount: number }; index?: number }) => ({
+      sampleSize: p.sampleSize, amount: p.published ? String(p.median!.amount) : undefined, index: p.index === undefined ? undefined : String(p.index),
+    });
 
     const { doc } = await page('/de/price-index');
     for (const c of history.cities) {
@@ -188,6 +195,8 @@ describe('public pages', () => {
     });
     const marks = (panel: string) => cityDoc.querySelectorAll(`figure.history-chart svg.history-${panel} g[aria-label="dot"] :is(circle, path)`);
     assert.equal(marks('median').length, series.reduce((n, x) => n + x.points.filter((p) => p.published).length, 0), 'a median per published month');
+    assert.equal(marks('index').length, series.reduce((n, x) => n + x.points.filter((p) => p.index !== undefined).length, 0), 'an index mark per indexed month');
+    assert.ok(marks('index').length > 0, 'London has a same-spaces index');
     const samples = [...marks('sample')].map((m) => text(m.querySelector('title')));
     assert.equal(samples.length, series.length * history.months.length, 'a sample for every month, published or not');
     for (const x of series) {

@@ -16,7 +16,8 @@ export interface IndependentFigures {
   medianAgeDays: number; staleShare: number; largestOperatorShare: number;
 }
 
-interface SpacePrice { price: number; observedAt: number }
+/** a space's price for a product: the amount, when it was observed, and the option type it is a price of */
+interface SpacePrice { price: number; observedAt: number; type: string }
 
 /** Linear interpolation between the closest ranks, as DuckDB's quantile_cont. */
 function quantile(sorted: number[], q: number): number {
@@ -48,7 +49,10 @@ export function independentSpacePrices(spaces: FixtureRow[], observations: Fixtu
     const bySpace = byProduct.get(product) ?? new Map();
     byProduct.set(product, bySpace);
     const prev = bySpace.get(spaceId);
-    if (!prev || v.price < prev.price || (v.price === prev.price && v.observedAt > prev.observedAt)) bySpace.set(spaceId, v);
+    const earlierType = () => DESK_TYPES.indexOf(v.type) < DESK_TYPES.indexOf(prev!.type);
+    if (!prev || v.price < prev.price || (v.price === prev.price && (v.observedAt > prev.observedAt || (v.observedAt === prev.observedAt && earlierType())))) {
+      bySpace.set(spaceId, v);
+    }
   };
   for (const o of latest.values()) {
     if (o.amount === '' || !DESK_TYPES.includes(o.option_type) || !(o.billing_period in MONTHLY)) continue;
@@ -58,7 +62,7 @@ export function independentSpacePrices(spaces: FixtureRow[], observations: Fixtu
       monthly /= Number(o.max_capacity);
     }
     const city = spaceById.get(o.space_id)!.city_id;
-    const value = { price: monthly, observedAt: Date.parse(o.observed_at) };
+    const value = { price: monthly, observedAt: Date.parse(o.observed_at), type: o.option_type };
     put(city, o.option_type, o.space_id, value);
     put(city, 'all', o.space_id, value);
   }
@@ -113,14 +117,15 @@ export interface IndependentIndexPoint { matched: number; index?: number; restar
 
 /**
  * The chained matched-model (Jevons) index of one series, month by month: a month's link is the geometric
- * mean of the price relatives of the spaces priced at both month ends, published from 5 matched spaces;
+ * mean of the price relatives of the spaces priced at both month ends by the same option type (the same item),
+ * published from 5 matched spaces;
  * 100 at the month before a segment's first link, the running product of the links after it; `restarts`
  * where a segment starts after an earlier one.
  */
 export function independentChain(months: Map<string, SpacePrice>[]): IndependentIndexPoint[] {
   const links = months.map((prices, m) => {
     if (m === 0) return { matched: 0, link: undefined };
-    const relatives = [...prices].filter(([id]) => months[m - 1].has(id)).map(([id, p]) => p.price / months[m - 1].get(id)!.price);
+    const relatives = [...prices].filter(([id, p]) => months[m - 1].get(id)?.type === p.type).map(([id, p]) => p.price / months[m - 1].get(id)!.price);
     const link = relatives.length >= 5 ? Math.exp(relatives.reduce((a, r) => a + Math.log(r), 0) / relatives.length) : undefined;
     return { matched: relatives.length, link };
   });

@@ -2,7 +2,8 @@
 -- of each month of the history: the unit of every sample (a space counts once per product).
 -- Desk products: cheapest monthly price per desk; `all`: cheapest across the desk products;
 -- day_pass: cheapest per day; meeting_room: cheapest per hour (today only).
--- observed_at: when the price behind the figure was observed (among equal prices, the latest).
+-- observed_at: when the price behind the figure was observed (among equal prices, the latest);
+-- priced_type: the option type whose price it is (for `all`, ties then go to the first in option type order).
 -- unit_price is an exact decimal (exact_money), as the methodology's rounding rule needs.
 with offers as (
   select null::date as history_month, space_id, option_type, amount, billing_period, monthly_price_per_desk, observed_at,
@@ -14,7 +15,7 @@ with offers as (
 
 desk_prices as (
   select history_month, space_id, option_type as product_type, min(monthly_price_per_desk) as unit_price,
-    arg_min(observed_at, (monthly_price_per_desk, -epoch(observed_at))) as observed_at,
+    arg_min(observed_at, (monthly_price_per_desk, -epoch(observed_at))) as observed_at, option_type as priced_type,
   from offers
   where monthly_price_per_desk is not null
   group by history_month, space_id, option_type
@@ -23,6 +24,7 @@ desk_prices as (
 overall_prices as (
   select history_month, space_id, 'all' as product_type, min(monthly_price_per_desk) as unit_price,
     arg_min(observed_at, (monthly_price_per_desk, -epoch(observed_at))) as observed_at,
+    arg_min(option_type, (monthly_price_per_desk, -epoch(observed_at), option_type_rank(option_type))) as priced_type,
   from offers
   where monthly_price_per_desk is not null
   group by history_month, space_id
@@ -30,7 +32,7 @@ overall_prices as (
 
 per_use_prices as (
   select history_month, space_id, option_type as product_type, min(exact_money(amount)) as unit_price,
-    arg_min(observed_at, (amount, -epoch(observed_at))) as observed_at,
+    arg_min(observed_at, (amount, -epoch(observed_at))) as observed_at, option_type as priced_type,
   from offers
   where history_month is null and amount is not null
     and ((option_type = 'day_pass' and billing_period = 'day')
