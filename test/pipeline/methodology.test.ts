@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import * as rules from '../../contract/rules.ts';
 import { MAX_RANKING_LIMIT } from '../../contract/market.ts';
 import { METHODOLOGY_FILE } from '../../pipeline/lib/research.ts';
+import { FUTURE_DATE_LIMIT } from '../../pipeline/run.ts';
 import { baseTables, buildFixture, observation, space } from '../support/pipeline-fixtures.ts';
 
 const text = readFileSync(METHODOLOGY_FILE, 'utf8');
@@ -19,6 +20,7 @@ const CONSTANTS: Record<string, number> = {
   DOMINANT_OPERATOR_SHARE: rules.DOMINANT_OPERATOR_SHARE,
   MEDIAN_INTERVAL_LEVEL: rules.MEDIAN_INTERVAL_LEVEL,
   INDEX_BASE: rules.INDEX_BASE,
+  FUTURE_DATE_LIMIT,
 };
 
 describe('pipeline/methodology.md', () => {
