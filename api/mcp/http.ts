@@ -1,7 +1,6 @@
 /**
  * /mcp: the MCP server over Streamable HTTP, stateless (a server and a transport per request,
- * answers as JSON; the transport answers a GET or DELETE 405, as the protocol has it for a server
- * without sessions). Each tool call is a read of the REST API made for the caller's address, so
+ * answers as JSON; a GET or DELETE is 405, as the protocol has it for a server without sessions). Each tool call is a read of the REST API made for the caller's address, so
  * the reads' rate limit counts it; the protocol's own messages (initialize, tools/list) are not
  * counted.
  */
@@ -33,6 +32,11 @@ export function installMcp(app: FastifyInstance) {
     url: MCP_PATH,
     config: { cache: 'no-store', rateLimitExempt: true },
     handler: async (request, reply) => {
+      // without sessions there is no stream to open (GET) or end (DELETE)
+      if (request.method !== 'POST') {
+        return reply.code(405).header('allow', 'POST').header('cache-control', 'no-store')
+          .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST each message.' }, id: null });
+      }
       const server = mcpServer({ name: app.config.serviceName, version: CONTRACT_VERSION, tools: tools(), read: readThrough(app, request.ip) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();

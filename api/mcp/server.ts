@@ -117,6 +117,7 @@ async function compare(binding: ToolBinding, args: Json, read: Read): Promise<Ca
   const spaces: Json[] = [];
   for (const [i, slug] of slugs.entries()) {
     const { status, body } = await read(urlOf(binding, { slug: queryValue(`slugs[${i}]`, slug), ...others }));
+    if (status === 404) return toolError(`Argument \`slugs[${i}]\`: ${body.detail}`);
     if (status !== 200) return toolError(problemText(body, (param) => (param === 'slug' ? `slugs[${i}]` : param)));
     spaces.push(body);
   }
