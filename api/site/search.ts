@@ -188,6 +188,7 @@ function searchPage(ctx: ViewContext, input: SearchInput, apiInput: SearchInput,
     template: 'search',
     page: listPage(ctx.build.engine, ctx.locale, query),
     title: SEARCH_STRINGS[ctx.locale].title,
+    pathIn: (locale) => hrefOf(locale, input),
     data: { chips: activeFilters(ctx, input), clearHref: searchPagePath(ctx.locale), ...data },
     dataLinks: [
       apiLink(ctx, '/v1/properties', { ...apiQuery, sortBy: query.sortBy, page: String(query.page), pageSize: String(query.pageSize) }),
