@@ -43,15 +43,6 @@ const widest = (labels: string[]) => Math.max(0, ...labels.map(textPx));
 
 const newDocument = () => parseHTML('<!doctype html><html><body></body></html>').document;
 
-/**
- * A chart's HTML with its own label only: Plot names its marks and axes in English ("bar",
- * "y-axis tick"), which inside one image labelled in the page's locale is noise in the wrong language.
- */
-function labelledOnce(chart: Element, label: string): string {
-  for (const el of chart.querySelectorAll('[aria-label]')) if (el.getAttribute('aria-label') !== label) el.removeAttribute('aria-label');
-  return chart.outerHTML;
-}
-
 /** Numbers on an axis as the locale writes them (1,500 / 1.500 / 1500). */
 const numberTicks = (locale: Locale) => (n: number) => formatNumber(locale, n);
 const sampleLabel = (locale: Locale, n: number) => `n = ${formatNumber(locale, n)}`;
@@ -97,7 +88,7 @@ function productScales(figures: IndexFigure[]) {
 function barChart(rows: IndexFigure[], y: (f: IndexFigure) => string, text: ChartText, options: { marks: Plot.Markish[]; scales?: object; href?: (f: IndexFigure) => string }) {
   const samples = rows.map((f) => sampleLabel(text.locale, f.sampleSize));
   const marginRight = widest(samples) + 2 * TICK_PX;
-  return labelledOnce(Plot.plot({
+  return Plot.plot({
     document: newDocument(),
     width: WIDTH,
     marginLeft: widest(rows.map(y)) + TICK_PX,
@@ -113,7 +104,7 @@ function barChart(rows: IndexFigure[], y: (f: IndexFigure) => string, text: Char
       Plot.text(rows, { y, text: (f: IndexFigure) => sampleLabel(text.locale, f.sampleSize), frameAnchor: 'right', dx: marginRight - TICK_PX / 2, textAnchor: 'end' }),
       Plot.ruleX([0]),
     ],
-  }), text.ariaLabel);
+  }).outerHTML;
 }
 
 /**
@@ -237,7 +228,6 @@ export function historyChart(series: HistorySeries[], text: ChartText): { html: 
   const monthLabels = months.map((m) => formatMonth(locale, m));
   const x = { type: 'utc', label: null, domain: [monthDate(months[0]), monthDate(months.at(-1)!)], ticks: 6, tickFormat: (d: Date) => formatMonth(locale, d.toISOString().slice(0, 7)) } as const;
 
-  const panelLabel = (panel: HistoryPanel) => `${text.ariaLabel} ${panel.yLabel(text)}.`;
   const draw = (panel: HistoryPanel, marginLeft: number, legend: boolean) => {
     const { threshold } = panel;
     const y = (r: Row) => panel.value(r.point);
@@ -261,7 +251,7 @@ export function historyChart(series: HistorySeries[], text: ChartText): { html: 
       height: panel.height,
       marginLeft,
       marginRight: Math.ceil(widest(monthLabels) / 2) + 4,
-      ariaLabel: panelLabel(panel),
+      ariaLabel: `${text.ariaLabel} ${panel.yLabel(text)}.`,
       style: { fontSize: `${FONT_PX}px` },
       x,
       y: { label: panel.yLabel(text), grid: true, nice: true, domain, tickFormat: numberTicks(locale) },
@@ -285,6 +275,5 @@ export function historyChart(series: HistorySeries[], text: ChartText): { html: 
   // the panels share their left margin, so that their months line up: as wide as the widest tick label of any
   const yTickLabels = HISTORY_PANELS.flatMap((panel) => [...draw(panel, 0, false).querySelectorAll('[aria-label="y-axis tick label"] text')].map((t) => t.textContent ?? ''));
   const marginLeft = Math.max(widest(yTickLabels) + TICK_PX, Math.ceil(widest(monthLabels) / 2));
-  const html = HISTORY_PANELS.map((panel, k) => labelledOnce(draw(panel, marginLeft, k === 0), panelLabel(panel))).join('\n');
-  return { html, greyed: series.length - coloured.size };
+  return { html: HISTORY_PANELS.map((panel, k) => draw(panel, marginLeft, k === 0).outerHTML).join('\n'), greyed: series.length - coloured.size };
 }

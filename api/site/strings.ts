@@ -452,7 +452,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
       `Cada espacio cuenta una vez por producto, con su precio más barato. Una mediana se publica a partir de ${MIN_SAMPLE_SIZE} espacios, con su intervalo de confianza del ${MEDIAN_INTERVAL_LEVEL * 100} % y sus marcas de calidad.`,
       `La evolución mensual sigue las mismas reglas al final de cada mes; el índice de mismos espacios solo compara espacios con precio en ambos meses.`,
     ],
-    methodologyLanguage: 'La metodología completa, en inglés (la versión inglesa es la que da fe):',
+    methodologyLanguage: 'La metodología completa, en inglés (la versión de referencia es la inglesa):',
     scoreHow: {
       heading: 'Cómo se calcula la puntuación',
       lead: `La puntuación ordena los espacios de esta ciudad de 0 a 100: un ${RANKING_WEIGHTS.rating * 100} % valoración, un ${RANKING_WEIGHTS.value * 100} % relación calidad-precio y un ${RANKING_WEIGHTS.amenities * 100} % servicios.`,

@@ -85,7 +85,9 @@ function textsOf(doc: Document): string[] {
     if (['STYLE', 'SCRIPT', 'PRE'].includes(el.tagName.toUpperCase())) return;
     // the language switcher names each language in that language; the normative methodology is English by design
     if (el.matches('nav[aria-label] a[hreflang], nav[aria-label] [aria-current][lang], #methodology > [lang="en"]')) return;
-    for (const a of ['alt', 'title', 'aria-label', 'placeholder']) if (el.hasAttribute(a)) out.push(el.getAttribute(a)!);
+    // inside a chart, Plot names its groups by their structure ("bar", "y-axis tick"): the chart is one image, named by its own label
+    const inChart = el.closest('figure.chart svg[aria-label]') !== null && !el.matches('figure.chart svg[aria-label]');
+    for (const a of ['alt', 'title', 'aria-label', 'placeholder']) if (el.hasAttribute(a) && !(a === 'aria-label' && inChart)) out.push(el.getAttribute(a)!);
     for (const child of el.childNodes) visit(child);
   };
   visit(doc.body);
