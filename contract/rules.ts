@@ -2,7 +2,7 @@
  * The publishing rules of every price figure and the ranking score. The pipeline's SQL receives them as macros
  * (pipeline/lib/models.ts: min_sample_size(), is_published_sample(n), market_verdict(price, median),
  * quality_flags(…), median_interval_tail(), index_base(), ranking_score(r, v, a), rating_prior_reviews(),
- * value_cap()); prose interpolates them, and pipeline/methodology.md states them (a test
+ * value_cap(), neutral_term()); prose interpolates them, and pipeline/methodology.md states them (a test
  * checks it does so correctly).
  */
 
@@ -59,6 +59,9 @@ export const RATING_PRIOR_REVIEWS = 10;
 
 /** V, the value term: the city median ÷ the space's price, capped at this, then divided by it. */
 export const VALUE_CAP = 2;
+
+/** R for every space of a city without reviews, and V without a price or a published city median. */
+export const NEUTRAL_TERM = 0.5;
 
 export interface PublishRules {
   minSampleSize: number;

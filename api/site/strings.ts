@@ -5,7 +5,7 @@
 import { byLocale, CURRENCIES, type BillingPeriod, type Currency, type Locale } from '../../contract/common.ts';
 import {
   DOMINANT_OPERATOR_SHARE, INDEX_BASE, LOW_RELIABILITY_SAMPLE_SIZE, MEDIAN_INTERVAL_LEVEL, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS, STALE_PRICE_DAYS,
-  RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP,
+  NEUTRAL_TERM, RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP,
 } from '../../contract/rules.ts';
 
 export interface PageStrings {
@@ -219,8 +219,8 @@ export const STRINGS: Record<Locale, PageStrings> = {
       heading: 'How the score works',
       lead: `The score ranks the spaces of this city from 0 to 100: ${RANKING_WEIGHTS.rating * 100} % rating, ${RANKING_WEIGHTS.value * 100} % value and ${RANKING_WEIGHTS.amenities * 100} % amenities.`,
       formula: scoreFormula('en', 'score'),
-      rating: `R, rating: the space's average rating out of 5, with the city's mean rating counted as ${RATING_PRIOR_REVIEWS} extra reviews, so that a few reviews weigh less; ${formatNumber('en', 0.5)} for every space when the city has no reviews.`,
-      value: `V, value: the city's median monthly price per desk divided by the space's own, at most ${VALUE_CAP}, divided by ${VALUE_CAP}; ${formatNumber('en', 0.5)} when either is unknown. Day, hour and one-off prices are left out.`,
+      rating: `R, rating: the space's average rating out of 5, with the city's mean rating counted as ${RATING_PRIOR_REVIEWS} extra reviews, so that a few reviews weigh less; ${formatNumber('en', NEUTRAL_TERM)} for every space when the city has no reviews.`,
+      value: `V, value: the city's median monthly price per desk divided by the space's own, at most ${VALUE_CAP}, divided by ${VALUE_CAP}; ${formatNumber('en', NEUTRAL_TERM)} when either is unknown. Day, hour and one-off prices are left out.`,
       amenities: 'A, amenities: the number of the space\'s amenities divided by the most any space in the city has.',
       ties: 'Equal scores are ordered by the space\'s address on this site.',
     },
@@ -338,8 +338,8 @@ export const STRINGS: Record<Locale, PageStrings> = {
       heading: 'So entsteht die Punktzahl',
       lead: `Die Punktzahl ordnet die Spaces dieser Stadt von 0 bis 100: ${RANKING_WEIGHTS.rating * 100} % Bewertung, ${RANKING_WEIGHTS.value * 100} % Preis-Leistung und ${RANKING_WEIGHTS.amenities * 100} % Ausstattung.`,
       formula: scoreFormula('de', 'Punktzahl'),
-      rating: `R, Bewertung: die durchschnittliche Bewertung des Space von 5, wobei die mittlere Bewertung der Stadt als ${RATING_PRIOR_REVIEWS} zusätzliche Bewertungen zählt, damit wenige Bewertungen weniger wiegen; ${formatNumber('de', 0.5)} für jeden Space, wenn die Stadt keine Bewertungen hat.`,
-      value: `V, Preis-Leistung: der Median-Monatspreis pro Arbeitsplatz der Stadt geteilt durch den des Space, höchstens ${VALUE_CAP}, geteilt durch ${VALUE_CAP}; ${formatNumber('de', 0.5)}, wenn einer davon unbekannt ist. Tages-, Stunden- und einmalige Preise bleiben außen vor.`,
+      rating: `R, Bewertung: die durchschnittliche Bewertung des Space von 5, wobei die mittlere Bewertung der Stadt als ${RATING_PRIOR_REVIEWS} zusätzliche Bewertungen zählt, damit wenige Bewertungen weniger wiegen; ${formatNumber('de', NEUTRAL_TERM)} für jeden Space, wenn die Stadt keine Bewertungen hat.`,
+      value: `V, Preis-Leistung: der Median-Monatspreis pro Arbeitsplatz der Stadt geteilt durch den des Space, höchstens ${VALUE_CAP}, geteilt durch ${VALUE_CAP}; ${formatNumber('de', NEUTRAL_TERM)}, wenn einer davon unbekannt ist. Tages-, Stunden- und einmalige Preise bleiben außen vor.`,
       amenities: 'A, Ausstattung: die Zahl der Ausstattungsmerkmale des Space geteilt durch die höchste Zahl eines Space der Stadt.',
       ties: 'Bei gleicher Punktzahl entscheidet die Adresse des Space auf dieser Website.',
     },
@@ -457,8 +457,8 @@ export const STRINGS: Record<Locale, PageStrings> = {
       heading: 'Cómo se calcula la puntuación',
       lead: `La puntuación ordena los espacios de esta ciudad de 0 a 100: un ${RANKING_WEIGHTS.rating * 100} % valoración, un ${RANKING_WEIGHTS.value * 100} % relación calidad-precio y un ${RANKING_WEIGHTS.amenities * 100} % servicios.`,
       formula: scoreFormula('es', 'puntuación'),
-      rating: `R, valoración: la valoración media del espacio sobre 5, contando la valoración media de la ciudad como ${RATING_PRIOR_REVIEWS} reseñas más, para que pocas reseñas pesen menos; ${formatNumber('es', 0.5)} para todos los espacios cuando la ciudad no tiene reseñas.`,
-      value: `V, relación calidad-precio: el precio mensual mediano por puesto de la ciudad dividido entre el del espacio, como máximo ${VALUE_CAP}, dividido entre ${VALUE_CAP}; ${formatNumber('es', 0.5)} cuando falta alguno de los dos. Los precios por día, por hora y de pago único no cuentan.`,
+      rating: `R, valoración: la valoración media del espacio sobre 5, contando la valoración media de la ciudad como ${RATING_PRIOR_REVIEWS} reseñas más, para que pocas reseñas pesen menos; ${formatNumber('es', NEUTRAL_TERM)} para todos los espacios cuando la ciudad no tiene reseñas.`,
+      value: `V, relación calidad-precio: el precio mensual mediano por puesto de la ciudad dividido entre el del espacio, como máximo ${VALUE_CAP}, dividido entre ${VALUE_CAP}; ${formatNumber('es', NEUTRAL_TERM)} cuando falta alguno de los dos. Los precios por día, por hora y de pago único no cuentan.`,
       amenities: 'A, servicios: el número de servicios del espacio dividido entre el mayor número que tiene un espacio de la ciudad.',
       ties: 'A igual puntuación, decide la dirección del espacio en este sitio.',
     },

@@ -5,7 +5,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { FALLBACK_LOCALE, LOCALES, OPTION_TYPES } from '../../contract/common.ts';
 import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder } from '../../contract/prices.ts';
 import {
-  PUBLISH_RULES, QUALITY_FLAG_LETTERS, RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP, type PublishRules,
+  NEUTRAL_TERM, PUBLISH_RULES, QUALITY_FLAG_LETTERS, RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP, type PublishRules,
 } from '../../contract/rules.ts';
 import { BuildError } from './errors.ts';
 import { sqlText } from './sql-text.ts';
@@ -110,7 +110,8 @@ export function rankingMacros(): string {
 create or replace macro ranking_score(rating_term, value_term, amenity_term) as
   100 * (${w.rating} * rating_term + ${w.value} * value_term + ${w.amenities} * amenity_term);
 create or replace macro rating_prior_reviews() as ${RATING_PRIOR_REVIEWS};
-create or replace macro value_cap() as ${VALUE_CAP};`;
+create or replace macro value_cap() as ${VALUE_CAP};
+create or replace macro neutral_term() as ${NEUTRAL_TERM};`;
 }
 
 

@@ -25,6 +25,7 @@ const CONSTANTS: Record<string, number> = {
   'RANKING_WEIGHTS.amenities': rules.RANKING_WEIGHTS.amenities,
   RATING_PRIOR_REVIEWS: rules.RATING_PRIOR_REVIEWS,
   VALUE_CAP: rules.VALUE_CAP,
+  NEUTRAL_TERM: rules.NEUTRAL_TERM,
   FUTURE_DATE_LIMIT,
 };
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LOCALES, type Locale } from '../../contract/common.ts';
-import { QUALITY_FLAG_LETTERS, RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP } from '../../contract/rules.ts';
+import { NEUTRAL_TERM, QUALITY_FLAG_LETTERS, RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP } from '../../contract/rules.ts';
 import { formatMoney, STRINGS } from '../../api/site/strings.ts';
 import { get } from '../support/app.ts';
 import { html, sampleApp, type SampleApp } from './sample.ts';
@@ -232,7 +232,7 @@ describe('how the score works', () => {
     assert.deepEqual(weightsOf(readme, '.'), weights);
     assert.deepEqual(weightsOf(methodology, '.'), weights);
     assert.match(readme, new RegExp(`prior worth ${RATING_PRIOR_REVIEWS} reviews`));
-    assert.match(readme, new RegExp(`min\\(median / price, ${VALUE_CAP}\\) / ${VALUE_CAP}`));
+    assert.match(readme, new RegExp(`min\\(median / price, ${VALUE_CAP}\\) / ${VALUE_CAP}\`; ${NEUTRAL_TERM} when unknown`));
   });
 
   it('is on every best-of page in its locale: the same formula and weights, the prior and the cap', async () => {
@@ -245,6 +245,7 @@ describe('how the score works', () => {
       for (const w of weights) assert.ok(text.includes(`${w * 100} %`), `${locale}: ${w * 100} %`);
       assert.ok(text.includes(` ${RATING_PRIOR_REVIEWS} `), `${locale}: the prior`);
       assert.ok(text.includes(` ${VALUE_CAP}`), `${locale}: the cap`);
+      assert.ok(text.includes(` ${String(NEUTRAL_TERM).replace('.', decimal[locale])} `), `${locale}: the neutral term`);
       assert.equal(section.querySelector('h2')!.textContent, STRINGS[locale].scoreHow.heading);
     }
   });

@@ -2,8 +2,8 @@
 -- contract/rules.ts's, as macros):
 --   score = ranking_score(rating, value, amenities) = 100 × the weighted sum, each term in 0..1
 --   rating    = Bayesian average (prior: the city's mean rating, weight rating_prior_reviews() reviews) ÷ 5;
---               0.5 for everyone when the city has no review data
---   value     = min(city median ÷ own monthly per-desk price, value_cap()) ÷ value_cap(); 0.5 without a price
+--               neutral_term() for everyone when the city has no review data
+--   value     = min(city median ÷ own monthly per-desk price, value_cap()) ÷ value_cap(); neutral_term() without a price
 --               or without a published city median. Both sides on the same comparable basis: month,
 --               week and year prices as their monthly equivalent, per desk; day, hour and one-off
 --               prices and non-desk products left out (int_space_prices__cheapest)
@@ -53,14 +53,14 @@ terms as (
     spaces.rating_count,
     coalesce(city_reviews.review_count, 0) > 0 as has_review_data,
     case
-      when coalesce(city_reviews.review_count, 0) = 0 then 0.5
+      when coalesce(city_reviews.review_count, 0) = 0 then neutral_term()
       else (rating_prior_reviews() * city_reviews.mean_rating + coalesce(spaces.rating_score * spaces.rating_count, 0))
         / (rating_prior_reviews() + coalesce(spaces.rating_count, 0)) / 5
     end as rating_term,
     case
       when prices.unit_price > 0 and city_figures.median_price is not null
         then least(city_figures.median_price / prices.unit_price, value_cap()) / value_cap()
-      else 0.5
+      else neutral_term()
     end as value_term,
     coalesce(len(spaces.amenity_slugs) / nullif(city_reviews.max_amenity_count, 0), 0) as amenity_term,
     from_prices.amount as entry_amount,
