@@ -217,7 +217,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     methodologyLanguage: 'The full methodology:',
     scoreHow: {
       heading: 'How the score works',
-      lead: `The score ranks the spaces of this city from 0 to 100: ${RANKING_WEIGHTS.rating * 100} % rating, ${RANKING_WEIGHTS.value * 100} % value and ${RANKING_WEIGHTS.amenities * 100} % amenities.`,
+      lead: `The score ranks the spaces of this city from 0 to 100: ${formatShare('en', RANKING_WEIGHTS.rating)} rating, ${formatShare('en', RANKING_WEIGHTS.value)} value and ${formatShare('en', RANKING_WEIGHTS.amenities)} amenities.`,
       formula: scoreFormula('en', 'score'),
       rating: `R, rating: the space's average rating out of 5, with the city's mean rating counted as ${RATING_PRIOR_REVIEWS} extra reviews, so that a few reviews weigh less; ${formatNumber('en', NEUTRAL_TERM)} for every space when the city has no reviews.`,
       value: `V, value: the city's median monthly price per desk divided by the space's own, at most ${VALUE_CAP}, divided by ${VALUE_CAP}; ${formatNumber('en', NEUTRAL_TERM)} when either is unknown. Day, hour and one-off prices are left out.`,
@@ -336,7 +336,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     methodologyLanguage: 'Die vollständige Methodik, auf Englisch (maßgeblich ist die englische Fassung):',
     scoreHow: {
       heading: 'So entsteht die Punktzahl',
-      lead: `Die Punktzahl ordnet die Spaces dieser Stadt von 0 bis 100: ${RANKING_WEIGHTS.rating * 100} % Bewertung, ${RANKING_WEIGHTS.value * 100} % Preis-Leistung und ${RANKING_WEIGHTS.amenities * 100} % Ausstattung.`,
+      lead: `Die Punktzahl ordnet die Spaces dieser Stadt von 0 bis 100: ${formatShare('de', RANKING_WEIGHTS.rating)} Bewertung, ${formatShare('de', RANKING_WEIGHTS.value)} Preis-Leistung und ${formatShare('de', RANKING_WEIGHTS.amenities)} Ausstattung.`,
       formula: scoreFormula('de', 'Punktzahl'),
       rating: `R, Bewertung: die durchschnittliche Bewertung des Space von 5, wobei die mittlere Bewertung der Stadt als ${RATING_PRIOR_REVIEWS} zusätzliche Bewertungen zählt, damit wenige Bewertungen weniger wiegen; ${formatNumber('de', NEUTRAL_TERM)} für jeden Space, wenn die Stadt keine Bewertungen hat.`,
       value: `V, Preis-Leistung: der Median-Monatspreis pro Arbeitsplatz der Stadt geteilt durch den des Space, höchstens ${VALUE_CAP}, geteilt durch ${VALUE_CAP}; ${formatNumber('de', NEUTRAL_TERM)}, wenn einer davon unbekannt ist. Tages-, Stunden- und einmalige Preise bleiben außen vor.`,
@@ -455,7 +455,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     methodologyLanguage: 'La metodología completa, en inglés (la versión de referencia es la inglesa):',
     scoreHow: {
       heading: 'Cómo se calcula la puntuación',
-      lead: `La puntuación ordena los espacios de esta ciudad de 0 a 100: un ${RANKING_WEIGHTS.rating * 100} % valoración, un ${RANKING_WEIGHTS.value * 100} % relación calidad-precio y un ${RANKING_WEIGHTS.amenities * 100} % servicios.`,
+      lead: `La puntuación ordena los espacios de esta ciudad de 0 a 100: un ${formatShare('es', RANKING_WEIGHTS.rating)} valoración, un ${formatShare('es', RANKING_WEIGHTS.value)} relación calidad-precio y un ${formatShare('es', RANKING_WEIGHTS.amenities)} servicios.`,
       formula: scoreFormula('es', 'puntuación'),
       rating: `R, valoración: la valoración media del espacio sobre 5, contando la valoración media de la ciudad como ${RATING_PRIOR_REVIEWS} reseñas más, para que pocas reseñas pesen menos; ${formatNumber('es', NEUTRAL_TERM)} para todos los espacios cuando la ciudad no tiene reseñas.`,
       value: `V, relación calidad-precio: el precio mensual mediano por puesto de la ciudad dividido entre el del espacio, como máximo ${VALUE_CAP}, dividido entre ${VALUE_CAP}; ${formatNumber('es', NEUTRAL_TERM)} cuando falta alguno de los dos. Los precios por día, por hora y de pago único no cuentan.`,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { NEUTRAL_TERM, QUALITY_FLAG_LETTERS, RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP } from '../../contract/rules.ts';
-import { formatMoney, STRINGS } from '../../api/site/strings.ts';
+import { formatMoney, formatShare, STRINGS } from '../../api/site/strings.ts';
 import { get } from '../support/app.ts';
 import { html, sampleApp, type SampleApp } from './sample.ts';
 
@@ -242,7 +242,7 @@ describe('how the score works', () => {
       assert.ok(section, locale);
       assert.deepEqual(weightsOf(squash(section.querySelector('.score-formula')!.textContent!), decimal[locale]), weights, locale);
       const text = squash(section.textContent!);
-      for (const w of weights) assert.ok(text.includes(`${w * 100} %`), `${locale}: ${w * 100} %`);
+      for (const w of weights) assert.ok(text.includes(squash(formatShare(locale, w))), `${locale}: ${formatShare(locale, w)}`);
       assert.ok(text.includes(` ${RATING_PRIOR_REVIEWS} `), `${locale}: the prior`);
       assert.ok(text.includes(` ${VALUE_CAP}`), `${locale}: the cap`);
       assert.ok(text.includes(` ${String(NEUTRAL_TERM).replace('.', decimal[locale])} `), `${locale}: the neutral term`);
