@@ -86,19 +86,17 @@ describe('the Docker image, built from the Dockerfile without a daemon', () => {
     assert.match(run.output(), /SMTP_URL is unset, so enquiry mail is written as \.eml files to LEADS_MAIL_SPOOL \(\/srv\/mail\)/);
   });
 
-  it('starts the server as its CMD with compose\'s volumes: /v1/health answers 200 and an enquiry\'s mail lands on the mail volume', async (t) => {
+  it('starts the server as its CMD with compose\'s volumes: /v1/health answers 200, an enquiry\'s mail lands on the mail volume, the leads CLI lists it', async (t) => {
     const verifier = await new TestVerifier().start();
     t.after(() => verifier.stop());
     const api = compose.services.api;
-    const child = builder.run(image, image.cmd, {
-      env: {
-        CHALLENGE_SECRET: verifier.secret, CHALLENGE_VERIFY_URL: verifier.url, BUILD_SHA: 'image-test',
-        LEADS_MAIL_SPOOL_VOLUME: api.environment!.LEADS_MAIL_SPOOL_VOLUME, LEADS_MAIL_SPOOL: api.environment!.LEADS_MAIL_SPOOL,
-        // the host's network: loopback and a free port instead of the container's 0.0.0.0:3000
-        HOST: '127.0.0.1', PORT: '0',
-      },
-      volumes: volumes(image, api),
-    });
+    const env = {
+      CHALLENGE_SECRET: verifier.secret, CHALLENGE_VERIFY_URL: verifier.url, BUILD_SHA: 'image-test',
+      LEADS_MAIL_SPOOL_VOLUME: api.environment!.LEADS_MAIL_SPOOL_VOLUME, LEADS_MAIL_SPOOL: api.environment!.LEADS_MAIL_SPOOL,
+      // the host's network: loopback and a free port instead of the container's 0.0.0.0:3000
+      HOST: '127.0.0.1', PORT: '0',
+    };
+    const child = builder.run(image, image.cmd, { env, volumes: volumes(image, api) });
     t.after(() => stop(child));
     const run = watch(child);
     let base = '';
@@ -121,7 +119,13 @@ describe('the Docker image, built from the Dockerfile without a daemon', () => {
       body: JSON.stringify(contactBody({ challengeToken: verifier.issue() })),
     });
     assert.equal(enquiry.status, 200, await enquiry.clone().text());
+    const { data: { reference } } = await enquiry.json() as { data: { reference: string } };
     const mail = join(SCRATCH, 'volumes', 'mail');
-    await waitFor(() => readdirSync(mail).some((f) => f.endsWith('.eml')), 20_000, 'the enquiry\'s .eml on the mail volume');
+    await waitFor(() => readdirSync(mail).some((f) => f.startsWith(reference) && f.endsWith('.eml')), 20_000, 'the enquiry\'s .eml on the mail volume');
+
+    // the README's `docker compose exec api node dist/app/api/leads/cli.js list`
+    const cli = watch(builder.run(image, ['node', 'dist/app/api/leads/cli.js', 'list'], { env }));
+    assert.equal(await cli.exited, 0, cli.output());
+    assert.match(cli.output(), new RegExp(reference));
   });
 });
