@@ -89,8 +89,9 @@ export function dockerignore(text: string): (path: string) => boolean {
 
 /** The build context: every file and symlink under `dir` that .dockerignore keeps, as relative paths. */
 export function buildContext(dir: string): string[] {
-  const ignored = dockerignore(existsSync(join(dir, '.dockerignore')) ? readFileSync(join(dir, '.dockerignore'), 'utf8') : '');
-  const reincludes = /^\s*!/m.test(existsSync(join(dir, '.dockerignore')) ? readFileSync(join(dir, '.dockerignore'), 'utf8') : '');
+  const rules = existsSync(join(dir, '.dockerignore')) ? readFileSync(join(dir, '.dockerignore'), 'utf8') : '';
+  const ignored = dockerignore(rules);
+  const reincludes = /^\s*!/m.test(rules);
   const files: string[] = [];
   const walk = (rel: string) => {
     for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
