@@ -254,7 +254,8 @@ export class ImageBuilder {
         assert.ok(existsSync(path), `${at}: ${source} not found in stage ${from}`);
         const target = join(stage.root, intoDir && !statSync(path).isDirectory() ? posix.join(dest, posix.basename(source)) : dest);
         mkdirSync(statSync(path).isDirectory() ? target : dirname(target), { recursive: true });
-        execFileSync('cp', ['-a', statSync(path).isDirectory() ? `${path}/.` : path, target]);
+        // hard links: the stage copied from is finished, and nothing builds on it after
+        execFileSync('cp', ['-al', statSync(path).isDirectory() ? `${path}/.` : path, target]);
         continue;
       }
       const name = posix.normalize(source).replace(/^(\.\/)+|\/+$/g, '');
@@ -292,10 +293,23 @@ export class ImageBuilder {
     assert.equal(code, 0, `${at}: RUN ${args} exited ${code}:\n${output.slice(-4000)}`);
   }
 
+  /**
+   * The checkout's node_modules, copied once into the scratch directory; each `npm ci` hard-links
+   * from this copy as npm does from its cache, so nothing run in a stage can touch the checkout's.
+   */
+  private packageCache(): string {
+    const cache = join(this.scratch, 'package-cache', 'node_modules');
+    if (!existsSync(cache)) {
+      mkdirSync(dirname(cache), { recursive: true });
+      execFileSync('cp', ['-a', realpathSync(join(this.contextDir, 'node_modules')), cache]);
+    }
+    return cache;
+  }
+
   /** `npm ci`: what package-lock.json locks for this platform, from the checkout's node_modules. */
   private installLocked(dir: string, omitDev: boolean, at: string): void {
     const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockedPackage> };
-    const installed = realpathSync(join(this.contextDir, 'node_modules'));
+    const installed = this.packageCache();
     const wanted = new Set<string>();
     for (const [path, pkg] of Object.entries(lock.packages)) {
       if (!path || (omitDev && pkg.dev) || !forThisPlatform(pkg)) continue;
@@ -305,8 +319,7 @@ export class ImageBuilder {
       assert.equal(version, pkg.version, `${at}: node_modules holds ${path} ${version}, package-lock.json locks ${pkg.version}: make install`);
       wanted.add(path);
     }
-    const target = join(dir, 'node_modules');
-    execFileSync('cp', ['-a', installed, target]);
+    execFileSync('cp', ['-al', installed, join(dir, 'node_modules')]);
     // what npm ci would not have put there: omitted or extraneous packages, links to them, the local install's own files
     const prune = (modules: string) => {
       for (const entry of readdirSync(join(dir, modules), { withFileTypes: true })) {
