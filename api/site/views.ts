@@ -27,6 +27,8 @@ export interface PageView {
   page: CitationPage;
   /** the page's heading and title when it is not the citation's (a search cites the place or operator it is filtered to) */
   title?: string;
+  /** the page's meta description when descriptions.ts does not describe its kind of citation (a search) */
+  description?: string;
   /** the page's path in a locale when it is not its citation's (a search's query, a later page of a list) */
   pathIn?: (locale: Locale) => string;
   /** the data date and release the page's citation names, as its API response's does */
@@ -237,7 +239,10 @@ export async function bestView(ctx: ViewContext): Promise<PageView | undefined> 
   return {
     template: 'best',
     page: { kind: 'best', city: ranking.city },
-    data: { ranking, cityPath: cityPath(ctx, ranking.city.slug), spacePath: (slug: string) => spacePath(ctx, slug) },
+    data: {
+      ranking, cityPath: cityPath(ctx, ranking.city.slug), spacePath: (slug: string) => spacePath(ctx, slug),
+      methodologyPath: `${pathOf(ctx, { kind: 'price-index' })}#methodology`,
+    },
     dataLinks: [apiLink(ctx, '/v1/rankings', { city: ranking.city.slug, limit: String(ranking.ranked.length || 1) })],
   };
 }
@@ -270,7 +275,7 @@ export function pricesView(ctx: ViewContext): PageView {
     template: 'prices',
     page: { kind: 'prices' },
     data: {
-      asOf: file.asOf,
+      ratesAsOf: file.asOf,
       cities: file.cities.map((c) => ({ ...c, name: cityName(ctx.build, ctx.locale, c.rates.city), path: pathOf(ctx, { kind: 'prices', city: c.rates.city }) })),
       optionName: figureNames(ctx).product,
     },
