@@ -78,6 +78,20 @@ export const RELEASE_FILES = [
   'methodology.md',
 ] as const;
 export type ReleaseFile = (typeof RELEASE_FILES)[number];
+/**
+ * The encodings the pipeline writes beside every research file, in the build and in its release
+ * (`price-history.json.br`, `price-history.json.gz`), in the server's order of preference: a
+ * download is sent compressed without being compressed per request.
+ */
+export const PRECOMPRESSED = [{ encoding: 'br', suffix: '.br' }, { encoding: 'gzip', suffix: '.gz' }] as const;
+export type ContentEncoding = (typeof PRECOMPRESSED)[number]['encoding'];
+/** The name of a file's encoded sibling. */
+export const encodedName = (file: string, encoding: ContentEncoding) => file + PRECOMPRESSED.find((p) => p.encoding === encoding)!.suffix;
+/**
+ * `<dist>/releases/index.json`: the id of every release, rewritten by the pipeline after it writes
+ * one, so a replica fed by BUILD_URL (which cannot list a directory over HTTP) finds them all.
+ */
+export const RELEASES_INDEX = 'index.json';
 export const RELEASE_DATAPACKAGE = 'datapackage.json';
 /** Hex digits of the content digest in a release id: 48 bits, and a clash is refused, never overwritten. */
 export const RELEASE_DIGEST_DIGITS = 12;
@@ -90,6 +104,8 @@ export const RELEASE_ID_PATTERN = new RegExp(`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-
 
 /** The site path of a release, or of one of its files. */
 export const releasePath = (releaseId: string, file?: string) => `/api/releases/${releaseId}${file ? `/${file}` : ''}`;
+
+export const ReleasesIndexSchema = z.strictObject({ releases: z.array(z.string().regex(RELEASE_ID_PATTERN)) });
 
 /** One release as /api/releases lists it. */
 export const ReleaseSchema = z.strictObject({
