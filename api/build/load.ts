@@ -226,9 +226,10 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   /** the files served as they are: hashed here, read from disk when asked for (served-files.ts) */
   const served = Object.keys(manifest.files).filter((name) => !REQUIRED_FILES.includes(name));
   for (const name of Object.keys(manifest.files)) if (REQUIRED_FILES.includes(name) && !ON_DISK.has(name)) void read(name);
-  for (const name of served) track(name, workers.read(join(dir, name), false).catch(unreadable(name)).then(({ xxh64 }) => matches(name, xxh64)));
   const servedFiles = ServedFiles.open(dir, served, manifest.xxh64).catch((err: Error) => fail(err.message));
   servedFiles.catch(() => undefined); // awaited below
+  // hashed once open and stamped (served-files.ts)
+  for (const name of served) track(name, servedFiles.then(() => workers.read(join(dir, name), false).catch(unreadable(name))).then(({ xxh64 }) => matches(name, xxh64)));
   /** A JSON file by its name (and its name in BUILD_FILES or LOCALIZED_BUILD_FILES), parsed and as served */
   const jsonFile = async <T>(name: string, kind = name): Promise<JsonFile<T>> => {
     const bytes = await read(name);
