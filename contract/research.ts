@@ -2,6 +2,7 @@
  * The price index as a research dataset beyond today's snapshot: the monthly history
  * ({site}/api/price-index/history, {site}/api/price-report/history).
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { CurrencySchema, DateTimeSchema, OptionTypeSchema, SitePathSchema, SlugNameSchema, UriSchema } from './common.ts';
 import { FigureQualityShape, IndexFiguresShape, SnapshotSourceSchema } from './market.ts';
@@ -104,6 +105,33 @@ export const RELEASE_ID_PATTERN = new RegExp(`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-
 
 /** The site path of a release, or of one of its files. */
 export const releasePath = (releaseId: string, file?: string) => `/api/releases/${releaseId}${file ? `/${file}` : ''}`;
+
+/**
+ * `<asOf date>-<digest>`: the UTC date of the data, and the start of the sha256 of the research
+ * files' `sha256sum` lines (`<sha256>  <file>\n`) in file name order, which a reader can check in
+ * the release's directory: `LC_ALL=C sha256sum $(LC_ALL=C ls | grep -vx datapackage.json) | sha256sum`.
+ */
+export function releaseId(asOf: string, sha256Of: (file: ReleaseFile) => string): string {
+  const lines = [...RELEASE_FILES].sort().map((file) => `${sha256Of(file)}  ${file}\n`).join('');
+  return `${asOf.slice(0, 10)}-${createHash('sha256').update(lines).digest('hex').slice(0, RELEASE_DIGEST_DIGITS)}`;
+}
+
+/** A release's datapackage.json, as far as the API reads it (the rest is served as it is). */
+export const ReleasePackageSchema = z.looseObject({
+  version: z.string().regex(RELEASE_ID_PATTERN),
+  created: DateTimeSchema,
+  asOf: DateTimeSchema,
+  sampleData: z.boolean(),
+  description: z.string(),
+  resources: z.array(z.looseObject({
+    name: z.string(),
+    /** the release file's site path, releasePath(version, file) */
+    path: z.string(),
+    bytes: z.int().min(0),
+    hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  })),
+});
+export type ReleasePackage = z.infer<typeof ReleasePackageSchema>;
 
 export const ReleasesIndexSchema = z.strictObject({ releases: z.array(z.string().regex(RELEASE_ID_PATTERN)) });
 

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import {
-  encodedName, PRECOMPRESSED, RELEASE_DATAPACKAGE, RELEASE_DIGEST_DIGITS, RELEASE_FILES, RELEASE_ID_PATTERN, RELEASES_DIR, RELEASES_INDEX, releasePath,
+  encodedName, PRECOMPRESSED, RELEASE_DATAPACKAGE, RELEASE_FILES, releaseId, RELEASE_ID_PATTERN, RELEASES_DIR, RELEASES_INDEX, releasePath,
   type ReleaseFile,
 } from '../../contract/research.ts';
 import { BuildError } from './errors.ts';
@@ -30,16 +30,6 @@ const RESOURCE_NAMES: Record<ReleaseFile, { name: string; format: string; mediat
 interface DataPackage { asOf: string; resources: { name: string; path: string }[]; [key: string]: unknown }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/**
- * `<asOf date>-<digest>`: the UTC date of the data, and the start of the sha256 of the research
- * files' `sha256sum` lines (`<sha256>  <file>\n`) in file name order, which a reader can check in
- * the release's directory: `LC_ALL=C sha256sum $(LC_ALL=C ls | grep -vx datapackage.json) | sha256sum`.
- */
-export function releaseId(asOf: string, sha256Of: (file: ReleaseFile) => string): string {
-  const lines = [...RELEASE_FILES].sort().map((file) => `${sha256Of(file)}  ${file}\n`).join('');
-  return `${asOf.slice(0, 10)}-${sha256(Buffer.from(lines)).slice(0, RELEASE_DIGEST_DIGITS)}`;
-}
 
 /**
  * Makes sure the release `id` holds the research files of a finished build directory: writes it
