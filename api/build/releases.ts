@@ -9,10 +9,9 @@
  * (checked-file.ts). Releases change only when a build is published, which loads a new list.
  */
 import { createHash } from 'node:crypto';
-import { open, readdir, readFile } from 'node:fs/promises';
+import { open, readdir, readFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Writable, type Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import {
   encodedName, PRECOMPRESSED, RELEASE_DATAPACKAGE, RELEASE_ID_PATTERN, releaseId, releasePath, RELEASES_DIR, ReleasePackageSchema,
@@ -20,7 +19,7 @@ import {
 } from '../../contract/research.ts';
 import { etagOfDigest } from '../http/headers.ts';
 import type { Representation } from '../http/file-body.ts';
-import { CheckedFile } from './checked-file.ts';
+import { CheckedFile, readThrough } from './checked-file.ts';
 import { DamagedFileError } from './records.ts';
 
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -59,18 +58,13 @@ async function readPackage(dir: string, id: string): Promise<ReleasePackage> {
 }
 
 /** sha256 and length of a file's bytes (decoded first when `decode` is given), read through `fh`. */
-async function digestOf(fh: import('node:fs/promises').FileHandle, decode?: Transform): Promise<{ hash: string; bytes: number }> {
+async function digestOf(fh: FileHandle, decode?: Transform): Promise<{ hash: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      done();
-    },
-  });
-  const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: 256 * 1024 });
-  await (decode ? pipeline(source, decode, sink) : pipeline(source, sink));
+  await readThrough(fh, (chunk) => {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }, decode);
   return { hash: `sha256:${hash.digest('hex')}`, bytes };
 }
 
@@ -86,13 +80,18 @@ async function openChecked(path: string, name: string, pinned: { hash: string; b
     if (encoding && (err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new DamagedFileError(name, 'the file', `unreadable: ${(err as Error).message}`);
   }
-  try {
-    const stamp = await fh.stat();
-    const found = await digestOf(fh, encoding && DECODERS[encoding]());
+  const verify = async (handle: FileHandle) => {
+    const found = await digestOf(handle, encoding && DECODERS[encoding]()).catch((err: Error) => {
+      throw new DamagedFileError(name, 'the file', `unreadable: ${err.message}`);
+    });
     if (found.hash !== pinned.hash || found.bytes !== pinned.bytes) {
       throw new DamagedFileError(name, 'the file', `${encoding ? 'decodes to' : 'holds'} ${found.bytes} bytes of ${found.hash}, not the datapackage's ${pinned.bytes} of ${pinned.hash}`);
     }
-    return CheckedFile.checked(name, fh, stamp);
+  };
+  try {
+    const stamp = await fh.stat();
+    await verify(fh);
+    return CheckedFile.checked(name, fh, stamp, verify);
   } catch (err) {
     await fh.close().catch(() => undefined);
     throw err instanceof DamagedFileError ? err : new DamagedFileError(name, 'the file', (err as Error).message);

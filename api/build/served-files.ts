@@ -9,14 +9,23 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { xxh64Hex } from '../../contract/file-digests.ts';
+import { xxh64Digester, xxh64Hex } from '../../contract/file-digests.ts';
 import { encodedName, PRECOMPRESSED } from '../../contract/research.ts';
 import { etagOfDigest } from '../http/headers.ts';
 import type { FileBody, Representation } from '../http/file-body.ts';
-import { CheckedFile } from './checked-file.ts';
+import { CheckedFile, readThrough } from './checked-file.ts';
 import { DamagedFileError, readAt } from './records.ts';
 
 interface Opened { fh: FileHandle; file: CheckedFile }
+
+/** Checks a file's bytes against the manifest's xxh64 again (once its stamp changed). */
+const verifier = (name: string, expected: string) => async (fh: FileHandle) => {
+  const digest = xxh64Digester();
+  await readThrough(fh, (chunk) => digest.update(chunk)).catch((err: Error) => {
+    throw new DamagedFileError(name, 'the file', `unreadable: ${err.message}`);
+  });
+  if (digest.digest() !== expected) throw new DamagedFileError(name, 'the file', 'its bytes differ from the manifest');
+};
 
 export class ServedFiles {
   /** the reads under way: requests for a file while it is read share the read and its buffer */
@@ -33,7 +42,7 @@ export class ServedFiles {
     try {
       for (const name of names) {
         const fh = await open(join(dir, name), 'r');
-        files.set(name, { fh, file: CheckedFile.checked(name, fh, await fh.stat()) });
+        files.set(name, { fh, file: CheckedFile.checked(name, fh, await fh.stat(), verifier(name, xxh64[name])) });
       }
     } catch (err) {
       for (const { fh } of files.values()) await fh.close().catch(() => undefined);

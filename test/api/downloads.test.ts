@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { CheckedFile } from '../../api/build/checked-file.ts';
+import { DamagedFileError } from '../../api/build/records.ts';
 import { BuildDownloader } from '../../api/build/download.ts';
 import { loadBuild, type LoadedBuild } from '../../api/build/load.ts';
 import { staticCatalog } from '../../api/build/store.ts';
@@ -117,18 +118,24 @@ describe('a damaged file is never served', () => {
     assert.ok(errors.includes('damaged compressed release file left out'), errors.join('; '));
   });
 
-  it('a file changed while it is streamed ends the stream with an error, not with the changed bytes complete', async () => {
+  it('a file changed while it is streamed ends the stream with an error; then it is checked again: refused, served once repaired', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'big.csv');
-    writeFileSync(file, Buffer.alloc(4 << 20, 'a'));
+    const published = Buffer.alloc(4 << 20, 'a');
+    writeFileSync(file, published);
     const fh = await open(file, 'r');
-    const checked = CheckedFile.checked('big.csv', fh, await fh.stat());
+    const verify = async () => {
+      if (!readFileSync(file).equals(published)) throw new DamagedFileError('big.csv', 'the file', 'its bytes differ from the published ones');
+    };
+    const checked = CheckedFile.checked('big.csv', fh, await fh.stat(), verify);
     const stream = await checked.open();
     const chunks = stream[Symbol.asyncIterator]();
     assert.equal((await chunks.next()).done, false);
     writeFileSync(file, Buffer.alloc(4 << 20, 'b'));
-    await assert.rejects(async () => { for (let c = await chunks.next(); !c.done; c = await chunks.next()); }, /changed on disk/);
-    await assert.rejects(checked.open(), /changed on disk/, 'and is refused from then on');
+    await assert.rejects(async () => { for (let c = await chunks.next(); !c.done; c = await chunks.next()); }, /changed on disk while it was sent/);
+    await assert.rejects(checked.open(), /differ from the published ones/, 'refused from then on');
+    writeFileSync(file, published);
+    assert.ok(Buffer.concat(await (await checked.open()).toArray()).equals(published), 'served again once repaired');
     await checked.close();
   });
 });
