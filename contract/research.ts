@@ -74,9 +74,12 @@ export type RejectsSummary = z.infer<typeof RejectsSummarySchema>;
  * datapackage.json lists every file with its sha256 and size.
  */
 export const RELEASES_DIR = 'releases';
+/** The bulk download: the listings and their current offers, as Parquet and as CSV (the same rows). */
+export const BULK_FILES = ['listings.parquet', 'listings.csv', 'offers.parquet', 'offers.csv'] as const;
+export type BulkFile = (typeof BULK_FILES)[number];
 export const RELEASE_FILES = [
   'price-report.csv', 'price-report-history.csv', 'price-index.json', 'price-history.json', 'rejects-summary.json', 'source.json',
-  'methodology.md',
+  'methodology.md', ...BULK_FILES,
 ] as const;
 export type ReleaseFile = (typeof RELEASE_FILES)[number];
 /**
@@ -86,6 +89,11 @@ export type ReleaseFile = (typeof RELEASE_FILES)[number];
  */
 export const PRECOMPRESSED = [{ encoding: 'br', suffix: '.br' }, { encoding: 'gzip', suffix: '.gz' }] as const;
 export type ContentEncoding = (typeof PRECOMPRESSED)[number]['encoding'];
+/**
+ * Whether a release file has encoded siblings: Parquet compresses its own column chunks, so gzip
+ * or brotli over it would save little and cost a pass over the file at every build.
+ */
+export const isPrecompressed = (file: string) => !file.endsWith('.parquet');
 /** The name of a file's encoded sibling. */
 export const encodedName = (file: string, encoding: ContentEncoding) => file + PRECOMPRESSED.find((p) => p.encoding === encoding)!.suffix;
 /**

@@ -15,11 +15,12 @@ import { PUBLISH_RULES } from '../contract/rules.ts';
 import * as assemble from './lib/assemble.ts';
 import { LISTING_SOURCES, writeListingFiles } from './lib/listing-rows.ts';
 import { OutputChecker } from './lib/output-check.ts';
-import { priceReportDataPackage } from './lib/datapackage.ts';
+import { priceReportDataPackage, releaseDataPackage } from './lib/datapackage.ts';
 import { writeSuggestFiles } from './lib/suggest-index.ts';
 import { RESEARCH_MARTS, priceIndex, writePriceHistory, writeResearchFiles } from './lib/research.ts';
 import { publishRelease } from './lib/release.ts';
-import { RELEASE_FILES, releaseId, RELEASES_DIR } from '../contract/research.ts';
+import { isPrecompressed, RELEASE_FILES, releaseId, RELEASES_DIR } from '../contract/research.ts';
+import { BULK_MARTS, writeBulkFiles } from './lib/bulk.ts';
 import { precompress } from './lib/precompress.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, SOURCE_FILE, sortKeys, type InputTableName, type LoadedInputs } from './lib/inputs.ts';
@@ -114,7 +115,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       (r) => Object.entries(r.rowCounts).map(([k, v]) => `${k}=${v}`).join(' '));
 
     const models = loadModels();
-    const readAfter = new Set([REJECTS_TABLE, UNRATED_CURRENCIES_TABLE, ...assemble.MARTS_READ, ...LISTING_SOURCES, ...RESEARCH_MARTS]);
+    const readAfter = new Set([REJECTS_TABLE, UNRATED_CURRENCIES_TABLE, ...assemble.MARTS_READ, ...LISTING_SOURCES, ...RESEARCH_MARTS, ...BULK_MARTS]);
     const modelCounts = await progress.stage('run sql models', () => runModels(instance, models, PUBLISH_RULES, SQL_DIR, readAfter),
       (c) => `${Object.keys(c).length} models; listings=${c.listings} offers=${c.int_offers__latest} rejects=${c.int_rejects__collected}`);
 
@@ -158,9 +159,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         });
         rowCounts.price_report_rows = research.priceReportRows;
         rowCounts.price_history_rows = await writePriceHistory(researchConn, writer, marts.asOf, inputs.source);
-        await precompress(writer, RELEASE_FILES);
-        return index.cities.length;
-      }, (cities) => `price index and history of ${cities} cities, the research files gzip and brotli encoded`).finally(() => researchConn.closeSync()),
+        const bulk = await writeBulkFiles(researchConn, writer);
+        await precompress(writer, RELEASE_FILES.filter(isPrecompressed));
+        return { cities: index.cities.length, bulk };
+      }, ({ cities, bulk }) => `price index and history of ${cities} cities, ${bulk.listings} listings and ${bulk.offers} offers in bulk, `
+        + 'the research files gzip and brotli encoded').finally(() => researchConn.closeSync()),
       progress.stage('write shared files', () => writeSharedFiles(writer, progress, marts, inputs, rejects.rows, marketRates, rowCounts),
         ({ columns }) => `${columns.slugs.length} listings`),
     ]);
@@ -200,7 +203,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const changes = describeChanges(readBuildFigures(path.join(distDir, 'current')), readBuildFigures(tmpDir)!);
     const { buildDir } = await progress.stage('publish', async () => {
       // the release first: a build that is current always has its release
-      const release = publishRelease(distDir, manifest.releaseId, tmpDir, dataPackage);
+      const release = publishRelease(distDir, manifest.releaseId, tmpDir, releaseDataPackage(dataPackage));
       return { release, buildDir: publishBuild(distDir, buildId, tmpDir) };
     }, ({ release }) => `${RELEASES_DIR}/${manifest.releaseId}${release.written ? '' : ' (in place already: the same data)'}, current -> builds/${buildId}`);
     const pruned = pruneBuilds(distDir, keep);

@@ -1,0 +1,33 @@
+/**
+ * The bulk download (contract/research.ts BULK_FILES): the bulk_listings and bulk_offers marts,
+ * each written by DuckDB as Parquet and as CSV in the mart's order.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { BuildWriter } from './publish.ts';
+import { sqlText } from './sql-text.ts';
+
+/** Each bulk table's mart; its files are `<table>.parquet` and `<table>.csv`. */
+const BULK_TABLES = { listings: 'bulk_listings', offers: 'bulk_offers' } as const;
+export const BULK_MARTS = Object.values(BULK_TABLES);
+
+/**
+ * One row group per 122,880 rows, filled in the mart's order whatever the thread count (DuckDB
+ * keeps insertion order), and zstd: the same rows give the same bytes, so the same release id.
+ */
+const PARQUET = '(format parquet, compression zstd)';
+/** As the research CSVs: RFC 4180, CRLF, the header first. */
+const CSV = `(format csv, header true, delimiter ',', quote '"', new_line '\\r\\n')`;
+
+/** Writes listings.parquet, listings.csv, offers.parquet and offers.csv; returns each table's row count. */
+export async function writeBulkFiles(conn: DuckDBConnection, writer: BuildWriter): Promise<Record<keyof typeof BULK_TABLES, number>> {
+  const rows = { listings: 0, offers: 0 };
+  for (const [table, mart] of Object.entries(BULK_TABLES) as [keyof typeof BULK_TABLES, string][]) {
+    for (const [extension, options] of [['parquet', PARQUET], ['csv', CSV]]) {
+      const file = `${table}.${extension}`;
+      const copied = await conn.run(`copy (from ${mart}) to ${sqlText(writer.pathOf(file))} ${options}`);
+      writer.adopt(file);
+      rows[table] = Number(copied.rowsChanged);
+    }
+  }
+  return rows;
+}
