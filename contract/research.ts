@@ -74,13 +74,15 @@ export type RejectsSummary = z.infer<typeof RejectsSummarySchema>;
  * datapackage.json lists every file with its sha256 and size.
  */
 export const RELEASES_DIR = 'releases';
+/** The price index's files in a release. */
+export const INDEX_RELEASE_FILES = [
+  'price-report.csv', 'price-report-history.csv', 'price-index.json', 'price-history.json', 'rejects-summary.json', 'source.json',
+  'methodology.md',
+] as const;
 /** The bulk download: the listings and their current offers, as Parquet and as CSV (the same rows). */
 export const BULK_FILES = ['listings.parquet', 'listings.csv', 'offers.parquet', 'offers.csv'] as const;
 export type BulkFile = (typeof BULK_FILES)[number];
-export const RELEASE_FILES = [
-  'price-report.csv', 'price-report-history.csv', 'price-index.json', 'price-history.json', 'rejects-summary.json', 'source.json',
-  'methodology.md', ...BULK_FILES,
-] as const;
+export const RELEASE_FILES = [...INDEX_RELEASE_FILES, ...BULK_FILES] as const;
 export type ReleaseFile = (typeof RELEASE_FILES)[number];
 /**
  * The encodings the pipeline writes beside every research file, in the build and in its release

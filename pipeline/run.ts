@@ -19,7 +19,7 @@ import { priceReportDataPackage, releaseDataPackage } from './lib/datapackage.ts
 import { writeSuggestFiles } from './lib/suggest-index.ts';
 import { RESEARCH_MARTS, priceIndex, writePriceHistory, writeResearchFiles } from './lib/research.ts';
 import { publishRelease } from './lib/release.ts';
-import { isPrecompressed, RELEASE_FILES, releaseId, RELEASES_DIR } from '../contract/research.ts';
+import { INDEX_RELEASE_FILES, releaseId, RELEASES_DIR } from '../contract/research.ts';
 import { BULK_MARTS, writeBulkFiles } from './lib/bulk.ts';
 import { precompress } from './lib/precompress.ts';
 import { BuildError } from './lib/errors.ts';
@@ -128,15 +128,15 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     checkVolumes(previous?.rowCounts ? { buildId: currentBuildId(distDir)!, rowCounts: previous.rowCounts } : null,
       { ...volumes, listings: modelCounts.listings }, options.allowShrink ?? false);
 
-    // From here three hands write side by side: DuckDB the listing files on a connection of their
+    // From here four hands write side by side: DuckDB the listing files on a connection of their
     // own (the checker's workers check each file as it lands), while this thread reads the other
     // marts and then makes every other file from them, and DuckDB the research files on a third
-    // connection. Each goes on to its end even when another fails, so that nothing writes into the
+    // connection and the bulk files on a fourth. Each goes on to its end even when another fails, so that nothing writes into the
     // build once it is removed.
     const writer = new BuildWriter(tmpDir);
     const listingConn = await connect(instance);
     const reading = progress.stage('read marts', () => assemble.readMarts(conn), (m) => `asOf=${m.asOf}`);
-    const listingFiles = progress.stage('write listing files', () => writeListingFiles(listingConn, writer, checker, RESEARCH_MARTS, reading),
+    const listingFiles = progress.stage('write listing files', () => writeListingFiles(listingConn, writer, checker, [...RESEARCH_MARTS, ...BULK_MARTS], reading),
       () => `cards, markers and details for ${LOCALES.join(', ')}; their lines checked meanwhile`).finally(() => listingConn.closeSync());
     listingFiles.catch(() => undefined); // awaited below
     const marts = await reading.catch(async (err) => {
@@ -148,7 +148,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const rowCounts: Record<string, number> = {};
 
     const researchConn = await connect(instance);
-    const [listing, , { columns, geo }] = await settled([
+    const bulkConn = await connect(instance);
+    const [listing, , , { columns, geo }] = await settled([
       listingFiles,
       progress.stage('write research files', async () => {
         const index = await priceIndex(researchConn, marts.asOf, inputs.source);
@@ -159,11 +160,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         });
         rowCounts.price_report_rows = research.priceReportRows;
         rowCounts.price_history_rows = await writePriceHistory(researchConn, writer, marts.asOf, inputs.source);
-        const bulk = await writeBulkFiles(researchConn, writer);
-        await precompress(writer, RELEASE_FILES.filter(isPrecompressed));
-        return { cities: index.cities.length, bulk };
-      }, ({ cities, bulk }) => `price index and history of ${cities} cities, ${bulk.listings} listings and ${bulk.offers} offers in bulk, `
-        + 'the research files gzip and brotli encoded').finally(() => researchConn.closeSync()),
+        await precompress(writer, INDEX_RELEASE_FILES);
+        return index.cities.length;
+      }, (cities) => `price index and history of ${cities} cities, the research files gzip and brotli encoded`).finally(() => researchConn.closeSync()),
+      progress.stage('write bulk files', () => writeBulkFiles(bulkConn, writer),
+        (rows) => `${rows.listings} listings and ${rows.offers} offers as Parquet and CSV, the CSVs gzip and brotli encoded`).finally(() => bulkConn.closeSync()),
       progress.stage('write shared files', () => writeSharedFiles(writer, progress, marts, inputs, rejects.rows, marketRates, rowCounts),
         ({ columns }) => `${columns.slugs.length} listings`),
     ]);

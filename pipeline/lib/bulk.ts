@@ -3,6 +3,8 @@
  * each written by DuckDB as Parquet and as CSV in the mart's order.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { BULK_FILES, isPrecompressed } from '../../contract/research.ts';
+import { precompress } from './precompress.ts';
 import type { BuildWriter } from './publish.ts';
 import { sqlText } from './sql-text.ts';
 
@@ -18,7 +20,7 @@ const PARQUET = '(format parquet, compression zstd)';
 /** As the research CSVs: RFC 4180, CRLF, the header first. */
 const CSV = `(format csv, header true, delimiter ',', quote '"', new_line '\\r\\n')`;
 
-/** Writes listings.parquet, listings.csv, offers.parquet and offers.csv; returns each table's row count. */
+/** Writes listings.parquet, listings.csv, offers.parquet and offers.csv, the CSVs precompressed; returns each table's row count. */
 export async function writeBulkFiles(conn: DuckDBConnection, writer: BuildWriter): Promise<Record<keyof typeof BULK_TABLES, number>> {
   const rows = { listings: 0, offers: 0 };
   for (const [table, mart] of Object.entries(BULK_TABLES) as [keyof typeof BULK_TABLES, string][]) {
@@ -29,5 +31,6 @@ export async function writeBulkFiles(conn: DuckDBConnection, writer: BuildWriter
       rows[table] = Number(copied.rowsChanged);
     }
   }
+  await precompress(writer, BULK_FILES.filter(isPrecompressed));
   return rows;
 }
