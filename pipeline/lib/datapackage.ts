@@ -146,8 +146,8 @@ const LISTING_PLACE_FIELDS = [
   { name: 'zone_slug', type: 'string', title: 'Zone slug', description: 'The district within the city; empty when the listing has none', constraints: OPTIONAL_SLUG },
   { name: 'operator_slug', type: 'string', title: 'Operator slug', description: 'Empty for an independent space', constraints: OPTIONAL_SLUG },
   { name: 'operator_name', type: 'string', title: 'Operator name', description: 'Empty for an independent space' },
-  { name: 'lat', type: 'number', title: 'Latitude', description: 'WGS 84 degrees', constraints: { required: true, minimum: -90, maximum: 90 } },
-  { name: 'lng', type: 'number', title: 'Longitude', description: 'WGS 84 degrees', constraints: { required: true, minimum: -180, maximum: 180 } },
+  { name: 'lat', type: 'number', title: 'Latitude', description: 'WGS 84 degrees; empty when the source gives no valid location', constraints: { minimum: -90, maximum: 90 } },
+  { name: 'lng', type: 'number', title: 'Longitude', description: 'WGS 84 degrees; empty when the source gives no valid location', constraints: { minimum: -180, maximum: 180 } },
 ];
 
 const LISTINGS_FIELDS = [
@@ -155,7 +155,7 @@ const LISTINGS_FIELDS = [
   { name: 'name', type: 'string', title: 'Name', description: 'The space\'s name as published', constraints: required },
   ...LISTING_PLACE_FIELDS,
   { name: 'capacity', type: 'integer', title: 'Capacity', description: 'Desks or people the space holds; empty when unknown', constraints: { minimum: 1 } },
-  { name: 'updated_at', type: 'datetime', title: 'Updated at', description: 'When the source last changed the listing (UTC)' },
+  { name: 'updated_at', type: 'datetime', title: 'Updated at', description: 'When the source last changed the listing (UTC); empty when not stated' },
 ];
 
 const OFFERS_FIELDS = [
