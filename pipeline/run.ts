@@ -131,8 +131,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     // From here four hands write side by side: DuckDB the listing files on a connection of their
     // own (the checker's workers check each file as it lands), while this thread reads the other
     // marts and then makes every other file from them, and DuckDB the research files on a third
-    // connection and the bulk files on a fourth. Each goes on to its end even when another fails, so that nothing writes into the
-    // build once it is removed.
+    // connection and the bulk files on a fourth. Each goes on to its end even when another fails,
+    // so that nothing writes into the build once it is removed.
     const writer = new BuildWriter(tmpDir);
     const listingConn = await connect(instance);
     const reading = progress.stage('read marts', () => assemble.readMarts(conn), (m) => `asOf=${m.asOf}`);
