@@ -9,7 +9,7 @@ import { installErrorHandling, sendProblem } from './http/errors.ts';
 import { ApiError } from './http/problems.ts';
 import { installClientBuildCheck, installEncodingTags, installResponseHeaders } from './http/headers.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
-import { trustFunction } from './http/client-address.ts';
+import { clientAddress, trustFunction } from './http/client-address.ts';
 import { installRateLimit, LocalCounters, type RateCounters } from './http/rate-limit.ts';
 import { registerRoute } from './http/route.ts';
 import './http/types.ts';
@@ -64,7 +64,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const trustProxy = trustFunction(config.trustProxy);
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
-    trustProxy,
     requestTimeout: config.requestTimeoutMs,
     // how often idle and slow connections are checked against the request timeout
     http: { connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs) },
@@ -98,6 +97,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('routeDefinitions', []);
   app.decorate('rateCounters', counters);
   app.decorate('lifecycle', { draining: false });
+  // not Fastify's trustProxy: its `request.ip` takes the left-most entry of a chain shorter than declared
+  app.decorateRequest('client', {
+    getter(this: FastifyRequest) {
+      return clientAddress(trustProxy, this.socket.remoteAddress ?? '', this.headers['x-forwarded-for'] as string | undefined);
+    },
+  });
 
   installErrorHandling(app, config.siteUrl);
   // First hook of all: rate limits must see every request, preflights and 404s included.

@@ -46,7 +46,7 @@ export interface ClientErrorOptions {
  * (malformed, a request line and headers over 16 KiB, a client too slow to send its request) are
  * answered like every other error, as problem+json with `Cache-Control: no-store`. When the
  * request line parses, the request counts as a read of its client (the same address as
- * `request.ip`, X-Forwarded-For included through a trusted proxy) and carries the RateLimit-*
+ * `request.client`, X-Forwarded-For included through a trusted proxy) and carries the RateLimit-*
  * headers; a client over its limit gets the 429.
  */
 export function clientErrorHandler(opts: ClientErrorOptions) {

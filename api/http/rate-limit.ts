@@ -133,7 +133,7 @@ export function installRateLimit(app: FastifyInstance, counters: RateCounters, c
   // costs a promise and a microtask each (the local counters answer synchronously)
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const counting = countingOf(request);
-    const counted = counters.count(request.ip, counting, clock());
+    const counted = counters.count(request.client, counting, clock());
     if (counted instanceof Promise) {
       counted.then((state) => {
         const exceeded = settle(reply, state, counting);
@@ -160,7 +160,7 @@ export function installRateLimit(app: FastifyInstance, counters: RateCounters, c
     /** Counts and, over the limit, rejects with the 429: for requests the router rejects before any hook. */
     limitNow: async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const counting = countingOf(request);
-      const exceeded = settle(reply, await counters.count(request.ip, counting, clock()), counting);
+      const exceeded = settle(reply, await counters.count(request.client, counting, clock()), counting);
       if (exceeded) refuse(reply, exceeded);
     },
   };

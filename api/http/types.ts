@@ -21,6 +21,10 @@ declare module 'fastify' {
     /** `draining`: SIGTERM received; readiness answers 503 while requests are still served (server.ts) */
     lifecycle: { draining: boolean };
   }
+  interface FastifyRequest {
+    /** the client's address: the socket's peer, or behind the proxies of TRUST_PROXY the address they saw (client-address.ts) */
+    readonly client: string;
+  }
   interface FastifyContextConfig {
     cache?: CacheHint | 'no-store';
     /** 10 per 10 minutes per IP on top of the read limit (DESIGN.md §3) */

@@ -73,6 +73,21 @@ describe('TRUST_PROXY over a real appending proxy', () => {
     });
   }
 
+  it('TRUST_PROXY=3 behind one real proxy: X-Forwarded-For "10.9.9.N" gets no fresh bucket (the chain is shorter than declared)', async () => {
+    const app = await testApp({ env: { TRUST_PROXY: '3', RATE_LIMIT_READS: '2' } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const proxy = await appendingProxy((app.server.address() as AddressInfo).port);
+    const port = (proxy.address() as AddressInfo).port;
+    try {
+      const statuses: number[] = [];
+      for (let n = 1; n <= 4; n++) statuses.push((await send(port, 'GET', '/v1/config', { 'x-forwarded-for': `10.9.9.${n}` })).status);
+      assert.deepEqual(statuses, [200, 200, 429, 429]);
+    } finally {
+      proxy.close();
+      await app.close();
+    }
+  });
+
   it('without TRUST_PROXY the proxy is the client, and X-Forwarded-For is ignored', async () => {
     const app = await testApp({ env: { RATE_LIMIT_READS: '2' } });
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -44,7 +44,7 @@ async function submit(endpoint: LeadEndpoint, ctx: RouteContext<unknown, unknown
   // the routes of the spaces it names, read from the build's lead routing
   const routing: LeadRouting = {};
   for (const slug of new Set(properties)) routing[slug] = (await build.leadRouting.get(slug))!;
-  const result = await service.submit({ endpoint, body, idempotencyKey: idempotencyKey(request), remoteIp: request.ip, routing })
+  const result = await service.submit({ endpoint, body, idempotencyKey: idempotencyKey(request), remoteIp: request.client, routing })
     .catch((err: unknown) => {
       if (!(err instanceof LeadRefusedError)) throw err;
       if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
