@@ -73,7 +73,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
-    return503OnClosing: true,
+    // the 503 of a closing server is ours (problem+json, Retry-After): see the hook below
+    return503OnClosing: false,
     // Requests are validated by the routes' zod schemas (api/http/route.ts), so Fastify's own
     // schema compilers (ajv, fast-json-stringify: ~50 ms of every start-up to load) are never used.
     schemaController: { compilersFactory: { buildValidator: noFastifySchemas, buildSerializer: noFastifySchemas } },
@@ -118,8 +119,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // After CORS, so a 429 carries its headers too.
   limits.enforce();
   // Draining before shutdown: keep-alive clients reconnect, through the balancer, to a replica that stays.
+  // Once closing, requests still arriving on open connections are refused, to be retried elsewhere.
+  let closing = false;
+  app.addHook('preClose', (done) => { closing = true; done(); });
   app.addHook('onRequest', (_request, reply, done) => {
-    if (app.lifecycle.draining) reply.header('connection', 'close');
+    if (app.lifecycle.draining || closing) reply.header('connection', 'close');
+    if (closing) return done(new ApiError('UPSTREAM_UNAVAILABLE', 'This replica is shutting down; retry, and another one answers.', undefined, 503));
     done();
   });
   installClientBuildCheck(app, () => opts.catalog.current().build.config.minSupportedBuild);

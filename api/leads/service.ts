@@ -4,7 +4,6 @@ import { CONTRACT_VERSION } from '../../contract/common.ts';
 import type { LeadRouting } from '../../contract/build.ts';
 import type { ContactBody, InquiryBody, LeadEndpoint, LeadReceipt } from '../../contract/leads.ts';
 import type { ErrorCode } from '../../contract/problem.ts';
-import { PROBE_EVERY_MS } from '../circuit-breaker.ts';
 import { ChallengeUnavailableError, ChallengeVerifier } from './challenge.ts';
 import { composeMessages } from './messages.ts';
 import { OutboxRelay, SmtpTransport, SpoolTransport, type MailTransport, type RelayLogger, type RelayOptions } from './outbox.ts';
@@ -60,8 +59,6 @@ export class LeadRefusedError extends Error {
   constructor(
     readonly code: Extract<ErrorCode, 'UPSTREAM_UNAVAILABLE' | 'IDEMPOTENCY_KEY_CONFLICT' | 'CHALLENGE_FAILED'>,
     message: string,
-    /** when to try again (the Retry-After header) */
-    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -69,8 +66,6 @@ export class LeadRefusedError extends Error {
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const CLAIM_LEASE_MS = 20_000;
-/** An enquiry refused because the store is unavailable is worth retrying once the store's breaker has probed it again. */
-const STORE_RETRY_AFTER_S = Math.ceil(PROBE_EVERY_MS / 1000);
 /** A request waiting for another with its key looks again after 10 ms, then 20, 40… up to 200 ms. */
 const CLAIM_POLL_MS = { first: 10, max: 200 };
 const REFERENCE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -185,7 +180,7 @@ export class LeadsService {
     } catch (err) {
       if (err instanceof StoreUnavailableError) {
         this.log?.warn({ error: err.reason }, 'lead store unavailable');
-        throw new LeadRefusedError('UPSTREAM_UNAVAILABLE', 'The enquiry store is unavailable; retry later under the same Idempotency-Key.', STORE_RETRY_AFTER_S);
+        throw new LeadRefusedError('UPSTREAM_UNAVAILABLE', 'The enquiry store is unavailable; retry later under the same Idempotency-Key.');
       }
       throw err;
     }

@@ -47,7 +47,6 @@ async function submit(endpoint: LeadEndpoint, ctx: RouteContext<unknown, unknown
   const result = await service.submit({ endpoint, body, idempotencyKey: idempotencyKey(request), remoteIp: request.client, routing })
     .catch((err: unknown) => {
       if (!(err instanceof LeadRefusedError)) throw err;
-      if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
       throw new ApiError(err.code, err.message);
     });
   // Reference, endpoint and counts only: never name, email, phone or message.
