@@ -109,6 +109,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // First hook of all: rate limits must see every request, preflights and 404s included.
   const limits = installRateLimit(app, counters, clock);
   limitRequest = limits.limitNow;
+  app.decorate('admitEnquiry', limits.admitEnquiry);
   await app.register(cors, {
     origin: (origin, cb) => cb(null, origin !== undefined && config.corsOrigins.includes(origin)),
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],

@@ -18,6 +18,8 @@ declare module 'fastify' {
     routeDefinitions: RouteDefinition<any, any, any>[];
     /** where this app counts rate limits (readiness reports their mode) */
     rateCounters: RateCounters;
+    /** counts an enquiry the request is about to create against its client's limit; rejects with the 429 over it (rate-limit.ts) */
+    admitEnquiry(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     /** `draining`: SIGTERM received; readiness answers 503 while requests are still served (server.ts) */
     lifecycle: { draining: boolean };
   }

@@ -46,6 +46,8 @@ interface SubmitInput {
   idempotencyKey?: string;
   remoteIp?: string;
   routing: LeadRouting;
+  /** counts a new enquiry against its sender's limit, or throws to refuse it; a replay is never counted */
+  admit?: () => Promise<void>;
 }
 
 interface SubmitResult {
@@ -171,12 +173,16 @@ export class LeadsService {
     return this.store.purgeIdempotency(now - IDEMPOTENCY_TTL_MS, now);
   }
 
-  /** After body validation: idempotency lookup → challenge → one transaction. Throws LeadRefusedError. */
+  /** After body validation: idempotency lookup → limit → challenge → one transaction. Throws LeadRefusedError. */
   async submit(input: SubmitInput): Promise<SubmitResult> {
+    // counted once, though a claim lost mid-write runs the request again
+    let admitted: Promise<void> | undefined;
+    const admit = input.admit;
+    const once: SubmitInput = { ...input, admit: admit && (() => (admitted ??= admit())) };
     try {
       const key = input.idempotencyKey;
-      if (key === undefined) return (await this.execute(input, undefined))!;
-      return await this.submitUnderKey(input, { endpoint: input.endpoint, key, token: randomUUID() }, bodyHash(input.body));
+      if (key === undefined) return (await this.execute(once, undefined))!;
+      return await this.submitUnderKey(once, { endpoint: input.endpoint, key, token: randomUUID() }, bodyHash(input.body));
     } catch (err) {
       if (err instanceof StoreUnavailableError) {
         this.log?.warn({ error: err.reason }, 'lead store unavailable');
@@ -227,8 +233,9 @@ export class LeadsService {
     return { statusCode: record.statusCode, body: record.response as SubmitResult['body'], replayed: true };
   }
 
-  /** Challenge, then the write; undefined when the claim on the key was lost meanwhile (nothing written). */
+  /** The limit, the challenge, then the write; undefined when the claim on the key was lost meanwhile (nothing written). */
   private async execute(input: SubmitInput, idem: { claim: IdempotencyClaim; hash: string } | undefined): Promise<SubmitResult | undefined> {
+    await input.admit?.();
     let verdict;
     try {
       verdict = await this.challenge.verify(input.body.challengeToken, input.remoteIp);
