@@ -32,6 +32,8 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().optional(),
   LEADS_TEAM_EMAIL: z.string().min(1).default('team@localhost'),
   CHALLENGE_SECRET: z.string().optional(),
+  // Turnstile's public site key, paired with the secret: the site's enquiry forms show the widget with it.
+  CHALLENGE_SITE_KEY: z.string().optional(),
   CHALLENGE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   BUILD_SHA: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -127,6 +129,8 @@ export interface AppConfig {
     smtpUrl?: string;
     teamEmail: string;
     challengeSecret?: string;
+    /** set exactly when challengeSecret is */
+    challengeSiteKey?: string;
     challengeVerifyUrl: string;
   };
 }
@@ -158,6 +162,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (production && !e.CHALLENGE_SECRET) {
     throw new ConfigError(`CHALLENGE_SECRET is required when NODE_ENV=production (NODE_ENV=${e.NODE_ENV})`);
+  }
+  if (e.CHALLENGE_SECRET && !e.CHALLENGE_SITE_KEY?.trim()) {
+    throw new ConfigError('CHALLENGE_SITE_KEY is required with CHALLENGE_SECRET: without the widget no one could send the site\'s enquiry forms');
   }
   let trustProxy: TrustProxy;
   try {
@@ -205,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       smtpUrl: e.SMTP_URL,
       teamEmail: e.LEADS_TEAM_EMAIL,
       challengeSecret: e.CHALLENGE_SECRET,
+      challengeSiteKey: e.CHALLENGE_SECRET ? e.CHALLENGE_SITE_KEY : undefined,
       challengeVerifyUrl: e.CHALLENGE_VERIFY_URL,
     },
   };

@@ -8,7 +8,7 @@ describe('configuration', () => {
   it('counts NODE_ENV=production in any case as production, and then requires CHALLENGE_SECRET', () => {
     for (const value of ['production', 'Production', 'PRODUCTION', 'pRoDuCtIoN']) {
       assert.throws(() => loadConfig({ NODE_ENV: value }), (e: Error) => e instanceof ConfigError && /CHALLENGE_SECRET is required when NODE_ENV=production/.test(e.message), value);
-      const config = loadConfig({ NODE_ENV: value, CHALLENGE_SECRET: 'turnstile-secret' });
+      const config = loadConfig({ NODE_ENV: value, CHALLENGE_SECRET: 'turnstile-secret', CHALLENGE_SITE_KEY: 'turnstile-site-key' });
       assert.equal(config.production, true, value);
     }
     assert.equal(loadConfig({ NODE_ENV: 'development' }).production, false);
@@ -24,6 +24,15 @@ describe('configuration', () => {
       }
     }
     assert.equal(loadConfig({}).leads.challengeSecret, undefined, 'unset stays allowed outside production');
+  });
+
+  it('requires CHALLENGE_SITE_KEY with CHALLENGE_SECRET, for the widget of the site\'s enquiry forms', () => {
+    for (const env of ['production', 'development']) {
+      assert.throws(() => loadConfig({ NODE_ENV: env, CHALLENGE_SECRET: 'turnstile-secret' }), (e: Error) => e instanceof ConfigError && /CHALLENGE_SITE_KEY is required with CHALLENGE_SECRET/.test(e.message));
+      assert.throws(() => loadConfig({ NODE_ENV: env, CHALLENGE_SECRET: 'turnstile-secret', CHALLENGE_SITE_KEY: '  ' }), /CHALLENGE_SITE_KEY is required/);
+    }
+    assert.equal(loadConfig({ CHALLENGE_SECRET: 's', CHALLENGE_SITE_KEY: 'k' }).leads.challengeSiteKey, 'k');
+    assert.equal(loadConfig({ CHALLENGE_SITE_KEY: 'k' }).leads.challengeSiteKey, undefined, 'no widget while challenges are off');
   });
 
   it('reads TRUST_PROXY as none, a hop count or the proxies, and refuses "true"', () => {

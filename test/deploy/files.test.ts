@@ -87,7 +87,9 @@ describe('deployment files', () => {
     }
     // compose refuses to start without the challenge secret, which production requires
     assert.throws(() => substitute(api[0].environment!.CHALLENGE_SECRET, {}), /set CHALLENGE_SECRET/);
-    const env = Object.fromEntries(Object.entries(api[0].environment!).map(([k, v]) => [k, substitute(String(v), { CHALLENGE_SECRET: 'secret' })]));
+    assert.throws(() => substitute(api[0].environment!.CHALLENGE_SITE_KEY, {}), /set CHALLENGE_SITE_KEY/);
+    const challenge = { CHALLENGE_SECRET: 'secret', CHALLENGE_SITE_KEY: 'site-key' };
+    const env = Object.fromEntries(Object.entries(api[0].environment!).map(([k, v]) => [k, substitute(String(v), challenge)]));
     const config = loadConfig(env);
     assert.equal(config.production, true);
     assert.equal(config.host, '0.0.0.0');
