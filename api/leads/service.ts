@@ -49,7 +49,7 @@ interface SubmitInput {
   routing: LeadRouting;
 }
 
-interface SubmitResult {
+export interface SubmitResult {
   statusCode: number;
   body: { data: LeadReceipt; meta: { contractVersion: string } };
   replayed: boolean;
