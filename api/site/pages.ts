@@ -16,6 +16,7 @@ import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/cita
 import { CACHE, type CacheHint } from '../http/headers.ts';
 import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
+import { contactPath } from './enquiry-form.ts';
 import { markdownToHtml } from './markdown.ts';
 import { PROBLEM_DOCS } from './problems.ts';
 import { formatDate, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
@@ -68,6 +69,7 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
       priceIndex: citationPath(locale, { kind: 'price-index' }),
       prices: citationPath(locale, { kind: 'prices' }),
       docs: '/docs',
+      contact: contactPath(locale),
     },
     money: (m: { amount: number; currency: string }) => formatMoney(locale, m),
     share: (x: number) => formatShare(locale, x),
@@ -88,6 +90,14 @@ function renderView(view: PageView, ctx: ViewContext, now: number): string {
     alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: citationPath(l, view.page), current: l === locale })),
     dataLinks: view.dataLinks,
   });
+}
+
+/** A page outside PAGES (the enquiry forms, api/site/enquiry.ts): a template in the layout, without a citation. */
+export function renderPage(
+  ctx: Pick<ViewContext, 'build' | 'config' | 'locale'>, template: string,
+  data: { title: string; alternates: { locale: Locale; name: string; href: string; current: boolean }[] } & Record<string, unknown>,
+): string {
+  return eta.render(`./${template}`, { ...frame(ctx.build, ctx.config, ctx.locale), dataLinks: [], ...data });
 }
 
 function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale) {
