@@ -40,7 +40,6 @@ export interface PageStrings {
   onRequest: string;
   desks: (min: number | undefined, max: number | undefined) => string;
   marketPosition: Record<'below' | 'around' | 'above', string>;
-  showingOf: (shown: number, total: number) => string;
   rank: string;
   score: string;
   ratingHeading: string;
@@ -185,7 +184,6 @@ export const STRINGS: Record<Locale, PageStrings> = {
     onRequest: 'on request',
     desks: (min, max) => (min && max && min !== max ? `${min}–${max} people` : `${max ?? min} ${(max ?? min) === 1 ? 'person' : 'people'}`),
     marketPosition: { below: 'below the city median', around: 'around the city median', above: 'above the city median' },
-    showingOf: (shown, total) => `Showing ${shown} of ${total}, best rated first.`,
     rank: 'Rank',
     score: 'Score',
     ratingHeading: 'Rating',
@@ -322,7 +320,6 @@ export const STRINGS: Record<Locale, PageStrings> = {
     onRequest: 'auf Anfrage',
     desks: (min, max) => (min && max && min !== max ? `${min}–${max} Personen` : `${max ?? min} ${(max ?? min) === 1 ? 'Person' : 'Personen'}`),
     marketPosition: { below: 'unter dem Median der Stadt', around: 'um den Median der Stadt', above: 'über dem Median der Stadt' },
-    showingOf: (shown, total) => `${shown} von ${total}, am besten bewertete zuerst.`,
     rank: 'Rang',
     score: 'Punktzahl',
     ratingHeading: 'Bewertung',
@@ -459,7 +456,6 @@ export const STRINGS: Record<Locale, PageStrings> = {
     onRequest: 'a consultar',
     desks: (min, max) => (min && max && min !== max ? `${min}–${max} personas` : `${max ?? min} ${(max ?? min) === 1 ? 'persona' : 'personas'}`),
     marketPosition: { below: 'por debajo de la mediana de la ciudad', around: 'en torno a la mediana de la ciudad', above: 'por encima de la mediana de la ciudad' },
-    showingOf: (shown, total) => `Se muestran ${shown} de ${total}, los mejor valorados primero.`,
     rank: 'Puesto',
     score: 'Puntuación',
     ratingHeading: 'Valoración',
