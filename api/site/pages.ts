@@ -136,7 +136,7 @@ export function installPages(app: FastifyInstance) {
   /**
    * Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404.
    * `key` undefined: a page not to keep; `admit`: kept from the second time its key is asked for, as
-   * the API's answers are (a search's keys are as many as the API's).
+   * the API's answers are (a search's keys are as many as the API's, a hub's pages as its listings).
    */
   const serve = async (
     request: FastifyRequest, reply: FastifyReply, key: string | undefined, locale: Locale,
@@ -171,7 +171,7 @@ export function installPages(app: FastifyInstance) {
             const ctx: ViewContext = { build, config: app.config, locale, params, page: pageNumber };
             const view = await page.view(ctx);
             return view && renderView(view, ctx, now);
-          });
+          }, pageNumber > 1);
         },
       });
     }

@@ -35,6 +35,8 @@ export interface SearchStrings {
   remove: (filter: string) => string;
   clearAll: string;
   results: (total: number) => string;
+  /** above the form on a narrow screen, where the results come after it */
+  toResults: (total: number) => string;
   /** listings `from`..`to` of `total` on this page, in what order */
   showing: (from: number, to: number, total: number, order: string) => string;
   noResults: string;
@@ -47,8 +49,8 @@ export interface SearchStrings {
   invalidHint: string;
 }
 
-const plural = (locale: Locale, n: number, one: string, other: string) =>
-  `${formatNumber(locale, n)} ${new Intl.PluralRules(locale).select(n) === 'one' ? one : other}`;
+const isOne = (locale: Locale, n: number) => new Intl.PluralRules(locale).select(n) === 'one';
+const plural = (locale: Locale, n: number, one: string, other: string) => `${formatNumber(locale, n)} ${isOne(locale, n) ? one : other}`;
 
 export const SEARCH_STRINGS: Record<Locale, SearchStrings> = {
   en: {
@@ -78,6 +80,7 @@ export const SEARCH_STRINGS: Record<Locale, SearchStrings> = {
     remove: (f) => `Remove ${f}`,
     clearAll: 'Remove all filters',
     results: (n) => plural('en', n, 'space found', 'spaces found'),
+    toResults: (n) => (isOne('en', n) ? 'Skip to the space found' : `Skip to the ${formatNumber('en', n)} spaces found`),
     showing: (from, to, total, order) => `Showing ${formatNumber('en', from)}–${formatNumber('en', to)} of ${formatNumber('en', total)}, ${order.toLowerCase()}.`,
     noResults: 'No space matches all these filters. Remove one of them to widen the search.',
     pastTheEnd: 'This page is past the last one.',
@@ -115,6 +118,7 @@ export const SEARCH_STRINGS: Record<Locale, SearchStrings> = {
     remove: (f) => `${f} entfernen`,
     clearAll: 'Alle Filter entfernen',
     results: (n) => plural('de', n, 'Space gefunden', 'Spaces gefunden'),
+    toResults: (n) => (isOne('de', n) ? 'Direkt zum gefundenen Space' : `Direkt zu den ${formatNumber('de', n)} gefundenen Spaces`),
     showing: (from, to, total, order) => `${formatNumber('de', from)}–${formatNumber('de', to)} von ${formatNumber('de', total)}, ${order.toLowerCase()}.`,
     noResults: 'Kein Space erfüllt alle diese Filter. Entfernen Sie einen, um die Suche zu erweitern.',
     pastTheEnd: 'Diese Seite liegt hinter der letzten.',
@@ -152,6 +156,7 @@ export const SEARCH_STRINGS: Record<Locale, SearchStrings> = {
     remove: (f) => `Quitar ${f}`,
     clearAll: 'Quitar todos los filtros',
     results: (n) => plural('es', n, 'espacio encontrado', 'espacios encontrados'),
+    toResults: (n) => (isOne('es', n) ? 'Ir al espacio encontrado' : `Ir a los ${formatNumber('es', n)} espacios encontrados`),
     showing: (from, to, total, order) => `Se muestran ${formatNumber('es', from)}–${formatNumber('es', to)} de ${formatNumber('es', total)}, ${order.toLowerCase()}.`,
     noResults: 'Ningún espacio cumple todos estos filtros. Quita alguno para ampliar la búsqueda.',
     pastTheEnd: 'Esta página está después de la última.',

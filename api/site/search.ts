@@ -223,7 +223,8 @@ export function searchView(ctx: ViewContext, query: PropertyListQuery, input: Se
  */
 export function invalidSearchView(ctx: ViewContext, input: SearchInput, errors: FieldError[]): PageView {
   const bad = new Set(errors.map((e) => e.path));
-  const valid = Object.fromEntries(Object.entries(input).filter(([name]) => !bad.has(name) && !(bad.has('lat') || bad.has('lng') ? POINT_PARAMS.includes(name) : false)));
+  const dropped = bad.has('lat') || bad.has('lng') ? new Set([...bad, ...POINT_PARAMS]) : bad;
+  const valid = Object.fromEntries(Object.entries(input).filter(([name]) => !dropped.has(name)));
   const parsed = parseSearch(valid, ctx.locale);
   const [readable, query] = 'query' in parsed ? [valid, parsed.query] : [{}, (parseSearch({}, ctx.locale) as { query: PropertyListQuery }).query];
   return searchPage(ctx, input, readable, query, {
