@@ -43,6 +43,15 @@ const REFUSALS = {
 } as const;
 
 export async function installEnquiries(app: FastifyInstance) {
+  /** The space of a slug; a damaged record of it is refused as every page refuses one. */
+  const spaceIn = (request: FastifyRequest, build: LoadedBuild, locale: Locale, slug: string) => {
+    try {
+      return spaceOf(build, locale, slug);
+    } catch (err) {
+      return refuseDamaged(app, request, build)(err);
+    }
+  };
+
   await app.register(async (scope) => {
     // urlencoded bodies for these routes only: the API's lead routes take JSON alone
     await scope.register(formbody);
@@ -68,7 +77,7 @@ export async function installEnquiries(app: FastifyInstance) {
       const submit = (kind: LeadEndpoint) => async (request: FastifyRequest, reply: FastifyReply) => {
         const { build } = app.catalog.current();
         const slug = (request.params as { slug?: string }).slug;
-        const space = slug === undefined ? undefined : spaceOf(build, locale, slug);
+        const space = slug === undefined ? undefined : spaceIn(request, build, locale, slug);
         if (slug !== undefined && !space) return reply.callNotFound();
         const submission = readForm(kind, request.body, locale, space?.slug);
         const limited = exceededLimit(request);
@@ -94,7 +103,7 @@ export async function installEnquiries(app: FastifyInstance) {
       const form = (kind: LeadEndpoint) => (request: FastifyRequest, reply: FastifyReply) => {
         const { build } = app.catalog.current();
         const slug = (request.params as { slug?: string }).slug;
-        const space = slug === undefined ? undefined : spaceOf(build, locale, slug);
+        const space = slug === undefined ? undefined : spaceIn(request, build, locale, slug);
         if (slug !== undefined && !space) return reply.callNotFound();
         return formPage(reply, build, kind, space, 200);
       };
@@ -113,7 +122,7 @@ export async function installEnquiries(app: FastifyInstance) {
           const { build } = app.catalog.current();
           const query = request.query as { reference?: unknown; space?: unknown };
           const reference = typeof query.reference === 'string' && REFERENCE_PATTERN.test(query.reference) ? query.reference : undefined;
-          const space = typeof query.space === 'string' ? spaceOf(build, locale, query.space) : undefined;
+          const space = typeof query.space === 'string' ? spaceIn(request, build, locale, query.space) : undefined;
           if (!reference || (query.space !== undefined && !space)) return reply.callNotFound();
           const forwarded = space && Boolean((await build.leadRouting.get(space.slug).catch(refuseDamaged(app, request, build)))?.enquiryEmail);
           const html = renderPage({ build, config: app.config, locale }, 'enquiry-sent', {
