@@ -97,7 +97,7 @@ function renderView(view: PageView, ctx: ViewContext, now: number): string {
     ...view.data,
     title: view.title ?? citationTitle(locale, view.page),
     citation: cite,
-    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: citationPath(l, view.page), current: l === locale })),
+    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: view.pathIn?.(l) ?? citationPath(l, view.page), current: l === locale })),
     dataLinks: view.dataLinks,
   });
 }

@@ -13,6 +13,7 @@ import { BytesOut } from '../catalog/facet-payload.ts';
 import { JsonBytes } from '../catalog/json-bytes.ts';
 import { fieldErrors } from '../http/errors.ts';
 import type { FieldError } from '../http/problems.ts';
+import { FACETS_BYTES } from '../routes/facets/index.ts';
 import { listPage } from '../routes/properties/citation.ts';
 import { SEARCH_STRINGS } from './search-strings.ts';
 import { formatMoney, formatNumber, STRINGS } from './strings.ts';
@@ -81,7 +82,7 @@ function hrefOf(locale: Locale, input: SearchInput, changes: Record<string, stri
 
 /** The facets of GET /v1/facets under the list's filters, from the same engine. */
 function facetsOf(ctx: ViewContext, query: PropertyListQuery): FacetsPayload {
-  const w = new JsonBytes(48 * 1024);
+  const w = new JsonBytes(FACETS_BYTES);
   ctx.build.engine.facets(query, ctx.locale, new BytesOut(w));
   return JSON.parse(w.finish().toString()) as FacetsPayload;
 }
@@ -188,6 +189,7 @@ function searchPage(ctx: ViewContext, input: SearchInput, apiInput: SearchInput,
     template: 'search',
     page: listPage(ctx.build.engine, ctx.locale, query),
     title: SEARCH_STRINGS[ctx.locale].title,
+    pathIn: (locale) => hrefOf(locale, input),
     data: { chips: activeFilters(ctx, input), clearHref: searchPagePath(ctx.locale), ...data },
     dataLinks: [
       apiLink(ctx, '/v1/properties', { ...apiQuery, sortBy: query.sortBy, page: String(query.page), pageSize: String(query.pageSize) }),

@@ -28,6 +28,8 @@ export interface PageView {
   page: CitationPage;
   /** the page's heading and title when it is not the citation's (a search cites the place or operator it is filtered to) */
   title?: string;
+  /** the page's path in a locale when it is not its citation's (a search's query, a later page of a list) */
+  pathIn?: (locale: Locale) => string;
   /** the data date and release the page's citation names, as its API response's does */
   cited?: CitedData;
   data: Record<string, unknown>;
@@ -113,9 +115,14 @@ function pagedCards(ctx: ViewContext, filters: Filters, path: string) {
     from: offset + 1,
     to: offset + indices.length,
     cards: listingCards(ctx, indices, filters),
-    pager: pager(ctx.page, pageCount, (p) => (p === 1 ? path : `${path}?page=${p}`)),
+    pager: pager(ctx.page, pageCount, (p) => pageOfList(path, p)),
   };
 }
+
+const pageOfList = (path: string, page: number) => (page === 1 ? path : `${path}?page=${page}`);
+
+/** A page of a list in every locale: the same page of it (the listings' order is the same in each). */
+const samePageIn = (ctx: ViewContext, page: CitationPage) => (locale: Locale) => pageOfList(citationPath(locale, page), ctx.page);
 
 /** The search page with the listings a filter selects. */
 export const searchPath = (ctx: ViewContext, filters: Record<string, string>) =>
@@ -163,6 +170,7 @@ export async function placeView(ctx: ViewContext): Promise<PageView | undefined>
   return {
     template: 'place',
     page,
+    pathIn: samePageIn(ctx, page),
     data: {
       hub,
       breadcrumbs,
@@ -212,6 +220,7 @@ export async function operatorView(ctx: ViewContext): Promise<PageView | undefin
   return {
     template: 'operator',
     page,
+    pathIn: samePageIn(ctx, page),
     data: {
       hub,
       cities: hub.cities.map((c) => ({ ...c, path: cityPath(ctx, c.slug) })),

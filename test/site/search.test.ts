@@ -165,6 +165,14 @@ describe('GET /{locale}/search', () => {
     }
   });
 
+  it('switches language to the same search, and a hub to the same page of it', async () => {
+    for (const [url, path] of [['/de/search?city=berlin&amenities=wifi&page=2', '/search?city=berlin&amenities=wifi&page=2'], ['/es/coworking/germany?page=3', '/coworking/germany?page=3']]) {
+      const doc = await page(url);
+      const alternates = [...doc.querySelectorAll('link[rel="alternate"][hreflang]')].map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]);
+      assert.deepEqual(alternates, LOCALES.map((l) => [l, `/${l}${path}`]), url);
+    }
+  });
+
   it('keeps a page of a search in the response cache, with an ETag, from its second request', async () => {
     const url = '/es/search?city=madrid&sortBy=price-desc';
     const first = await get(s.app, url);
