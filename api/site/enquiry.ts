@@ -67,6 +67,7 @@ export async function installEnquiries(app: FastifyInstance) {
         const title = space ? t.spaceTitle(space.title) : t.contactTitle;
         const html = renderPage({ build, config: app.config, locale }, space ? 'enquiry' : 'contact', {
           title: form.summary.length ? t.errorTitle(title) : title,
+          description: space ? t.spaceLead(space.title) : t.contactLead,
           alternates: alternates(locale, (l) => (space ? spaceEnquiryPath(l, space.slug) : contactPath(l))),
           form,
           space,
