@@ -99,7 +99,7 @@ function renderView(view: PageView, ctx: ViewContext, now: number): string {
     ...frame(ctx.build, config, locale),
     ...view.data,
     title: view.title ?? citationTitle(locale, view.page),
-    description: describePage(view, locale),
+    description: view.description ?? describePage(view, locale),
     citation: cite,
     alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: view.pathIn?.(l) ?? citationPath(l, view.page), current: l === locale })),
     dataLinks: view.dataLinks,

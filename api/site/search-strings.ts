@@ -4,12 +4,14 @@
  */
 import type { Locale } from '../../contract/common.ts';
 import type { SortBy } from '../../contract/queries.ts';
-import { formatNumber } from './strings.ts';
+import { countOf, formatNumber } from './strings.ts';
 
 export interface SearchStrings {
   /** the search page's entry in the main navigation */
   nav: string;
   title: string;
+  /** the page's meta description */
+  description: string;
   /** a place or operator page's link to the search with that place or operator set */
   searchHere: string;
   form: string;
@@ -49,13 +51,12 @@ export interface SearchStrings {
   invalidHint: string;
 }
 
-const isOne = (locale: Locale, n: number) => new Intl.PluralRules(locale).select(n) === 'one';
-const plural = (locale: Locale, n: number, one: string, other: string) => `${formatNumber(locale, n)} ${isOne(locale, n) ? one : other}`;
 
 export const SEARCH_STRINGS: Record<Locale, SearchStrings> = {
   en: {
     nav: 'Search',
     title: 'Search coworking spaces',
+    description: 'Find coworking spaces and private offices by place, workspace type, amenities, capacity and price.',
     searchHere: 'Search and filter these spaces',
     form: 'Filters',
     any: 'Any',
@@ -79,8 +80,8 @@ export const SEARCH_STRINGS: Record<Locale, SearchStrings> = {
     activeFilters: 'Current filters',
     remove: (f) => `Remove ${f}`,
     clearAll: 'Remove all filters',
-    results: (n) => plural('en', n, 'space found', 'spaces found'),
-    toResults: (n) => (isOne('en', n) ? 'Skip to the space found' : `Skip to the ${formatNumber('en', n)} spaces found`),
+    results: (n) => countOf('en', n, { one: 'space found', other: 'spaces found' }),
+    toResults: (n) => `Skip to the ${countOf('en', n, { one: 'space', other: 'spaces' })} found`,
     showing: (from, to, total, order) => `Showing ${formatNumber('en', from)}–${formatNumber('en', to)} of ${formatNumber('en', total)}, ${order.toLowerCase()}.`,
     noResults: 'No space matches all these filters. Remove one of them to widen the search.',
     pastTheEnd: 'This page is past the last one.',
@@ -94,6 +95,7 @@ export const SEARCH_STRINGS: Record<Locale, SearchStrings> = {
   de: {
     nav: 'Suche',
     title: 'Coworking-Spaces suchen',
+    description: 'Coworking-Spaces und private Büros nach Ort, Arbeitsplatztyp, Ausstattung, Kapazität und Preis finden.',
     searchHere: 'Diese Spaces durchsuchen und filtern',
     form: 'Filter',
     any: 'Alle',
@@ -117,8 +119,8 @@ export const SEARCH_STRINGS: Record<Locale, SearchStrings> = {
     activeFilters: 'Aktive Filter',
     remove: (f) => `${f} entfernen`,
     clearAll: 'Alle Filter entfernen',
-    results: (n) => plural('de', n, 'Space gefunden', 'Spaces gefunden'),
-    toResults: (n) => (isOne('de', n) ? 'Direkt zum gefundenen Space' : `Direkt zu den ${formatNumber('de', n)} gefundenen Spaces`),
+    results: (n) => countOf('de', n, { one: 'Space gefunden', other: 'Spaces gefunden' }),
+    toResults: (n) => `Direkt zu ${countOf('de', n, { one: 'gefundenem Space', other: 'gefundenen Spaces' })}`,
     showing: (from, to, total, order) => `${formatNumber('de', from)}–${formatNumber('de', to)} von ${formatNumber('de', total)}, ${order.toLowerCase()}.`,
     noResults: 'Kein Space erfüllt alle diese Filter. Entfernen Sie einen, um die Suche zu erweitern.',
     pastTheEnd: 'Diese Seite liegt hinter der letzten.',
@@ -132,6 +134,7 @@ export const SEARCH_STRINGS: Record<Locale, SearchStrings> = {
   es: {
     nav: 'Buscar',
     title: 'Buscar espacios de coworking',
+    description: 'Encuentra espacios de coworking y oficinas privadas por lugar, tipo de puesto, servicios, capacidad y precio.',
     searchHere: 'Buscar y filtrar estos espacios',
     form: 'Filtros',
     any: 'Cualquiera',
@@ -155,8 +158,8 @@ export const SEARCH_STRINGS: Record<Locale, SearchStrings> = {
     activeFilters: 'Filtros activos',
     remove: (f) => `Quitar ${f}`,
     clearAll: 'Quitar todos los filtros',
-    results: (n) => plural('es', n, 'espacio encontrado', 'espacios encontrados'),
-    toResults: (n) => (isOne('es', n) ? 'Ir al espacio encontrado' : `Ir a los ${formatNumber('es', n)} espacios encontrados`),
+    results: (n) => countOf('es', n, { one: 'espacio encontrado', other: 'espacios encontrados' }),
+    toResults: (n) => `Ir a ${countOf('es', n, { one: 'espacio encontrado', other: 'espacios encontrados' })}`,
     showing: (from, to, total, order) => `Se muestran ${formatNumber('es', from)}–${formatNumber('es', to)} de ${formatNumber('es', total)}, ${order.toLowerCase()}.`,
     noResults: 'Ningún espacio cumple todos estos filtros. Quita alguno para ampliar la búsqueda.',
     pastTheEnd: 'Esta página está después de la última.',

@@ -189,6 +189,7 @@ function searchPage(ctx: ViewContext, input: SearchInput, apiInput: SearchInput,
     template: 'search',
     page: listPage(ctx.build.engine, ctx.locale, query),
     title: SEARCH_STRINGS[ctx.locale].title,
+    description: SEARCH_STRINGS[ctx.locale].description,
     pathIn: (locale) => hrefOf(locale, input),
     data: { chips: activeFilters(ctx, input), clearHref: searchPagePath(ctx.locale), ...data },
     dataLinks: [

@@ -28,6 +28,8 @@ export interface PageView {
   page: CitationPage;
   /** the page's heading and title when it is not the citation's (a search cites the place or operator it is filtered to) */
   title?: string;
+  /** the page's meta description when descriptions.ts does not describe its kind of citation (a search) */
+  description?: string;
   /** the page's path in a locale when it is not its citation's (a search's query, a later page of a list) */
   pathIn?: (locale: Locale) => string;
   /** the data date and release the page's citation names, as its API response's does */
