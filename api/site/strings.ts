@@ -504,7 +504,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
       spaceLead: (space) => `Ihre Anfrage erreicht unser Team und, wo uns seine Adresse vorliegt, den Betreiber von ${space}. Wir antworten per E-Mail; es wird nichts gebucht oder unterschrieben.`,
       spaceTitle: (space) => `Anfrage: ${space}`,
       fields: { name: 'Ihr Name', email: 'E-Mail', phone: 'Telefon', company: 'Firma', subject: 'Betreff', desks: 'Arbeitsplätze', moveInDate: 'Einzugsdatum', duration: 'Für wie lange', message: 'Nachricht' },
-      optional: 'optional',
+      optional: 'freiwillig',
       durations: { hours: 'Stunden', days: 'Tage', weeks: 'Wochen', months: 'Monate', years: 'Jahre' },
       noDuration: 'Noch offen',
       honeypot: 'Dieses Feld bitte leer lassen',
