@@ -40,6 +40,8 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().optional(),
   LEADS_TEAM_EMAIL: z.string().min(1).default('team@localhost'),
   CHALLENGE_SECRET: z.string().optional(),
+  // Turnstile's public site key, paired with the secret: the site's enquiry forms show the widget with it.
+  CHALLENGE_SITE_KEY: z.string().optional(),
   CHALLENGE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   BUILD_SHA: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -157,6 +159,8 @@ export interface AppConfig {
     smtpUrl?: string;
     teamEmail: string;
     challengeSecret?: string;
+    /** set exactly when challengeSecret is */
+    challengeSiteKey?: string;
     challengeVerifyUrl: string;
   };
 }
@@ -188,6 +192,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (production && !e.CHALLENGE_SECRET) {
     throw new ConfigError(`CHALLENGE_SECRET is required when NODE_ENV=production (NODE_ENV=${e.NODE_ENV})`);
+  }
+  if (e.CHALLENGE_SECRET && !e.CHALLENGE_SITE_KEY?.trim()) {
+    throw new ConfigError('CHALLENGE_SITE_KEY is required with CHALLENGE_SECRET: without the widget no one could send the site\'s enquiry forms');
   }
   if (production && !e.SMTP_URL && !e.LEADS_MAIL_SPOOL_VOLUME) {
     throw new ConfigError(`SMTP_URL is unset, so enquiry mail is written as .eml files to LEADS_MAIL_SPOOL (${e.LEADS_MAIL_SPOOL}), which a container loses when it is replaced: set SMTP_URL, or mount a volume at LEADS_MAIL_SPOOL and declare it with LEADS_MAIL_SPOOL_VOLUME=1 (compose.yaml does both)`);
@@ -238,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       smtpUrl: e.SMTP_URL,
       teamEmail: e.LEADS_TEAM_EMAIL,
       challengeSecret: e.CHALLENGE_SECRET,
+      challengeSiteKey: e.CHALLENGE_SECRET ? e.CHALLENGE_SITE_KEY : undefined,
       challengeVerifyUrl: e.CHALLENGE_VERIFY_URL,
     },
   };

@@ -109,6 +109,15 @@ export class LocalCounters implements RateCounters {
   async close() {}
 }
 
+/** Requests over a limit, with the state to report. */
+const over = new WeakMap<FastifyRequest, BucketState>();
+
+/**
+ * The limit a request is over, for a route that answers such requests itself (`answersOverLimit`:
+ * a form shows itself again with what was typed, which only its handler has read); else undefined.
+ */
+export const exceededLimit = (request: FastifyRequest): BucketState | undefined => over.get(request);
+
 /**
  * Rate limiting as the first onRequest hook of the root instance, so it covers every route,
  * the not-found handler, CORS preflights and errors (the headers set here survive the error
@@ -134,7 +143,6 @@ export function installRateLimit(app: FastifyInstance, counters: RateCounters, c
     reply.header('retry-after', String(state.resetSeconds));
     throw new ApiError('RATE_LIMITED', `Rate limit of ${state.limit} requests exceeded; retry after ${state.resetSeconds} s.`);
   };
-  const over = new WeakMap<FastifyRequest, BucketState>();
   // hooks in callback style here and in headers.ts: they run on every request, and an async hook
   // costs a promise and a microtask each (the local counters answer synchronously)
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -156,7 +164,7 @@ export function installRateLimit(app: FastifyInstance, counters: RateCounters, c
     /** Adds the hook that refuses requests over their limit (install it after CORS). */
     enforce: () => app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       const state = over.get(request);
-      if (!state) return done();
+      if (!state || request.routeOptions.config?.answersOverLimit) return done();
       try {
         refuse(reply, state);
       } catch (err) {

@@ -32,6 +32,8 @@ declare module 'fastify' {
     /** 10 per 10 minutes per IP on top of the read limit (DESIGN.md §3) */
     leadRateLimit?: boolean;
     rateLimitExempt?: boolean;
+    /** a request over its limit reaches the handler, which refuses it (exceededLimit of rate-limit.ts) */
+    answersOverLimit?: boolean;
     skipClientBuildCheck?: boolean;
   }
 }

@@ -50,7 +50,7 @@ interface SubmitInput {
   admit?: () => Promise<void>;
 }
 
-interface SubmitResult {
+export interface SubmitResult {
   statusCode: number;
   body: { data: LeadReceipt; meta: { contractVersion: string } };
   replayed: boolean;

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { queryInt } from '../../contract/query-params.ts';
 import { requestKey } from '../http/response-cache.ts';
 import { withPlaceSlugs } from '../http/slug-hint.ts';
+import { contactPath } from './enquiry-form.ts';
 import { markdownToHtml } from './markdown.ts';
 import { invalidSearchView, parseSearch, searchInput, searchPagePath, searchView, seeded } from './search.ts';
 import { SEARCH_STRINGS } from './search-strings.ts';
@@ -80,6 +81,7 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
       prices: citationPath(locale, { kind: 'prices' }),
       search: searchPagePath(locale),
       docs: '/docs',
+      contact: contactPath(locale),
     },
     searchWords: SEARCH_STRINGS[locale],
     money: (m: { amount: number; currency: string }) => formatMoney(locale, m),
@@ -102,6 +104,14 @@ function renderView(view: PageView, ctx: ViewContext, now: number): string {
     alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: view.pathIn?.(l) ?? citationPath(l, view.page), current: l === locale })),
     dataLinks: view.dataLinks,
   });
+}
+
+/** A page outside PAGES (the enquiry forms, api/site/enquiry.ts): a template in the layout, without a citation. */
+export function renderPage(
+  ctx: Pick<ViewContext, 'build' | 'config' | 'locale'>, template: string,
+  data: { title: string; alternates: { locale: Locale; name: string; href: string; current: boolean }[] } & Record<string, unknown>,
+): string {
+  return eta.render(`./${template}`, { ...frame(ctx.build, ctx.config, ctx.locale), dataLinks: [], ...data });
 }
 
 function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale) {

@@ -14,6 +14,7 @@ import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
 import type { HistorySeries, IndexFigure } from './charts.ts';
 import { cityName, namedCity } from './city-names.ts';
+import { formView, spaceEnquiryPath } from './enquiry-form.ts';
 import { markdownToHtml } from './markdown.ts';
 import { bibtex, describeRelease, readReleasePackage } from './releases.ts';
 import { perBuild } from './per-build.ts';
@@ -206,6 +207,7 @@ export async function spaceView(ctx: ViewContext): Promise<PageView | undefined>
       placeName: place && [place.zone?.name, place.city?.name, place.country.name].filter(Boolean).join(', '),
       operatorPath: detail.operator && pathOf(ctx, { kind: 'operator', slug: detail.operator.slug, name: detail.operator.name }),
       cityPricesPath: detail.city && pathOf(ctx, { kind: 'prices', city: detail.city }),
+      enquiry: formView('inquiry', ctx.locale, spaceEnquiryPath(ctx.locale, detail.slug), ctx.config.leads.challengeSiteKey),
     },
     dataLinks: [apiLink(ctx, `/v1/properties/${detail.slug}`)],
   };

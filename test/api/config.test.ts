@@ -8,7 +8,7 @@ describe('configuration', () => {
   it('counts NODE_ENV=production in any case as production, and then requires CHALLENGE_SECRET', () => {
     for (const value of ['production', 'Production', 'PRODUCTION', 'pRoDuCtIoN']) {
       assert.throws(() => loadConfig({ NODE_ENV: value }), (e: Error) => e instanceof ConfigError && /CHALLENGE_SECRET is required when NODE_ENV=production/.test(e.message), value);
-      const config = loadConfig({ NODE_ENV: value, CHALLENGE_SECRET: 'turnstile-secret', SMTP_URL: 'smtp://mail.example:587' });
+      const config = loadConfig({ NODE_ENV: value, CHALLENGE_SECRET: 'turnstile-secret', CHALLENGE_SITE_KEY: 'turnstile-site-key', SMTP_URL: 'smtp://mail.example:587' });
       assert.equal(config.production, true, value);
     }
     assert.equal(loadConfig({ NODE_ENV: 'development' }).production, false);
@@ -40,8 +40,17 @@ describe('configuration', () => {
     assert.equal(loadConfig({}).leads.challengeSecret, undefined, 'unset stays allowed outside production');
   });
 
+  it('requires CHALLENGE_SITE_KEY with CHALLENGE_SECRET, for the widget of the site\'s enquiry forms', () => {
+    for (const env of ['production', 'development']) {
+      assert.throws(() => loadConfig({ NODE_ENV: env, CHALLENGE_SECRET: 'turnstile-secret' }), (e: Error) => e instanceof ConfigError && /CHALLENGE_SITE_KEY is required with CHALLENGE_SECRET/.test(e.message));
+      assert.throws(() => loadConfig({ NODE_ENV: env, CHALLENGE_SECRET: 'turnstile-secret', CHALLENGE_SITE_KEY: '  ' }), /CHALLENGE_SITE_KEY is required/);
+    }
+    assert.equal(loadConfig({ CHALLENGE_SECRET: 's', CHALLENGE_SITE_KEY: 'k' }).leads.challengeSiteKey, 'k');
+    assert.equal(loadConfig({ CHALLENGE_SITE_KEY: 'k' }).leads.challengeSiteKey, undefined, 'no widget while challenges are off');
+  });
+
   it('refuses to start in production with mail spooled to a directory not declared a volume', () => {
-    const production = { NODE_ENV: 'production', CHALLENGE_SECRET: 'turnstile-secret', LEADS_MAIL_SPOOL: '/srv/mail' };
+    const production = { NODE_ENV: 'production', CHALLENGE_SECRET: 'turnstile-secret', CHALLENGE_SITE_KEY: 'turnstile-site-key', LEADS_MAIL_SPOOL: '/srv/mail' };
     for (const declared of [undefined, '', '0', 'false']) {
       assert.throws(() => loadConfig({ ...production, LEADS_MAIL_SPOOL_VOLUME: declared }),
         (e: Error) => e instanceof ConfigError && e.message.includes('SMTP_URL is unset, so enquiry mail is written as .eml files to LEADS_MAIL_SPOOL (/srv/mail)')
