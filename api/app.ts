@@ -16,7 +16,7 @@ import './http/types.ts';
 import { FILTERS, type FilterRegistry } from './catalog/filters.ts';
 import { withPlaceSlugs } from './http/slug-hint.ts';
 import { routes } from './routes/index.ts';
-import { installPages } from './site/pages.ts';
+import { installPages, pageNotFound } from './site/pages.ts';
 
 // @fastify/compress asks of every payload whether it is `instanceof Response`; Node loads fetch's
 // classes on the first read of that global (~20 ms). Read here, while the server imports this
@@ -99,7 +99,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('rateCounters', counters);
   app.decorate('lifecycle', { draining: false });
 
-  installErrorHandling(app, config.siteUrl);
+  installErrorHandling(app, config.siteUrl, pageNotFound(app));
   // First hook of all: rate limits must see every request, preflights and 404s included.
   const limits = installRateLimit(app, counters, clock);
   limitRequest = limits.limitNow;

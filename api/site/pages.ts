@@ -14,14 +14,17 @@ import { LOCALES, type Locale } from '../../contract/common.ts';
 import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';
 import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/citation.ts';
 import { CACHE, type CacheHint } from '../http/headers.ts';
-import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
+import { ApiError, PROBLEM_KINDS, problemPath } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
+import { installAddresses, requestLocale } from './addresses.ts';
+import { requestedPage } from './paging.ts';
+import { installSitemaps } from './sitemaps.ts';
 import { markdownToHtml } from './markdown.ts';
 import { PROBLEM_DOCS } from './problems.ts';
 import { formatDate, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
 import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
 import {
-  bestView, cityPricesView, homeView, operatorView, placeView, priceIndexView, pricesView, spaceView,
+  bestView, cityPricesView, homeView, operatorView, placeView, priceIndexCountryView, priceIndexView, pricesView, spaceView,
   type PageView, type ViewContext,
 } from './views.ts';
 
@@ -34,6 +37,8 @@ interface PageRoute {
   /** after `/{locale}` */
   path: string;
   cache: CacheHint;
+  /** takes `?page=`: any other value of it is a 404 */
+  paged?: true;
   view(ctx: ViewContext): PageView | undefined | Promise<PageView | undefined>;
 }
 
@@ -46,9 +51,10 @@ const PAGES: PageRoute[] = [
   { path: '/space/:slug', cache: CACHE.listing, view: spaceView },
   { path: '/operator/:slug', cache: CACHE.market, view: operatorView },
   { path: '/best/:city', cache: CACHE.market, view: bestView },
-  { path: '/prices', cache: CACHE.market, view: pricesView },
+  { path: '/prices', cache: CACHE.market, view: pricesView, paged: true },
   { path: '/prices/:city', cache: CACHE.market, view: cityPricesView },
   { path: '/price-index', cache: CACHE.priceIndex, view: priceIndexView },
+  { path: '/price-index/:country', cache: CACHE.priceIndex, view: priceIndexCountryView, paged: true },
 ];
 
 /** What every page's layout needs besides the page's own data. */
@@ -80,24 +86,46 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
 function renderView(view: PageView, ctx: ViewContext, now: number): string {
   const { config, locale } = ctx;
   const cite = citation({ siteUrl: config.siteUrl, serviceName: config.serviceName, locale, page: view.page, now, data: view.cited });
+  const pageQuery = view.pageNumber && view.pageNumber > 1 ? `?page=${view.pageNumber}` : '';
   return eta.render(`./${view.template}`, {
     ...frame(ctx.build, config, locale),
     ...view.data,
     title: citationTitle(locale, view.page),
     citation: cite,
-    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: citationPath(l, view.page), current: l === locale })),
+    canonical: cite.url + pageQuery,
+    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: citationPath(l, view.page) + pageQuery, current: l === locale })),
     dataLinks: view.dataLinks,
   });
 }
 
-function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale) {
-  const html = eta.render('./not-found', {
+/** An error page in the locale: 404 (nothing here) or 500 (this page failed), with the request id to quote. */
+function errorPage(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale, status: 404 | 500) {
+  const t = STRINGS[locale];
+  const html = eta.render(status === 404 ? './not-found' : './server-error', {
     ...frame(build, config, locale),
-    title: STRINGS[locale].notFound,
+    title: status === 404 ? t.notFound : t.serverError,
+    traceId: String(reply.request.id),
     alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: `/${l}`, current: l === locale })),
     dataLinks: [],
   });
-  return reply.code(404).type(HTML_TYPE).send(html);
+  return reply.code(status).type(HTML_TYPE).send(html);
+}
+
+const notFound = (reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale) => errorPage(reply, build, config, locale, 404);
+
+/**
+ * The not-found handler of the pages: an HTML 404, in the path's locale or else the visitor's,
+ * for every URL outside the API's first segments (`/v1`, `/api`, `/.well-known` …, taken from
+ * the API's routes), which keep their problem+json. Undefined for an API URL.
+ */
+export function pageNotFound(app: FastifyInstance) {
+  let apiSegments: Set<string> | undefined;
+  const firstSegment = (url: string) => url.split(/[/?#]/)[1] ?? '';
+  return (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
+    apiSegments ??= new Set(app.routeDefinitions.map((d) => firstSegment(d.url)));
+    if (apiSegments.has(firstSegment(request.url))) return undefined;
+    return notFound(reply, app.catalog.current().build, app.config, requestLocale(request));
+  };
 }
 
 /** The problem code of a page path segment (`not-found` → NOT_FOUND). */
@@ -105,6 +133,8 @@ const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => 
 
 /** Registers every page; call after the API routes (the pages take no path the API uses). */
 export function installPages(app: FastifyInstance) {
+  installAddresses(app);
+  installSitemaps(app);
   /** Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404. */
   const serve = async (request: FastifyRequest, reply: FastifyReply, key: string, locale: Locale, render: (build: LoadedBuild, now: number) => Promise<string | undefined>) => {
     const { build, responses } = app.catalog.current();
@@ -112,7 +142,13 @@ export function installPages(app: FastifyInstance) {
     const cacheKey = app.config.queryCache ? `page|${key}` : undefined;
     let kept = cacheKey === undefined ? undefined : responses.get(cacheKey, now);
     if (!kept) {
-      const html = await render(build, now).catch(refuseDamaged(app, request, build));
+      let html: string | undefined;
+      try {
+        html = await render(build, now).catch(refuseDamaged(app, request, build));
+      } catch (err) {
+        if (!(err instanceof ApiError)) request.log.error({ err, route: request.routeOptions.url }, 'page failed');
+        return errorPage(reply, build, app.config, locale, 500);
+      }
       if (html === undefined) return notFound(reply, build, app.config, locale);
       if (cacheKey === undefined) return reply.type(HTML_TYPE).send(html);
       kept = responses.keep(cacheKey, now, { body: html, contentType: HTML_TYPE });
@@ -130,8 +166,10 @@ export function installPages(app: FastifyInstance) {
         config: { cache: page.cache },
         handler: (request, reply) => {
           const params = request.params as Record<string, string>;
-          return serve(request, reply, `${url}|${JSON.stringify(params)}`, locale, async (build, now) => {
-            const ctx: ViewContext = { build, config: app.config, locale, params };
+          const pageNumber = page.paged ? requestedPage(request.query) : 1;
+          if (pageNumber === undefined) return notFound(reply, app.catalog.current().build, app.config, locale);
+          return serve(request, reply, `${url}|${JSON.stringify(params)}|${pageNumber}`, locale, async (build, now) => {
+            const ctx: ViewContext = { build, config: app.config, locale, params, page: pageNumber };
             const view = await page.view(ctx);
             return view && renderView(view, ctx, now);
           });

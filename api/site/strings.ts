@@ -105,6 +105,17 @@ export interface PageStrings {
   sampleData: string;
   notFound: string;
   notFoundText: string;
+  /** addresses: error pages, the index by country, pages of long lists */
+  serverError: string;
+  serverErrorText: string;
+  errorReference: string;
+  indexByCountry: string;
+  indexByCountryCaption: string;
+  currency: string;
+  publishedCities: string;
+  allCountries: string;
+  allCitiesOf: (n: number, country: string) => string;
+  pager: { label: string; prev: string; next: string; pageOf: (page: number, pages: number) => string };
 }
 
 const sample = (locale: Locale, n: number, spaces: string) => `n = ${formatNumber(locale, n)} ${spaces}`;
@@ -208,6 +219,16 @@ export const STRINGS: Record<Locale, PageStrings> = {
     sampleData: 'Sample data, not real prices.',
     notFound: 'Page not found',
     notFoundText: 'There is nothing at this address. It may have been removed in a newer build of the data.',
+    serverError: 'Something went wrong',
+    serverErrorText: 'This page cannot be shown right now. Please try again later; the other pages still work.',
+    errorReference: 'Reference:',
+    indexByCountry: 'By country',
+    indexByCountryCaption: 'Each country\'s cities in the index and how many of them have published figures; the country\'s page holds the figures.',
+    currency: 'Currency',
+    publishedCities: 'Cities with published figures',
+    allCountries: 'All countries',
+    allCitiesOf: (n, country) => `All ${formatNumber('en', n)} cities in ${country}`,
+    pager: { label: 'Pages', prev: 'Previous page', next: 'Next page', pageOf: (p, n) => `Page ${formatNumber('en', p)} of ${formatNumber('en', n)}` },
   },
   de: {
     languageName: 'Deutsch',
@@ -307,6 +328,16 @@ export const STRINGS: Record<Locale, PageStrings> = {
     sampleData: 'Beispieldaten, keine echten Preise.',
     notFound: 'Seite nicht gefunden',
     notFoundText: 'Unter dieser Adresse gibt es nichts. Vielleicht wurde sie in einem neueren Datenstand entfernt.',
+    serverError: 'Etwas ist schiefgelaufen',
+    serverErrorText: 'Diese Seite kann gerade nicht angezeigt werden. Bitte versuchen Sie es später noch einmal; die anderen Seiten funktionieren weiter.',
+    errorReference: 'Referenz:',
+    indexByCountry: 'Nach Land',
+    indexByCountryCaption: 'Die Städte jedes Landes im Index und wie viele davon veröffentlichte Zahlen haben; die Seite des Landes enthält die Zahlen.',
+    currency: 'Währung',
+    publishedCities: 'Städte mit veröffentlichten Zahlen',
+    allCountries: 'Alle Länder',
+    allCitiesOf: (n, country) => `Alle ${formatNumber('de', n)} Städte in ${country}`,
+    pager: { label: 'Seiten', prev: 'Vorherige Seite', next: 'Nächste Seite', pageOf: (p, n) => `Seite ${formatNumber('de', p)} von ${formatNumber('de', n)}` },
   },
   es: {
     languageName: 'Español',
@@ -406,6 +437,16 @@ export const STRINGS: Record<Locale, PageStrings> = {
     sampleData: 'Datos de ejemplo, no son precios reales.',
     notFound: 'Página no encontrada',
     notFoundText: 'No hay nada en esta dirección. Puede que se haya retirado en una compilación más reciente de los datos.',
+    serverError: 'Algo ha fallado',
+    serverErrorText: 'Esta página no se puede mostrar ahora. Vuelva a intentarlo más tarde; las demás páginas siguen funcionando.',
+    errorReference: 'Referencia:',
+    indexByCountry: 'Por país',
+    indexByCountryCaption: 'Las ciudades de cada país en el índice y cuántas tienen cifras publicadas; la página del país contiene las cifras.',
+    currency: 'Moneda',
+    publishedCities: 'Ciudades con cifras publicadas',
+    allCountries: 'Todos los países',
+    allCitiesOf: (n, country) => `Las ${formatNumber('es', n)} ciudades de ${country}`,
+    pager: { label: 'Páginas', prev: 'Página anterior', next: 'Página siguiente', pageOf: (p, n) => `Página ${formatNumber('es', p)} de ${formatNumber('es', n)}` },
   },
 };
 

@@ -15,6 +15,7 @@ import type { HistorySeries, IndexFigure } from './charts.ts';
 import { cityName, namedCity } from './city-names.ts';
 import { markdownToHtml } from './markdown.ts';
 import { bibtex, describeRelease, readReleasePackage } from './releases.ts';
+import { pageCount, pageOf } from './paging.ts';
 import { perBuild } from './per-build.ts';
 import { STRINGS } from './strings.ts';
 
@@ -29,6 +30,8 @@ export interface PageView {
   data: Record<string, unknown>;
   /** the JSON and CSV this page shows */
   dataLinks: DataLink[];
+  /** the page of a paged list it shows, when past the first (its canonical URL names it) */
+  pageNumber?: number;
 }
 
 export interface ViewContext {
@@ -36,7 +39,15 @@ export interface ViewContext {
   config: AppConfig;
   locale: Locale;
   params: Record<string, string>;
+  /** the `page` the query asks for (1 without one) on a page that pages */
+  page: number;
 }
+
+/** The home names each country's largest cities; its hub lists them all. */
+const HOME_CITIES_PER_COUNTRY = 12;
+/** Cities a page of the market rates or of a country's price index shows: pages grow with a country, not with the catalogue. */
+export const PRICES_CITIES_PER_PAGE = 100;
+export const INDEX_CITIES_PER_PAGE = 50;
 
 /** How many listing cards a place or operator page shows (the API's list pages the rest). */
 const CARDS_PER_PAGE = 24;
@@ -81,15 +92,37 @@ function cards(ctx: ViewContext, filters: Filters): { total: number; cards: (Lis
   };
 }
 
+/** Items grouped by a key, each group in the items' order. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** The geo file's cities of each country, in its order; made once per build and locale. */
+function citiesOf(build: LoadedBuild, locale: Locale, countryCode: string) {
+  return perBuild(build, `cities-by-country|${locale}`, () => groupBy(build.geo[locale].cities, (c) => c.countryCode)).get(countryCode) ?? [];
+}
+
+const largestCities = (build: LoadedBuild, locale: Locale, countryCode: string) => perBuild(build, `largest-cities|${locale}|${countryCode}`, () =>
+  [...citiesOf(build, locale, countryCode)].sort((a, b) => b.propertyCount - a.propertyCount || a.name.localeCompare(b.name, locale))
+    .slice(0, HOME_CITIES_PER_COUNTRY));
+
 export function homeView(ctx: ViewContext): PageView {
   const geo = ctx.build.geo[ctx.locale];
   const countries = geo.countries.map((c) => ({
     ...c,
     path: pathOf(ctx, { kind: 'coworking', country: slugName(c) }),
-    cities: geo.cities.filter((city) => city.countryCode === c.code).map((city) => ({
+    cities: largestCities(ctx.build, ctx.locale, c.code).map((city) => ({
       ...city,
       path: pathOf(ctx, { kind: 'coworking', country: slugName(c), city: slugName(city) }),
     })),
+    cityCount: citiesOf(ctx.build, ctx.locale, c.code).length,
   }));
   return {
     template: 'home',
@@ -206,15 +239,20 @@ function figureNames(ctx: ViewContext) {
   };
 }
 
-/** The market rates of every city, each with its price page. */
-export function pricesView(ctx: ViewContext): PageView {
+/** The market rates of every city, a page of them at a time, each with its price page. */
+export function pricesView(ctx: ViewContext): PageView | undefined {
   const file = ctx.build.marketRates[ctx.locale];
+  const page = { kind: 'prices' } as const;
+  const paged = pageOf(file.cities, ctx.page, PRICES_CITIES_PER_PAGE, pathOf(ctx, page));
+  if (!paged) return undefined;
   return {
     template: 'prices',
-    page: { kind: 'prices' },
+    page,
+    pageNumber: paged.page,
     data: {
       asOf: file.asOf,
-      cities: file.cities.map((c) => ({ ...c, name: cityName(ctx.build, ctx.locale, c.rates.city), path: pathOf(ctx, { kind: 'prices', city: c.rates.city }) })),
+      cities: paged.items.map((c) => ({ ...c, name: cityName(ctx.build, ctx.locale, c.rates.city), path: pathOf(ctx, { kind: 'prices', city: c.rates.city }) })),
+      paged,
       optionName: figureNames(ctx).product,
     },
     dataLinks: [apiLink(ctx, '/v1/market/rates'), ...priceIndexLinks(ctx)],
@@ -316,23 +354,24 @@ function cityHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, c:
   return { chart, caption: t.historyCityCaption(name), table };
 }
 
-/** Every city's overall history: a chart per currency, a row per city. */
-function indexHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, history: PriceHistoryPayload) {
+/** The overall history of a page of one country's cities: a chart of their series, a row per city. */
+function countryHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, history: PriceHistoryPayload, slugs: Set<string>, key: string) {
   const t = STRINGS[ctx.locale];
   const names = figureNames(ctx);
-  const withFigures = history.cities.filter((c) => c.points.some((p) => p.published));
-  const currencies = [...new Set(withFigures.map((c) => c.currency))];
+  const cities = history.cities.filter((c) => slugs.has(c.city.slug));
+  const withFigures = cities.filter((c) => c.points.some((p) => p.published));
   const cityPricesPath = (c: PriceHistoryCity) => pathOf(ctx, { kind: 'prices', city: c.city });
-  const charts = perBuild(ctx.build, `history-index|${ctx.locale}`, () => currencies.map((currency) => {
-    const series = withFigures.filter((c) => c.currency === currency).map((c) => ({ name: names.city(c.city.slug), href: cityPricesPath(c), points: c.points }));
+  const currency = cities[0]?.currency;
+  const charts = withFigures.length === 0 ? [] : perBuild(ctx.build, `history-index|${ctx.locale}|${key}`, () => {
+    const series = withFigures.map((c) => ({ name: names.city(c.city.slug), href: cityPricesPath(c), points: c.points }));
     const chart = historyChart(series, { ariaLabel: t.historyIndexCaption(currency), locale: ctx.locale, currency });
-    return { currency, caption: t.historyIndexCaption(currency), svg: chart.html, note: chart.greyed > 0 ? t.historyOthers(chart.greyed) : undefined };
-  }));
+    return [{ currency, caption: t.historyIndexCaption(currency), svg: chart.html, note: chart.greyed > 0 ? t.historyOthers(chart.greyed) : undefined }];
+  });
   const table: HistoryTable = {
     caption: t.history,
     corner: t.city,
     columns: history.months.map((m) => ({ key: m, label: formatMonth(ctx.locale, m) })),
-    rows: history.cities.map((c) => ({ key: c.city.slug, label: names.city(c.city.slug), path: cityPricesPath(c), cells: c.points })),
+    rows: cities.map((c) => ({ key: c.city.slug, label: names.city(c.city.slug), path: cityPricesPath(c), cells: c.points })),
   };
   return { charts, table };
 }
@@ -353,17 +392,66 @@ async function releaseOf(ctx: ViewContext) {
   return { ...describeRelease(pkg, siteUrl), bibtexEntry: bibtex(pkg, siteUrl, serviceName) };
 }
 
+/** The index's cities by country, in the geo file's order of countries; made once per build and locale. */
+function indexCountries(build: LoadedBuild, locale: Locale) {
+  return perBuild(build, `index-countries|${locale}`, () => {
+    const byCode = groupBy(build.priceIndex().cities, (c) => c.countryCode);
+    return build.geo[locale].countries.filter((c) => byCode.has(c.code)).map((c) => ({ country: slugName(c), code: c.code, cities: byCode.get(c.code)! }));
+  });
+}
+
+/** The path after the locale of every page of the index by country (the sitemap lists them). */
+export function indexCountryPaths(build: LoadedBuild, locale: Locale): string[] {
+  return indexCountries(build, locale).flatMap(({ country, cities }) => Array.from({ length: pageCount(cities.length, INDEX_CITIES_PER_PAGE) },
+    (_, k) => `/price-index/${country.slug}${k === 0 ? '' : `?page=${k + 1}`}`));
+}
+
+/** The pages of the market rates after the first, as paths after the locale (the sitemap lists them). */
+export const pricesPagePaths = (build: LoadedBuild, locale: Locale): string[] => Array.from(
+  { length: pageCount(build.marketRates[locale].cities.length, PRICES_CITIES_PER_PAGE) - 1 }, (_, k) => `/prices?page=${k + 2}`);
+
+/** The index by country: each country's cities, what of them is published, its page; then the methodology and the citation. */
 export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
+  const index = ctx.build.priceIndex();
+  const history = await historyOf(ctx.build);
+  return {
+    template: 'price-index',
+    page: { kind: 'price-index' },
+    cited: { asOf: index.asOf, release: ctx.build.manifest.releaseId },
+    data: {
+      index,
+      countries: indexCountries(ctx.build, ctx.locale).map(({ country, cities }) => ({
+        ...country,
+        path: pathOf(ctx, { kind: 'price-index', country }),
+        currencies: [...new Set(cities.map((c) => c.currency))].join(', '),
+        cities: cities.length,
+        published: cities.filter((c) => c.published).length,
+      })),
+      methodology: await methodologyHtml(ctx.build),
+      release: await releaseOf(ctx),
+    },
+    dataLinks: priceIndexLinks(ctx, history !== undefined),
+  };
+}
+
+/** A country's part of the index, INDEX_CITIES_PER_PAGE cities a page: a chart, the table and the history of those cities. */
+export async function priceIndexCountryView(ctx: ViewContext): Promise<PageView | undefined> {
+  const entry = indexCountries(ctx.build, ctx.locale).find((c) => c.country.slug === ctx.params.country);
+  if (!entry) return undefined;
+  const page: CitationPage = { kind: 'price-index', country: entry.country };
+  const paged = pageOf(entry.cities, ctx.page, INDEX_CITIES_PER_PAGE, pathOf(ctx, page));
+  if (!paged) return undefined;
   const index = ctx.build.priceIndex();
   const history = await historyOf(ctx.build);
   const t = STRINGS[ctx.locale];
   const chartsModule = await loadCharts();
   const { indexChart, indexFigures } = chartsModule;
-  const charts = perBuild(ctx.build, `index-charts|${ctx.locale}`, () => {
-    const figures = indexFigures(index.cities, ctx.locale, figureNames(ctx));
-    const currencies = [...new Set(index.cities.filter((c) => c.published).map((c) => c.currency))];
+  const key = `${entry.country.slug}|${paged.page}`;
+  const charts = perBuild(ctx.build, `index-charts|${ctx.locale}|${key}`, () => {
+    const figures = indexFigures(paged.items, ctx.locale, figureNames(ctx));
+    const currencies = [...new Set(paged.items.filter((c) => c.published).map((c) => c.currency))];
     return currencies.map((currency) => {
-      const slugs = new Set(index.cities.filter((c) => c.currency === currency).map((c) => c.city.slug));
+      const slugs = new Set(paged.items.filter((c) => c.currency === currency).map((c) => c.city.slug));
       const mine = figures.filter((f: IndexFigure) => slugs.has(f.citySlug));
       return {
         currency,
@@ -374,16 +462,17 @@ export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
     });
   });
   return {
-    template: 'price-index',
-    page: { kind: 'price-index' },
+    template: 'price-index-country',
+    page,
+    pageNumber: paged.page,
     cited: { asOf: index.asOf, release: ctx.build.manifest.releaseId },
     data: {
       index,
       charts,
-      cities: index.cities.map((c) => indexRows(ctx, c)),
-      methodology: await methodologyHtml(ctx.build),
-      release: await releaseOf(ctx),
-      history: history && indexHistory(ctx, chartsModule, history),
+      paged,
+      cities: paged.items.map((c) => indexRows(ctx, c)),
+      priceIndexPath: pathOf(ctx, { kind: 'price-index' }),
+      history: history && countryHistory(ctx, chartsModule, history, new Set(paged.items.map((c) => c.city.slug)), key),
     },
     dataLinks: priceIndexLinks(ctx, history !== undefined),
   };
