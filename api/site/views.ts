@@ -44,7 +44,7 @@ export interface ViewContext {
 }
 
 /** The home names each country's largest cities; its hub lists them all. */
-const HOME_CITIES_PER_COUNTRY = 12;
+export const HOME_CITIES_PER_COUNTRY = 12;
 /** Cities a page of the market rates or of a country's price index shows: pages grow with a country, not with the catalogue. */
 export const PRICES_CITIES_PER_PAGE = 100;
 export const INDEX_CITIES_PER_PAGE = 50;
