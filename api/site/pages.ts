@@ -17,6 +17,7 @@ import { CACHE, type CacheHint } from '../http/headers.ts';
 import { ApiError, PROBLEM_KINDS, problemPath } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
 import { installAddresses, requestLocale } from './addresses.ts';
+import { stopPageWorker } from './page-workers.ts';
 import { requestedPage } from './paging.ts';
 import { installSitemaps } from './sitemaps.ts';
 import { markdownToHtml } from './markdown.ts';
@@ -135,6 +136,7 @@ const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => 
 export function installPages(app: FastifyInstance) {
   installAddresses(app);
   installSitemaps(app);
+  app.addHook('onClose', stopPageWorker);
   /** Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404. */
   const serve = async (request: FastifyRequest, reply: FastifyReply, key: string, locale: Locale, render: (build: LoadedBuild, now: number) => Promise<string | undefined>) => {
     const { build, responses } = app.catalog.current();

@@ -8,10 +8,12 @@ import type { AppConfig } from '../config.ts';
 import type { ListingCard, PropertyDetail } from '../../contract/catalog.ts';
 import type { Locale, OptionType, SlugName } from '../../contract/common.ts';
 import type { PlaceHub, PriceIndexCity } from '../../contract/market.ts';
-import type { PriceHistoryCity, PriceHistoryPayload, PriceHistoryPoint } from '../../contract/research.ts';
+import type { PriceHistoryCity, PriceHistoryPoint } from '../../contract/research.ts';
 import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
-import type { HistorySeries, IndexFigure } from './charts.ts';
+import type { HistorySeries } from './charts.ts';
+import { onPageWorker, type HistoryParts } from './page-workers.ts';
+import type { Names } from './page-worker.ts';
 import { cityName, namedCity } from './city-names.ts';
 import { markdownToHtml } from './markdown.ts';
 import { bibtex, describeRelease, readReleasePackage } from './releases.ts';
@@ -259,28 +261,29 @@ export function pricesView(ctx: ViewContext): PageView | undefined {
   };
 }
 
-type Charts = typeof import('./charts.ts');
-/**
- * The charts' module, imported when a price page is first asked for: Observable Plot and linkedom
- * cost about half a second of CPU to import, which the server's start-up would pay otherwise.
- */
-const loadCharts = (): Promise<Charts> => import('./charts.ts');
+/** The names of the cities and products a chart of these cities writes, as the tables write them. */
+function chartNames(ctx: ViewContext, cities: PriceIndexCity[]): Names {
+  const names = figureNames(ctx);
+  const types = new Set(cities.flatMap((c) => (c.byType ?? []).map((b) => b.optionType)));
+  return {
+    cities: Object.fromEntries(cities.map((c) => [c.city.slug, names.city(c.city.slug)])),
+    products: Object.fromEntries([...types].map((type) => [type, names.product(type)])),
+  };
+}
 
 /** A city's market rates, its price index figures and their chart. */
 export async function cityPricesView(ctx: ViewContext): Promise<PageView | undefined> {
   const rates = ctx.build.marketRates[ctx.locale].cities.find((c) => c.rates.city.slug === ctx.params.city);
   const indexCity = ctx.build.priceIndex().cities.find((c) => c.city.slug === ctx.params.city);
   if (!rates && !indexCity) return undefined;
-  const charts = await loadCharts();
-  const { cityChart, indexFigures } = charts;
   const history = await historyOf(ctx.build);
-  const historyCity = history?.cities.find((c) => c.city.slug === ctx.params.city);
+  const historyCity = history?.city(ctx.params.city);
   const city = namedCity(ctx.build, ctx.locale, rates?.rates.city ?? indexCity!.city);
-  const figures = indexCity ? indexFigures([indexCity], ctx.locale, figureNames(ctx)) : [];
   const t = STRINGS[ctx.locale];
-  const chart = figures.length === 0 ? undefined : perBuild(ctx.build, `city-chart|${ctx.locale}|${city.slug}`, () => cityChart(figures, {
-    ariaLabel: t.chartCityCaption(city.name), locale: ctx.locale, currency: indexCity!.currency,
-  }));
+  const chart = indexCity && await perBuild(ctx.build, `city-chart|${ctx.locale}|${city.slug}`, () => onPageWorker({
+    kind: 'city-chart', city: indexCity, names: chartNames(ctx, [indexCity]),
+    text: { ariaLabel: t.chartCityCaption(city.name), locale: ctx.locale, currency: indexCity.currency },
+  }) as Promise<string | undefined>);
   return {
     template: 'city-prices',
     page: { kind: 'prices', city },
@@ -292,7 +295,7 @@ export async function cityPricesView(ctx: ViewContext): Promise<PageView | undef
       cityPath: cityPath(ctx, city.slug),
       optionName: figureNames(ctx).product,
       priceIndexPath: pathOf(ctx, { kind: 'price-index' }),
-      history: historyCity && cityHistory(ctx, charts, historyCity, history!.months),
+      history: historyCity && await cityHistory(ctx, historyCity, history!),
     },
     dataLinks: [apiLink(ctx, '/v1/market/rates', { city: city.slug }), ...priceIndexLinks(ctx, history !== undefined)],
   };
@@ -317,11 +320,29 @@ function indexRows(ctx: ViewContext, c: PriceIndexCity) {
   };
 }
 
-/** The build's monthly history (price-history.json), read and parsed once; undefined when the build has none. */
-function historyOf(build: LoadedBuild): Promise<PriceHistoryPayload | undefined> {
+/** The monthly history: its months, their labels, and a city's series read from its own JSON text when asked for. */
+interface History {
+  months: string[];
+  monthLabels: Record<Locale, string[]>;
+  city(slug: string): PriceHistoryCity | undefined;
+}
+
+/** The build's monthly history (price-history.json), cut per city once, on the page worker; undefined when the build has none. */
+function historyOf(build: LoadedBuild): Promise<History | undefined> {
   return perBuild(build, 'history', async () => {
     const bytes = await build.servedFiles.read('price-history.json');
-    return bytes && JSON.parse(bytes.toString('utf8')) as PriceHistoryPayload;
+    if (!bytes) return undefined;
+    const { months, monthLabels, slugs, offsets, bytes: texts } = await onPageWorker({ kind: 'history', bytes }) as HistoryParts;
+    const at = new Map(slugs.map((slug, i) => [slug, i]));
+    const buffer = Buffer.from(texts.buffer, texts.byteOffset, texts.byteLength);
+    return {
+      months,
+      monthLabels,
+      city: (slug: string) => {
+        const i = at.get(slug);
+        return i === undefined ? undefined : JSON.parse(buffer.toString('utf8', offsets[i], offsets[i + 1])) as PriceHistoryCity;
+      },
+    };
   });
 }
 
@@ -334,7 +355,7 @@ export interface HistoryTable {
 }
 
 /** A city's history: overall and each product as series, a row per month. */
-function cityHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, c: PriceHistoryCity, months: string[]) {
+async function cityHistory(ctx: ViewContext, c: PriceHistoryCity, history: History) {
   const t = STRINGS[ctx.locale];
   const names = figureNames(ctx);
   const series: (HistorySeries & { key: string })[] = [
@@ -342,35 +363,35 @@ function cityHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, c:
     ...c.byType.filter((b) => b.points.some((p) => p.published)).map((b) => ({ key: b.optionType, name: names.product(b.optionType), points: b.points })),
   ];
   const name = names.city(c.city.slug);
-  const chart = perBuild(ctx.build, `history-city|${ctx.locale}|${c.city.slug}`, () => historyChart(series, {
-    ariaLabel: t.historyCityCaption(name), locale: ctx.locale, currency: c.currency,
-  }).html);
+  const chart = await perBuild(ctx.build, `history-city|${ctx.locale}|${c.city.slug}`, async () => (await onPageWorker({
+    kind: 'history-chart', series, text: { ariaLabel: t.historyCityCaption(name), locale: ctx.locale, currency: c.currency },
+  }) as { html: string }).html);
   const table: HistoryTable = {
     caption: t.historyCityCaption(name),
     corner: t.month,
     columns: series.map((s) => ({ key: s.key, label: s.name })),
-    rows: months.map((m, k) => ({ key: m, label: formatMonth(ctx.locale, m), cells: series.map((s) => s.points[k]) })),
+    rows: history.months.map((m, k) => ({ key: m, label: history.monthLabels[ctx.locale][k], cells: series.map((s) => s.points[k]) })),
   };
   return { chart, caption: t.historyCityCaption(name), table };
 }
 
 /** The overall history of a page of one country's cities: a chart of their series, a row per city. */
-function countryHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, history: PriceHistoryPayload, slugs: Set<string>, key: string) {
+async function countryHistory(ctx: ViewContext, history: History, slugs: string[], key: string) {
   const t = STRINGS[ctx.locale];
   const names = figureNames(ctx);
-  const cities = history.cities.filter((c) => slugs.has(c.city.slug));
+  const cities = slugs.map((slug) => history.city(slug)).filter((c) => c !== undefined);
   const withFigures = cities.filter((c) => c.points.some((p) => p.published));
   const cityPricesPath = (c: PriceHistoryCity) => pathOf(ctx, { kind: 'prices', city: c.city });
   const currency = cities[0]?.currency;
-  const charts = withFigures.length === 0 ? [] : perBuild(ctx.build, `history-index|${ctx.locale}|${key}`, () => {
+  const charts = withFigures.length === 0 ? [] : await perBuild(ctx.build, `history-index|${ctx.locale}|${key}`, async () => {
     const series = withFigures.map((c) => ({ name: names.city(c.city.slug), href: cityPricesPath(c), points: c.points }));
-    const chart = historyChart(series, { ariaLabel: t.historyIndexCaption(currency), locale: ctx.locale, currency });
+    const chart = await onPageWorker({ kind: 'history-chart', series, text: { ariaLabel: t.historyIndexCaption(currency), locale: ctx.locale, currency } }) as { html: string; greyed: number };
     return [{ currency, caption: t.historyIndexCaption(currency), svg: chart.html, note: chart.greyed > 0 ? t.historyOthers(chart.greyed) : undefined }];
   });
   const table: HistoryTable = {
     caption: t.history,
     corner: t.city,
-    columns: history.months.map((m) => ({ key: m, label: formatMonth(ctx.locale, m) })),
+    columns: history.months.map((m, k) => ({ key: m, label: history.monthLabels[ctx.locale][k] })),
     rows: cities.map((c) => ({ key: c.city.slug, label: names.city(c.city.slug), path: cityPricesPath(c), cells: c.points })),
   };
   return { charts, table };
@@ -444,22 +465,15 @@ export async function priceIndexCountryView(ctx: ViewContext): Promise<PageView 
   const index = ctx.build.priceIndex();
   const history = await historyOf(ctx.build);
   const t = STRINGS[ctx.locale];
-  const chartsModule = await loadCharts();
-  const { indexChart, indexFigures } = chartsModule;
   const key = `${entry.country.slug}|${paged.page}`;
-  const charts = perBuild(ctx.build, `index-charts|${ctx.locale}|${key}`, () => {
-    const figures = indexFigures(paged.items, ctx.locale, figureNames(ctx));
+  const charts = await perBuild(ctx.build, `index-charts|${ctx.locale}|${key}`, () => {
     const currencies = [...new Set(paged.items.filter((c) => c.published).map((c) => c.currency))];
-    return currencies.map((currency) => {
-      const slugs = new Set(paged.items.filter((c) => c.currency === currency).map((c) => c.city.slug));
-      const mine = figures.filter((f: IndexFigure) => slugs.has(f.citySlug));
-      return {
-        currency,
-        caption: t.chartIndexCaption(currency),
-        svg: indexChart(mine, { ariaLabel: t.chartIndexCaption(currency), locale: ctx.locale, currency },
-          (slug) => pathOf(ctx, { kind: 'prices', city: { slug, name: '' } }), figures),
-      };
-    });
+    return Promise.all(currencies.map(async (currency) => {
+      const cities = paged.items.filter((c) => c.currency === currency);
+      const text = { ariaLabel: t.chartIndexCaption(currency), locale: ctx.locale, currency };
+      const svg = await onPageWorker({ kind: 'index-chart', cities, names: chartNames(ctx, cities), text, pricesPath: pathOf(ctx, { kind: 'prices' }) }) as string;
+      return { currency, caption: t.chartIndexCaption(currency), svg };
+    }));
   });
   return {
     template: 'price-index-country',
@@ -472,7 +486,7 @@ export async function priceIndexCountryView(ctx: ViewContext): Promise<PageView 
       paged,
       cities: paged.items.map((c) => indexRows(ctx, c)),
       priceIndexPath: pathOf(ctx, { kind: 'price-index' }),
-      history: history && countryHistory(ctx, chartsModule, history, new Set(paged.items.map((c) => c.city.slug)), key),
+      history: history && await countryHistory(ctx, history, paged.items.map((c) => c.city.slug), key),
     },
     dataLinks: priceIndexLinks(ctx, history !== undefined),
   };
