@@ -10,19 +10,25 @@ import { Eta } from 'eta';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LoadedBuild } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
-import { LOCALES, type Locale } from '../../contract/common.ts';
+import { FALLBACK_LOCALE, LOCALES, type Locale } from '../../contract/common.ts';
 import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';
 import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/citation.ts';
 import { CACHE, type CacheHint } from '../http/headers.ts';
-import { ApiError, PROBLEM_KINDS, problemPath } from '../http/problems.ts';
+import { ApiError, PROBLEM_KINDS, problemPath, validationFailed } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
+import { z } from 'zod';
+import { queryInt } from '../../contract/query-params.ts';
+import { requestKey } from '../http/response-cache.ts';
+import { withPlaceSlugs } from '../http/slug-hint.ts';
 import { installAddresses, requestLocale } from './addresses.ts';
 import { stopPageWorker } from './page-workers.ts';
-import { requestedPage } from './paging.ts';
 import { installSitemaps } from './sitemaps.ts';
 import { markdownToHtml } from './markdown.ts';
+import { invalidSearchView, parseSearch, searchInput, searchPagePath, searchView, seeded } from './search.ts';
+import { SEARCH_STRINGS } from './search-strings.ts';
 import { PROBLEM_DOCS } from './problems.ts';
-import { formatDate, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
+import { formatDate, formatDateTime, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
+import { describePage } from './descriptions.ts';
 import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
 import {
   bestView, cityPricesView, homeView, operatorView, placeView, priceIndexCountryView, priceIndexView, pricesView, spaceView,
@@ -38,7 +44,7 @@ interface PageRoute {
   /** after `/{locale}` */
   path: string;
   cache: CacheHint;
-  /** takes `?page=`: any other value of it is a 404 */
+  /** a list in pages (`?page=`, from 1): a page number that is not one, or past the last page, is a 404 */
   paged?: true;
   view(ctx: ViewContext): PageView | undefined | Promise<PageView | undefined>;
 }
@@ -46,11 +52,11 @@ interface PageRoute {
 /** Every localized page, served under /en, /de and /es. */
 const PAGES: PageRoute[] = [
   { path: '', cache: CACHE.geo, view: homeView },
-  { path: '/coworking/:country', cache: CACHE.market, view: placeView },
-  { path: '/coworking/:country/:city', cache: CACHE.market, view: placeView },
-  { path: '/coworking/:country/:city/:zone', cache: CACHE.market, view: placeView },
+  { path: '/coworking/:country', cache: CACHE.market, paged: true, view: placeView },
+  { path: '/coworking/:country/:city', cache: CACHE.market, paged: true, view: placeView },
+  { path: '/coworking/:country/:city/:zone', cache: CACHE.market, paged: true, view: placeView },
   { path: '/space/:slug', cache: CACHE.listing, view: spaceView },
-  { path: '/operator/:slug', cache: CACHE.market, view: operatorView },
+  { path: '/operator/:slug', cache: CACHE.market, paged: true, view: operatorView },
   { path: '/best/:city', cache: CACHE.market, view: bestView },
   { path: '/prices', cache: CACHE.market, view: pricesView, paged: true },
   { path: '/prices/:city', cache: CACHE.market, view: cityPricesView },
@@ -62,20 +68,24 @@ const PAGES: PageRoute[] = [
 function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
   const { asOf, source } = build.priceIndexHead;
   return {
-    /** what the snapshot says of itself when its prices are invented (data/source.json) */
-    sampleNotice: source?.sampleData ? source.description : undefined,
+    /** what the snapshot says of itself when its prices are invented (data/source.json, written in FALLBACK_LOCALE) */
+    sampleNotice: source?.sampleData ? (locale === FALLBACK_LOCALE ? source.description : STRINGS[locale].sampleDataText) : undefined,
     lang: locale,
+    /** the locale the input's own prose (alt texts, source.json) is written in */
+    inputLocale: FALLBACK_LOCALE,
     t: STRINGS[locale],
     service: config.serviceName,
     buildId: build.id,
-    asOf: formatDate(locale, asOf),
+    asOf: formatDateTime(locale, asOf),
     licenseUrl: LICENSE_URL,
     nav: {
       home: `/${locale}`,
       priceIndex: citationPath(locale, { kind: 'price-index' }),
       prices: citationPath(locale, { kind: 'prices' }),
+      search: searchPagePath(locale),
       docs: '/docs',
     },
+    searchWords: SEARCH_STRINGS[locale],
     money: (m: { amount: number; currency: string }) => formatMoney(locale, m),
     share: (x: number) => formatShare(locale, x),
     number: (n: number) => formatNumber(locale, n),
@@ -91,10 +101,11 @@ function renderView(view: PageView, ctx: ViewContext, now: number): string {
   return eta.render(`./${view.template}`, {
     ...frame(ctx.build, config, locale),
     ...view.data,
-    title: citationTitle(locale, view.page),
+    title: view.title ?? citationTitle(locale, view.page),
+    description: view.description ?? describePage(view, locale),
     citation: cite,
     canonical: cite.url + pageQuery,
-    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: citationPath(l, view.page) + pageQuery, current: l === locale })),
+    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: view.pathIn?.(l) ?? citationPath(l, view.page) + pageQuery, current: l === locale })),
     dataLinks: view.dataLinks,
   });
 }
@@ -105,6 +116,7 @@ function errorPage(reply: FastifyReply, build: LoadedBuild, config: AppConfig, l
   const html = eta.render(status === 404 ? './not-found' : './server-error', {
     ...frame(build, config, locale),
     title: status === 404 ? t.notFound : t.serverError,
+    description: status === 404 ? t.notFoundText : t.serverErrorText,
     traceId: String(reply.request.id),
     alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: `/${l}`, current: l === locale })),
     dataLinks: [],
@@ -129,6 +141,14 @@ export function pageNotFound(app: FastifyInstance) {
   };
 }
 
+const PageNumberSchema = z.object({ page: queryInt(1).optional() });
+
+/** The page of a paged list a query asks for (1 when it names none); undefined when `page` is not a page number. */
+function listPageNumber(query: unknown): number | undefined {
+  const parsed = PageNumberSchema.safeParse(query ?? {});
+  return parsed.success ? parsed.data.page ?? 1 : undefined;
+}
+
 /** The problem code of a page path segment (`not-found` → NOT_FOUND). */
 const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => [problemPath(code).split('/').pop()!, code]));
 
@@ -137,11 +157,18 @@ export function installPages(app: FastifyInstance) {
   installAddresses(app);
   installSitemaps(app);
   app.addHook('onClose', stopPageWorker);
-  /** Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404. */
-  const serve = async (request: FastifyRequest, reply: FastifyReply, key: string, locale: Locale, render: (build: LoadedBuild, now: number) => Promise<string | undefined>) => {
+  /**
+   * Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404.
+   * `key` undefined: a page not to keep; `admit`: kept from the second time its key is asked for, as
+   * the API's answers are (a search's keys are as many as the API's, a hub's pages as its listings).
+   */
+  const serve = async (
+    request: FastifyRequest, reply: FastifyReply, key: string | undefined, locale: Locale,
+    render: (build: LoadedBuild, now: number) => Promise<string | undefined>, admit = false,
+  ) => {
     const { build, responses } = app.catalog.current();
     const now = app.clock();
-    const cacheKey = app.config.queryCache ? `page|${key}` : undefined;
+    const cacheKey = app.config.queryCache && key !== undefined ? `page|${key}` : undefined;
     let kept = cacheKey === undefined ? undefined : responses.get(cacheKey, now);
     if (!kept) {
       let html: string | undefined;
@@ -152,7 +179,7 @@ export function installPages(app: FastifyInstance) {
         return errorPage(reply, build, app.config, locale, 500);
       }
       if (html === undefined) return notFound(reply, build, app.config, locale);
-      if (cacheKey === undefined) return reply.type(HTML_TYPE).send(html);
+      if (cacheKey === undefined || (admit && !responses.admits(cacheKey))) return reply.type(HTML_TYPE).send(html);
       kept = responses.keep(cacheKey, now, { body: html, contentType: HTML_TYPE });
     }
     reply.header('etag', kept.etag);
@@ -168,16 +195,39 @@ export function installPages(app: FastifyInstance) {
         config: { cache: page.cache },
         handler: (request, reply) => {
           const params = request.params as Record<string, string>;
-          const pageNumber = page.paged ? requestedPage(request.query) : 1;
+          const pageNumber = page.paged ? listPageNumber(request.query) : 1;
           if (pageNumber === undefined) return notFound(reply, app.catalog.current().build, app.config, locale);
           return serve(request, reply, `${url}|${JSON.stringify(params)}|${pageNumber}`, locale, async (build, now) => {
             const ctx: ViewContext = { build, config: app.config, locale, params, page: pageNumber };
             const view = await page.view(ctx);
             return view && renderView(view, ctx, now);
-          });
+          }, pageNumber > 1);
         },
       });
     }
+
+    app.route({
+      method: 'GET',
+      url: searchPagePath(locale),
+      config: { cache: CACHE.listing },
+      handler: (request, reply) => {
+        const asked = searchInput(request.query, locale);
+        const parsed = parseSearch(asked, locale);
+        if ('errors' in parsed) {
+          const { build } = app.catalog.current();
+          const ctx: ViewContext = { build, config: app.config, locale, params: {}, page: 1 };
+          const errors = withPlaceSlugs(validationFailed(parsed.errors), request, build).errors ?? parsed.errors;
+          return reply.code(400).type(HTML_TYPE).send(renderView(invalidSearchView(ctx, asked, errors), ctx, app.clock()));
+        }
+        const { query, input, fresh } = seeded(parsed.query, asked);
+        // a seed picked for this request is never asked for again: nothing to keep
+        const key = fresh ? undefined : `${searchPagePath(locale)}|${requestKey({ query, params: {} })}`;
+        return serve(request, reply, key, locale, async (build, now) => {
+          const ctx: ViewContext = { build, config: app.config, locale, params: {}, page: query.page };
+          return renderView(searchView(ctx, query, input), ctx, now);
+        }, true);
+      },
+    });
   }
 
   app.route({
