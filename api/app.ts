@@ -16,7 +16,7 @@ import './http/types.ts';
 import { FILTERS, type FilterRegistry } from './catalog/filters.ts';
 import { withPlaceSlugs } from './http/slug-hint.ts';
 import { routes } from './routes/index.ts';
-import { installPages } from './site/pages.ts';
+import { installPages, pageNotFound } from './site/pages.ts';
 import { installEnquiries } from './site/enquiry.ts';
 import { installMcp } from './mcp/http.ts';
 
@@ -107,7 +107,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  installErrorHandling(app, config.siteUrl);
+  installErrorHandling(app, config.siteUrl, pageNotFound(app));
   // First hook of all: rate limits must see every request, preflights and 404s included.
   const limits = installRateLimit(app, counters, clock);
   limitRequest = limits.limitNow;

@@ -121,6 +121,16 @@ export interface PageStrings {
   notFound: string;
   notFoundText: string;
   enquiry: EnquiryStrings;
+  /** addresses: error pages, the index by country */
+  serverError: string;
+  serverErrorText: string;
+  errorReference: string;
+  indexByCountry: string;
+  indexByCountryCaption: string;
+  currency: string;
+  publishedCities: string;
+  allCountries: string;
+  allCitiesOf: (n: number, country: string) => string;
 }
 
 /** The enquiry forms (api/site/enquiry.ts): labels, messages beside the fields, the confirmation. */
@@ -379,6 +389,15 @@ export const STRINGS: Record<Locale, PageStrings> = {
       backToSpace: (space) => `Back to ${space}`,
       backHome: 'Back to the home page',
     },
+    serverError: 'Something went wrong',
+    serverErrorText: 'This page cannot be shown right now. Please try again later; the other pages still work.',
+    errorReference: 'Reference:',
+    indexByCountry: 'By country',
+    indexByCountryCaption: 'Each country\'s cities in the index and how many of them have published figures; the country\'s page holds the figures.',
+    currency: 'Currency',
+    publishedCities: 'Cities with published figures',
+    allCountries: 'All countries',
+    allCitiesOf: (n, country) => `All ${formatNumber('en', n)} cities in ${country}`,
   },
   de: {
     languageName: 'Deutsch',
@@ -535,6 +554,15 @@ export const STRINGS: Record<Locale, PageStrings> = {
       backToSpace: (space) => `Zurück zu ${space}`,
       backHome: 'Zurück zur Startseite',
     },
+    serverError: 'Etwas ist schiefgelaufen',
+    serverErrorText: 'Diese Seite kann gerade nicht angezeigt werden. Bitte versuchen Sie es später noch einmal; die anderen Seiten funktionieren weiter.',
+    errorReference: 'Referenz:',
+    indexByCountry: 'Nach Land',
+    indexByCountryCaption: 'Die Städte jedes Landes im Index und wie viele davon veröffentlichte Zahlen haben; die Seite des Landes enthält die Zahlen.',
+    currency: 'Währung',
+    publishedCities: 'Städte mit veröffentlichten Zahlen',
+    allCountries: 'Alle Länder',
+    allCitiesOf: (n, country) => `Alle ${formatNumber('de', n)} Städte in ${country}`,
   },
   es: {
     languageName: 'Español',
@@ -691,5 +719,14 @@ export const STRINGS: Record<Locale, PageStrings> = {
       backToSpace: (space) => `Volver a ${space}`,
       backHome: 'Volver a la página de inicio',
     },
+    serverError: 'Algo ha fallado',
+    serverErrorText: 'Esta página no se puede mostrar ahora. Vuelva a intentarlo más tarde; las demás páginas siguen funcionando.',
+    errorReference: 'Referencia:',
+    indexByCountry: 'Por país',
+    indexByCountryCaption: 'Las ciudades de cada país en el índice y cuántas tienen cifras publicadas; la página del país contiene las cifras.',
+    currency: 'Moneda',
+    publishedCities: 'Ciudades con cifras publicadas',
+    allCountries: 'Todos los países',
+    allCitiesOf: (n, country) => `Las ${formatNumber('es', n)} ciudades de ${country}`,
   },
 };
