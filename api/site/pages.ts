@@ -16,6 +16,7 @@ import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/cita
 import { CACHE, type CacheHint } from '../http/headers.ts';
 import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
+import { CHART_CSS } from './chart-style.ts';
 import { markdownToHtml } from './markdown.ts';
 import { PROBLEM_DOCS } from './problems.ts';
 import { formatDate, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
@@ -63,6 +64,7 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
     buildId: build.id,
     asOf: formatDate(locale, asOf),
     licenseUrl: LICENSE_URL,
+    chartCss: CHART_CSS,
     nav: {
       home: `/${locale}`,
       priceIndex: citationPath(locale, { kind: 'price-index' }),

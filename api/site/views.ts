@@ -324,7 +324,7 @@ function indexHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, h
   const currencies = [...new Set(withFigures.map((c) => c.currency))];
   const cityPricesPath = (c: PriceHistoryCity) => pathOf(ctx, { kind: 'prices', city: c.city });
   const charts = perBuild(ctx.build, `history-index|${ctx.locale}`, () => currencies.map((currency) => {
-    const series = withFigures.filter((c) => c.currency === currency).map((c) => ({ name: names.city(c.city.slug), href: cityPricesPath(c), points: c.points }));
+    const series = withFigures.filter((c) => c.currency === currency).map((c) => ({ name: names.city(c.city.slug), points: c.points }));
     const chart = historyChart(series, { ariaLabel: t.historyIndexCaption(currency), locale: ctx.locale, currency });
     return { currency, caption: t.historyIndexCaption(currency), svg: chart.html, note: chart.greyed > 0 ? t.historyOthers(chart.greyed) : undefined };
   }));
@@ -368,8 +368,7 @@ export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
       return {
         currency,
         caption: t.chartIndexCaption(currency),
-        svg: indexChart(mine, { ariaLabel: t.chartIndexCaption(currency), locale: ctx.locale, currency },
-          (slug) => pathOf(ctx, { kind: 'prices', city: { slug, name: '' } }), figures),
+        svg: indexChart(mine, { ariaLabel: t.chartIndexCaption(currency), locale: ctx.locale, currency }, figures),
       };
     });
   });

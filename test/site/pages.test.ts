@@ -174,15 +174,17 @@ describe('public pages', () => {
     const currencies = [...new Set(history.cities.filter((c) => c.points.some((p) => p.published)).map((c) => c.currency))].sort();
     assert.deepEqual([...doc.querySelectorAll('figure.history-chart')].map((f) => f.getAttribute('data-currency')).sort(), currencies);
 
-    // 21 cities in EUR: the palette's worth with the largest latest samples in colour, named in the legend; the rest grey, each linked to its page
+    // 21 cities in EUR: the palette's worth with the largest latest samples in colour, named in the legend; the rest grey, each named by its title and linked from the table
     const eur = history.cities.filter((c) => c.currency === 'EUR' && c.points.some((p) => p.published));
     assert.ok(eur.length > PALETTE.length);
     const eurChart = doc.querySelector('figure.history-chart[data-currency="EUR"]')!;
     const largest = [...eur].sort((a, b) => b.points.at(-1)!.sampleSize - a.points.at(-1)!.sampleSize).slice(0, PALETTE.length);
     const cityName = (slug: string) => text(doc.querySelector(`table.history-table tr[data-row="${slug}"] th`));
-    assert.deepEqual(new Set([...eurChart.querySelectorAll('span[class$="-swatch"]')].map(text)), new Set(largest.map((c) => cityName(c.city.slug))));
-    const linked = [...eurChart.querySelectorAll('svg.history-median g[aria-label="line"] a[href]')].map((a) => a.getAttribute('href'));
-    assert.deepEqual(new Set(linked), new Set(eur.filter((c) => !largest.includes(c)).map((c) => `/de/prices/${c.city.slug}`)));
+    assert.deepEqual(new Set([...eurChart.querySelectorAll('span.chart-swatch')].map(text)), new Set(largest.map((c) => cityName(c.city.slug))));
+    const grey = eur.filter((c) => !largest.includes(c));
+    const titled = [...eurChart.querySelectorAll('svg.history-median g[data-mark="line"] path title')].map(text);
+    assert.deepEqual(new Set(titled), new Set(grey.map((c) => cityName(c.city.slug))));
+    for (const c of grey) assert.equal(doc.querySelector(`table.history-table tr[data-row="${c.city.slug}"] th a`)?.getAttribute('href'), `/de/prices/${c.city.slug}`);
     assert.equal(text(eurChart.querySelector('p')), STRINGS.de.historyOthers(eur.length - PALETTE.length));
 
     const london = history.cities.find((c) => c.city.slug === 'london')!;
@@ -193,7 +195,7 @@ describe('public pages', () => {
       assert.ok(row, m);
       assert.deepEqual(series.map((x) => cell(row.querySelector(`[data-column="${x.key}"]`))), series.map((x) => point(x.points[k])), m);
     });
-    const marks = (panel: string) => cityDoc.querySelectorAll(`figure.history-chart svg.history-${panel} g[aria-label="dot"] :is(circle, path)`);
+    const marks = (panel: string) => cityDoc.querySelectorAll(`figure.history-chart svg.history-${panel} g[data-mark="dot"] :is(circle, path)`);
     assert.equal(marks('median').length, series.reduce((n, x) => n + x.points.filter((p) => p.published).length, 0), 'a median per published month');
     assert.equal(marks('index').length, series.reduce((n, x) => n + x.points.filter((p) => p.index !== undefined).length, 0), 'an index mark per indexed month');
     assert.ok(marks('index').length > 0, 'London has a same-spaces index');
@@ -275,7 +277,10 @@ describe('public pages', () => {
       for (const nav of doc.querySelectorAll('nav')) assert.ok(nav.getAttribute('aria-label') || nav.getAttribute('aria-labelledby'), url);
       for (const img of doc.querySelectorAll('main img')) assert.ok(img.getAttribute('alt'), url);
       for (const table of doc.querySelectorAll('table')) assert.ok(table.querySelector('caption') || table.querySelector('thead th'), url);
-      for (const svg of doc.querySelectorAll('figure.chart > figure > svg, figure.chart svg[aria-label]')) assert.ok(svg.getAttribute('aria-label'), url);
+      for (const svg of doc.querySelectorAll('figure.chart > svg')) {
+        assert.equal(svg.getAttribute('role'), 'img', url);
+        assert.ok(svg.getAttribute('aria-label'), url);
+      }
     }
   });
 
