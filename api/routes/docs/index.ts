@@ -49,7 +49,8 @@ type Asset = keyof typeof ASSETS;
 const distDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 // Try-it-out only for reads: the enquiry operations create real enquiries and must never be tried.
-// No deep links: Swagger UI puts each one inside its operation's button, a link in a button. No
+// Swagger UI draws out of sight and takes the operation list's place once it has the document
+// (a loading state would take it at once, for seconds). No deep links: Swagger UI puts each one inside its operation's button, a link in a button. No
 // syntax colours: too light on their dark ground. Swagger UI names none of its <select>s (the server
 // list, a parameter's values, a response's examples): each is named by what it chooses when drawn.
 const INIT_JS = `window.ui = SwaggerUIBundle({
@@ -59,7 +60,11 @@ const INIT_JS = `window.ui = SwaggerUIBundle({
   syntaxHighlight: false,
   supportedSubmitMethods: ['get'],
   presets: [SwaggerUIBundle.presets.apis],
-  layout: 'BaseLayout'
+  layout: 'BaseLayout',
+  onComplete: function () {
+    document.getElementById('swagger-ui').hidden = false;
+    document.getElementById('operation-list').remove();
+  }
 });
 new MutationObserver(function () {
   document.querySelectorAll('#swagger-ui select:not([aria-label])').forEach(function (select) {
@@ -83,7 +88,6 @@ const sampleNotice = (build: LoadedBuild) => {
     : '';
 };
 
-// Swagger UI draws into #swagger-ui, in place of the operation list
 const page = (config: AppConfig, build: LoadedBuild, operationList: string) => `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -98,9 +102,10 @@ const page = (config: AppConfig, build: LoadedBuild, operationList: string) => `
 <script src="/docs/init.js" defer></script>
 </head>
 <body>
-${sampleNotice(build)}<div id="swagger-ui">
+${sampleNotice(build)}<div id="operation-list">
 ${operationList}
 </div>
+<div id="swagger-ui" hidden></div>
 </body>
 </html>
 `;
