@@ -17,6 +17,10 @@ export const DOCS_CSS = `.sample-notice { margin: 1em 2em; padding: .75em 1em; b
 .swagger-ui .btn.try-out__btn.cancel { color: #b00020; border-color: #b00020; }
 .swagger-ui .btn.execute { background-color: #1b5e9e; border-color: #1b5e9e; }
 .swagger-ui .download-contents { background: #555b66; }
+/* responses and schema names that fit a phone: the columns share the width and long names break */
+.swagger-ui .responses-table { table-layout: fixed; width: 100%; }
+.swagger-ui .responses-table .response-col_status { width: 4em; }
+.swagger-ui .responses-table td, .swagger-ui .json-schema-2020-12-accordion { overflow-wrap: anywhere; min-width: 0; }
 /* an example at full length: a box that scrolls would need the keyboard's focus, which Swagger UI does not give it */
 .swagger-ui .highlight-code > .microlight { max-height: none; overflow-y: visible; }
 `;
