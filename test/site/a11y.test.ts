@@ -33,10 +33,21 @@ interface PageType {
   path(locale: Locale, s: Sample): string;
   localized: boolean;
   status?: number;
+  /** what a reader does on the page before it is checked, once it has loaded */
+  use?(page: Page): Promise<void>;
 }
 
 const page = (name: string, path: PageType['path'], status = 200): PageType => ({ name, path, localized: true, status });
-const unlocalized = (name: string, path: string, status = 200): PageType => ({ name, path: () => path, localized: false, status });
+const unlocalized = (name: string, path: string, use?: PageType['use']): PageType => ({ name, path: () => path, localized: false, use });
+
+/** /docs as Swagger UI draws it, with its first operation open and tried out (its answer shown). */
+async function tryFirstOperation(p: Page) {
+  await p.waitForSelector('.opblock-summary-control', { timeout: 60_000 });
+  await p.click('.opblock-summary-control');
+  await p.click('.try-out__btn');
+  await p.click('.execute');
+  await p.waitForSelector('.live-responses-table', { timeout: 60_000 });
+}
 
 export const PAGE_TYPES: PageType[] = [
   page('home', (l) => `/${l}`),
@@ -51,7 +62,7 @@ export const PAGE_TYPES: PageType[] = [
   page('price-index', (l) => `/${l}/price-index`),
   page('not-found', (l) => `/${l}/space/no-such-space`, 404),
   unlocalized('problem', '/problems/not-found'),
-  unlocalized('docs', '/docs'),
+  unlocalized('docs', '/docs', tryFirstOperation),
 ];
 
 let s: SampleApp;
@@ -100,8 +111,7 @@ async function open(p: Page, type: PageType, locale: Locale | undefined) {
   const path = type.path(locale ?? 'en', sample);
   const res = await p.goto(origin + path, { waitUntil: 'load' });
   assert.equal(res?.status(), type.status ?? 200, path);
-  // /docs draws its reference with script: wait until it has
-  if (type.name === 'docs') await p.waitForSelector('.opblock', { timeout: 60_000 });
+  await type.use?.(p);
   return path;
 }
 
@@ -134,7 +144,8 @@ const PHONE = `(() => {
     let el = table.parentElement;
     while (el && el !== document.body && el.scrollWidth <= el.clientWidth) el = el.parentElement;
     if (!el || el === document.body) return false;
-    const labelled = el.getAttribute('role') === 'region' && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'));
+    const region = el.getAttribute('role') === 'region' || el.tagName === 'SECTION';
+    const labelled = region && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'));
     return !(labelled && el.tabIndex === 0);
   }).map((t) => (t.caption ? t.caption.textContent.trim() : t.className || 'table'));
   return { overflow: root.scrollWidth - root.clientWidth, smallest, trapped };
