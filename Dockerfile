@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # Desk Atlas: the API server (bundled) and the pipeline (run as a job) in one image.
-# `docker build -t desk-atlas .`; compose.yaml builds and runs it with two replicas.
+# `docker build -t desk-atlas .`; compose.yaml builds it and runs N replicas (`--scale api=N`).
+# test/deploy/image.test.ts builds it without a daemon: the context as .dockerignore leaves it,
+# each COPY as written, each RUN in the stage's own root, then starts the server and the job.
 # npm ci works here: the image installs from the public registry for linux-x64 only, where every
 # optional DuckDB binary npm ci asks for exists (the README explains why `make install` uses npm install).
 ARG NODE_IMAGE=node:20-bookworm-slim
@@ -17,6 +19,7 @@ COPY package.json package-lock.json ./
 FROM toolchain AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY contract ./contract
 COPY pipeline ./pipeline
 COPY api ./api
@@ -32,7 +35,7 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DIST_DIR=/srv/dist \
     LEADS_DB=/srv/var/leads.db \
-    LEADS_MAIL_SPOOL=/srv/var/mail
+    LEADS_MAIL_SPOOL=/srv/mail
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/app ./dist/app
@@ -41,7 +44,7 @@ COPY --from=build /app/dist/server ./dist/server
 COPY package.json ./
 COPY data ./data
 # named volumes mounted here start with this ownership
-RUN mkdir -p /srv/dist /srv/var && chown node:node /srv/dist /srv/var
+RUN mkdir -p /srv/dist /srv/var /srv/mail && chown node:node /srv/dist /srv/var /srv/mail
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s \

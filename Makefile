@@ -73,8 +73,12 @@ bench-1m: install build
 leads: install
 	$(NPM) run --silent leads -- $(ARGS)
 
+## mcp: the read-only MCP server over stdio for a local client, on DIST/current (the HTTP server offers the same at /mcp)
+mcp: install
+	@DIST_DIR=$(DIST) $(NPM) run --silent mcp
+
 ## help: list the targets
 help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
 
-.PHONY: system-deps install build start data serve test typecheck lint-openapi openapi generate bench bench-1m leads help
+.PHONY: system-deps install build start data serve test typecheck lint-openapi openapi generate bench bench-1m leads mcp help

@@ -17,6 +17,7 @@ import { FILTERS, type FilterRegistry } from './catalog/filters.ts';
 import { withPlaceSlugs } from './http/slug-hint.ts';
 import { routes } from './routes/index.ts';
 import { installPages } from './site/pages.ts';
+import { installMcp } from './mcp/http.ts';
 
 // @fastify/compress asks of every payload whether it is `instanceof Response`; Node loads fetch's
 // classes on the first read of that global (~20 ms). Read here, while the server imports this
@@ -137,5 +138,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   for (const def of routes(opts.filters ?? FILTERS)) registerRoute(app, def, withPlaceSlugs);
   installPages(app);
+  installMcp(app);
   return app;
 }

@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   LEADS_DB: z.string().min(1).default('var/leads.db'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'expected postgres://user:password@host:port/database').optional(),
   LEADS_MAIL_SPOOL: z.string().min(1).default('var/mail'),
+  // The operator's word that LEADS_MAIL_SPOOL is a volume that outlives the container (compose sets it).
+  LEADS_MAIL_SPOOL_VOLUME: flag.default(false),
   SMTP_URL: z.string().optional(),
   LEADS_TEAM_EMAIL: z.string().min(1).default('team@localhost'),
   CHALLENGE_SECRET: z.string().optional(),
@@ -158,6 +160,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (production && !e.CHALLENGE_SECRET) {
     throw new ConfigError(`CHALLENGE_SECRET is required when NODE_ENV=production (NODE_ENV=${e.NODE_ENV})`);
+  }
+  if (production && !e.SMTP_URL && !e.LEADS_MAIL_SPOOL_VOLUME) {
+    throw new ConfigError(`SMTP_URL is unset, so enquiry mail is written as .eml files to LEADS_MAIL_SPOOL (${e.LEADS_MAIL_SPOOL}), which a container loses when it is replaced: set SMTP_URL, or mount a volume at LEADS_MAIL_SPOOL and declare it with LEADS_MAIL_SPOOL_VOLUME=1 (compose.yaml does both)`);
   }
   let trustProxy: TrustProxy;
   try {

@@ -158,6 +158,7 @@ export async function collectExamples({ app, build }: SampleApp): Promise<Exampl
   const page = new URL(detail.webUrl).pathname.slice(1);
   await read('getPageProtectedResourceMetadata', { path: page }, `/.well-known/oauth-protected-resource/${page}`);
   await read('getAuthGuide', {}, '/auth.md');
+  await read('getLlmsText', {}, '/llms.txt');
   await read('getDocsPage', {}, '/docs');
   // the reference page's assets and this document itself are not shown as examples of themselves
   operations.getDocsAsset = { parameters: { asset: 'swagger-ui.css' } };

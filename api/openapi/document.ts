@@ -87,6 +87,7 @@ const MEDIA_TYPES: Record<string, string | string[]> = {
   getPriceReportHistory: 'text/csv',
   getReleaseFile: ['text/csv', 'application/json', 'text/markdown', 'application/x-yaml', 'application/x-bibtex'],
   getAuthGuide: 'text/markdown',
+  getLlmsText: 'text/markdown',
   getApiCatalog: 'application/linkset+json',
   getDocsPage: 'text/html',
   getMedia: 'image/svg+xml',

@@ -15,6 +15,7 @@ import { SITE_ROUTES } from './site/index.ts';
 import { RELEASE_ROUTES } from './releases/index.ts';
 import { mediaRoute } from './media/index.ts';
 import { contactLeadRoute, inquiryLeadRoute } from './leads/index.ts';
+import { llmsRoute } from './llms/index.ts';
 
 /** Every route of the app, in registration order; the list, map and facets take the filters of a registry. */
 export const routes = (filters: FilterRegistry): RouteDefinition<any, any, any>[] => {
@@ -36,6 +37,7 @@ export const routes = (filters: FilterRegistry): RouteDefinition<any, any, any>[
     ...SITE_ROUTES,
     ...RELEASE_ROUTES,
     ...DOCS_ROUTES,
+    llmsRoute,
     mediaRoute,
     contactLeadRoute,
     inquiryLeadRoute,

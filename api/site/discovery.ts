@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
 import { UriSchema } from '../../contract/common.ts';
+import { MCP_PATH } from '../mcp/http.ts';
 
 export const AUTH_GUIDE_PATH = '/auth.md';
 
@@ -31,7 +32,7 @@ export const AuthorizationServerMetadataSchema = z.strictObject({
 });
 
 const LinkTargetSchema = z.strictObject({ href: UriSchema, type: z.string().optional(), title: z.string().optional() });
-/** RFC 9727 API catalogue: an RFC 9264 linkset. */
+/** RFC 9727 API catalogue: an RFC 9264 linkset of the REST API and the MCP server. */
 export const ApiCatalogSchema = z.strictObject({
   linkset: z.array(z.strictObject({
     anchor: UriSchema,
@@ -71,6 +72,12 @@ export function apiCatalog(config: AppConfig) {
     linkset: [{
       anchor: `${config.baseUrl}/v1`,
       'service-desc': [{ href: `${config.siteUrl}/openapi.json`, type: 'application/openapi+json' }],
+      'service-doc': [{ href: `${config.siteUrl}/docs`, type: 'text/html' }],
+      status: [{ href: `${config.baseUrl}/v1/health`, type: 'application/json' }],
+    }, {
+      // the same reads as MCP tools; `tools/list` describes them
+      anchor: `${config.baseUrl}${MCP_PATH}`,
+      'service-desc': [{ href: `${config.baseUrl}${MCP_PATH}`, type: 'application/json', title: 'MCP server (Streamable HTTP, read-only): tools/list describes its tools' }],
       'service-doc': [{ href: `${config.siteUrl}/docs`, type: 'text/html' }],
       status: [{ href: `${config.baseUrl}/v1/health`, type: 'application/json' }],
     }],

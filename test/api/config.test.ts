@@ -8,7 +8,7 @@ describe('configuration', () => {
   it('counts NODE_ENV=production in any case as production, and then requires CHALLENGE_SECRET', () => {
     for (const value of ['production', 'Production', 'PRODUCTION', 'pRoDuCtIoN']) {
       assert.throws(() => loadConfig({ NODE_ENV: value }), (e: Error) => e instanceof ConfigError && /CHALLENGE_SECRET is required when NODE_ENV=production/.test(e.message), value);
-      const config = loadConfig({ NODE_ENV: value, CHALLENGE_SECRET: 'turnstile-secret' });
+      const config = loadConfig({ NODE_ENV: value, CHALLENGE_SECRET: 'turnstile-secret', SMTP_URL: 'smtp://mail.example:587' });
       assert.equal(config.production, true, value);
     }
     assert.equal(loadConfig({ NODE_ENV: 'development' }).production, false);
@@ -24,6 +24,20 @@ describe('configuration', () => {
       }
     }
     assert.equal(loadConfig({}).leads.challengeSecret, undefined, 'unset stays allowed outside production');
+  });
+
+  it('refuses to start in production with mail spooled to a directory not declared a volume', () => {
+    const production = { NODE_ENV: 'production', CHALLENGE_SECRET: 'turnstile-secret', LEADS_MAIL_SPOOL: '/srv/mail' };
+    for (const declared of [undefined, '', '0', 'false']) {
+      assert.throws(() => loadConfig({ ...production, LEADS_MAIL_SPOOL_VOLUME: declared }),
+        (e: Error) => e instanceof ConfigError && e.message.includes('SMTP_URL is unset, so enquiry mail is written as .eml files to LEADS_MAIL_SPOOL (/srv/mail)')
+          && /set SMTP_URL, or mount a volume at LEADS_MAIL_SPOOL and declare it with LEADS_MAIL_SPOOL_VOLUME=1/.test(e.message), String(declared));
+    }
+    assert.equal(loadConfig({ ...production, LEADS_MAIL_SPOOL_VOLUME: '1' }).leads.mailSpool, '/srv/mail');
+    assert.equal(loadConfig({ ...production, SMTP_URL: 'smtp://mail.example:587' }).leads.smtpUrl, 'smtp://mail.example:587');
+    assert.throws(() => loadConfig({ ...production, LEADS_MAIL_SPOOL_VOLUME: 'maybe' }), /invalid environment: LEADS_MAIL_SPOOL_VOLUME/);
+    // outside production the spool in var/mail stays the default
+    assert.equal(loadConfig({}).leads.mailSpool, 'var/mail');
   });
 
   it('reads TRUST_PROXY as none, a hop count or the proxies, and refuses "true"', () => {

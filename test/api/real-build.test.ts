@@ -81,4 +81,18 @@ describe('a build of the committed sample', () => {
     }
     assert.equal(seen.size, city.propertyCount);
   });
+
+  it('links from /llms.txt only addresses that answer', async () => {
+    const text = (await get(app, '/llms.txt')).raw.body;
+    const links = [...text.matchAll(/\]\((https:\/\/[^)]+)\)/g)].map((m) => new URL(m[1]));
+    assert.ok(links.length >= 15, `${links.length} links`);
+    for (const url of links) {
+      if (url.hostname === 'creativecommons.org') continue;
+      const path = url.pathname + url.search;
+      // the MCP endpoint answers POSTs only (test/mcp)
+      if (path === '/mcp') continue;
+      const r = await app.inject({ method: 'GET', url: path });
+      assert.equal(r.statusCode, 200, path);
+    }
+  });
 });

@@ -203,6 +203,8 @@ describe('discovery documents and the auth guide', () => {
     assert.equal(d.linkset[0]['service-desc'][0].href, `${SITE}/openapi.json`);
     assert.equal(d.linkset[0]['service-doc'][0].href, `${SITE}/docs`);
     assert.equal(d.linkset[0].status[0].href, `${BASE}/v1/health`);
+    assert.equal(d.linkset[1].anchor, `${BASE}/mcp`);
+    assert.match(d.linkset[1]['service-desc'][0].title!, /MCP server/);
     const head = await f.app.inject({ method: 'HEAD', url: '/.well-known/api-catalog' });
     assert.equal(head.statusCode, 200);
   });

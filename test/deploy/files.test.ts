@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { parse as parseYaml } from '@stoplight/yaml';
 import { loadConfig } from '../../api/config.ts';
 import { clientAddress, trustFunction } from '../../api/http/client-address.ts';
+import { dockerStages, parseDockerfile, type Instruction } from '../support/image.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -45,53 +46,28 @@ interface Service {
 }
 interface Compose { services: Record<string, Service>; networks: Record<string, { ipam: { config: { subnet: string }[] } }>; volumes: Record<string, unknown> }
 
-interface Instruction { keyword: string; args: string; line: number }
-
-/** Dockerfile instructions: comments and blank lines dropped, continuation lines joined. */
-function dockerfile(text: string): Instruction[] {
-  const out: Instruction[] = [];
-  let pending = '';
-  let start = 0;
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.trim();
-    if (!pending && (line === '' || line.startsWith('#'))) return;
-    if (!pending) start = i + 1;
-    if (line.startsWith('#')) return;
-    pending += `${line.replace(/\\$/, '').trim()} `;
-    if (line.endsWith('\\')) return;
-    const [, keyword, args] = /^(\S+)\s*(.*)$/.exec(pending.trim())!;
-    out.push({ keyword: keyword.toUpperCase(), args, line: start });
-    pending = '';
-  });
-  assert.equal(pending, '', 'no dangling continuation line');
-  return out;
-}
-
 describe('deployment files', () => {
   it('.env.example documents exactly the variables api/config.ts reads', () => {
     assert.deepEqual(exampleVariables(), configVariables());
   });
 
   const compose = parseYaml(read('compose.yaml')) as Compose;
-  const api = ['api-1', 'api-2'].map((name) => compose.services[name]);
+  const api = compose.services.api;
 
-  it('compose.yaml: two API replicas, PostgreSQL, Redis, a proxy and the pipeline job, each variable documented and valid', () => {
-    assert.deepEqual(Object.keys(compose.services).sort(), ['api-1', 'api-2', 'pipeline', 'postgres', 'proxy', 'redis']);
+  it('compose.yaml: one API service to scale, PostgreSQL, Redis, a proxy and the pipeline job, each variable documented and valid', () => {
+    assert.deepEqual(Object.keys(compose.services).sort(), ['api', 'pipeline', 'postgres', 'proxy', 'redis']);
+    // `docker compose up --scale api=N` refuses a service with a fixed container name or host port
+    assert.ok(!('container_name' in api) && !('ports' in api), 'the API service can be scaled');
     const documented = new Set(exampleVariables());
-    for (const service of api) {
-      for (const name of Object.keys(service.environment!)) {
-        assert.ok(documented.has(name), `${name} is not in .env.example`);
-      }
-      assert.deepEqual(service.environment, api[0].environment, 'both replicas run with the same settings');
-      assert.equal(service.image, api[0].image);
+    for (const name of Object.keys(api.environment!)) {
+      assert.ok(documented.has(name), `${name} is not in .env.example`);
     }
     // compose refuses to start without the challenge secret, which production requires
-    assert.throws(() => substitute(api[0].environment!.CHALLENGE_SECRET, {}), /set CHALLENGE_SECRET/);
-    const env = Object.fromEntries(Object.entries(api[0].environment!).map(([k, v]) => [k, substitute(String(v), { CHALLENGE_SECRET: 'secret' })]));
+    assert.throws(() => substitute(api.environment!.CHALLENGE_SECRET, {}), /set CHALLENGE_SECRET/);
+    const env = Object.fromEntries(Object.entries(api.environment!).map(([k, v]) => [k, substitute(String(v), { CHALLENGE_SECRET: 'secret' })]));
     const config = loadConfig(env);
     assert.equal(config.production, true);
     assert.equal(config.host, '0.0.0.0');
-    assert.ok(config.shutdownDrainMs > 0, 'replicas drain before stopping');
 
     // the services the URLs name exist, with matching credentials
     assert.equal(new URL(config.redisUrl!).hostname, 'redis');
@@ -109,8 +85,8 @@ describe('deployment files', () => {
     assert.ok(proxyAddress && isIP(proxyAddress) === 4);
     const [subnet] = compose.networks[network].ipam.config;
     assert.ok(subnet.subnet.startsWith(proxyAddress.split('.').slice(0, 3).join('.')), 'the address is in the subnet');
-    for (const service of api) assert.deepEqual(service.networks, [network]);
-    const config = loadConfig({ TRUST_PROXY: api[0].environment!.TRUST_PROXY });
+    assert.deepEqual(api.networks, [network]);
+    const config = loadConfig({ TRUST_PROXY: api.environment!.TRUST_PROXY });
     assert.deepEqual(config.trustProxy, { kind: 'addresses', addresses: [proxyAddress] });
     const trust = trustFunction(config.trustProxy);
     assert.equal(clientAddress(trust, proxyAddress, '10.9.9.1, 203.0.113.5'), '203.0.113.5');
@@ -119,48 +95,52 @@ describe('deployment files', () => {
   });
 
   it('compose.yaml: the replicas follow one build volume that the pipeline job publishes to', () => {
-    const dist = api[0].environment!.DIST_DIR;
-    for (const service of api) {
-      assert.ok(service.volumes!.includes(`dist:${dist}:ro`), `${JSON.stringify(service.volumes)} mounts the build volume at DIST_DIR, read-only`);
-      const deps = service.depends_on as Record<string, { condition: string }>;
-      assert.equal(deps.pipeline.condition, 'service_completed_successfully', 'a replica starts once a build is published');
-      assert.equal(deps.postgres.condition, 'service_healthy');
-    }
+    const dist = api.environment!.DIST_DIR;
+    assert.ok(api.volumes!.includes(`dist:${dist}:ro`), `${JSON.stringify(api.volumes)} mounts the build volume at DIST_DIR, read-only`);
+    const deps = api.depends_on as Record<string, { condition: string }>;
+    assert.equal(deps.pipeline.condition, 'service_completed_successfully', 'a replica starts once a build is published');
+    assert.equal(deps.postgres.condition, 'service_healthy');
     const pipeline = compose.services.pipeline;
     assert.ok(pipeline.volumes!.includes(`dist:${dist}`), 'the pipeline writes the same volume');
     const command = pipeline.command!;
     assert.equal(command[command.indexOf('--dist') + 1], dist);
     assert.ok(existsSync(join(ROOT, 'data')) && command.includes('/app/data'));
-    assert.equal(pipeline.image, api[0].image);
+    assert.equal(pipeline.image, api.image);
     assert.ok('dist' in compose.volumes);
   });
 
-  it('deploy/Caddyfile: balances over both replicas, sets X-Forwarded-For itself, and follows readiness', () => {
+  it('compose.yaml: without SMTP_URL the replicas spool enquiry mail to one named volume, declared to the server', () => {
+    const spool = api.environment!.LEADS_MAIL_SPOOL;
+    const mount = api.volumes!.find((v) => v.split(':')[1] === spool);
+    assert.ok(mount, `a volume is mounted at LEADS_MAIL_SPOOL (${spool})`);
+    const [name, , mode] = mount.split(':');
+    assert.ok(name in compose.volumes, `${name} is a named volume, not the container's own directory`);
+    assert.notEqual(mode, 'ro');
+    const env = Object.fromEntries(Object.entries(api.environment!).map(([k, v]) => [k, substitute(String(v), { CHALLENGE_SECRET: 'secret' })]));
+    assert.equal(env.SMTP_URL, '', 'SMTP_URL is empty unless the operator sets it');
+    assert.equal(loadConfig(env).leads.mailSpool, spool);
+    // the declaration is what lets production start: without it the same settings are refused
+    assert.throws(() => loadConfig({ ...env, LEADS_MAIL_SPOOL_VOLUME: '' }), /SMTP_URL is unset/);
+  });
+
+  it('deploy/Caddyfile: finds every replica of the api service by name, sets X-Forwarded-For itself', () => {
     const caddy = read('deploy/Caddyfile');
-    const port = api[0].environment!.PORT;
-    assert.match(caddy, new RegExp(`reverse_proxy api-1:${port} api-2:${port} \\{`));
-    assert.match(caddy, /health_uri \/readyz/);
-    assert.doesNotMatch(caddy.replace(/#.*$/gm, ''), /trusted_proxies/, 'a client\'s own X-Forwarded-For is not passed on');
+    const port = api.environment!.PORT;
+    const code = caddy.replace(/#.*$/gm, '');
+    assert.match(code, /reverse_proxy \{/, 'no fixed upstreams');
+    assert.match(code, new RegExp(`dynamic a api ${port} \\{\\s*refresh \\d+s`), 'the service name, looked up again every few seconds');
+    assert.match(code, /lb_try_duration \d+s/, 'a request that finds a replica gone is tried on another');
+    assert.doesNotMatch(code, /trusted_proxies/, 'a client\'s own X-Forwarded-For is not passed on');
     const proxy = compose.services.proxy;
     assert.ok(proxy.volumes!.some((v) => v.startsWith('./deploy/Caddyfile:/etc/caddy/Caddyfile')));
   });
 
   it('Dockerfile: multi-stage, npm ci --omit=dev, non-root, runs the compiled server, checks readiness', () => {
-    const instructions = dockerfile(read('Dockerfile'));
-    const stages: { name: string; instructions: Instruction[] }[] = [];
-    const args = new Set<string>();
-    for (const ins of instructions) {
-      if (ins.keyword === 'ARG' && !stages.length) args.add(ins.args.split('=')[0]);
-      if (ins.keyword === 'FROM') {
-        const m = /^(\S+) AS (\S+)$/i.exec(ins.args);
-        assert.ok(m, `line ${ins.line}: every stage is named`);
-        const base = m[1].replace(/^\$\{(\w+)\}$/, (_, name: string) => { assert.ok(args.has(name), `ARG ${name} declared`); return 'arg'; });
-        assert.ok(base === 'arg' || stages.some((s) => s.name === base) || /:[\w.-]+$/.test(base), `line ${ins.line}: a pinned base image`);
-        stages.push({ name: m[2], instructions: [] });
-      } else if (stages.length) {
-        stages.at(-1)!.instructions.push(ins);
-      }
-    }
+    const instructions = parseDockerfile(read('Dockerfile'));
+    const stages = dockerStages(instructions);
+    stages.forEach((stage, i) => {
+      assert.ok(stages.slice(0, i).some((s) => s.name === stage.from) || /:[\w.-]+$/.test(stage.from), `FROM ${stage.from}: a pinned base image`);
+    });
     assert.ok(stages.length >= 2, 'multi-stage');
     const argLine = instructions.find((i) => i.keyword === 'ARG')!.args;
     assert.match(argLine, /=node:\d+-[\w-]+$/, 'the Node image is pinned to a major version');

@@ -220,7 +220,7 @@ const apiCatalogRoute = defineRoute({
   method: 'GET',
   url: '/.well-known/api-catalog',
   summary: 'API catalogue (RFC 9727 linkset)',
-  description: 'The API ({base}/v1) with its OpenAPI description, documentation and health endpoint.',
+  description: 'The API ({base}/v1) with its OpenAPI description, documentation and health endpoint, and the read-only MCP server ({base}/mcp) that offers the same reads as tools.',
   tags: ['discovery'],
   querystring: z.object({}),
   response: ApiCatalogSchema,
