@@ -83,7 +83,7 @@ describe('public pages', () => {
     for (const card of list) {
       const detail = (await get(s.app, `/v1/properties/${card.slug}?locale=de`)).body.data;
       const { doc } = await page(pathOf(detail.webUrl));
-      const rows = [...doc.querySelectorAll('#pricing-heading ~ div tbody tr')];
+      const rows = [...doc.querySelectorAll('#pricing-heading ~ .table-wrap tbody tr')];
       assert.equal(rows.length, detail.pricingOptions.length, card.slug);
       detail.pricingOptions.forEach((o: { title: string; price?: { amount: number; currency: string } }, k: number) => {
         assert.equal(text(rows[k].querySelector('th')), o.title);
@@ -95,7 +95,7 @@ describe('public pages', () => {
     const rates = (await get(s.app, '/v1/market/rates?locale=es')).body.data;
     const madrid = rates.cities.find((c: { city: { slug: string } }) => c.city.slug === 'madrid');
     const { doc: pricesDoc } = await page('/es/prices/madrid');
-    const rateRows = [...pricesDoc.querySelectorAll('#rates-heading ~ div tbody tr')];
+    const rateRows = [...pricesDoc.querySelectorAll('#rates-heading ~ .table-wrap tbody tr')];
     madrid.byType.forEach((b: { sampleSize: number; median: { amount: number; currency: string }; thinSample?: true }, k: number) => {
       const cells = [...rateRows[k].querySelectorAll('td')].map(text);
       assert.deepEqual(cells.slice(0, 2), [String(b.sampleSize), b.thinSample ? STRINGS.es.thinSample : squash(formatMoney('es', b.median))]);
@@ -150,7 +150,7 @@ describe('public pages', () => {
     assert.deepEqual(charts.map((f) => f.getAttribute('data-currency')).sort(), [...new Set(index.cities.filter((c) => c.published).map((c) => c.currency))].sort());
     for (const f of charts) {
       const published = index.cities.filter((c) => c.published && c.currency === f.getAttribute('data-currency'));
-      assert.equal(f.querySelectorAll('svg a rect').length, published.length, 'a bar per published city');
+      assert.equal(f.querySelectorAll('svg g[data-mark="bar"] rect').length, published.length, 'a bar per published city');
       assert.ok(f.querySelector('figcaption'));
     }
   });
@@ -230,7 +230,7 @@ describe('public pages', () => {
     }
     const graz = (await get(s.app, '/v1/market/rates?locale=en&city=graz')).body.data.cities[0];
     const { doc } = await page('/en/prices/graz');
-    const rows = [...doc.querySelectorAll('#rates-heading ~ div tbody tr[data-product]')];
+    const rows = [...doc.querySelectorAll('#rates-heading ~ .table-wrap tbody tr[data-product]')];
     assert.equal(rows.length, graz.byType.length);
     for (const row of rows) assert.equal(text(row.querySelector('[data-thin-sample]')), STRINGS.en.thinSample, 'every product of Graz is a thin sample');
   });
