@@ -1,7 +1,8 @@
 /**
- * The publishing rules of every price figure. The pipeline's SQL receives them as macros
+ * The publishing rules of every price figure and the ranking score. The pipeline's SQL receives them as macros
  * (pipeline/lib/models.ts: min_sample_size(), is_published_sample(n), market_verdict(price, median),
- * quality_flags(…), median_interval_tail(), index_base()); prose interpolates them, and pipeline/methodology.md states them (a test
+ * quality_flags(…), median_interval_tail(), index_base(), ranking_score(r, v, a), rating_prior_reviews(),
+ * value_cap(), neutral_term()); prose interpolates them, and pipeline/methodology.md states them (a test
  * checks it does so correctly).
  */
 
@@ -46,6 +47,21 @@ export const QUALITY_FLAG_LETTERS = {
   /** low reliability: published from fewer than LOW_RELIABILITY_SAMPLE_SIZE spaces */
   lowReliability: 'u',
 } as const;
+
+/**
+ * The ranking score of a space within its city: 100 × the weighted sum of its rating (R), value (V) and
+ * amenity (A) terms, each in 0..1 (pipeline/methodology.md, "Ranking score").
+ */
+export const RANKING_WEIGHTS = { rating: 0.5, value: 0.3, amenities: 0.2 } as const;
+
+/** R, the Bayesian-averaged rating, takes the city's mean rating as a prior worth this many reviews. */
+export const RATING_PRIOR_REVIEWS = 10;
+
+/** V, the value term: the city median ÷ the space's price, capped at this, then divided by it. */
+export const VALUE_CAP = 2;
+
+/** R for every space of a city without reviews, and V without a price or a published city median. */
+export const NEUTRAL_TERM = 0.5;
 
 export interface PublishRules {
   minSampleSize: number;

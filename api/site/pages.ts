@@ -10,7 +10,7 @@ import { Eta } from 'eta';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LoadedBuild } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
-import { LOCALES, type Locale } from '../../contract/common.ts';
+import { FALLBACK_LOCALE, LOCALES, type Locale } from '../../contract/common.ts';
 import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';
 import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/citation.ts';
 import { CACHE, type CacheHint } from '../http/headers.ts';
@@ -19,7 +19,8 @@ import { refuseDamaged } from '../http/route.ts';
 import { CHART_CSS } from './chart-style.ts';
 import { markdownToHtml } from './markdown.ts';
 import { PROBLEM_DOCS } from './problems.ts';
-import { formatDate, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
+import { formatDate, formatDateTime, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
+import { describePage } from './descriptions.ts';
 import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
 import {
   bestView, cityPricesView, homeView, operatorView, placeView, priceIndexView, pricesView, spaceView,
@@ -56,13 +57,15 @@ const PAGES: PageRoute[] = [
 function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
   const { asOf, source } = build.priceIndexHead;
   return {
-    /** what the snapshot says of itself when its prices are invented (data/source.json) */
-    sampleNotice: source?.sampleData ? source.description : undefined,
+    /** what the snapshot says of itself when its prices are invented (data/source.json, written in FALLBACK_LOCALE) */
+    sampleNotice: source?.sampleData ? (locale === FALLBACK_LOCALE ? source.description : STRINGS[locale].sampleDataText) : undefined,
     lang: locale,
+    /** the locale the input's own prose (alt texts, source.json) is written in */
+    inputLocale: FALLBACK_LOCALE,
     t: STRINGS[locale],
     service: config.serviceName,
     buildId: build.id,
-    asOf: formatDate(locale, asOf),
+    asOf: formatDateTime(locale, asOf),
     licenseUrl: LICENSE_URL,
     chartCss: CHART_CSS,
     nav: {
@@ -86,6 +89,7 @@ function renderView(view: PageView, ctx: ViewContext, now: number): string {
     ...frame(ctx.build, config, locale),
     ...view.data,
     title: citationTitle(locale, view.page),
+    description: describePage(view, locale),
     citation: cite,
     alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: citationPath(l, view.page), current: l === locale })),
     dataLinks: view.dataLinks,
@@ -96,6 +100,7 @@ function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, lo
   const html = eta.render('./not-found', {
     ...frame(build, config, locale),
     title: STRINGS[locale].notFound,
+    description: STRINGS[locale].notFoundText,
     alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: `/${l}`, current: l === locale })),
     dataLinks: [],
   });

@@ -2,9 +2,10 @@
  * The words of the public pages in every locale. Titles of the pages themselves come from the
  * citation (api/http/citation.ts), so a page and the citation that links to it say the same.
  */
-import { byLocale, type BillingPeriod, type Locale } from '../../contract/common.ts';
+import { byLocale, CURRENCIES, type BillingPeriod, type Currency, type Locale } from '../../contract/common.ts';
 import {
   DOMINANT_OPERATOR_SHARE, INDEX_BASE, LOW_RELIABILITY_SAMPLE_SIZE, MEDIAN_INTERVAL_LEVEL, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS, STALE_PRICE_DAYS,
+  NEUTRAL_TERM, RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP,
 } from '../../contract/rules.ts';
 
 export interface PageStrings {
@@ -31,6 +32,20 @@ export interface PageStrings {
   capacityHeading: string;
   capacity: (n: number) => string;
   rating: (score: number, count: number) => string;
+  /** the empty corner above a price table's periods */
+  periodHeading: string;
+  /** the alt text of a space's photo: the input's own alt is written in FALLBACK_LOCALE only */
+  photoOf: (title: string) => string;
+  /** what the sample-data notice says, in the locale; source.json's description is in FALLBACK_LOCALE only */
+  sampleDataText: string;
+  /** the methodology in brief, in the locale, above its text; and which language that text is in */
+  methodologySummary: string[];
+  methodologyLanguage: string;
+  /** the best-of page's "how the score works", stating RANKING_WEIGHTS, RATING_PRIOR_REVIEWS and VALUE_CAP */
+  scoreHow: { heading: string; lead: string; formula: string; rating: string; value: string; amenities: string; ties: string };
+  /** the meta description of a page of spaces in a place, of a space without a text, of an operator */
+  describePlace: (place: string, spaces: number) => string;
+  describeOperator: (operator: string, spaces: number) => string;
   amenities: string;
   pricing: string;
   option: string;
@@ -107,7 +122,64 @@ export interface PageStrings {
   notFoundText: string;
 }
 
-const sample = (locale: Locale, n: number, spaces: string) => `n = ${formatNumber(locale, n)} ${spaces}`;
+const MONEY_FORMATS = byLocale((l) => Object.fromEntries(CURRENCIES.map((currency) => {
+  const style = { style: 'currency', currency } as const;
+  return [currency, { whole: new Intl.NumberFormat(l, { ...style, maximumFractionDigits: 0 }), cents: new Intl.NumberFormat(l, { ...style, minimumFractionDigits: 2 }) }];
+})) as Record<Currency, { whole: Intl.NumberFormat; cents: Intl.NumberFormat }>);
+
+/** Money as the locale writes it (the operator's currency, never converted); cents only when there are any. */
+export function formatMoney(locale: Locale, m: { amount: number; currency: string }): string {
+  const f = MONEY_FORMATS[locale][m.currency as Currency];
+  return (Number.isInteger(m.amount) ? f.whole : f.cents).format(m.amount);
+}
+
+// made once: the price index page formats ~100,000 values at 100,000 spaces
+const NUMBER_FORMATS = byLocale((l) => new Intl.NumberFormat(l, { maximumFractionDigits: 2 }));
+const SHARE_FORMATS = byLocale((l) => new Intl.NumberFormat(l, { style: 'percent', maximumFractionDigits: 0 }));
+const DATE_FORMATS = byLocale((l) => new Intl.DateTimeFormat(l, { dateStyle: 'long', timeZone: 'UTC' }));
+const DATE_TIME_FORMATS = byLocale((l) => new Intl.DateTimeFormat(l, {
+  year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short',
+}));
+
+/** A plain number (a sample size, a chart's tick) as the locale writes it: 1,500 / 1.500 / 1500. */
+export const formatNumber = (locale: Locale, n: number) => NUMBER_FORMATS[locale].format(n);
+
+/** A share (0–1) as a whole percentage in the locale. */
+export const formatShare = (locale: Locale, share: number) => SHARE_FORMATS[locale].format(share);
+
+/** A date-time of the build as a calendar date in the locale (UTC). */
+export const formatDate = (locale: Locale, iso: string) => DATE_FORMATS[locale].format(new Date(iso));
+
+/** A date-time of the build as the locale writes it, in UTC and saying so. */
+export const formatDateTime = (locale: Locale, iso: string) => DATE_TIME_FORMATS[locale].format(new Date(iso));
+
+/** A noun's forms by plural category of Intl.PluralRules; `other` stands in for a category it lacks. */
+type Forms = { other: string } & Partial<Record<Intl.LDMLPluralRule, string>>;
+
+const PLURAL_RULES = byLocale((l) => new Intl.PluralRules(l));
+
+/** A count and its noun in the form the locale's plural rules choose: "1 review", "2 Bewertungen", "1.500 reseñas". */
+export const countOf = (locale: Locale, n: number, forms: Forms) =>
+  `${formatNumber(locale, n)} ${forms[PLURAL_RULES[locale].select(n)] ?? forms.other}`;
+
+/** A range of counts ("2–4 people"), or one count when both ends agree or one is missing. */
+const rangeOf = (locale: Locale, min: number | undefined, max: number | undefined, forms: Forms) =>
+  (min && max && min !== max ? `${formatNumber(locale, min)}–${countOf(locale, max, forms)}` : countOf(locale, max ?? min ?? 0, forms));
+
+const SPACES = {
+  en: { one: 'space', other: 'spaces' }, de: { one: 'Space', other: 'Spaces' }, es: { one: 'espacio', other: 'espacios' },
+} satisfies Record<Locale, Forms>;
+const PEOPLE = {
+  en: { one: 'person', other: 'people' }, de: { one: 'Person', other: 'Personen' }, es: { one: 'persona', other: 'personas' },
+} satisfies Record<Locale, Forms>;
+
+const sample = (locale: Locale, n: number) => `n = ${countOf(locale, n, SPACES[locale])}`;
+
+/** The score's formula with the locale's decimals; R, V and A are the terms' symbols in every locale. */
+const scoreFormula = (locale: Locale, score: string) => {
+  const w = (x: number) => formatNumber(locale, x);
+  return `${score} = 100 × (${w(RANKING_WEIGHTS.rating)} × R + ${w(RANKING_WEIGHTS.value)} × V + ${w(RANKING_WEIGHTS.amenities)} × A)`;
+};
 
 export const STRINGS: Record<Locale, PageStrings> = {
   en: {
@@ -122,27 +194,47 @@ export const STRINGS: Record<Locale, PageStrings> = {
     spaces: 'Spaces',
     operators: 'Operators',
     faq: 'Frequently asked questions',
-    propertyCount: (n) => `${n} ${n === 1 ? 'space' : 'spaces'}`,
-    operatorCount: (n) => `${n} ${n === 1 ? 'operator' : 'operators'}`,
+    propertyCount: (n) => countOf('en', n, SPACES.en),
+    operatorCount: (n) => countOf('en', n, { one: 'operator', other: 'operators' }),
     medianPerDesk: 'Median monthly price per desk',
     priceRange: 'Price range per desk and month',
-    sampleOf: (n) => sample('en', n, n === 1 ? 'space' : 'spaces'),
+    sampleOf: (n) => sample('en', n),
     address: 'Address',
     operator: 'Operator',
     city: 'City',
     country: 'Country',
     capacityHeading: 'Capacity',
-    capacity: (n) => `Room for about ${n} people`,
-    rating: (s, c) => `Rated ${s} of 5 (${c} reviews)`,
+    capacity: (n) => `Room for about ${countOf('en', n, PEOPLE.en)}`,
+    rating: (s, c) => `Rated ${formatNumber('en', s)} of 5 (${countOf('en', c, { one: 'review', other: 'reviews' })})`,
+    periodHeading: 'Period',
+    photoOf: (title) => `Photo of ${title}`,
+    sampleDataText: 'The places are real; the operators, spaces and prices are invented.',
+    methodologySummary: [
+      `Prices are compared per desk and month: week and year prices as their monthly equivalent, offices divided by their desks; day, hour and one-off prices count in no monthly figure.`,
+      `Each space counts once per product, at its cheapest price. A median is published from ${MIN_SAMPLE_SIZE} spaces, with its ${MEDIAN_INTERVAL_LEVEL * 100} % confidence interval and quality flags.`,
+      `The monthly history follows the same rules at each month's end; the same-spaces index compares only spaces priced in both months.`,
+    ],
+    methodologyLanguage: 'The full methodology:',
+    scoreHow: {
+      heading: 'How the score works',
+      lead: `The score ranks the spaces of this city from 0 to 100: ${formatShare('en', RANKING_WEIGHTS.rating)} rating, ${formatShare('en', RANKING_WEIGHTS.value)} value and ${formatShare('en', RANKING_WEIGHTS.amenities)} amenities.`,
+      formula: scoreFormula('en', 'score'),
+      rating: `R, rating: the space's average rating out of 5, with the city's mean rating counted as ${RATING_PRIOR_REVIEWS} extra reviews, so that a few reviews weigh less; ${formatNumber('en', NEUTRAL_TERM)} for every space when the city has no reviews.`,
+      value: `V, value: the city's median monthly price per desk divided by the space's own, at most ${VALUE_CAP}, divided by ${VALUE_CAP}; ${formatNumber('en', NEUTRAL_TERM)} when either is unknown. Day, hour and one-off prices are left out.`,
+      amenities: 'A, amenities: the number of the space\'s amenities divided by the most any space in the city has.',
+      ties: 'Equal scores are ordered by the space\'s address on this site.',
+    },
+    describePlace: (place, n) => `${countOf('en', n, SPACES.en)} for coworking in ${place}, with their prices per desk and month.`,
+    describeOperator: (operator, n) => `${operator}: ${countOf('en', n, SPACES.en)} for coworking, with their prices.`,
     amenities: 'Amenities',
     pricing: 'Prices',
     option: 'Option',
     price: 'Price',
     period: { month: 'per month', day: 'per day', hour: 'per hour', week: 'per week', year: 'per year', once: 'once' },
     onRequest: 'on request',
-    desks: (min, max) => (min && max && min !== max ? `${min}–${max} people` : `${max ?? min} ${(max ?? min) === 1 ? 'person' : 'people'}`),
+    desks: (min, max) => rangeOf('en', min, max, PEOPLE.en),
     marketPosition: { below: 'below the city median', around: 'around the city median', above: 'above the city median' },
-    showingOf: (shown, total) => `Showing ${shown} of ${total}, best rated first.`,
+    showingOf: (shown, total) => `Showing ${formatNumber('en', shown)} of ${formatNumber('en', total)}, best rated first.`,
     rank: 'Rank',
     score: 'Score',
     ratingHeading: 'Rating',
@@ -191,7 +283,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     month: 'Month',
     historyIndexCaption: (c) => `Median monthly price per desk in ${c} at each month's end, by city (all desk products).`,
     historyCityCaption: (c) => `Median monthly price per desk in ${c} at each month's end, by product; a gap is a month below the sample threshold.`,
-    historyOthers: (n) => `In colour the cities with the largest samples; in grey ${n} ${n === 1 ? 'other' : 'others'}: each city's own chart is on its price page, linked from the table.`,
+    historyOthers: (n) => `In colour the cities with the largest samples; in grey ${countOf('en', n, { one: 'other', other: 'others' })}: each city's own chart is on its price page, linked from the table.`,
     downloads: 'Data',
     json: 'JSON',
     csv: 'CSV',
@@ -221,27 +313,47 @@ export const STRINGS: Record<Locale, PageStrings> = {
     spaces: 'Spaces',
     operators: 'Betreiber',
     faq: 'Häufige Fragen',
-    propertyCount: (n) => `${n} ${n === 1 ? 'Space' : 'Spaces'}`,
-    operatorCount: (n) => `${n} Betreiber`,
+    propertyCount: (n) => countOf('de', n, SPACES.de),
+    operatorCount: (n) => countOf('de', n, { other: 'Betreiber' }),
     medianPerDesk: 'Median-Monatspreis pro Arbeitsplatz',
     priceRange: 'Preisspanne pro Arbeitsplatz und Monat',
-    sampleOf: (n) => sample('de', n, n === 1 ? 'Space' : 'Spaces'),
+    sampleOf: (n) => sample('de', n),
     address: 'Adresse',
     operator: 'Betreiber',
     city: 'Stadt',
     country: 'Land',
     capacityHeading: 'Kapazität',
-    capacity: (n) => `Platz für etwa ${n} Personen`,
-    rating: (s, c) => `Bewertet mit ${s} von 5 (${c} Bewertungen)`,
+    capacity: (n) => `Platz für etwa ${countOf('de', n, PEOPLE.de)}`,
+    rating: (s, c) => `Bewertet mit ${formatNumber('de', s)} von 5 (${countOf('de', c, { one: 'Bewertung', other: 'Bewertungen' })})`,
+    periodHeading: 'Zeitraum',
+    photoOf: (title) => `Foto von ${title}`,
+    sampleDataText: 'Die Orte sind echt; Betreiber, Spaces und Preise sind erfunden.',
+    methodologySummary: [
+      `Preise werden pro Arbeitsplatz und Monat verglichen: Wochen- und Jahrespreise als ihr monatlicher Gegenwert, Büros geteilt durch ihre Arbeitsplätze; Tages-, Stunden- und einmalige Preise zählen in keiner Monatszahl.`,
+      `Jeder Space zählt je Produkt einmal, mit seinem günstigsten Preis. Ein Median wird ab ${MIN_SAMPLE_SIZE} Spaces veröffentlicht, mit seinem ${MEDIAN_INTERVAL_LEVEL * 100}-%-Konfidenzintervall und Qualitätskennzeichen.`,
+      `Der monatliche Verlauf folgt denselben Regeln am Ende jedes Monats; der Index gleicher Spaces vergleicht nur Spaces, die in beiden Monaten einen Preis haben.`,
+    ],
+    methodologyLanguage: 'Die vollständige Methodik, auf Englisch (maßgeblich ist die englische Fassung):',
+    scoreHow: {
+      heading: 'So entsteht die Punktzahl',
+      lead: `Die Punktzahl ordnet die Spaces dieser Stadt von 0 bis 100: ${formatShare('de', RANKING_WEIGHTS.rating)} Bewertung, ${formatShare('de', RANKING_WEIGHTS.value)} Preis-Leistung und ${formatShare('de', RANKING_WEIGHTS.amenities)} Ausstattung.`,
+      formula: scoreFormula('de', 'Punktzahl'),
+      rating: `R, Bewertung: die durchschnittliche Bewertung des Space von 5, wobei die mittlere Bewertung der Stadt als ${RATING_PRIOR_REVIEWS} zusätzliche Bewertungen zählt, damit wenige Bewertungen weniger wiegen; ${formatNumber('de', NEUTRAL_TERM)} für jeden Space, wenn die Stadt keine Bewertungen hat.`,
+      value: `V, Preis-Leistung: der Median-Monatspreis pro Arbeitsplatz der Stadt geteilt durch den des Space, höchstens ${VALUE_CAP}, geteilt durch ${VALUE_CAP}; ${formatNumber('de', NEUTRAL_TERM)}, wenn einer davon unbekannt ist. Tages-, Stunden- und einmalige Preise bleiben außen vor.`,
+      amenities: 'A, Ausstattung: die Zahl der Ausstattungsmerkmale des Space geteilt durch die höchste Zahl eines Space der Stadt.',
+      ties: 'Bei gleicher Punktzahl entscheidet die Adresse des Space auf dieser Website.',
+    },
+    describePlace: (place, n) => `${countOf('de', n, SPACES.de)} für Coworking in ${place}, mit ihren Preisen pro Arbeitsplatz und Monat.`,
+    describeOperator: (operator, n) => `${operator}: ${countOf('de', n, SPACES.de)} für Coworking, mit ihren Preisen.`,
     amenities: 'Ausstattung',
     pricing: 'Preise',
     option: 'Angebot',
     price: 'Preis',
     period: { month: 'pro Monat', day: 'pro Tag', hour: 'pro Stunde', week: 'pro Woche', year: 'pro Jahr', once: 'einmalig' },
     onRequest: 'auf Anfrage',
-    desks: (min, max) => (min && max && min !== max ? `${min}–${max} Personen` : `${max ?? min} ${(max ?? min) === 1 ? 'Person' : 'Personen'}`),
+    desks: (min, max) => rangeOf('de', min, max, PEOPLE.de),
     marketPosition: { below: 'unter dem Median der Stadt', around: 'um den Median der Stadt', above: 'über dem Median der Stadt' },
-    showingOf: (shown, total) => `${shown} von ${total}, am besten bewertete zuerst.`,
+    showingOf: (shown, total) => `${formatNumber('de', shown)} von ${formatNumber('de', total)}, am besten bewertete zuerst.`,
     rank: 'Rang',
     score: 'Punktzahl',
     ratingHeading: 'Bewertung',
@@ -290,7 +402,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     month: 'Monat',
     historyIndexCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} am Ende jedes Monats, nach Stadt (alle Arbeitsplatz-Produkte).`,
     historyCityCaption: (c) => `Median-Monatspreis pro Arbeitsplatz in ${c} am Ende jedes Monats, nach Produkt; eine Lücke ist ein Monat unter der Stichprobenschwelle.`,
-    historyOthers: (n) => `Farbig die Städte mit den größten Stichproben, grau ${n} weitere: das Diagramm jeder Stadt steht auf ihrer Preisseite, verlinkt in der Tabelle.`,
+    historyOthers: (n) => `Farbig die Städte mit den größten Stichproben, grau ${countOf('de', n, { other: 'weitere' })}: das Diagramm jeder Stadt steht auf ihrer Preisseite, verlinkt in der Tabelle.`,
     downloads: 'Daten',
     json: 'JSON',
     csv: 'CSV',
@@ -320,27 +432,47 @@ export const STRINGS: Record<Locale, PageStrings> = {
     spaces: 'Espacios',
     operators: 'Operadores',
     faq: 'Preguntas frecuentes',
-    propertyCount: (n) => `${n} ${n === 1 ? 'espacio' : 'espacios'}`,
-    operatorCount: (n) => `${n} ${n === 1 ? 'operador' : 'operadores'}`,
+    propertyCount: (n) => countOf('es', n, SPACES.es),
+    operatorCount: (n) => countOf('es', n, { one: 'operador', other: 'operadores' }),
     medianPerDesk: 'Precio mensual mediano por puesto',
     priceRange: 'Rango de precios por puesto y mes',
-    sampleOf: (n) => sample('es', n, n === 1 ? 'espacio' : 'espacios'),
+    sampleOf: (n) => sample('es', n),
     address: 'Dirección',
     operator: 'Operador',
     city: 'Ciudad',
     country: 'País',
     capacityHeading: 'Capacidad',
-    capacity: (n) => `Capacidad para unas ${n} personas`,
-    rating: (s, c) => `Valoración ${s} de 5 (${c} reseñas)`,
+    capacity: (n) => `Capacidad aproximada: ${countOf('es', n, PEOPLE.es)}`,
+    rating: (s, c) => `Valoración ${formatNumber('es', s)} de 5 (${countOf('es', c, { one: 'reseña', other: 'reseñas' })})`,
+    periodHeading: 'Periodo',
+    photoOf: (title) => `Foto de ${title}`,
+    sampleDataText: 'Los lugares son reales; los operadores, los espacios y los precios son inventados.',
+    methodologySummary: [
+      `Los precios se comparan por puesto y mes: los precios semanales y anuales por su equivalente mensual, las oficinas divididas entre sus puestos; los precios por día, por hora y de pago único no cuentan en ninguna cifra mensual.`,
+      `Cada espacio cuenta una vez por producto, con su precio más barato. Una mediana se publica a partir de ${MIN_SAMPLE_SIZE} espacios, con su intervalo de confianza del ${MEDIAN_INTERVAL_LEVEL * 100} % y sus marcas de calidad.`,
+      `La evolución mensual sigue las mismas reglas al final de cada mes; el índice de mismos espacios solo compara espacios con precio en ambos meses.`,
+    ],
+    methodologyLanguage: 'La metodología completa, en inglés (la versión de referencia es la inglesa):',
+    scoreHow: {
+      heading: 'Cómo se calcula la puntuación',
+      lead: `La puntuación ordena los espacios de esta ciudad de 0 a 100: un ${formatShare('es', RANKING_WEIGHTS.rating)} valoración, un ${formatShare('es', RANKING_WEIGHTS.value)} relación calidad-precio y un ${formatShare('es', RANKING_WEIGHTS.amenities)} servicios.`,
+      formula: scoreFormula('es', 'puntuación'),
+      rating: `R, valoración: la valoración media del espacio sobre 5, contando la valoración media de la ciudad como ${RATING_PRIOR_REVIEWS} reseñas más, para que pocas reseñas pesen menos; ${formatNumber('es', NEUTRAL_TERM)} para todos los espacios cuando la ciudad no tiene reseñas.`,
+      value: `V, relación calidad-precio: el precio mensual mediano por puesto de la ciudad dividido entre el del espacio, como máximo ${VALUE_CAP}, dividido entre ${VALUE_CAP}; ${formatNumber('es', NEUTRAL_TERM)} cuando falta alguno de los dos. Los precios por día, por hora y de pago único no cuentan.`,
+      amenities: 'A, servicios: el número de servicios del espacio dividido entre el mayor número que tiene un espacio de la ciudad.',
+      ties: 'A igual puntuación, decide la dirección del espacio en este sitio.',
+    },
+    describePlace: (place, n) => `${countOf('es', n, SPACES.es)} de coworking en ${place}, con sus precios por puesto y mes.`,
+    describeOperator: (operator, n) => `${operator}: ${countOf('es', n, SPACES.es)} de coworking, con sus precios.`,
     amenities: 'Servicios',
     pricing: 'Precios',
     option: 'Opción',
     price: 'Precio',
     period: { month: 'al mes', day: 'al día', hour: 'por hora', week: 'por semana', year: 'al año', once: 'pago único' },
     onRequest: 'a consultar',
-    desks: (min, max) => (min && max && min !== max ? `${min}–${max} personas` : `${max ?? min} ${(max ?? min) === 1 ? 'persona' : 'personas'}`),
+    desks: (min, max) => rangeOf('es', min, max, PEOPLE.es),
     marketPosition: { below: 'por debajo de la mediana de la ciudad', around: 'en torno a la mediana de la ciudad', above: 'por encima de la mediana de la ciudad' },
-    showingOf: (shown, total) => `Se muestran ${shown} de ${total}, los mejor valorados primero.`,
+    showingOf: (shown, total) => `Se muestran ${formatNumber('es', shown)} de ${formatNumber('es', total)}, los mejor valorados primero.`,
     rank: 'Puesto',
     score: 'Puntuación',
     ratingHeading: 'Valoración',
@@ -389,7 +521,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     month: 'Mes',
     historyIndexCaption: (c) => `Precio mensual mediano por puesto en ${c} al final de cada mes, por ciudad (todos los productos de puesto).`,
     historyCityCaption: (c) => `Precio mensual mediano por puesto en ${c} al final de cada mes, por producto; un hueco es un mes por debajo del umbral de muestra.`,
-    historyOthers: (n) => `En color, las ciudades con las muestras más grandes; en gris, ${n} ${n === 1 ? 'otra' : 'otras'}: el gráfico de cada ciudad está en su página de precios, enlazada desde la tabla.`,
+    historyOthers: (n) => `En color, las ciudades con las muestras más grandes; en gris, ${countOf('es', n, { one: 'otra', other: 'otras' })}: el gráfico de cada ciudad está en su página de precios, enlazada desde la tabla.`,
     downloads: 'Datos',
     json: 'JSON',
     csv: 'CSV',
@@ -408,31 +540,3 @@ export const STRINGS: Record<Locale, PageStrings> = {
     notFoundText: 'No hay nada en esta dirección. Puede que se haya retirado en una compilación más reciente de los datos.',
   },
 };
-
-const moneyFormats = new Map<string, { whole: Intl.NumberFormat; cents: Intl.NumberFormat }>();
-
-/** Money as the locale writes it (the operator's currency, never converted); cents only when there are any. */
-export function formatMoney(locale: Locale, m: { amount: number; currency: string }): string {
-  const key = `${locale}|${m.currency}`;
-  let f = moneyFormats.get(key);
-  if (!f) {
-    const style = { style: 'currency', currency: m.currency } as const;
-    f = { whole: new Intl.NumberFormat(locale, { ...style, maximumFractionDigits: 0 }), cents: new Intl.NumberFormat(locale, { ...style, minimumFractionDigits: 2 }) };
-    moneyFormats.set(key, f);
-  }
-  return (Number.isInteger(m.amount) ? f.whole : f.cents).format(m.amount);
-}
-
-// made once: the price index page formats ~100,000 values at 100,000 spaces
-const NUMBER_FORMATS = byLocale((l) => new Intl.NumberFormat(l, { maximumFractionDigits: 2 }));
-const SHARE_FORMATS = byLocale((l) => new Intl.NumberFormat(l, { style: 'percent', maximumFractionDigits: 0 }));
-const DATE_FORMATS = byLocale((l) => new Intl.DateTimeFormat(l, { dateStyle: 'long', timeZone: 'UTC' }));
-
-/** A plain number (a sample size, a chart's tick) as the locale writes it: 1,500 / 1.500 / 1500. */
-export const formatNumber = (locale: Locale, n: number) => NUMBER_FORMATS[locale].format(n);
-
-/** A share (0–1) as a whole percentage in the locale. */
-export const formatShare = (locale: Locale, share: number) => SHARE_FORMATS[locale].format(share);
-
-/** A date-time of the build as a calendar date in the locale (UTC). */
-export const formatDate = (locale: Locale, iso: string) => DATE_FORMATS[locale].format(new Date(iso));

@@ -180,7 +180,10 @@ export async function bestView(ctx: ViewContext): Promise<PageView | undefined> 
   return {
     template: 'best',
     page: { kind: 'best', city: ranking.city },
-    data: { ranking, cityPath: cityPath(ctx, ranking.city.slug), spacePath: (slug: string) => spacePath(ctx, slug) },
+    data: {
+      ranking, cityPath: cityPath(ctx, ranking.city.slug), spacePath: (slug: string) => spacePath(ctx, slug),
+      methodologyPath: `${pathOf(ctx, { kind: 'price-index' })}#methodology`,
+    },
     dataLinks: [apiLink(ctx, '/v1/rankings', { city: ranking.city.slug, limit: String(ranking.ranked.length || 1) })],
   };
 }
@@ -213,7 +216,7 @@ export function pricesView(ctx: ViewContext): PageView {
     template: 'prices',
     page: { kind: 'prices' },
     data: {
-      asOf: file.asOf,
+      ratesAsOf: file.asOf,
       cities: file.cities.map((c) => ({ ...c, name: cityName(ctx.build, ctx.locale, c.rates.city), path: pathOf(ctx, { kind: 'prices', city: c.rates.city }) })),
       optionName: figureNames(ctx).product,
     },

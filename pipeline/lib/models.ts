@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { FALLBACK_LOCALE, LOCALES, OPTION_TYPES } from '../../contract/common.ts';
 import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder } from '../../contract/prices.ts';
-import { PUBLISH_RULES, QUALITY_FLAG_LETTERS, type PublishRules } from '../../contract/rules.ts';
+import {
+  NEUTRAL_TERM, PUBLISH_RULES, QUALITY_FLAG_LETTERS, RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP, type PublishRules,
+} from '../../contract/rules.ts';
 import { BuildError } from './errors.ts';
 import { sqlText } from './sql-text.ts';
 
@@ -101,6 +103,17 @@ create or replace macro quality_flags(is_published, sample_size, median_age_days
   ) end;`;
 }
 
+/** The ranking score's weights and constants of contract/rules.ts as SQL macros (marts/rankings.sql). */
+export function rankingMacros(): string {
+  const w = RANKING_WEIGHTS;
+  return `
+create or replace macro ranking_score(rating_term, value_term, amenity_term) as
+  100 * (${w.rating} * rating_term + ${w.value} * value_term + ${w.amenities} * amenity_term);
+create or replace macro rating_prior_reviews() as ${RATING_PRIOR_REVIEWS};
+create or replace macro value_cap() as ${VALUE_CAP};
+create or replace macro neutral_term() as ${NEUTRAL_TERM};`;
+}
+
 
 /**
  * How prices compare (contract/prices.ts) as SQL macros: monthly_times(period) and monthly_per(period),
@@ -147,7 +160,7 @@ export async function connect(instance: DuckDBInstance): Promise<DuckDBConnectio
 const MODELS_AT_ONCE = 3;
 
 /**
- * Creates the macros (the rules', the prices', the locales', then macros.sql), then one view or
+ * Creates the macros (the rules', the ranking's, the prices', the locales', then macros.sql), then one view or
  * table per model, each once the models it reads exist, up to MODELS_AT_ONCE at a time. Returns
  * row counts by model; fails with the first failed model in dependency order, once none runs.
  * `keep`, when given, names the tables read after the models: every other model's table is dropped
@@ -159,6 +172,7 @@ export async function runModels(instance: DuckDBInstance, models: Model[], rules
   const conns = await Promise.all(Array.from({ length: MODELS_AT_ONCE }, () => connect(instance)));
   try {
     await conns[0].run(ruleMacros(rules));
+    await conns[0].run(rankingMacros());
     await conns[0].run(priceMacros());
     await conns[0].run(localeMacros());
     await conns[0].run(readFileSync(path.join(sqlDir, 'macros.sql'), 'utf8'));

@@ -1,8 +1,9 @@
--- Best-of score within each city (pipeline/methodology.md, "Ranking score"):
---   score = 100 × (0.5 × rating + 0.3 × value + 0.2 × amenities), each term in 0..1
---   rating    = Bayesian average (prior: the city's mean rating, weight 10 reviews) ÷ 5;
---               0.5 for everyone when the city has no review data
---   value     = min(city median ÷ own monthly per-desk price, 2) ÷ 2; 0.5 without a price
+-- Best-of score within each city (pipeline/methodology.md, "Ranking score"; the weights and constants are
+-- contract/rules.ts's, as macros):
+--   score = ranking_score(rating, value, amenities) = 100 × the weighted sum, each term in 0..1
+--   rating    = Bayesian average (prior: the city's mean rating, weight rating_prior_reviews() reviews) ÷ 5;
+--               neutral_term() for everyone when the city has no review data
+--   value     = min(city median ÷ own monthly per-desk price, value_cap()) ÷ value_cap(); neutral_term() without a price
 --               or without a published city median. Both sides on the same comparable basis: month,
 --               week and year prices as their monthly equivalent, per desk; day, hour and one-off
 --               prices and non-desk products left out (int_space_prices__cheapest)
@@ -52,14 +53,14 @@ terms as (
     spaces.rating_count,
     coalesce(city_reviews.review_count, 0) > 0 as has_review_data,
     case
-      when coalesce(city_reviews.review_count, 0) = 0 then 0.5
-      else (10 * city_reviews.mean_rating + coalesce(spaces.rating_score * spaces.rating_count, 0))
-        / (10 + coalesce(spaces.rating_count, 0)) / 5
+      when coalesce(city_reviews.review_count, 0) = 0 then neutral_term()
+      else (rating_prior_reviews() * city_reviews.mean_rating + coalesce(spaces.rating_score * spaces.rating_count, 0))
+        / (rating_prior_reviews() + coalesce(spaces.rating_count, 0)) / 5
     end as rating_term,
     case
       when prices.unit_price > 0 and city_figures.median_price is not null
-        then least(city_figures.median_price / prices.unit_price, 2) / 2
-      else 0.5
+        then least(city_figures.median_price / prices.unit_price, value_cap()) / value_cap()
+      else neutral_term()
     end as value_term,
     coalesce(len(spaces.amenity_slugs) / nullif(city_reviews.max_amenity_count, 0), 0) as amenity_term,
     from_prices.amount as entry_amount,
@@ -78,7 +79,7 @@ final as (
     city_slug,
     space_slug as slug,
     space_name as title,
-    round(100 * (0.5 * rating_term + 0.3 * value_term + 0.2 * amenity_term), 2) as score,
+    round(ranking_score(rating_term, value_term, amenity_term), 2) as score,
     amenity_count,
     round(entry_amount, 2) as entry_amount,
     entry_currency,
