@@ -141,8 +141,9 @@ const PHONE = `(() => {
   }).filter((t) => t.text !== '');
   const smallest = texts.reduce((a, t) => (a && a.px <= t.px ? a : t), undefined);
   const trapped = [...document.querySelectorAll('table')].filter((table) => {
+    // the nearest box that scrolls (or clips) the table sideways: with none, what overflows widens the page
     let el = table.parentElement;
-    while (el && el !== document.body && el.scrollWidth <= el.clientWidth) el = el.parentElement;
+    while (el && el !== document.body && !(el.scrollWidth > el.clientWidth && getComputedStyle(el).overflowX !== 'visible')) el = el.parentElement;
     if (!el || el === document.body) return false;
     const region = el.getAttribute('role') === 'region' || el.tagName === 'SECTION';
     const labelled = region && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'));
