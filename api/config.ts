@@ -1,14 +1,20 @@
 import { execFileSync } from 'node:child_process';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_DIST_DIR } from '../contract/build.ts';
+
+/** The environments the service knows; production turns on what protects the public (the challenge). */
+const NODE_ENVS = ['production', 'development', 'test'] as const;
 
 const flag = z.enum(['0', '1', 'true', 'false', 'on', 'off', '']).transform((v) => v === '1' || v === 'true' || v === 'on');
 const positiveInt = z.coerce.number().int().min(1);
 
 /** Every environment variable the service reads (DESIGN.md §2), validated once at start. */
 const EnvSchema = z.object({
-  NODE_ENV: z.string().default('development'),
+  // trimmed and in any case (`Production`), so a stray space cannot turn production's checks off
+  NODE_ENV: z.string().transform((v) => v.trim().toLowerCase()).pipe(z.enum(NODE_ENVS, {
+    error: (issue) => `"${String(issue.input)}" is not one of ${NODE_ENVS.join(', ')}`,
+  })).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   BASE_URL: z.url().optional(),
@@ -72,6 +78,25 @@ export type TrustProxy =
   | { kind: 'hops'; hops: number }
   | { kind: 'addresses'; addresses: string[] };
 
+/**
+ * The widest networks proxies are named by: 10.0.0.0/8 and fc00::/7, the widest private ranges.
+ * A wider range (0.0.0.0/0, ::/0, and ::ffff:0:0/96, which holds every IPv4 address as Node
+ * compares them) trusts clients, not proxies.
+ */
+const WIDEST_PROXY_PREFIX = { ipv4: 8, ipv6: 7 };
+const IPV4_MAPPED = { first: '::ffff:0.0.0.0', last: '::ffff:255.255.255.255', prefix: 96 };
+
+function tooWide(address: string, prefix: number, family: number): boolean {
+  if (family === 4) return prefix < WIDEST_PROXY_PREFIX.ipv4;
+  if (prefix < WIDEST_PROXY_PREFIX.ipv6) return true;
+  const range = new BlockList();
+  range.addSubnet(address, prefix, 'ipv6');
+  const mapped = range.check(IPV4_MAPPED.first, 'ipv6');
+  if (mapped && prefix <= IPV4_MAPPED.prefix) return range.check(IPV4_MAPPED.last, 'ipv6');
+  // a range of IPv4-mapped addresses is as wide as the IPv4 network it maps
+  return mapped && prefix - IPV4_MAPPED.prefix < WIDEST_PROXY_PREFIX.ipv4;
+}
+
 const ALL_HOPS = /^(true|on|yes)$/i;
 const NO_PROXY = /^(0|false|off|no)$/i;
 
@@ -91,6 +116,9 @@ function parseTrustProxy(value: string | undefined): TrustProxy {
     const validPrefix = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= max);
     if (!family || !validPrefix || rest.length) {
       throw new Error(`"${entry}" is not an IP address or CIDR (expected e.g. 172.28.0.10, 10.0.0.0/8 or fd00::/8; or a hop count such as 1)`);
+    }
+    if (prefix !== undefined && tooWide(address, Number(prefix), family)) {
+      throw new Error(`"${entry}" would trust every hop from much of the internet, so a client could pick its own address by writing X-Forwarded-For; name the proxies (their addresses, or their network: at most as wide as 10.0.0.0/8 or fc00::/7)`);
     }
   }
   return { kind: 'addresses', addresses };
@@ -154,7 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`invalid environment: ${lines.join('; ')}`);
   }
   const e = parsed.data;
-  const production = e.NODE_ENV.toLowerCase() === 'production';
+  const production = e.NODE_ENV === 'production';
   if (e.CHALLENGE_SECRET !== undefined && e.CHALLENGE_SECRET.trim() === '') {
     throw new ConfigError('CHALLENGE_SECRET is blank: set the Turnstile secret, or leave it unset outside production');
   }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError, toProblem, validationFailed, type FieldError } from './problems.ts';
+import { ApiError, RETRY_UNAVAILABLE_AFTER_S, toProblem, validationFailed, type FieldError } from './problems.ts';
 
 const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -76,6 +76,7 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
 }
 
 export function sendProblem(reply: FastifyReply, siteUrl: string, error: ApiError) {
+  if ((error.status === 502 || error.status === 503) && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_UNAVAILABLE_AFTER_S));
   return reply
     .code(error.status)
     .type(PROBLEM_CONTENT_TYPE)

@@ -14,10 +14,16 @@ import { FALLBACK_LOCALE, LOCALES, type Locale } from '../../contract/common.ts'
 import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';
 import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/citation.ts';
 import { CACHE, type CacheHint } from '../http/headers.ts';
-import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
+import { PROBLEM_KINDS, problemPath, validationFailed } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
+import { z } from 'zod';
+import { queryInt } from '../../contract/query-params.ts';
+import { requestKey } from '../http/response-cache.ts';
+import { withPlaceSlugs } from '../http/slug-hint.ts';
 import { CHART_CSS } from './chart-style.ts';
 import { markdownToHtml } from './markdown.ts';
+import { invalidSearchView, parseSearch, searchInput, searchPagePath, searchView, seeded } from './search.ts';
+import { SEARCH_STRINGS } from './search-strings.ts';
 import { PROBLEM_DOCS } from './problems.ts';
 import { formatDate, formatDateTime, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
 import { describePage } from './descriptions.ts';
@@ -36,17 +42,19 @@ interface PageRoute {
   /** after `/{locale}` */
   path: string;
   cache: CacheHint;
+  /** a list in pages (`?page=`, from 1): a page number that is not one, or past the last page, is a 404 */
+  paged?: true;
   view(ctx: ViewContext): PageView | undefined | Promise<PageView | undefined>;
 }
 
 /** Every localized page, served under /en, /de and /es. */
 const PAGES: PageRoute[] = [
   { path: '', cache: CACHE.geo, view: homeView },
-  { path: '/coworking/:country', cache: CACHE.market, view: placeView },
-  { path: '/coworking/:country/:city', cache: CACHE.market, view: placeView },
-  { path: '/coworking/:country/:city/:zone', cache: CACHE.market, view: placeView },
+  { path: '/coworking/:country', cache: CACHE.market, paged: true, view: placeView },
+  { path: '/coworking/:country/:city', cache: CACHE.market, paged: true, view: placeView },
+  { path: '/coworking/:country/:city/:zone', cache: CACHE.market, paged: true, view: placeView },
   { path: '/space/:slug', cache: CACHE.listing, view: spaceView },
-  { path: '/operator/:slug', cache: CACHE.market, view: operatorView },
+  { path: '/operator/:slug', cache: CACHE.market, paged: true, view: operatorView },
   { path: '/best/:city', cache: CACHE.market, view: bestView },
   { path: '/prices', cache: CACHE.market, view: pricesView },
   { path: '/prices/:city', cache: CACHE.market, view: cityPricesView },
@@ -72,8 +80,10 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
       home: `/${locale}`,
       priceIndex: citationPath(locale, { kind: 'price-index' }),
       prices: citationPath(locale, { kind: 'prices' }),
+      search: searchPagePath(locale),
       docs: '/docs',
     },
+    searchWords: SEARCH_STRINGS[locale],
     money: (m: { amount: number; currency: string }) => formatMoney(locale, m),
     share: (x: number) => formatShare(locale, x),
     number: (n: number) => formatNumber(locale, n),
@@ -88,10 +98,10 @@ function renderView(view: PageView, ctx: ViewContext, now: number): string {
   return eta.render(`./${view.template}`, {
     ...frame(ctx.build, config, locale),
     ...view.data,
-    title: citationTitle(locale, view.page),
-    description: describePage(view, locale),
+    title: view.title ?? citationTitle(locale, view.page),
+    description: view.description ?? describePage(view, locale),
     citation: cite,
-    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: citationPath(l, view.page), current: l === locale })),
+    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: view.pathIn?.(l) ?? citationPath(l, view.page), current: l === locale })),
     dataLinks: view.dataLinks,
   });
 }
@@ -107,21 +117,36 @@ function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, lo
   return reply.code(404).type(HTML_TYPE).send(html);
 }
 
+const PageNumberSchema = z.object({ page: queryInt(1).optional() });
+
+/** The page of a paged list a query asks for (1 when it names none); undefined when `page` is not a page number. */
+function listPageNumber(query: unknown): number | undefined {
+  const parsed = PageNumberSchema.safeParse(query ?? {});
+  return parsed.success ? parsed.data.page ?? 1 : undefined;
+}
+
 /** The problem code of a page path segment (`not-found` → NOT_FOUND). */
 const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => [problemPath(code).split('/').pop()!, code]));
 
 /** Registers every page; call after the API routes (the pages take no path the API uses). */
 export function installPages(app: FastifyInstance) {
-  /** Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404. */
-  const serve = async (request: FastifyRequest, reply: FastifyReply, key: string, locale: Locale, render: (build: LoadedBuild, now: number) => Promise<string | undefined>) => {
+  /**
+   * Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404.
+   * `key` undefined: a page not to keep; `admit`: kept from the second time its key is asked for, as
+   * the API's answers are (a search's keys are as many as the API's, a hub's pages as its listings).
+   */
+  const serve = async (
+    request: FastifyRequest, reply: FastifyReply, key: string | undefined, locale: Locale,
+    render: (build: LoadedBuild, now: number) => Promise<string | undefined>, admit = false,
+  ) => {
     const { build, responses } = app.catalog.current();
     const now = app.clock();
-    const cacheKey = app.config.queryCache ? `page|${key}` : undefined;
+    const cacheKey = app.config.queryCache && key !== undefined ? `page|${key}` : undefined;
     let kept = cacheKey === undefined ? undefined : responses.get(cacheKey, now);
     if (!kept) {
       const html = await render(build, now).catch(refuseDamaged(app, request, build));
       if (html === undefined) return notFound(reply, build, app.config, locale);
-      if (cacheKey === undefined) return reply.type(HTML_TYPE).send(html);
+      if (cacheKey === undefined || (admit && !responses.admits(cacheKey))) return reply.type(HTML_TYPE).send(html);
       kept = responses.keep(cacheKey, now, { body: html, contentType: HTML_TYPE });
     }
     reply.header('etag', kept.etag);
@@ -137,14 +162,39 @@ export function installPages(app: FastifyInstance) {
         config: { cache: page.cache },
         handler: (request, reply) => {
           const params = request.params as Record<string, string>;
-          return serve(request, reply, `${url}|${JSON.stringify(params)}`, locale, async (build, now) => {
-            const ctx: ViewContext = { build, config: app.config, locale, params };
+          const pageNumber = page.paged ? listPageNumber(request.query) : 1;
+          if (pageNumber === undefined) return notFound(reply, app.catalog.current().build, app.config, locale);
+          return serve(request, reply, `${url}|${JSON.stringify(params)}|${pageNumber}`, locale, async (build, now) => {
+            const ctx: ViewContext = { build, config: app.config, locale, params, page: pageNumber };
             const view = await page.view(ctx);
             return view && renderView(view, ctx, now);
-          });
+          }, pageNumber > 1);
         },
       });
     }
+
+    app.route({
+      method: 'GET',
+      url: searchPagePath(locale),
+      config: { cache: CACHE.listing },
+      handler: (request, reply) => {
+        const asked = searchInput(request.query, locale);
+        const parsed = parseSearch(asked, locale);
+        if ('errors' in parsed) {
+          const { build } = app.catalog.current();
+          const ctx: ViewContext = { build, config: app.config, locale, params: {}, page: 1 };
+          const errors = withPlaceSlugs(validationFailed(parsed.errors), request, build).errors ?? parsed.errors;
+          return reply.code(400).type(HTML_TYPE).send(renderView(invalidSearchView(ctx, asked, errors), ctx, app.clock()));
+        }
+        const { query, input, fresh } = seeded(parsed.query, asked);
+        // a seed picked for this request is never asked for again: nothing to keep
+        const key = fresh ? undefined : `${searchPagePath(locale)}|${requestKey({ query, params: {} })}`;
+        return serve(request, reply, key, locale, async (build, now) => {
+          const ctx: ViewContext = { build, config: app.config, locale, params: {}, page: query.page };
+          return renderView(searchView(ctx, query, input), ctx, now);
+        }, true);
+      },
+    });
   }
 
   app.route({

@@ -17,6 +17,20 @@ describe('configuration', () => {
     assert.throws(() => new ChallengeVerifier({ nodeEnv: 'production', secret: '  ' }), /CHALLENGE_SECRET is required/);
   });
 
+  it('trims NODE_ENV, so "production " is production, and refuses an environment it does not know', () => {
+    for (const value of ['production ', ' production', '\tProduction\n']) {
+      assert.throws(() => loadConfig({ NODE_ENV: value }), (e: Error) => e instanceof ConfigError && /CHALLENGE_SECRET is required when NODE_ENV=production/.test(e.message), JSON.stringify(value));
+      const config = loadConfig({ NODE_ENV: value, CHALLENGE_SECRET: 'turnstile-secret', SMTP_URL: 'smtp://mail.example:587' });
+      assert.equal(config.production, true);
+      assert.equal(config.nodeEnv, 'production');
+    }
+    assert.equal(loadConfig({ NODE_ENV: 'test ' }).nodeEnv, 'test');
+    for (const value of ['prod', 'staging', 'production-eu', '  ']) {
+      assert.throws(() => loadConfig({ NODE_ENV: value, CHALLENGE_SECRET: 'turnstile-secret' }),
+        (e: Error) => e instanceof ConfigError && e.message.includes('NODE_ENV: "') && e.message.includes('is not one of production, development, test'), JSON.stringify(value));
+    }
+  });
+
   it('refuses a blank CHALLENGE_SECRET in every environment', () => {
     for (const env of ['production', 'development']) {
       for (const secret of [' ', '\t', '   \n']) {
@@ -50,7 +64,14 @@ describe('configuration', () => {
     for (const value of ['true', 'TRUE', 'on']) {
       assert.throws(() => loadConfig({ TRUST_PROXY: value }), (e: Error) => e instanceof ConfigError && /TRUST_PROXY: .*would trust every hop.*name the proxies/.test(e.message), value);
     }
-    for (const value of ['proxy.internal', '10.0.0.0/33', '10.0.0.1/8/2', '300.1.1.1']) {
+    // ranges that hold clients, not proxies: every address, or every IPv4 one (IPv4-mapped IPv6)
+    for (const value of ['0.0.0.0/0', '::/0', '10.0.0.1, 0.0.0.0/0', '::ffff:0:0/96', '::/80', '::ffff:0.0.0.0/100', '128.0.0.0/1', '::/6']) {
+      const entry = value.split(', ').at(-1);
+      assert.throws(() => loadConfig({ TRUST_PROXY: value }), (e: Error) => e instanceof ConfigError && e.message.includes(`TRUST_PROXY: "${entry}" would trust every hop`), value);
+    }
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8,fc00::/7,::ffff:10.0.0.0/104' }).trustProxy,
+      { kind: 'addresses', addresses: ['10.0.0.0/8', 'fc00::/7', '::ffff:10.0.0.0/104'] });
+    for (const value of ['proxy.internal', '10.0.0.0/33', '10.0.0.1/8/2', '300.1.1.1', '0/0']) {
       assert.throws(() => loadConfig({ TRUST_PROXY: value }), (e: Error) => e instanceof ConfigError && e.message.includes(`TRUST_PROXY: "${value.split(',')[0]}" is not an IP address or CIDR`), value);
     }
   });
@@ -70,5 +91,16 @@ describe('configuration', () => {
     const subnet = trustFunction(loadConfig({ TRUST_PROXY: '172.28.0.0/24' }).trustProxy);
     assert.equal(clientAddress(subnet, '172.28.0.10', '10.9.9.7, 198.51.100.4, 172.28.0.11'), '198.51.100.4');
     assert.equal(clientAddress(trustFunction({ kind: 'none' }), '172.28.0.10', forwarded), '172.28.0.10');
+  });
+
+  it('takes the peer when the chain is shorter than TRUST_PROXY declares, never the left-most entry', () => {
+    // TRUST_PROXY=3 with one real proxy: "10.9.9.7" is the client's own writing, 198.51.100.4 what the proxy saw
+    const threeHops = trustFunction(loadConfig({ TRUST_PROXY: '3' }).trustProxy);
+    assert.equal(clientAddress(threeHops, '172.28.0.10', '10.9.9.7, 198.51.100.4'), '172.28.0.10');
+    assert.equal(clientAddress(threeHops, '172.28.0.10', '198.51.100.4'), '172.28.0.10');
+    assert.equal(clientAddress(threeHops, '172.28.0.10', '10.9.9.9, 10.9.9.8, 10.9.9.7, 198.51.100.4'), '10.9.9.8', 'a full chain: the address the outermost hop saw');
+    // a chain of proxies only: the peer, not a proxy address further out
+    const subnet = trustFunction(loadConfig({ TRUST_PROXY: '172.28.0.0/24' }).trustProxy);
+    assert.equal(clientAddress(subnet, '172.28.0.10', '172.28.0.11'), '172.28.0.10');
   });
 });

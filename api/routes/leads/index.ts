@@ -1,7 +1,7 @@
 /**
- * POST /v1/leads/contact and /v1/leads/inquiry. Order of checks: the body (400, unknown spaces
- * included), the Idempotency-Key header (400), then the service: idempotency replay or conflict
- * (422) before the challenge (403, 502).
+ * POST /v1/leads/contact and /v1/leads/inquiry. Order of checks: the read limit (429), the body
+ * (400, unknown spaces included), the Idempotency-Key header (400), then the service: idempotency
+ * replay or conflict (422), the enquiry limit (429: a replay is not counted), the challenge (403, 502).
  */
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -44,10 +44,12 @@ async function submit(endpoint: LeadEndpoint, ctx: RouteContext<unknown, unknown
   // the routes of the spaces it names, read from the build's lead routing
   const routing: LeadRouting = {};
   for (const slug of new Set(properties)) routing[slug] = (await build.leadRouting.get(slug))!;
-  const result = await service.submit({ endpoint, body, idempotencyKey: idempotencyKey(request), remoteIp: request.ip, routing })
+  const result = await service.submit({
+    endpoint, body, idempotencyKey: idempotencyKey(request), remoteIp: request.client, routing,
+    admit: () => request.server.admitEnquiry(request, reply),
+  })
     .catch((err: unknown) => {
       if (!(err instanceof LeadRefusedError)) throw err;
-      if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
       throw new ApiError(err.code, err.message);
     });
   // Reference, endpoint and counts only: never name, email, phone or message.
