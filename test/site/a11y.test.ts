@@ -60,6 +60,7 @@ export const PAGE_TYPES: PageType[] = [
   page('prices', (l) => `/${l}/prices`),
   page('city-prices', (l, s) => `/${l}/prices/${s.city}`),
   page('price-index', (l) => `/${l}/price-index`),
+  page('search', (l, s) => `/${l}/search?city=${s.city}&sortBy=price-asc`),
   page('not-found', (l) => `/${l}/space/no-such-space`, 404),
   unlocalized('problem', '/problems/not-found'),
   unlocalized('docs', '/docs', tryFirstOperation),
