@@ -24,6 +24,7 @@ import { contactPath } from './enquiry-form.ts';
 import { installAddresses, requestLocale } from './addresses.ts';
 import { stopPageWorker } from './page-workers.ts';
 import { installSitemaps } from './sitemaps.ts';
+import { CHART_CSS } from './chart-style.ts';
 import { markdownToHtml } from './markdown.ts';
 import { invalidSearchView, parseSearch, searchInput, searchPagePath, searchView, seeded } from './search.ts';
 import { SEARCH_STRINGS } from './search-strings.ts';
@@ -79,6 +80,7 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
     buildId: build.id,
     asOf: formatDateTime(locale, asOf),
     licenseUrl: LICENSE_URL,
+    chartCss: CHART_CSS,
     nav: {
       home: `/${locale}`,
       priceIndex: citationPath(locale, { kind: 'price-index' }),

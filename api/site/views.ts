@@ -446,7 +446,7 @@ async function countryHistory(ctx: ViewContext, history: History, slugs: string[
   const cityPricesPath = (c: PriceHistoryCity) => pathOf(ctx, { kind: 'prices', city: c.city });
   const currency = cities[0]?.currency;
   const charts = withFigures.length === 0 ? [] : await perBuild(ctx.build, `history-index|${ctx.locale}|${key}`, async () => {
-    const series = withFigures.map((c) => ({ name: names.city(c.city.slug), href: cityPricesPath(c), points: c.points }));
+    const series = withFigures.map((c) => ({ name: names.city(c.city.slug), points: c.points }));
     const chart = await onPageWorker({ kind: 'history-chart', series, text: { ariaLabel: t.historyIndexCaption(currency), locale: ctx.locale, currency } }) as { html: string; greyed: number };
     return [{ currency, caption: t.historyIndexCaption(currency), svg: chart.html, note: chart.greyed > 0 ? t.historyOthers(chart.greyed) : undefined }];
   });

@@ -84,7 +84,7 @@ describe('public pages', () => {
     for (const card of list) {
       const detail = (await get(s.app, `/v1/properties/${card.slug}?locale=de`)).body.data;
       const { doc } = await page(pathOf(detail.webUrl));
-      const rows = [...doc.querySelectorAll('#pricing-heading ~ div tbody tr')];
+      const rows = [...doc.querySelectorAll('#pricing-heading ~ .table-wrap tbody tr')];
       assert.equal(rows.length, detail.pricingOptions.length, card.slug);
       detail.pricingOptions.forEach((o: { title: string; price?: { amount: number; currency: string } }, k: number) => {
         assert.equal(text(rows[k].querySelector('th')), o.title);
@@ -96,7 +96,7 @@ describe('public pages', () => {
     const rates = (await get(s.app, '/v1/market/rates?locale=es')).body.data;
     const madrid = rates.cities.find((c: { city: { slug: string } }) => c.city.slug === 'madrid');
     const { doc: pricesDoc } = await page('/es/prices/madrid');
-    const rateRows = [...pricesDoc.querySelectorAll('#rates-heading ~ div tbody tr')];
+    const rateRows = [...pricesDoc.querySelectorAll('#rates-heading ~ .table-wrap tbody tr')];
     madrid.byType.forEach((b: { sampleSize: number; median: { amount: number; currency: string }; thinSample?: true }, k: number) => {
       const cells = [...rateRows[k].querySelectorAll('td')].map(text);
       assert.deepEqual(cells.slice(0, 2), [String(b.sampleSize), b.thinSample ? STRINGS.es.thinSample : squash(formatMoney('es', b.median))]);
@@ -161,7 +161,7 @@ describe('public pages', () => {
       const charts = [...countryDoc.querySelectorAll('figure.index-chart')];
       assert.deepEqual(charts.map((f) => f.getAttribute('data-currency')), [...new Set(mine.filter((c) => c.published).map((c) => c.currency))], path);
       for (const f of charts) {
-        assert.equal(f.querySelectorAll('svg a rect').length, mine.filter((c) => c.published).length, `${path}: a bar per published city`);
+        assert.equal(f.querySelectorAll('svg g[data-mark="bar"] rect').length, mine.filter((c) => c.published).length, `${path}: a bar per published city`);
         assert.ok(f.querySelector('figcaption'));
       }
     }
@@ -194,16 +194,18 @@ describe('public pages', () => {
       assert.deepEqual([...doc.querySelectorAll('figure.history-chart')].map((f) => f.getAttribute('data-currency')), currencies, code);
     }
 
-    // 8 cities in Germany: the palette's worth with the largest latest samples in colour, named in the legend; the rest grey, each linked to its page
+    // 8 cities in Germany: the palette's worth with the largest latest samples in colour, named in the legend; the rest grey, each named by its title and linked from the table
     const doc = docs.get('DE')!;
     const eur = history.cities.filter((c) => countryOf.get(c.city.slug) === 'DE' && c.points.some((p) => p.published));
     assert.ok(eur.length > PALETTE.length);
     const eurChart = doc.querySelector('figure.history-chart[data-currency="EUR"]')!;
     const largest = [...eur].sort((a, b) => b.points.at(-1)!.sampleSize - a.points.at(-1)!.sampleSize).slice(0, PALETTE.length);
     const cityName = (slug: string) => text(doc.querySelector(`table.history-table tr[data-row="${slug}"] th`));
-    assert.deepEqual(new Set([...eurChart.querySelectorAll('span[class$="-swatch"]')].map(text)), new Set(largest.map((c) => cityName(c.city.slug))));
-    const linked = [...eurChart.querySelectorAll('svg.history-median g[aria-label="line"] a[href]')].map((a) => a.getAttribute('href'));
-    assert.deepEqual(new Set(linked), new Set(eur.filter((c) => !largest.includes(c)).map((c) => `/de/prices/${c.city.slug}`)));
+    assert.deepEqual(new Set([...eurChart.querySelectorAll('span.chart-swatch')].map(text)), new Set(largest.map((c) => cityName(c.city.slug))));
+    const grey = eur.filter((c) => !largest.includes(c));
+    const titled = [...eurChart.querySelectorAll('svg.history-median g[data-mark="line"] path title')].map(text);
+    assert.deepEqual(new Set(titled), new Set(grey.map((c) => cityName(c.city.slug))));
+    for (const c of grey) assert.equal(doc.querySelector(`table.history-table tr[data-row="${c.city.slug}"] th a`)?.getAttribute('href'), `/de/prices/${c.city.slug}`);
     assert.equal(text(eurChart.querySelector('p')), STRINGS.de.historyOthers(eur.length - PALETTE.length));
 
     const london = history.cities.find((c) => c.city.slug === 'london')!;
@@ -214,7 +216,7 @@ describe('public pages', () => {
       assert.ok(row, m);
       assert.deepEqual(series.map((x) => cell(row.querySelector(`[data-column="${x.key}"]`))), series.map((x) => point(x.points[k])), m);
     });
-    const marks = (panel: string) => cityDoc.querySelectorAll(`figure.history-chart svg.history-${panel} g[aria-label="dot"] :is(circle, path)`);
+    const marks = (panel: string) => cityDoc.querySelectorAll(`figure.history-chart svg.history-${panel} g[data-mark="dot"] :is(circle, path)`);
     assert.equal(marks('median').length, series.reduce((n, x) => n + x.points.filter((p) => p.published).length, 0), 'a median per published month');
     assert.equal(marks('index').length, series.reduce((n, x) => n + x.points.filter((p) => p.index !== undefined).length, 0), 'an index mark per indexed month');
     assert.ok(marks('index').length > 0, 'London has a same-spaces index');
@@ -249,7 +251,7 @@ describe('public pages', () => {
     }
     const graz = (await get(s.app, '/v1/market/rates?locale=en&city=graz')).body.data.cities[0];
     const { doc } = await page('/en/prices/graz');
-    const rows = [...doc.querySelectorAll('#rates-heading ~ div tbody tr[data-product]')];
+    const rows = [...doc.querySelectorAll('#rates-heading ~ .table-wrap tbody tr[data-product]')];
     assert.equal(rows.length, graz.byType.length);
     for (const row of rows) assert.equal(text(row.querySelector('[data-thin-sample]')), STRINGS.en.thinSample, 'every product of Graz is a thin sample');
   });
@@ -299,7 +301,10 @@ describe('public pages', () => {
       for (const nav of doc.querySelectorAll('nav')) assert.ok(nav.getAttribute('aria-label') || nav.getAttribute('aria-labelledby'), url);
       for (const img of doc.querySelectorAll('main img')) assert.ok(img.getAttribute('alt'), url);
       for (const table of doc.querySelectorAll('table')) assert.ok(table.querySelector('caption') || table.querySelector('thead th'), url);
-      for (const svg of doc.querySelectorAll('figure.chart > figure > svg, figure.chart svg[aria-label]')) assert.ok(svg.getAttribute('aria-label'), url);
+      for (const svg of doc.querySelectorAll('figure.chart > svg')) {
+        assert.equal(svg.getAttribute('role'), 'img', url);
+        assert.ok(svg.getAttribute('aria-label'), url);
+      }
     }
   });
 
