@@ -13,7 +13,7 @@ import type { PageJob, PageJobResult } from './page-workers.ts';
 
 interface ChartText { ariaLabel: string; locale: Locale; currency: string }
 export type ChartJob =
-  | { kind: 'index-chart'; cities: PriceIndexCity[]; names: Names; text: ChartText; pricesPath: string }
+  | { kind: 'index-chart'; cities: PriceIndexCity[]; names: Names; text: ChartText }
   | { kind: 'city-chart'; city: PriceIndexCity; names: Names; text: ChartText }
   | { kind: 'history-chart'; series: HistorySeries[]; text: ChartText };
 /** The names a chart writes, as the page's tables write them. */
@@ -37,7 +37,7 @@ function run(job: PageJob): { result: PageJobResult; transfer: ArrayBuffer[] } {
     }
     case 'index-chart': {
       const figures = indexFigures(job.cities, job.text.locale, namer(job.names));
-      return { result: indexChart(figures, job.text, (slug) => `${job.pricesPath}/${slug}`), transfer: [] };
+      return { result: indexChart(figures, job.text), transfer: [] };
     }
     case 'city-chart': {
       const figures = indexFigures([job.city], job.text.locale, namer(job.names));

@@ -533,7 +533,7 @@ export async function priceIndexCountryView(ctx: ViewContext): Promise<PageView 
     return Promise.all(currencies.map(async (currency) => {
       const cities = paged.items.filter((c) => c.currency === currency);
       const text = { ariaLabel: t.chartIndexCaption(currency), locale: ctx.locale, currency };
-      const svg = await onPageWorker({ kind: 'index-chart', cities, names: chartNames(ctx, cities), text, pricesPath: pathOf(ctx, { kind: 'prices' }) }) as string;
+      const svg = await onPageWorker({ kind: 'index-chart', cities, names: chartNames(ctx, cities), text }) as string;
       return { currency, caption: t.chartIndexCaption(currency), svg };
     }));
   });
