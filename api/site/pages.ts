@@ -14,12 +14,17 @@ import { FALLBACK_LOCALE, LOCALES, type Locale } from '../../contract/common.ts'
 import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';
 import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/citation.ts';
 import { CACHE, type CacheHint } from '../http/headers.ts';
-import { PROBLEM_KINDS, problemPath, validationFailed } from '../http/problems.ts';
+import { ApiError, PROBLEM_KINDS, problemPath, validationFailed } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
 import { z } from 'zod';
 import { queryInt } from '../../contract/query-params.ts';
 import { requestKey } from '../http/response-cache.ts';
 import { withPlaceSlugs } from '../http/slug-hint.ts';
+import { contactPath } from './enquiry-form.ts';
+import { installAddresses, requestLocale } from './addresses.ts';
+import { stopPageWorker } from './page-workers.ts';
+import { installSitemaps } from './sitemaps.ts';
+import { CHART_CSS } from './chart-style.ts';
 import { markdownToHtml } from './markdown.ts';
 import { invalidSearchView, parseSearch, searchInput, searchPagePath, searchView, seeded } from './search.ts';
 import { SEARCH_STRINGS } from './search-strings.ts';
@@ -28,7 +33,7 @@ import { formatDate, formatDateTime, formatMoney, formatNumber, formatShare, STR
 import { describePage } from './descriptions.ts';
 import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
 import {
-  bestView, cityPricesView, homeView, operatorView, placeView, priceIndexView, pricesView, spaceView,
+  bestView, cityPricesView, homeView, operatorView, placeView, priceIndexCountryView, priceIndexView, pricesView, spaceView,
   type PageView, type ViewContext,
 } from './views.ts';
 
@@ -55,9 +60,10 @@ const PAGES: PageRoute[] = [
   { path: '/space/:slug', cache: CACHE.listing, view: spaceView },
   { path: '/operator/:slug', cache: CACHE.market, paged: true, view: operatorView },
   { path: '/best/:city', cache: CACHE.market, view: bestView },
-  { path: '/prices', cache: CACHE.market, view: pricesView },
+  { path: '/prices', cache: CACHE.market, view: pricesView, paged: true },
   { path: '/prices/:city', cache: CACHE.market, view: cityPricesView },
   { path: '/price-index', cache: CACHE.priceIndex, view: priceIndexView },
+  { path: '/price-index/:country', cache: CACHE.priceIndex, view: priceIndexCountryView, paged: true },
 ];
 
 /** What every page's layout needs besides the page's own data. */
@@ -74,12 +80,14 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
     buildId: build.id,
     asOf: formatDateTime(locale, asOf),
     licenseUrl: LICENSE_URL,
+    chartCss: CHART_CSS,
     nav: {
       home: `/${locale}`,
       priceIndex: citationPath(locale, { kind: 'price-index' }),
       prices: citationPath(locale, { kind: 'prices' }),
       search: searchPagePath(locale),
       docs: '/docs',
+      contact: contactPath(locale),
     },
     searchWords: SEARCH_STRINGS[locale],
     money: (m: { amount: number; currency: string }) => formatMoney(locale, m),
@@ -93,26 +101,56 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
 function renderView(view: PageView, ctx: ViewContext, now: number): string {
   const { config, locale } = ctx;
   const cite = citation({ siteUrl: config.siteUrl, serviceName: config.serviceName, locale, page: view.page, now, data: view.cited });
+  const pageQuery = view.pageNumber && view.pageNumber > 1 ? `?page=${view.pageNumber}` : '';
   return eta.render(`./${view.template}`, {
     ...frame(ctx.build, config, locale),
     ...view.data,
     title: view.title ?? citationTitle(locale, view.page),
     description: view.description ?? describePage(view, locale),
     citation: cite,
-    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: view.pathIn?.(l) ?? citationPath(l, view.page), current: l === locale })),
+    canonical: cite.url + pageQuery,
+    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: view.pathIn?.(l) ?? citationPath(l, view.page) + pageQuery, current: l === locale })),
     dataLinks: view.dataLinks,
   });
 }
 
-function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale) {
-  const html = eta.render('./not-found', {
+/** A page outside PAGES (the enquiry forms, api/site/enquiry.ts): a template in the layout, without a citation. */
+export function renderPage(
+  ctx: Pick<ViewContext, 'build' | 'config' | 'locale'>, template: string,
+  data: { title: string; alternates: { locale: Locale; name: string; href: string; current: boolean }[] } & Record<string, unknown>,
+): string {
+  return eta.render(`./${template}`, { ...frame(ctx.build, ctx.config, ctx.locale), dataLinks: [], ...data });
+}
+
+/** An error page in the locale: 404 (nothing here) or 500 (this page failed), with the request id to quote. */
+function errorPage(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale, status: 404 | 500) {
+  const t = STRINGS[locale];
+  const html = eta.render(status === 404 ? './not-found' : './server-error', {
     ...frame(build, config, locale),
-    title: STRINGS[locale].notFound,
-    description: STRINGS[locale].notFoundText,
+    title: status === 404 ? t.notFound : t.serverError,
+    description: status === 404 ? t.notFoundText : t.serverErrorText,
+    traceId: String(reply.request.id),
     alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: `/${l}`, current: l === locale })),
     dataLinks: [],
   });
-  return reply.code(404).type(HTML_TYPE).send(html);
+  return reply.code(status).type(HTML_TYPE).send(html);
+}
+
+const notFound = (reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale) => errorPage(reply, build, config, locale, 404);
+
+/**
+ * The not-found handler of the pages: an HTML 404, in the path's locale or else the visitor's,
+ * for every URL outside the API's first segments (`/v1`, `/api`, `/.well-known` …, taken from
+ * the API's routes), which keep their problem+json. Undefined for an API URL.
+ */
+export function pageNotFound(app: FastifyInstance) {
+  let apiSegments: Set<string> | undefined;
+  const firstSegment = (url: string) => url.split(/[/?#]/)[1] ?? '';
+  return (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
+    apiSegments ??= new Set(app.routeDefinitions.map((d) => firstSegment(d.url)));
+    if (apiSegments.has(firstSegment(request.url))) return undefined;
+    return notFound(reply, app.catalog.current().build, app.config, requestLocale(request));
+  };
 }
 
 const PageNumberSchema = z.object({ page: queryInt(1).optional() });
@@ -128,6 +166,9 @@ const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => 
 
 /** Registers every page; call after the API routes (the pages take no path the API uses). */
 export function installPages(app: FastifyInstance) {
+  installAddresses(app);
+  installSitemaps(app);
+  app.addHook('onClose', stopPageWorker);
   /**
    * Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404.
    * `key` undefined: a page not to keep; `admit`: kept from the second time its key is asked for, as
@@ -142,7 +183,13 @@ export function installPages(app: FastifyInstance) {
     const cacheKey = app.config.queryCache && key !== undefined ? `page|${key}` : undefined;
     let kept = cacheKey === undefined ? undefined : responses.get(cacheKey, now);
     if (!kept) {
-      const html = await render(build, now).catch(refuseDamaged(app, request, build));
+      let html: string | undefined;
+      try {
+        html = await render(build, now).catch(refuseDamaged(app, request, build));
+      } catch (err) {
+        if (!(err instanceof ApiError)) request.log.error({ err, route: request.routeOptions.url }, 'page failed');
+        return errorPage(reply, build, app.config, locale, 500);
+      }
       if (html === undefined) return notFound(reply, build, app.config, locale);
       if (cacheKey === undefined || (admit && !responses.admits(cacheKey))) return reply.type(HTML_TYPE).send(html);
       kept = responses.keep(cacheKey, now, { body: html, contentType: HTML_TYPE });
