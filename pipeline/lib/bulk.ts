@@ -5,6 +5,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { BULK_FILES, isPrecompressed } from '../../contract/research.ts';
 import { precompress } from './precompress.ts';
+import { CSV_COPY_OPTIONS } from './research.ts';
 import type { BuildWriter } from './publish.ts';
 import { sqlText } from './sql-text.ts';
 
@@ -17,14 +18,12 @@ export const BULK_MARTS = Object.values(BULK_TABLES);
  * keeps insertion order), and zstd: the same rows give the same bytes, so the same release id.
  */
 const PARQUET = '(format parquet, compression zstd)';
-/** As the research CSVs: RFC 4180, CRLF, the header first. */
-const CSV = `(format csv, header true, delimiter ',', quote '"', new_line '\\r\\n')`;
 
 /** Writes listings.parquet, listings.csv, offers.parquet and offers.csv, the CSVs precompressed; returns each table's row count. */
 export async function writeBulkFiles(conn: DuckDBConnection, writer: BuildWriter): Promise<Record<keyof typeof BULK_TABLES, number>> {
   const rows = { listings: 0, offers: 0 };
   for (const [table, mart] of Object.entries(BULK_TABLES) as [keyof typeof BULK_TABLES, string][]) {
-    for (const [extension, options] of [['parquet', PARQUET], ['csv', CSV]]) {
+    for (const [extension, options] of [['parquet', PARQUET], ['csv', CSV_COPY_OPTIONS]]) {
       const file = `${table}.${extension}`;
       const copied = await conn.run(`copy (from ${mart}) to ${sqlText(writer.pathOf(file))} ${options}`);
       writer.adopt(file);
