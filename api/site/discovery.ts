@@ -9,6 +9,8 @@ import { UriSchema } from '../../contract/common.ts';
 import { MCP_PATH } from '../mcp/http.ts';
 
 export const AUTH_GUIDE_PATH = '/auth.md';
+/** First path segments of the registration, claim and token URIs older metadata advertised: gone, answered as the API answers (404 problem+json), never as a page. */
+export const RETIRED_AUTH_SEGMENTS = ['oauth', 'register', 'claim'];
 
 /** RFC 9728 protected-resource metadata: no scopes, no bearer methods. */
 export const ProtectedResourceMetadataSchema = z.strictObject({

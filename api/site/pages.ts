@@ -25,6 +25,7 @@ import { installAddresses, requestLocale } from './addresses.ts';
 import { stopPageWorker } from './page-workers.ts';
 import { installSitemaps } from './sitemaps.ts';
 import { CHART_CSS } from './chart-style.ts';
+import { RETIRED_AUTH_SEGMENTS } from './discovery.ts';
 import { markdownToHtml } from './markdown.ts';
 import { invalidSearchView, parseSearch, searchInput, searchPagePath, searchView, seeded } from './search.ts';
 import { SEARCH_STRINGS } from './search-strings.ts';
@@ -147,8 +148,11 @@ export function pageNotFound(app: FastifyInstance) {
   let apiSegments: Set<string> | undefined;
   const firstSegment = (url: string) => url.split(/[/?#]/)[1] ?? '';
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
-    apiSegments ??= new Set(app.routeDefinitions.map((d) => firstSegment(d.url)));
-    if (apiSegments.has(firstSegment(request.url))) return undefined;
+    apiSegments ??= new Set([...app.routeDefinitions.map((d) => firstSegment(d.url)), ...RETIRED_AUTH_SEGMENTS]);
+    const segment = firstSegment(request.url);
+    // outside a locale's pages (whose forms post) only a read is a visitor's; any other method is a client of the API
+    const read = request.method === 'GET' || request.method === 'HEAD' || (LOCALES as readonly string[]).includes(segment);
+    if (!read || apiSegments.has(segment)) return undefined;
     return notFound(reply, app.catalog.current().build, app.config, requestLocale(request));
   };
 }
