@@ -17,6 +17,7 @@ import { CACHE, type CacheHint } from '../http/headers.ts';
 import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
 import { markdownToHtml } from './markdown.ts';
+import { MARKDOWN_TYPE, renderTwin, twinLink, twinNotFound, twinPath } from './markdown-twins.ts';
 import { PROBLEM_DOCS } from './problems.ts';
 import { formatDate, formatDateTime, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
 import { describePage } from './descriptions.ts';
@@ -80,10 +81,11 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
   };
 }
 
-function renderView(view: PageView, ctx: ViewContext, now: number): string {
+/** Everything a page's template is given, the HTML's and the Markdown twin's alike. */
+function pageModel(view: PageView, ctx: ViewContext, now: number) {
   const { config, locale } = ctx;
   const cite = citation({ siteUrl: config.siteUrl, serviceName: config.serviceName, locale, page: view.page, now, data: view.cited });
-  return eta.render(`./${view.template}`, {
+  return {
     ...frame(ctx.build, config, locale),
     ...view.data,
     title: citationTitle(locale, view.page),
@@ -91,7 +93,8 @@ function renderView(view: PageView, ctx: ViewContext, now: number): string {
     citation: cite,
     alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: citationPath(l, view.page), current: l === locale })),
     dataLinks: view.dataLinks,
-  });
+    markdownTwin: config.siteUrl + twinPath(citationPath(locale, view.page)),
+  };
 }
 
 function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale) {
@@ -108,19 +111,23 @@ function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, lo
 /** The problem code of a page path segment (`not-found` → NOT_FOUND). */
 const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => [problemPath(code).split('/').pop()!, code]));
 
-/** Registers every page; call after the API routes (the pages take no path the API uses). */
+/** Registers every page and its Markdown twin; call after the API routes (the pages take no path the API uses). */
 export function installPages(app: FastifyInstance) {
-  /** Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404. */
-  const serve = async (request: FastifyRequest, reply: FastifyReply, key: string, locale: Locale, render: (build: LoadedBuild, now: number) => Promise<string | undefined>) => {
+  /** Serves a page from the build's response cache, rendering it on a miss; undefined from render → its 404. */
+  const serve = async (
+    request: FastifyRequest, reply: FastifyReply, key: string, type: string,
+    render: (build: LoadedBuild, now: number) => Promise<string | undefined>,
+    missing: (build: LoadedBuild) => FastifyReply,
+  ) => {
     const { build, responses } = app.catalog.current();
     const now = app.clock();
-    const cacheKey = app.config.queryCache ? `page|${key}` : undefined;
+    const cacheKey = app.config.queryCache ? `${type}|${key}` : undefined;
     let kept = cacheKey === undefined ? undefined : responses.get(cacheKey, now);
     if (!kept) {
-      const html = await render(build, now).catch(refuseDamaged(app, request, build));
-      if (html === undefined) return notFound(reply, build, app.config, locale);
-      if (cacheKey === undefined) return reply.type(HTML_TYPE).send(html);
-      kept = responses.keep(cacheKey, now, { body: html, contentType: HTML_TYPE });
+      const body = await render(build, now).catch(refuseDamaged(app, request, build));
+      if (body === undefined) return missing(build);
+      if (cacheKey === undefined) return reply.type(type).send(body);
+      kept = responses.keep(cacheKey, now, { body, contentType: type });
     }
     reply.header('etag', kept.etag);
     return reply.type(kept.contentType).send(kept.body);
@@ -129,18 +136,33 @@ export function installPages(app: FastifyInstance) {
   for (const locale of LOCALES) {
     for (const page of PAGES) {
       const url = `/${locale}${page.path}`;
+      /** The page's model, or undefined when the page does not exist. */
+      const model = async (request: FastifyRequest, build: LoadedBuild, now: number) => {
+        const ctx: ViewContext = { build, config: app.config, locale, params: request.params as Record<string, string> };
+        const view = await page.view(ctx);
+        return view && { view, ctx, model: pageModel(view, ctx, now) };
+      };
+      const key = (request: FastifyRequest) => `${url}|${JSON.stringify(request.params)}`;
       app.route({
         method: 'GET',
         url,
         config: { cache: page.cache },
         handler: (request, reply) => {
-          const params = request.params as Record<string, string>;
-          return serve(request, reply, `${url}|${JSON.stringify(params)}`, locale, async (build, now) => {
-            const ctx: ViewContext = { build, config: app.config, locale, params };
-            const view = await page.view(ctx);
-            return view && renderView(view, ctx, now);
-          });
+          reply.header('link', twinLink(app.config.siteUrl, request.url));
+          return serve(request, reply, key(request), HTML_TYPE, async (build, now) => {
+            const made = await model(request, build, now);
+            return made && eta.render(`./${made.view.template}`, made.model);
+          }, (build) => notFound(reply.removeHeader('link'), build, app.config, locale));
         },
+      });
+      app.route({
+        method: 'GET',
+        url: twinPath(url),
+        config: { cache: page.cache },
+        handler: (request, reply) => serve(request, reply, key(request), MARKDOWN_TYPE, async (build, now) => {
+          const made = await model(request, build, now);
+          return made && renderTwin(made.view.template, made.model, app.config.siteUrl);
+        }, () => reply.code(404).type(MARKDOWN_TYPE).send(twinNotFound(locale, app.config.siteUrl))),
       });
     }
   }
@@ -151,7 +173,7 @@ export function installPages(app: FastifyInstance) {
     config: { cache: PROBLEM_PAGE_CACHE },
     handler: (request, reply) => {
       const segment = (request.params as { code: string }).code;
-      return serve(request, reply, `/problems/${segment}`, 'en', async (build) => {
+      return serve(request, reply, `/problems/${segment}`, HTML_TYPE, async (build) => {
         const code = PROBLEM_BY_SEGMENT.get(segment);
         if (!code) return undefined;
         return eta.render('./problem', {
@@ -165,7 +187,7 @@ export function installPages(app: FastifyInstance) {
           alternates: [],
           dataLinks: [],
         });
-      });
+      }, (build) => notFound(reply, build, app.config, 'en'));
     },
   });
 }

@@ -340,11 +340,16 @@ function indexHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, h
   return { charts, table };
 }
 
-/** The methodology of the build as HTML: its methodology.md when it ships one. */
+/** The build's methodology.md, when it ships one. */
+function methodologyText(build: LoadedBuild): Promise<string | undefined> {
+  return perBuild(build, 'methodology.md', async () => (await build.servedFiles.read('methodology.md'))?.toString('utf8'));
+}
+
+/** The methodology of the build as HTML. */
 function methodologyHtml(build: LoadedBuild): Promise<string | undefined> {
   return perBuild(build, 'methodology', async () => {
-    const md = await build.servedFiles.read('methodology.md');
-    return md && markdownToHtml(md.toString('utf8'), 2);
+    const md = await methodologyText(build);
+    return md && markdownToHtml(md, 2);
   });
 }
 
@@ -385,6 +390,7 @@ export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
       charts,
       cities: index.cities.map((c) => indexRows(ctx, c)),
       methodology: await methodologyHtml(ctx.build),
+      methodologyText: await methodologyText(ctx.build),
       release: await releaseOf(ctx),
       history: history && indexHistory(ctx, chartsModule, history),
     },

@@ -1,0 +1,49 @@
+/**
+ * The Markdown twin of every public page (issue 53), at the page's path plus `.md`: the page's own
+ * model (its view and frame, api/site/pages.ts) rendered by the templates under templates/md/, so
+ * an agent reads the same facts, figures and citation as a person, without the markup.
+ */
+import { join } from 'node:path';
+import { Eta } from 'eta';
+import type { Locale } from '../../contract/common.ts';
+import { STRINGS } from './strings.ts';
+
+export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
+
+/** Text as Markdown shows it literally: its syntax characters escaped, its line breaks as spaces (as the HTML shows them). */
+const escapeMarkdown = (value: unknown) => String(value).replace(/\s*\n\s*/g, ' ').replace(/([\\`*_[\]<>|#])/g, '\\$1');
+
+// autoTrim off: an interpolation at a line's end keeps its newline; control tags trim theirs with -%>
+const eta = new Eta({ views: join(import.meta.dirname, 'templates', 'md'), cache: true, autoEscape: true, autoTrim: false, escapeFunction: escapeMarkdown });
+
+/** The path of a page's twin, keeping a fragment: `/en/price-index#methodology` → `/en/price-index.md#methodology`. */
+export function twinPath(path: string): string {
+  const [page, fragment] = path.split('#');
+  return `${page}.md${fragment === undefined ? '' : `#${fragment}`}`;
+}
+
+/** The Link header field of a page: its twin, as an alternate in Markdown. */
+export const twinLink = (siteUrl: string, requestUrl: string) =>
+  `<${siteUrl}${twinPath(requestUrl.split('?')[0])}>; rel="alternate"; type="text/markdown"`;
+
+/** Markdown whose headings move `shift` levels down (at most h6), as the page's HTML moves them (markdown.ts). */
+function demote(markdown: string, shift: number): string {
+  let fenced = false;
+  return markdown.split('\n').map((line) => {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = fenced ? null : /^(#{1,6}) /.exec(line);
+    return heading ? '#'.repeat(Math.min(6, heading[1].length + shift)) + line.slice(heading[1].length) : line;
+  }).join('\n');
+}
+
+/** A page's twin from the model its HTML template is given; links to pages lead to their twins, every link absolute. */
+export function renderTwin(template: string, model: Record<string, unknown>, siteUrl: string): string {
+  const abs = (href: string) => (href.startsWith('/') ? siteUrl + href : href);
+  return eta.render(`./${template}`, { ...model, abs, twin: (path: string) => abs(twinPath(path)), escape: escapeMarkdown, demote });
+}
+
+/** The twin's answer where no page is. */
+export function twinNotFound(locale: Locale, siteUrl: string): string {
+  const t = STRINGS[locale];
+  return `# ${t.notFound}\n\n${t.notFoundText}\n\n[${t.nav.home}](${siteUrl}${twinPath(`/${locale}`)})\n`;
+}
