@@ -39,7 +39,7 @@ function demote(markdown: string, shift: number): string {
 /** A page's twin from the model its HTML template is given; links to pages lead to their twins, every link absolute. */
 export function renderTwin(template: string, model: Record<string, unknown>, siteUrl: string): string {
   const abs = (href: string) => (href.startsWith('/') ? siteUrl + href : href);
-  return eta.render(`./${template}`, { ...model, abs, twin: (path: string) => abs(twinPath(path)), escape: escapeMarkdown, demote });
+  return `${eta.render(`./${template}`, { ...model, abs, twin: (path: string) => abs(twinPath(path)), escape: escapeMarkdown, demote }).trimEnd()}\n`;
 }
 
 /** The twin's answer where no page is. */

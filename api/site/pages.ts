@@ -18,7 +18,7 @@ import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
 import { markdownToHtml } from './markdown.ts';
 import { MARKDOWN_TYPE, renderTwin, twinLink, twinNotFound, twinPath } from './markdown-twins.ts';
-import { PROBLEM_DOCS } from './problems.ts';
+import { PROBLEM_DOCS, PROBLEM_FORMAT } from './problems.ts';
 import { formatDate, formatDateTime, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
 import { describePage } from './descriptions.ts';
 import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
@@ -167,27 +167,47 @@ export function installPages(app: FastifyInstance) {
     }
   }
 
+  /** A problem page's model, or undefined for a segment that names no code. */
+  const problemModel = (build: LoadedBuild, segment: string) => {
+    const code = PROBLEM_BY_SEGMENT.get(segment);
+    if (!code) return undefined;
+    return {
+      ...frame(build, app.config, 'en'),
+      title: PROBLEM_KINDS[code].title,
+      code,
+      status: PROBLEM_KINDS[code].status,
+      type: app.config.siteUrl + problemPath(code),
+      markdown: PROBLEM_DOCS[code](app.config),
+      format: PROBLEM_FORMAT,
+      codes: ERROR_CODES.map((c) => ({ code: c, path: problemPath(c), current: c === code })),
+      alternates: [],
+      dataLinks: [],
+      markdownTwin: app.config.siteUrl + twinPath(problemPath(code)),
+    };
+  };
   app.route({
     method: 'GET',
     url: '/problems/:code',
     config: { cache: PROBLEM_PAGE_CACHE },
     handler: (request, reply) => {
       const segment = (request.params as { code: string }).code;
+      reply.header('link', twinLink(app.config.siteUrl, request.url));
       return serve(request, reply, `/problems/${segment}`, HTML_TYPE, async (build) => {
-        const code = PROBLEM_BY_SEGMENT.get(segment);
-        if (!code) return undefined;
-        return eta.render('./problem', {
-          ...frame(build, app.config, 'en'),
-          title: PROBLEM_KINDS[code].title,
-          code,
-          status: PROBLEM_KINDS[code].status,
-          type: app.config.siteUrl + problemPath(code),
-          body: markdownToHtml(PROBLEM_DOCS[code](app.config), 1),
-          codes: ERROR_CODES.map((c) => ({ code: c, path: problemPath(c), current: c === code })),
-          alternates: [],
-          dataLinks: [],
-        });
-      }, (build) => notFound(reply, build, app.config, 'en'));
+        const model = problemModel(build, segment);
+        return model && eta.render('./problem', { ...model, body: markdownToHtml(model.markdown, 1), format: markdownToHtml(model.format) });
+      }, (build) => notFound(reply.removeHeader('link'), build, app.config, 'en'));
+    },
+  });
+  app.route({
+    method: 'GET',
+    url: twinPath('/problems/:code'),
+    config: { cache: PROBLEM_PAGE_CACHE },
+    handler: (request, reply) => {
+      const segment = (request.params as { code: string }).code;
+      return serve(request, reply, `/problems/${segment}`, MARKDOWN_TYPE, async (build) => {
+        const model = problemModel(build, segment);
+        return model && renderTwin('problem', model, app.config.siteUrl);
+      }, () => reply.code(404).type(MARKDOWN_TYPE).send(twinNotFound('en', app.config.siteUrl)));
     },
   });
 }

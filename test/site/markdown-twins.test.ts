@@ -6,6 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LOCALES, type Locale } from '../../contract/common.ts';
+import { ERROR_CODES } from '../../contract/problem.ts';
+import { PROBLEM_KINDS, problemPath } from '../../api/http/problems.ts';
+import { PROBLEM_DOCS } from '../../api/site/problems.ts';
 import { formatMoney, formatNumber, STRINGS } from '../../api/site/strings.ts';
 import { get, SITE } from '../support/app.ts';
 import { BASE, html, pathOf, sampleApp, type SampleApp } from './sample.ts';
@@ -141,10 +144,23 @@ describe('Markdown twins', () => {
     }
   });
 
+  it('gives every problem page a twin with its code and text', async () => {
+    for (const code of ERROR_CODES) {
+      const { url, text } = await twinOf(problemPath(code));
+      assert.equal(url, `${SITE}${problemPath(code)}.md`);
+      assert.ok(text.startsWith(`# ${PROBLEM_KINDS[code].title}\n`), text.slice(0, 200));
+      assert.ok(text.includes(`- code: \`${code}\``) && text.includes(`- status: \`${PROBLEM_KINDS[code].status}\``), `${url}: code and status`);
+      assert.ok(text.includes(plain(PROBLEM_DOCS[code](s.app.config).trim().split('\n')[0])), `${url}: the code's own text`);
+    }
+    const missing = await get(s.app, '/problems/no-such-problem.md');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers['content-type'], MARKDOWN);
+  });
+
   it('links only to pages and files that answer, pages through their twins', async () => {
     const { city, space, operator } = await samplePlaces('de');
     const failures: string[] = [];
-    for (const path of ['/de', `/de/best/${city.slug}`, `/de/space/${space}`, `/de/operator/${operator}`, `/de/prices/${city.slug}`]) {
+    for (const path of ['/problems/rate-limited', '/de', `/de/best/${city.slug}`, `/de/space/${space}`, `/de/operator/${operator}`, `/de/prices/${city.slug}`]) {
       const { url, md } = await twinOf(path);
       for (const [, href] of md.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)) {
         if (href.startsWith('https://creativecommons.org/')) continue;
