@@ -52,8 +52,10 @@ export const DEFAULT_DIST_DIR = 'dist';
  * keyed file's lines are in the order of their keys (keyedEntries).
  * 11: the manifest names the release of the build's research files (`releaseId`), which is named
  * by its content and may be older than the build.
+ * 12: every research file (RELEASE_FILES) has its gzip and brotli encodings beside it, listed in
+ * the manifest (`price-history.json.gz`, `.br`: contract/research.ts PRECOMPRESSED).
  */
-export const BUILD_FORMAT_VERSION = 11;
+export const BUILD_FORMAT_VERSION = 12;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),

@@ -2,6 +2,7 @@
  * The price index as a research dataset beyond today's snapshot: the monthly history
  * ({site}/api/price-index/history, {site}/api/price-report/history).
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { CurrencySchema, DateTimeSchema, OptionTypeSchema, SitePathSchema, SlugNameSchema, UriSchema } from './common.ts';
 import { FigureQualityShape, IndexFiguresShape, SnapshotSourceSchema } from './market.ts';
@@ -78,6 +79,20 @@ export const RELEASE_FILES = [
   'methodology.md',
 ] as const;
 export type ReleaseFile = (typeof RELEASE_FILES)[number];
+/**
+ * The encodings the pipeline writes beside every research file, in the build and in its release
+ * (`price-history.json.br`, `price-history.json.gz`), in the server's order of preference: a
+ * download is sent compressed without being compressed per request.
+ */
+export const PRECOMPRESSED = [{ encoding: 'br', suffix: '.br' }, { encoding: 'gzip', suffix: '.gz' }] as const;
+export type ContentEncoding = (typeof PRECOMPRESSED)[number]['encoding'];
+/** The name of a file's encoded sibling. */
+export const encodedName = (file: string, encoding: ContentEncoding) => file + PRECOMPRESSED.find((p) => p.encoding === encoding)!.suffix;
+/**
+ * `<dist>/releases/index.json`: the id of every release, rewritten by the pipeline after it writes
+ * one, so a replica fed by BUILD_URL (which cannot list a directory over HTTP) finds them all.
+ */
+export const RELEASES_INDEX = 'index.json';
 export const RELEASE_DATAPACKAGE = 'datapackage.json';
 /** Hex digits of the content digest in a release id: 48 bits, and a clash is refused, never overwritten. */
 export const RELEASE_DIGEST_DIGITS = 12;
@@ -90,6 +105,35 @@ export const RELEASE_ID_PATTERN = new RegExp(`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-
 
 /** The site path of a release, or of one of its files. */
 export const releasePath = (releaseId: string, file?: string) => `/api/releases/${releaseId}${file ? `/${file}` : ''}`;
+
+/**
+ * `<asOf date>-<digest>`: the UTC date of the data, and the start of the sha256 of the research
+ * files' `sha256sum` lines (`<sha256>  <file>\n`) in file name order, which a reader can check in
+ * the release's directory: `LC_ALL=C sha256sum $(LC_ALL=C ls | grep -vx datapackage.json) | sha256sum`.
+ */
+export function releaseId(asOf: string, sha256Of: (file: ReleaseFile) => string): string {
+  const lines = [...RELEASE_FILES].sort().map((file) => `${sha256Of(file)}  ${file}\n`).join('');
+  return `${asOf.slice(0, 10)}-${createHash('sha256').update(lines).digest('hex').slice(0, RELEASE_DIGEST_DIGITS)}`;
+}
+
+/** A release's datapackage.json, as far as the API reads it (the rest is served as it is). */
+export const ReleasePackageSchema = z.looseObject({
+  version: z.string().regex(RELEASE_ID_PATTERN),
+  created: DateTimeSchema,
+  asOf: DateTimeSchema,
+  sampleData: z.boolean(),
+  description: z.string(),
+  resources: z.array(z.looseObject({
+    name: z.string(),
+    /** the release file's site path, releasePath(version, file) */
+    path: z.string(),
+    bytes: z.int().min(0),
+    hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  })),
+});
+export type ReleasePackage = z.infer<typeof ReleasePackageSchema>;
+
+export const ReleasesIndexSchema = z.strictObject({ releases: z.array(z.string().regex(RELEASE_ID_PATTERN)) });
 
 /** One release as /api/releases lists it. */
 export const ReleaseSchema = z.strictObject({

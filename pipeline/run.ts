@@ -18,8 +18,9 @@ import { OutputChecker } from './lib/output-check.ts';
 import { priceReportDataPackage } from './lib/datapackage.ts';
 import { writeSuggestFiles } from './lib/suggest-index.ts';
 import { RESEARCH_MARTS, priceIndex, writePriceHistory, writeResearchFiles } from './lib/research.ts';
-import { publishRelease, releaseId } from './lib/release.ts';
-import { RELEASES_DIR } from '../contract/research.ts';
+import { publishRelease } from './lib/release.ts';
+import { RELEASE_FILES, releaseId, RELEASES_DIR } from '../contract/research.ts';
+import { precompress } from './lib/precompress.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, SOURCE_FILE, sortKeys, type InputTableName, type LoadedInputs } from './lib/inputs.ts';
 import { connect, dropAllExcept, loadModels, queryRows, runModels, SQL_DIR } from './lib/models.ts';
@@ -157,8 +158,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         });
         rowCounts.price_report_rows = research.priceReportRows;
         rowCounts.price_history_rows = await writePriceHistory(researchConn, writer, marts.asOf, inputs.source);
+        await precompress(writer, RELEASE_FILES);
         return index.cities.length;
-      }, (cities) => `price index and history of ${cities} cities`).finally(() => researchConn.closeSync()),
+      }, (cities) => `price index and history of ${cities} cities, the research files gzip and brotli encoded`).finally(() => researchConn.closeSync()),
       progress.stage('write shared files', () => writeSharedFiles(writer, progress, marts, inputs, rejects.rows, marketRates, rowCounts),
         ({ columns }) => `${columns.slugs.length} listings`),
     ]);

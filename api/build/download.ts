@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ManifestSchema, type Manifest } from '../../contract/build.ts';
+import {
+  encodedName, PRECOMPRESSED, RELEASE_DATAPACKAGE, ReleasePackageSchema, RELEASES_DIR, RELEASES_INDEX, ReleasesIndexSchema,
+} from '../../contract/research.ts';
 
 export interface DownloadLogger {
   info(obj: object, msg: string): void;
@@ -34,7 +37,8 @@ class DownloadError extends Error {}
 /**
  * `BUILD_URL`: a replica that does not share the pipeline's volume polls a base URL that serves
  * a dist directory, downloads the build `current` names when it is new, checks every file's
- * sha256 against the manifest while it streams to disk, and only then publishes it to its own
+ * sha256 against the manifest while it streams to disk, fetches the releases it lacks (the
+ * build's own among them), and only then publishes it to its own
  * DIST_DIR (rename of `current`), where the CatalogStore loads it with every check of a local
  * build. A build with a file that does not match is deleted, never published, and not
  * downloaded again until its back-off has passed or another build is published.
@@ -86,6 +90,7 @@ export class BuildDownloader {
         bytes += await this.download(`builds/${buildId}/${name}`, join(partial, name), sha256);
       }
       await writeFile(join(partial, 'manifest.json'), manifestText);
+      await this.syncReleases(manifest.releaseId);
       await rm(join(builds, buildId), { recursive: true, force: true });
       await rename(partial, join(builds, buildId));
       await this.publish(buildId);
@@ -103,8 +108,55 @@ export class BuildDownloader {
     }
   }
 
-  /** Streams one file to disk, hashing it on the way; throws unless its sha256 is the manifest's. Returns its size. */
-  private async download(path: string, to: string, expected: string): Promise<number> {
+  /**
+   * Downloads the releases the origin lists (RELEASES_INDEX, and the build's own in any case) that
+   * this DIST_DIR lacks: a release is immutable, so one in place is never fetched again. Each is
+   * written beside, every file checked against its datapackage's sha256 (the compressed siblings
+   * are checked by the server, which decodes each before it serves it), then renamed into place.
+   * One that fails is logged and left out (its URLs 404), and tried again with the next build: the
+   * build's data is not held back for its citable copy.
+   */
+  private async syncReleases(own: string): Promise<void> {
+    let listed: string[] = [];
+    try {
+      const res = await fetch(this.url(`${RELEASES_DIR}/${RELEASES_INDEX}`), { cache: 'no-store' });
+      if (res.ok) listed = ReleasesIndexSchema.parse(await res.json()).releases;
+    } catch (err) {
+      this.opts.log.error({ err, buildUrl: this.opts.baseUrl }, `build download: ${RELEASES_DIR}/${RELEASES_INDEX} unreadable; only the build's own release is fetched`);
+    }
+    for (const id of new Set([own, ...listed])) {
+      if (existsSync(join(this.opts.distDir, RELEASES_DIR, id))) continue;
+      await this.downloadRelease(id).catch((err: Error) => this.opts.log.error({ err, release: id }, 'release download refused'));
+    }
+  }
+
+  private async downloadRelease(id: string): Promise<void> {
+    const dir = join(this.opts.distDir, RELEASES_DIR);
+    const partial = join(dir, `${id}-${process.pid}.tmp`);
+    await rm(partial, { recursive: true, force: true });
+    await mkdir(partial, { recursive: true });
+    try {
+      const res = await fetch(this.url(`${RELEASES_DIR}/${id}/${RELEASE_DATAPACKAGE}`), { cache: 'no-store' });
+      if (!res.ok) throw new DownloadError(`GET ${RELEASES_DIR}/${id}/${RELEASE_DATAPACKAGE}: HTTP ${res.status}`);
+      const text = await res.text();
+      const pkg = ReleasePackageSchema.safeParse(JSON.parse(text));
+      if (!pkg.success || pkg.data.version !== id) throw new DownloadError(`${RELEASES_DIR}/${id}/${RELEASE_DATAPACKAGE} is not the datapackage of release ${id}`);
+      for (const resource of pkg.data.resources) {
+        const name = resource.path.split('/').pop()!;
+        if (!FILE_NAME.test(name)) throw new DownloadError(`the datapackage lists a file outside the release: ${JSON.stringify(resource.path)}`);
+        const bytes = await this.download(`${RELEASES_DIR}/${id}/${name}`, join(partial, name), resource.hash.slice('sha256:'.length));
+        if (bytes !== resource.bytes) throw new DownloadError(`${RELEASES_DIR}/${id}/${name}: ${bytes} bytes, not the datapackage's ${resource.bytes}`);
+        for (const { encoding } of PRECOMPRESSED) await this.download(`${RELEASES_DIR}/${id}/${encodedName(name, encoding)}`, join(partial, encodedName(name, encoding))).catch(() => undefined);
+      }
+      await writeFile(join(partial, RELEASE_DATAPACKAGE), text);
+      await rename(partial, join(dir, id));
+    } finally {
+      await rm(partial, { recursive: true, force: true });
+    }
+  }
+
+  /** Streams one file to disk, hashing it on the way; throws unless its sha256 is the one expected, if any. Returns its size. */
+  private async download(path: string, to: string, expected?: string): Promise<number> {
     const res = await fetch(this.url(path), { cache: 'no-store' });
     if (!res.ok || !res.body) throw new DownloadError(`GET ${path}: HTTP ${res.status}`);
     const hash = createHash('sha256');
@@ -118,7 +170,7 @@ export class BuildDownloader {
     });
     await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), tap, createWriteStream(to));
     const actual = hash.digest('hex');
-    if (actual !== expected) throw new DownloadError(`${path}: sha256 ${actual} does not match the manifest's ${expected}`);
+    if (expected !== undefined && actual !== expected) throw new DownloadError(`${path}: sha256 ${actual} does not match the manifest's ${expected}`);
     return size;
   }
 

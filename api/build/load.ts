@@ -21,6 +21,7 @@ import { LoadWorkers, type StructureCheck, type Table } from './workers.ts';
 import { checkLineCount, type NdjsonLines } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
 import { ServedFiles } from './served-files.ts';
+import { Releases, type ReleaseLog } from './releases.ts';
 import { suggestIndexOf } from './suggest.ts';
 
 export type PerLocale<T> = Record<Locale, T>;
@@ -59,6 +60,8 @@ export interface LoadedBuild {
   leadRouting: LeadRoutes;
   /** the files served as they are (price-report.csv, price-history.json, methodology.md, …), left on disk */
   servedFiles: ServedFiles;
+  /** the releases beside the build (`<dist>/releases`), as they stood when it was loaded */
+  releases: Releases;
   /** releases the open detail, hub and served files; call once the build is no longer served */
   close(): Promise<void>;
 }
@@ -80,6 +83,8 @@ export interface LoadOptions {
   checkAllDetails?: boolean;
   /** worker threads started ahead of the load (the server's first: api/server.ts); the load closes them */
   workers?: LoadWorkers;
+  /** where release directories left out and damaged release files are reported */
+  log?: ReleaseLog;
 }
 
 /** Every file a build must list in its manifest. */
@@ -226,9 +231,10 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
   /** the files served as they are: hashed here, read from disk when asked for (served-files.ts) */
   const served = Object.keys(manifest.files).filter((name) => !REQUIRED_FILES.includes(name));
   for (const name of Object.keys(manifest.files)) if (REQUIRED_FILES.includes(name) && !ON_DISK.has(name)) void read(name);
-  for (const name of served) track(name, workers.read(join(dir, name), false).catch(unreadable(name)).then(({ xxh64 }) => matches(name, xxh64)));
   const servedFiles = ServedFiles.open(dir, served, manifest.xxh64).catch((err: Error) => fail(err.message));
   servedFiles.catch(() => undefined); // awaited below
+  // hashed once open and stamped (served-files.ts)
+  for (const name of served) track(name, servedFiles.then(() => workers.read(join(dir, name), false).catch(unreadable(name))).then(({ xxh64 }) => matches(name, xxh64)));
   /** A JSON file by its name (and its name in BUILD_FILES or LOCALIZED_BUILD_FILES), parsed and as served */
   const jsonFile = async <T>(name: string, kind = name): Promise<JsonFile<T>> => {
     const bytes = await read(name);
@@ -317,6 +323,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     }
     await checksums();
     const files = await servedFiles;
+    const releases = await Releases.open(dir, manifest.releaseId, opts.log);
 
     return {
       id: manifest.buildId,
@@ -325,8 +332,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       loadedAt: (opts.now ?? Date.now)(),
       config, labels, geo, geoJson: jsonOf(geoFiles), engine, marketRates, rankings, places, operators,
       priceIndexHead: priceIndex.head, priceIndex: parsedWhenAsked<PriceIndexPayload>(priceIndex.json), priceIndexJson: priceIndex.json,
-      suggestIndex, leadRouting, servedFiles: files,
-      close: closer(engine, [rankings, places, operators], leadRouting, files),
+      suggestIndex, leadRouting, servedFiles: files, releases,
+      close: closer(engine, [rankings, places, operators], leadRouting, files, releases),
     };
   } catch (err) {
     for (const opened of await Promise.allSettled(onDisk)) if (opened.status === 'fulfilled') await opened.value.fh.close().catch(() => undefined);
@@ -351,12 +358,13 @@ function parsedWhenAsked<T>(json: Buffer): () => T {
  * What a loaded build closes: its engine's files and its hubs'. Made outside loadBuild, whose
  * closures would keep the loader's scope alive with the build, and every byte read for the load.
  */
-function closer(engine: Engine, hubs: PerLocale<KeyedRecords<unknown>>[], leadRouting: KeyedRecords<LeadRoute>, servedFiles: ServedFiles): () => Promise<void> {
+function closer(engine: Engine, hubs: PerLocale<KeyedRecords<unknown>>[], leadRouting: KeyedRecords<LeadRoute>, servedFiles: ServedFiles, releases: Releases): () => Promise<void> {
   return async () => {
     await engine.close();
     for (const hub of hubs) for (const l of LOCALES) await hub[l].close().catch(() => undefined);
     await leadRouting.close().catch(() => undefined);
     await servedFiles.close();
+    await releases.close();
   };
 }
 

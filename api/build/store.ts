@@ -88,7 +88,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
       throw err;
     });
     const started = Date.now();
-    const build = await loadBuild(target, { siteUrl: opts.siteUrl, workers });
+    const build = await loadBuild(target, { siteUrl: opts.siteUrl, workers, log: opts.log });
     opts.log.info({ buildId: build.id, dir: target, listings: build.engine.n, ms: Date.now() - started }, 'build loaded');
     return new CatalogStore(distDir, opts, build);
   }
@@ -135,7 +135,7 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
     const failed = this.failedTarget?.dir === target ? this.failedTarget : undefined;
     if (!force && failed && started < failed.retryAt) return 'backing-off';
     try {
-      const build = await loadBuild(target, { siteUrl: this.opts.siteUrl, checkAllDetails });
+      const build = await loadBuild(target, { siteUrl: this.opts.siteUrl, checkAllDetails, log: this.opts.log });
       const old = this.served.build;
       const previous = old.id;
       this.served = served(build);

@@ -35,6 +35,9 @@ export const envelopeJson = (dataJson: string, metaInput: MetaInput = {}) => DAT
 export const envelopeBytes = (dataJson: Uint8Array, metaInput: MetaInput = {}) =>
   Buffer.concat([DATA_OPEN_BYTES, dataJson, Buffer.from(metaClose(metaInput))]);
 
+/** The bytes before and after an envelope's data, for data streamed between them. */
+export const envelopeEnds = (metaInput: MetaInput = {}): [Buffer, Buffer] => [DATA_OPEN_BYTES, Buffer.from(metaClose(metaInput))];
+
 /** An envelope written as bytes (cards and details are spliced in from the build's bytes): the data goes next. */
 export const openEnvelope = (capacity?: number) => new JsonBytes(capacity).text(DATA_OPEN);
 

@@ -30,11 +30,14 @@ export function etagOf(body: string | Buffer): string {
   return `"${tagBytes.toString('base64url')}"`;
 }
 
+/** The strong ETag of a file whose digest (xxh64, or sha256) the manifest gives: no byte read. */
+export const etagOfDigest = (hex: string): string => `"${Buffer.from(hex.slice(0, 16), 'hex').toString('base64url')}"`;
+
 /**
  * The tag of If-None-Match that matches the body's tag (also in its per-encoding form), if any.
  * If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"abc"` matches `"abc"`.
  */
-function matching(ifNoneMatch: string, etag: string): string | undefined {
+export function matching(ifNoneMatch: string, etag: string): string | undefined {
   if (ifNoneMatch.trim() === '*') return etag;
   const bare = etag.slice(0, -1);
   for (const raw of ifNoneMatch.split(',')) {
@@ -78,10 +81,11 @@ export function installResponseHeaders(app: FastifyInstance) {
 /** Cache-Control, ETag and 304 of one response; returns the payload to send. */
 function finish(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   reply.removeHeader('www-authenticate');
-  const ok = reply.statusCode >= 200 && reply.statusCode < 300;
+  // a 304 carries the Cache-Control its 200 would have (RFC 9110 §15.4.5)
+  const ok = (reply.statusCode >= 200 && reply.statusCode < 300) || reply.statusCode === 304;
   const hint = request.routeOptions.config?.cache;
   reply.header('cache-control', ok && hint ? cacheControl(hint) : 'no-store');
-  if (!ok || (request.method !== 'GET' && request.method !== 'HEAD')) return payload;
+  if (!ok || reply.statusCode === 304 || (request.method !== 'GET' && request.method !== 'HEAD')) return payload;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
   let etag = reply.getHeader('etag') as string | undefined;
   if (!etag) {

@@ -11,18 +11,25 @@ import { quickQueryReading } from '../../contract/quick-query.ts';
 import { ApiError } from './problems.ts';
 import type { CacheHint } from './headers.ts';
 import type { KeptResponse, RouteResponse } from './response-cache.ts';
+import { sendFileBody, type FileBody } from './file-body.ts';
 import { sendAtTurnEnd } from './turn-end.ts';
 import { unknownMembers } from './unknown-members.ts';
 
-/** What a handler may return: an envelope to serialize, its JSON (text or UTF-8 bytes) already made, or other bytes. */
+/**
+ * What a handler may return: an envelope to serialize, its JSON (text or UTF-8 bytes) already
+ * made, other bytes, or a body streamed from disk (never kept in the response cache).
+ */
 export type RouteResult =
   | { data: unknown; meta?: MetaInput }
   | { json: string | Buffer }
-  | { raw: string | Buffer; contentType: string; headers?: Record<string, string> };
+  | { raw: string | Buffer; contentType: string; headers?: Record<string, string> }
+  | { file: FileBody };
+
+type BytesResult = Exclude<RouteResult, { file: FileBody }>;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function responseOf(result: RouteResult): RouteResponse {
+function responseOf(result: BytesResult): RouteResponse {
   if ('raw' in result) return { body: result.raw, contentType: result.contentType, headers: result.headers };
   return { body: 'json' in result ? result.json : envelope(result.data, result.meta), contentType: JSON_TYPE };
 }
@@ -165,6 +172,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       /** a damaged record or file is refused the same way whether the handler throws or rejects */
       const refuse = refuseDamaged(app, request, build);
       const answer = (result: RouteResult) => {
+        if ('file' in result) return sendFileBody(request, reply, result.file).catch(refuse);
         const response = responseOf(result);
         if (key === undefined || !responses.admits(key)) return send(reply, response);
         return sendKept(reply, responses.keep(key, now, response));
@@ -178,7 +186,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
       } catch (err) {
         return refuse(err);
       }
-      if (result instanceof Promise) return result.then(answer, refuse);
+      if (result instanceof Promise || 'file' in result) return Promise.resolve(result).then(answer, refuse);
       // sent with the turn's other responses (turn-end.ts); returning the reply would make
       // Fastify wait on it as on a promise
       sendAtTurnEnd(reply, () => answer(result));

@@ -16,15 +16,14 @@ const escapeMarkdown = (value: unknown) => String(value).replace(/\s*\n\s*/g, ' 
 // autoTrim off: an interpolation at a line's end keeps its newline; control tags trim theirs with -%>
 const eta = new Eta({ views: join(import.meta.dirname, 'templates', 'md'), cache: true, autoEscape: true, autoTrim: false, escapeFunction: escapeMarkdown });
 
-/** The path of a page's twin, keeping a fragment: `/en/price-index#methodology` → `/en/price-index.md#methodology`. */
+/** The path of a page's twin, keeping a query and a fragment: `/en/coworking/spain?page=2` → `/en/coworking/spain.md?page=2`. */
 export function twinPath(path: string): string {
-  const [page, fragment] = path.split('#');
-  return `${page}.md${fragment === undefined ? '' : `#${fragment}`}`;
+  const end = path.search(/[?#]/);
+  return end === -1 ? `${path}.md` : `${path.slice(0, end)}.md${path.slice(end)}`;
 }
 
-/** The Link header field of a page: its twin, as an alternate in Markdown. */
-export const twinLink = (siteUrl: string, requestUrl: string) =>
-  `<${siteUrl}${twinPath(requestUrl.split('?')[0])}>; rel="alternate"; type="text/markdown"`;
+/** The Link header field of a page asked for at `requestUrl`: its twin, as an alternate in Markdown. */
+export const twinLink = (siteUrl: string, requestUrl: string) => `<${siteUrl}${twinPath(requestUrl)}>; rel="alternate"; type="text/markdown"`;
 
 /** Markdown whose headings move `shift` levels down (at most h6), as the page's HTML moves them (markdown.ts). */
 function demote(markdown: string, shift: number): string {

@@ -14,9 +14,15 @@ import { FALLBACK_LOCALE, LOCALES, type Locale } from '../../contract/common.ts'
 import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';
 import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/citation.ts';
 import { CACHE, type CacheHint } from '../http/headers.ts';
-import { PROBLEM_KINDS, problemPath } from '../http/problems.ts';
+import { PROBLEM_KINDS, problemPath, validationFailed } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
+import { z } from 'zod';
+import { queryInt } from '../../contract/query-params.ts';
+import { requestKey } from '../http/response-cache.ts';
+import { withPlaceSlugs } from '../http/slug-hint.ts';
 import { markdownToHtml } from './markdown.ts';
+import { invalidSearchView, parseSearch, searchInput, searchPagePath, searchView, seeded } from './search.ts';
+import { SEARCH_STRINGS } from './search-strings.ts';
 import { MARKDOWN_TYPE, renderTwin, twinLink, twinNotFound, twinPath } from './markdown-twins.ts';
 import { PROBLEM_DOCS, PROBLEM_FORMAT } from './problems.ts';
 import { formatDate, formatDateTime, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
@@ -36,17 +42,19 @@ interface PageRoute {
   /** after `/{locale}` */
   path: string;
   cache: CacheHint;
+  /** a list in pages (`?page=`, from 1): a page number that is not one, or past the last page, is a 404 */
+  paged?: true;
   view(ctx: ViewContext): PageView | undefined | Promise<PageView | undefined>;
 }
 
 /** Every localized page, served under /en, /de and /es. */
 const PAGES: PageRoute[] = [
   { path: '', cache: CACHE.geo, view: homeView },
-  { path: '/coworking/:country', cache: CACHE.market, view: placeView },
-  { path: '/coworking/:country/:city', cache: CACHE.market, view: placeView },
-  { path: '/coworking/:country/:city/:zone', cache: CACHE.market, view: placeView },
+  { path: '/coworking/:country', cache: CACHE.market, paged: true, view: placeView },
+  { path: '/coworking/:country/:city', cache: CACHE.market, paged: true, view: placeView },
+  { path: '/coworking/:country/:city/:zone', cache: CACHE.market, paged: true, view: placeView },
   { path: '/space/:slug', cache: CACHE.listing, view: spaceView },
-  { path: '/operator/:slug', cache: CACHE.market, view: operatorView },
+  { path: '/operator/:slug', cache: CACHE.market, paged: true, view: operatorView },
   { path: '/best/:city', cache: CACHE.market, view: bestView },
   { path: '/prices', cache: CACHE.market, view: pricesView },
   { path: '/prices/:city', cache: CACHE.market, view: cityPricesView },
@@ -71,8 +79,10 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
       home: `/${locale}`,
       priceIndex: citationPath(locale, { kind: 'price-index' }),
       prices: citationPath(locale, { kind: 'prices' }),
+      search: searchPagePath(locale),
       docs: '/docs',
     },
+    searchWords: SEARCH_STRINGS[locale],
     money: (m: { amount: number; currency: string }) => formatMoney(locale, m),
     share: (x: number) => formatShare(locale, x),
     number: (n: number) => formatNumber(locale, n),
@@ -81,21 +91,23 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
   };
 }
 
-/** Everything a page's template is given, the HTML's and the Markdown twin's alike. */
-function pageModel(view: PageView, ctx: ViewContext, now: number) {
+/** Everything a page's template is given, the HTML's and the Markdown twin's alike; `twinned`: the page has a twin. */
+function pageModel(view: PageView, ctx: ViewContext, now: number, twinned = false) {
   const { config, locale } = ctx;
   const cite = citation({ siteUrl: config.siteUrl, serviceName: config.serviceName, locale, page: view.page, now, data: view.cited });
   return {
     ...frame(ctx.build, config, locale),
     ...view.data,
-    title: citationTitle(locale, view.page),
-    description: describePage(view, locale),
+    title: view.title ?? citationTitle(locale, view.page),
+    description: view.description ?? describePage(view, locale),
     citation: cite,
-    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: citationPath(l, view.page), current: l === locale })),
+    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: view.pathIn?.(l) ?? citationPath(l, view.page), current: l === locale })),
     dataLinks: view.dataLinks,
-    markdownTwin: config.siteUrl + twinPath(citationPath(locale, view.page)),
+    markdownTwin: twinned ? config.siteUrl + twinPath(view.pathIn?.(locale) ?? citationPath(locale, view.page)) : undefined,
   };
 }
+
+const renderView = (view: PageView, ctx: ViewContext, now: number, twinned = false) => eta.render(`./${view.template}`, pageModel(view, ctx, now, twinned));
 
 function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale) {
   const html = eta.render('./not-found', {
@@ -108,25 +120,38 @@ function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, lo
   return reply.code(404).type(HTML_TYPE).send(html);
 }
 
+const PageNumberSchema = z.object({ page: queryInt(1).optional() });
+
+/** The page of a paged list a query asks for (1 when it names none); undefined when `page` is not a page number. */
+function listPageNumber(query: unknown): number | undefined {
+  const parsed = PageNumberSchema.safeParse(query ?? {});
+  return parsed.success ? parsed.data.page ?? 1 : undefined;
+}
+
 /** The problem code of a page path segment (`not-found` → NOT_FOUND). */
 const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => [problemPath(code).split('/').pop()!, code]));
 
 /** Registers every page and its Markdown twin; call after the API routes (the pages take no path the API uses). */
 export function installPages(app: FastifyInstance) {
-  /** Serves a page from the build's response cache, rendering it on a miss; undefined from render → its 404. */
+  /**
+   * Serves a page (HTML or Markdown, `type`) from the build's response cache, rendering it on a miss;
+   * undefined from render → `missing`, its 404.
+   * `key` undefined: a page not to keep; `admit`: kept from the second time its key is asked for, as
+   * the API's answers are (a search's keys are as many as the API's, a hub's pages as its listings).
+   */
   const serve = async (
-    request: FastifyRequest, reply: FastifyReply, key: string, type: string,
+    request: FastifyRequest, reply: FastifyReply, key: string | undefined, type: string,
     render: (build: LoadedBuild, now: number) => Promise<string | undefined>,
-    missing: (build: LoadedBuild) => FastifyReply,
+    missing: (build: LoadedBuild) => FastifyReply, admit = false,
   ) => {
     const { build, responses } = app.catalog.current();
     const now = app.clock();
-    const cacheKey = app.config.queryCache ? `${type}|${key}` : undefined;
+    const cacheKey = app.config.queryCache && key !== undefined ? `${type}|${key}` : undefined;
     let kept = cacheKey === undefined ? undefined : responses.get(cacheKey, now);
     if (!kept) {
       const body = await render(build, now).catch(refuseDamaged(app, request, build));
       if (body === undefined) return missing(build);
-      if (cacheKey === undefined) return reply.type(type).send(body);
+      if (cacheKey === undefined || (admit && !responses.admits(cacheKey))) return reply.type(type).send(body);
       kept = responses.keep(cacheKey, now, { body, contentType: type });
     }
     reply.header('etag', kept.etag);
@@ -136,35 +161,62 @@ export function installPages(app: FastifyInstance) {
   for (const locale of LOCALES) {
     for (const page of PAGES) {
       const url = `/${locale}${page.path}`;
-      /** The page's model, or undefined when the page does not exist. */
-      const model = async (request: FastifyRequest, build: LoadedBuild, now: number) => {
-        const ctx: ViewContext = { build, config: app.config, locale, params: request.params as Record<string, string> };
-        const view = await page.view(ctx);
-        return view && { view, ctx, model: pageModel(view, ctx, now) };
+      const twinNotHere = (reply: FastifyReply) => reply.code(404).type(MARKDOWN_TYPE).send(twinNotFound(locale, app.config.siteUrl));
+      /** Serves the page or its twin: `render` makes either from the page's view. */
+      const servePage = (
+        request: FastifyRequest, reply: FastifyReply, type: string, missing: (build: LoadedBuild) => FastifyReply,
+        render: (view: PageView, ctx: ViewContext, now: number) => string,
+      ) => {
+        const params = request.params as Record<string, string>;
+        const pageNumber = page.paged ? listPageNumber(request.query) : 1;
+        if (pageNumber === undefined) return missing(app.catalog.current().build);
+        return serve(request, reply, `${url}|${JSON.stringify(params)}|${pageNumber}`, type, async (build, now) => {
+          const ctx: ViewContext = { build, config: app.config, locale, params, page: pageNumber };
+          const view = await page.view(ctx);
+          return view && render(view, ctx, now);
+        }, missing, pageNumber > 1);
       };
-      const key = (request: FastifyRequest) => `${url}|${JSON.stringify(request.params)}`;
       app.route({
         method: 'GET',
         url,
         config: { cache: page.cache },
         handler: (request, reply) => {
           reply.header('link', twinLink(app.config.siteUrl, request.url));
-          return serve(request, reply, key(request), HTML_TYPE, async (build, now) => {
-            const made = await model(request, build, now);
-            return made && eta.render(`./${made.view.template}`, made.model);
-          }, (build) => notFound(reply.removeHeader('link'), build, app.config, locale));
+          return servePage(request, reply, HTML_TYPE, (build) => notFound(reply.removeHeader('link'), build, app.config, locale),
+            (view, ctx, now) => renderView(view, ctx, now, true));
         },
       });
       app.route({
         method: 'GET',
         url: twinPath(url),
         config: { cache: page.cache },
-        handler: (request, reply) => serve(request, reply, key(request), MARKDOWN_TYPE, async (build, now) => {
-          const made = await model(request, build, now);
-          return made && renderTwin(made.view.template, made.model, app.config.siteUrl);
-        }, () => reply.code(404).type(MARKDOWN_TYPE).send(twinNotFound(locale, app.config.siteUrl))),
+        handler: (request, reply) => servePage(request, reply, MARKDOWN_TYPE, () => twinNotHere(reply),
+          (view, ctx, now) => renderTwin(view.template, pageModel(view, ctx, now), app.config.siteUrl)),
       });
     }
+
+    app.route({
+      method: 'GET',
+      url: searchPagePath(locale),
+      config: { cache: CACHE.listing },
+      handler: (request, reply) => {
+        const asked = searchInput(request.query, locale);
+        const parsed = parseSearch(asked, locale);
+        if ('errors' in parsed) {
+          const { build } = app.catalog.current();
+          const ctx: ViewContext = { build, config: app.config, locale, params: {}, page: 1 };
+          const errors = withPlaceSlugs(validationFailed(parsed.errors), request, build).errors ?? parsed.errors;
+          return reply.code(400).type(HTML_TYPE).send(renderView(invalidSearchView(ctx, asked, errors), ctx, app.clock()));
+        }
+        const { query, input, fresh } = seeded(parsed.query, asked);
+        // a seed picked for this request is never asked for again: nothing to keep
+        const key = fresh ? undefined : `${searchPagePath(locale)}|${requestKey({ query, params: {} })}`;
+        return serve(request, reply, key, HTML_TYPE, async (build, now) => {
+          const ctx: ViewContext = { build, config: app.config, locale, params: {}, page: query.page };
+          return renderView(searchView(ctx, query, input), ctx, now);
+        }, (build) => notFound(reply, build, app.config, locale), true);
+      },
+    });
   }
 
   /** A problem page's model, or undefined for a segment that names no code. */

@@ -1,52 +1,17 @@
 /**
- * The releases on disk (`<dist>/releases/<releaseId>/`, written by the pipeline, never rewritten):
- * read when asked, since they are small and change only when a build is published.
+ * The releases as the API and the pages describe them, from the datapackages the build's release
+ * list read (api/build/releases.ts).
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import type { LoadedBuild } from '../build/load.ts';
-import { RELEASE_DATAPACKAGE, RELEASE_ID_PATTERN, RELEASES_DIR, releasePath, type Release } from '../../contract/research.ts';
+import { RELEASE_DATAPACKAGE, releasePath, type Release, type ReleasePackage } from '../../contract/research.ts';
 import { citationText, citationTitle } from '../http/citation.ts';
 import { ApiError } from '../http/problems.ts';
 
-export interface ReleasePackage {
-  version: string;
-  created: string;
-  asOf: string;
-  sampleData: boolean;
-  description: string;
-  resources: { name: string; path: string; bytes: number; hash: string }[];
-  [key: string]: unknown;
-}
-
-/** Where the releases of a build's dist directory are: `<dist>/releases` beside `<dist>/builds/<id>` (or `<dist>/current`). */
-export function releasesDir(build: LoadedBuild): string {
-  const parent = dirname(build.dir);
-  return join(basename(parent) === 'builds' ? dirname(parent) : parent, RELEASES_DIR);
-}
-
-export async function readReleaseFile(build: LoadedBuild, releaseId: string, file: string): Promise<Buffer> {
-  if (!RELEASE_ID_PATTERN.test(releaseId)) throw new ApiError('NOT_FOUND', `No release "${releaseId}".`);
-  try {
-    return await readFile(join(releasesDir(build), releaseId, file));
-  } catch {
-    throw new ApiError('NOT_FOUND', `Release ${releaseId} has no ${file}.`);
-  }
-}
-
+/** A release's datapackage; NOT_FOUND when the build's list has no such release. */
 export async function readReleasePackage(build: LoadedBuild, releaseId: string): Promise<ReleasePackage> {
-  return JSON.parse((await readReleaseFile(build, releaseId, RELEASE_DATAPACKAGE)).toString('utf8'));
-}
-
-/**
- * Every release's datapackage, the newest data first (by asOf; releases of the same data date by
- * id, since a release named by its content has no time of its own).
- */
-export async function listReleasePackages(build: LoadedBuild): Promise<ReleasePackage[]> {
-  const names = await readdir(releasesDir(build)).catch(() => [] as string[]);
-  const packages = await Promise.all(names.filter((n) => RELEASE_ID_PATTERN.test(n)).map((id) => readReleasePackage(build, id)));
-  const newestFirst = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
-  return packages.sort((a, b) => newestFirst(a.asOf, b.asOf) || newestFirst(a.version, b.version));
+  const pkg = build.releases.get(releaseId);
+  if (!pkg) throw new ApiError('NOT_FOUND', `No release "${releaseId}".`);
+  return pkg;
 }
 
 /** The release as /api/releases lists it, its URLs absolute. */

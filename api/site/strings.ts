@@ -54,7 +54,6 @@ export interface PageStrings {
   onRequest: string;
   desks: (min: number | undefined, max: number | undefined) => string;
   marketPosition: Record<'below' | 'around' | 'above', string>;
-  showingOf: (shown: number, total: number) => string;
   rank: string;
   score: string;
   ratingHeading: string;
@@ -234,7 +233,6 @@ export const STRINGS: Record<Locale, PageStrings> = {
     onRequest: 'on request',
     desks: (min, max) => rangeOf('en', min, max, PEOPLE.en),
     marketPosition: { below: 'below the city median', around: 'around the city median', above: 'above the city median' },
-    showingOf: (shown, total) => `Showing ${formatNumber('en', shown)} of ${formatNumber('en', total)}, best rated first.`,
     rank: 'Rank',
     score: 'Score',
     ratingHeading: 'Rating',
@@ -353,7 +351,6 @@ export const STRINGS: Record<Locale, PageStrings> = {
     onRequest: 'auf Anfrage',
     desks: (min, max) => rangeOf('de', min, max, PEOPLE.de),
     marketPosition: { below: 'unter dem Median der Stadt', around: 'um den Median der Stadt', above: 'über dem Median der Stadt' },
-    showingOf: (shown, total) => `${formatNumber('de', shown)} von ${formatNumber('de', total)}, am besten bewertete zuerst.`,
     rank: 'Rang',
     score: 'Punktzahl',
     ratingHeading: 'Bewertung',
@@ -472,7 +469,6 @@ export const STRINGS: Record<Locale, PageStrings> = {
     onRequest: 'a consultar',
     desks: (min, max) => rangeOf('es', min, max, PEOPLE.es),
     marketPosition: { below: 'por debajo de la mediana de la ciudad', around: 'en torno a la mediana de la ciudad', above: 'por encima de la mediana de la ciudad' },
-    showingOf: (shown, total) => `Se muestran ${formatNumber('es', shown)} de ${formatNumber('es', total)}, los mejor valorados primero.`,
     rank: 'Puesto',
     score: 'Puntuación',
     ratingHeading: 'Valoración',

@@ -7,6 +7,7 @@ import type { LoadedBuild } from '../build/load.ts';
 import type { AppConfig } from '../config.ts';
 import type { ListingCard, PropertyDetail } from '../../contract/catalog.ts';
 import type { Locale, OptionType, SlugName } from '../../contract/common.ts';
+import type { SortBy } from '../../contract/queries.ts';
 import type { PlaceHub, PriceIndexCity } from '../../contract/market.ts';
 import type { PriceHistoryCity, PriceHistoryPayload, PriceHistoryPoint } from '../../contract/research.ts';
 import type { Filters } from '../catalog/engine.ts';
@@ -24,6 +25,12 @@ export interface PageView {
   /** the eta template under api/site/templates/ */
   template: string;
   page: CitationPage;
+  /** the page's heading and title when it is not the citation's (a search cites the place or operator it is filtered to) */
+  title?: string;
+  /** the page's meta description when descriptions.ts does not describe its kind of citation (a search) */
+  description?: string;
+  /** the page's path in a locale when it is not its citation's (a search's query, a later page of a list) */
+  pathIn?: (locale: Locale) => string;
   /** the data date and release the page's citation names, as its API response's does */
   cited?: CitedData;
   data: Record<string, unknown>;
@@ -36,16 +43,19 @@ export interface ViewContext {
   config: AppConfig;
   locale: Locale;
   params: Record<string, string>;
+  /** the page of a paged list (`?page=`), 1 on every other page */
+  page: number;
 }
 
-/** How many listing cards a place or operator page shows (the API's list pages the rest). */
+/** How many listing cards a page of a place or operator shows. */
 const CARDS_PER_PAGE = 24;
-const CARD_ORDER = 'rating-desc';
+/** The order of the listings of a place or operator page, and of the search page unless asked otherwise. */
+export const PAGE_LIST_ORDER: SortBy = 'rating-desc';
 
 const JSON_TYPE = 'application/json';
 const CSV_TYPE = 'text/csv';
 
-const apiLink = (ctx: ViewContext, path: string, query: Record<string, string> = {}): DataLink => ({
+export const apiLink = (ctx: ViewContext, path: string, query: Record<string, string> = {}): DataLink => ({
   label: `${path} (${STRINGS[ctx.locale].json})`,
   href: `${ctx.config.baseUrl}${path}?${new URLSearchParams({ locale: ctx.locale, ...query })}`,
   type: JSON_TYPE,
@@ -67,19 +77,57 @@ function cityPath(ctx: ViewContext, citySlug: string): string | undefined {
   return place ? pathOf(ctx, { kind: 'coworking', ...place }) : undefined;
 }
 
-/** Up to CARDS_PER_PAGE cards of the listings a filter selects, best rated first, and how many it selects. */
-function cards(ctx: ViewContext, filters: Filters): { total: number; cards: (ListingCard & { path: string })[] } {
+/** The cards of listings `indices` as GET /v1/properties answers them under `filters`, each with its page's path. */
+export function listingCards(ctx: ViewContext, indices: readonly number[], filters: Filters): (ListingCard & { path: string })[] {
   const { engine } = ctx.build;
-  const set = engine.match(filters);
-  const { total, indices } = engine.page(set, filters, CARD_ORDER, 0, 0, CARDS_PER_PAGE);
+  return indices.map((i) => {
+    const card = JSON.parse(engine.cardJson(i, ctx.locale, filters)) as ListingCard;
+    return { ...card, path: spacePath(ctx, card.slug) };
+  });
+}
+
+/** Where a paged list stands: its page, how many pages it has, and the paths of the pages before and after. */
+export interface Pager { page: number; pageCount: number; prev?: string; next?: string }
+
+/** The pager of page `page` of `pageCount`; `href` gives a page's path. A page past the end goes back to the last. */
+export function pager(page: number, pageCount: number, href: (page: number) => string): Pager {
   return {
-    total,
-    cards: indices.map((i) => {
-      const card = JSON.parse(engine.cardJson(i, ctx.locale, filters)) as ListingCard;
-      return { ...card, path: spacePath(ctx, card.slug) };
-    }),
+    page,
+    pageCount,
+    prev: page > 1 ? href(Math.min(page - 1, pageCount)) : undefined,
+    next: page < pageCount ? href(page + 1) : undefined,
   };
 }
+
+/**
+ * Page ctx.page of the listings a filter selects, best rated first, CARDS_PER_PAGE a page, with
+ * the range shown and the pager (`path`: the page's own path); undefined past the last page.
+ */
+function pagedCards(ctx: ViewContext, filters: Filters, path: string) {
+  const { engine } = ctx.build;
+  const set = engine.match(filters);
+  const pageCount = Math.max(1, Math.ceil(set.count / CARDS_PER_PAGE));
+  if (ctx.page > pageCount) return undefined;
+  const offset = (ctx.page - 1) * CARDS_PER_PAGE;
+  const { total, indices } = engine.page(set, filters, PAGE_LIST_ORDER, 0, offset, CARDS_PER_PAGE);
+  return {
+    total,
+    order: PAGE_LIST_ORDER,
+    from: offset + 1,
+    to: offset + indices.length,
+    cards: listingCards(ctx, indices, filters),
+    pager: pager(ctx.page, pageCount, (p) => pageOfList(path, p)),
+  };
+}
+
+const pageOfList = (path: string, page: number) => (page === 1 ? path : `${path}?page=${page}`);
+
+/** A page of a list in every locale: the same page of it (the listings' order is the same in each). */
+const samePageIn = (ctx: ViewContext, page: CitationPage) => (locale: Locale) => pageOfList(citationPath(locale, page), ctx.page);
+
+/** The search page with the listings a filter selects. */
+export const searchPath = (ctx: ViewContext, filters: Record<string, string>) =>
+  `/${ctx.locale}/search?${new URLSearchParams(filters)}`;
 
 export function homeView(ctx: ViewContext): PageView {
   const geo = ctx.build.geo[ctx.locale];
@@ -114,6 +162,8 @@ export async function placeView(ctx: ViewContext): Promise<PageView | undefined>
     ? { kind: 'coworking', country: slugName(country), city: slugName(child) }
     : { kind: 'coworking', country: slugName(country), city: city && slugName(city), zone: slugName(child) });
   const filters = { [hub.kind]: hub.slug } as Filters;
+  const listing = pagedCards(ctx, filters, pathOf(ctx, page));
+  if (!listing) return undefined;
   const breadcrumbs = [
     { name: country.name, path: pathOf(ctx, { kind: 'coworking', country: slugName(country) }) },
     ...(city ? [{ name: city.name, path: pathOf(ctx, { kind: 'coworking', country: slugName(country), city: slugName(city) }) }] : []),
@@ -121,11 +171,14 @@ export async function placeView(ctx: ViewContext): Promise<PageView | undefined>
   return {
     template: 'place',
     page,
+    pathIn: samePageIn(ctx, page),
     data: {
       hub,
       breadcrumbs,
       children: (hub.children ?? []).map((c) => ({ ...c, path: childPath(c) })),
-      listing: cards(ctx, filters),
+      listing,
+      pager: listing.pager,
+      searchHref: searchPath(ctx, { [hub.kind]: hub.slug }),
       listingsHref: apiLink(ctx, '/v1/properties', { [hub.kind]: hub.slug }).href,
       cityLinks: city && !zone ? [
         ...(ctx.build.rankings[ctx.locale].has(city.slug) ? [linkTo(ctx, { kind: 'best', city: slugName(city) })] : []),
@@ -161,13 +214,19 @@ export async function spaceView(ctx: ViewContext): Promise<PageView | undefined>
 export async function operatorView(ctx: ViewContext): Promise<PageView | undefined> {
   const hub = await ctx.build.operators[ctx.locale].get(ctx.params.slug);
   if (!hub) return undefined;
+  const page: CitationPage = { kind: 'operator', slug: hub.slug, name: hub.name };
+  const listing = pagedCards(ctx, { operator: hub.slug }, pathOf(ctx, page));
+  if (!listing) return undefined;
   return {
     template: 'operator',
-    page: { kind: 'operator', slug: hub.slug, name: hub.name },
+    page,
+    pathIn: samePageIn(ctx, page),
     data: {
       hub,
       cities: hub.cities.map((c) => ({ ...c, path: cityPath(ctx, c.slug) })),
-      listing: cards(ctx, { operator: hub.slug }),
+      listing,
+      pager: listing.pager,
+      searchHref: searchPath(ctx, { operator: hub.slug }),
       listingsHref: apiLink(ctx, '/v1/properties', { operator: hub.slug }).href,
     },
     dataLinks: [apiLink(ctx, `/v1/operators/${hub.slug}`), apiLink(ctx, '/v1/properties', { operator: hub.slug })],

@@ -9,7 +9,10 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { RELEASE_DATAPACKAGE, RELEASE_DIGEST_DIGITS, RELEASE_FILES, RELEASES_DIR, releasePath, type ReleaseFile } from '../../contract/research.ts';
+import {
+  encodedName, PRECOMPRESSED, RELEASE_DATAPACKAGE, RELEASE_FILES, releaseId, RELEASE_ID_PATTERN, RELEASES_DIR, RELEASES_INDEX, releasePath,
+  type ReleaseFile,
+} from '../../contract/research.ts';
 import { BuildError } from './errors.ts';
 import { fsyncDir, isAlive } from './publish.ts';
 
@@ -27,16 +30,6 @@ const RESOURCE_NAMES: Record<ReleaseFile, { name: string; format: string; mediat
 interface DataPackage { asOf: string; resources: { name: string; path: string }[]; [key: string]: unknown }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/**
- * `<asOf date>-<digest>`: the UTC date of the data, and the start of the sha256 of the research
- * files' `sha256sum` lines (`<sha256>  <file>\n`) in file name order, which a reader can check in
- * the release's directory: `LC_ALL=C sha256sum $(LC_ALL=C ls | grep -vx datapackage.json) | sha256sum`.
- */
-export function releaseId(asOf: string, sha256Of: (file: ReleaseFile) => string): string {
-  const lines = [...RELEASE_FILES].sort().map((file) => `${sha256Of(file)}  ${file}\n`).join('');
-  return `${asOf.slice(0, 10)}-${sha256(Buffer.from(lines)).slice(0, RELEASE_DIGEST_DIGITS)}`;
-}
 
 /**
  * Makes sure the release `id` holds the research files of a finished build directory: writes it
@@ -58,6 +51,7 @@ export function publishRelease(distDir: string, id: string, buildDir: string, da
   removeStaleReleases(releasesDir);
   if (existsSync(finalDir)) {
     checkSameFiles(finalDir, id, digests);
+    writeReleasesIndex(releasesDir);
     return { written: false };
   }
   const tmpDir = path.join(releasesDir, `${id}-${process.pid}.tmp`);
@@ -66,6 +60,8 @@ export function publishRelease(distDir: string, id: string, buildDir: string, da
   const described = new Map(dataPackage.resources.map((r) => [r.path, r]));
   const resources = files.map(({ file, bytes, sha256: hex }) => {
     writeDurably(path.join(tmpDir, file), bytes);
+    // the encodings the build made of the file (the server checks each decodes to the file's sha256)
+    for (const { encoding } of PRECOMPRESSED) writeDurably(path.join(tmpDir, encodedName(file, encoding)), readFileSync(path.join(buildDir, encodedName(file, encoding))));
     return {
       ...(described.get(file) ?? { ...RESOURCE_NAMES[file], encoding: 'utf-8' }),
       path: releasePath(id, file),
@@ -87,7 +83,17 @@ export function publishRelease(distDir: string, id: string, buildDir: string, da
   fsyncDir(tmpDir);
   renameSync(tmpDir, finalDir);
   fsyncDir(releasesDir);
+  writeReleasesIndex(releasesDir);
   return { written: true };
+}
+
+/** releases/index.json (RELEASES_INDEX): every release directory's id, replaced with one rename. */
+function writeReleasesIndex(releasesDir: string): void {
+  const releases = readdirSync(releasesDir).filter((name) => RELEASE_ID_PATTERN.test(name)).sort();
+  const tmp = path.join(releasesDir, `${RELEASES_INDEX}-${process.pid}.tmp`);
+  writeDurably(tmp, Buffer.from(`${JSON.stringify({ releases })}\n`));
+  renameSync(tmp, path.join(releasesDir, RELEASES_INDEX));
+  fsyncDir(releasesDir);
 }
 
 /** An existing release must hold these very files, each pinned so by its datapackage; it is never rewritten. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { RELEASE_FILES, RELEASES_DIR } from '../../contract/research.ts';
+import { encodedName, PRECOMPRESSED, RELEASE_FILES, RELEASE_ID_PATTERN, RELEASES_DIR, RELEASES_INDEX } from '../../contract/research.ts';
 import { runBuild } from '../../pipeline/run.ts';
 import { observation, quietProgress, randomTables, tempDir, writeSnapshot, type FixtureTables } from '../support/pipeline-fixtures.ts';
 
@@ -13,7 +13,7 @@ const build = (tables: FixtureTables, distDir: string, night: string) =>
 function releaseFiles(distDir: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   const dir = path.join(distDir, RELEASES_DIR);
-  for (const release of readdirSync(dir)) for (const file of readdirSync(path.join(dir, release))) files.set(`${release}/${file}`, readFileSync(path.join(dir, release, file)));
+  for (const release of readdirSync(dir).filter((name) => RELEASE_ID_PATTERN.test(name))) for (const file of readdirSync(path.join(dir, release))) files.set(`${release}/${file}`, readFileSync(path.join(dir, release, file)));
   return files;
 }
 
@@ -26,7 +26,8 @@ describe('releases', () => {
     assert.notEqual(a.buildId, b.buildId);
     assert.equal(a.manifest.releaseId, b.manifest.releaseId);
     const files = releaseFiles(here);
-    assert.deepEqual([...files.keys()].sort(), [...RELEASE_FILES, 'datapackage.json'].map((f) => `${a.manifest.releaseId}/${f}`).sort());
+    const encoded = RELEASE_FILES.flatMap((f) => PRECOMPRESSED.map(({ encoding }) => encodedName(f, encoding)));
+    assert.deepEqual([...files.keys()].sort(), [...RELEASE_FILES, ...encoded, 'datapackage.json'].map((f) => `${a.manifest.releaseId}/${f}`).sort());
     assert.deepEqual(releaseFiles(there), files);
   });
 
@@ -39,7 +40,7 @@ describe('releases', () => {
     const again = await build(t, distDir, '2026-02-02T01:00:00Z');
     assert.equal(readlinkSync(path.join(distDir, 'current')), path.join('builds', again.buildId), 'the new build is current');
     assert.equal(again.manifest.releaseId, first.manifest.releaseId);
-    assert.deepEqual(readdirSync(path.join(distDir, RELEASES_DIR)), [first.manifest.releaseId]);
+    assert.deepEqual(readdirSync(path.join(distDir, RELEASES_DIR)).sort(), [first.manifest.releaseId, RELEASES_INDEX]);
     const kept = statSync(datapackage);
     assert.equal(kept.ino, written.ino, 'the same file, not a new one');
     assert.equal(kept.mtimeMs, written.mtimeMs);
@@ -54,7 +55,9 @@ describe('releases', () => {
     const second = await build(t, distDir, '2026-02-02T01:00:00Z');
     assert.notEqual(second.manifest.releaseId, first.manifest.releaseId);
     assert.equal(second.manifest.releaseId.slice(0, 10), first.manifest.releaseId.slice(0, 10));
-    assert.deepEqual(readdirSync(path.join(distDir, RELEASES_DIR)).sort(), [first.manifest.releaseId, second.manifest.releaseId].sort());
+    const ids = [first.manifest.releaseId, second.manifest.releaseId].sort();
+    assert.deepEqual(readdirSync(path.join(distDir, RELEASES_DIR)).sort(), [...ids, RELEASES_INDEX].sort());
+    assert.deepEqual(JSON.parse(readFileSync(path.join(distDir, RELEASES_DIR, RELEASES_INDEX), 'utf8')), { releases: ids }, 'the index lists both');
   });
 
   it('are never overwritten: a release of the same id with other files fails the build, which publishes nothing', async () => {

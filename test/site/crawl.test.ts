@@ -95,3 +95,32 @@ describe('every URL in a response', () => {
     assert.equal(failures.length, 0, `every link on ${pages.size} pages answers:\n${failures.join('\n')}`);
   });
 });
+
+describe('the pages of a locale', () => {
+  it('link every listing from /{locale}', async () => {
+    const total = (await get(s.app, '/v1/properties?locale=en&pageSize=1')).body.meta.pagination.total;
+    for (const l of LOCALES) {
+      // every page of the locale but the price pages, which list no space, and the search, whose
+      // pages are as many as its queries: the place and operator pages alone reach every space
+      const followed = new RegExp(`^/${l}(/coworking/|/operator/|/best/|$)`);
+      const spaces = new Set<string>();
+      const queue = [`/${l}`];
+      const seen = new Set(queue);
+      while (queue.length) {
+        const url = queue.shift()!;
+        const r = await get(s.app, url);
+        assert.equal(r.status, 200, url);
+        for (const a of html(r.raw.body).querySelectorAll('main a[href]')) {
+          const href = a.getAttribute('href')!;
+          if (href.startsWith(`/${l}/space/`)) spaces.add(href);
+          else if (followed.test(href) && !seen.has(href)) {
+            seen.add(href);
+            queue.push(href);
+          }
+        }
+      }
+      assert.equal(spaces.size, total, `${l}: ${total - spaces.size} of ${total} spaces linked from no page reached from /${l} (${seen.size} pages)`);
+    }
+  });
+});
+

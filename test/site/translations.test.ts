@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { LOCALES, type Locale } from '../../contract/common.ts';
+import { CURRENCIES, LOCALES, type Locale } from '../../contract/common.ts';
 import { NEUTRAL_TERM, QUALITY_FLAG_LETTERS, RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP } from '../../contract/rules.ts';
 import { formatMoney, formatShare, STRINGS } from '../../api/site/strings.ts';
 import { get } from '../support/app.ts';
@@ -33,6 +33,7 @@ async function pageOfEveryKind(): Promise<string[]> {
   return [
     '', '/coworking/germany', '/coworking/germany/berlin', `/coworking/germany/berlin/${(await get(s.app, '/v1/places/city/berlin?locale=en')).body.data.children[0].slug}`,
     `/space/${space.slug}`, `/operator/${space.operator.slug}`, '/best/berlin', '/prices', '/prices/berlin', '/price-index',
+    '/search?city=berlin&amenities=wifi&minCapacity=5',
   ];
 }
 
@@ -109,7 +110,8 @@ describe('translations', () => {
     const paths = [...await pageOfEveryKind(), '/space/no-such-space'];
     const space = (await get(s.app, `/v1/properties/${paths.find((p) => p.startsWith('/space/'))!.slice(7)}?locale=en`)).body.data;
     // its address and its offers' titles are the operator's text, published as written
-    const names = [...await namesOfTheCatalogue(), space.address, ...space.pricingOptions.map((o: { title: string }) => o.title)]
+    // and the search's currencies are ISO codes, the same in every language
+    const names = [...await namesOfTheCatalogue(), space.address, ...space.pricingOptions.map((o: { title: string }) => o.title), ...CURRENCIES]
       .sort((a, b) => b.length - a.length);
     const left: string[] = [];
     for (const path of paths) {

@@ -167,8 +167,9 @@ export class OpenApiValidator {
     }
     if (res.statusCode === 429 && res.headers['retry-after'] === undefined) problems.push('missing header Retry-After');
     if (method === 'HEAD') return problems;
-    // a public page (api/site/pages.ts) that does not exist is an HTML page too, and its Markdown twin Markdown
-    if (res.statusCode === 404 && res.route !== undefined && ['text/html', 'text/markdown'].includes(mediaType(res.headers['content-type']))) return problems;
+    // a public page (api/site/pages.ts) answers its errors as a page too: one that does not exist, a search with bad parameters;
+    // and its Markdown twin in Markdown
+    if ((res.statusCode === 404 || res.statusCode === 400) && res.route !== undefined && ['text/html', 'text/markdown'].includes(mediaType(res.headers['content-type']))) return problems;
     if (mediaType(res.headers['content-type']) !== 'application/problem+json') {
       return [...problems, `error ${res.statusCode} is not application/problem+json but "${res.headers['content-type']}"`];
     }

@@ -9,7 +9,7 @@ import { requestKey } from '../../http/response-cache.ts';
 import { listPage } from '../properties/citation.ts';
 
 /** Room for a wide context's body (every listing at 100k: ~42 kB), so it is rarely grown. */
-const FACETS_BYTES = 48 * 1024;
+export const FACETS_BYTES = 48 * 1024;
 
 /** GET /v1/facets, with the query parameters of a filter registry. */
 export const facetsRoute = (queries: CatalogQuerySchemas) => defineRoute({

@@ -10,9 +10,7 @@ import { CACHE, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute, type RouteResult } from '../../http/route.ts';
-import {
-  bibtex, citationCff, describeRelease, listReleasePackages, readReleaseFile, readReleasePackage, resolvedReleasePackage,
-} from '../../site/releases.ts';
+import { bibtex, citationCff, describeRelease, readReleasePackage, resolvedReleasePackage } from '../../site/releases.ts';
 
 /** A release never changes: a year, then revalidate. */
 const RELEASE_CACHE: CacheHint = { maxAge: 31_536_000, staleWhileRevalidate: 86_400 };
@@ -44,7 +42,7 @@ export const releaseListRoute = defineRoute({
   cacheKey: requestKey,
   rateLimit: 'read',
   handler: async ({ query, build, config, cite }) => {
-    const releases = (await listReleasePackages(build)).map((pkg) => describeRelease(pkg, config.siteUrl));
+    const releases = build.releases.packages.map((pkg) => describeRelease(pkg, config.siteUrl));
     return { data: releases, meta: { citation: cite(query.locale ?? 'en', { kind: 'price-index' }) } };
   },
 });
@@ -94,12 +92,16 @@ export const releaseFileRoute = defineRoute({
       if (file === 'citation.bib') return { raw: bibtex(pkg, config.siteUrl, config.serviceName), contentType: 'application/x-bibtex; charset=utf-8' };
       return { raw: resolvedReleasePackage(pkg, config.siteUrl, config.serviceName), contentType: TYPES.json, headers: { link: LICENSE_LINK } };
     }
-    if (!(RELEASE_FILES as readonly string[]).includes(file)) throw new ApiError('NOT_FOUND', `A release has no file "${file}".`);
+    await readReleasePackage(build, releaseId);
     const extension = file.split('.').pop()!;
+    const checking = (RELEASE_FILES as readonly string[]).includes(file) ? build.releases.representations(releaseId, file) : undefined;
+    if (!checking) throw new ApiError('NOT_FOUND', `Release ${releaseId} has no file "${file}".`);
     return {
-      raw: await readReleaseFile(build, releaseId, file),
-      contentType: TYPES[extension],
-      headers: { 'content-disposition': `${extension === 'csv' ? 'attachment' : 'inline'}; filename="${file}"`, link: LICENSE_LINK },
+      file: {
+        contentType: TYPES[extension],
+        headers: { 'content-disposition': `${extension === 'csv' ? 'attachment' : 'inline'}; filename="${file}"`, link: LICENSE_LINK },
+        representations: await checking,
+      },
     };
   },
 });

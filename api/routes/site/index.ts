@@ -9,13 +9,16 @@ import { PriceIndexPayloadSchema } from '../../../contract/market.ts';
 import { PriceHistoryPayloadSchema } from '../../../contract/research.ts';
 import { resolveSitePathsInJson } from '../../catalog/text.ts';
 import { perBuild } from '../../site/per-build.ts';
-import { envelopeBytes } from '../../http/envelope.ts';
+import { envelopeBytes, envelopeEnds } from '../../http/envelope.ts';
 import { readReleasePackage, resolvedReleasePackage } from '../../site/releases.ts';
 import { LICENSE_URL } from '../../http/citation.ts';
-import { CACHE, type CacheHint } from '../../http/headers.ts';
+import { CACHE, etagOf, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { requestKey } from '../../http/response-cache.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineRoute, type RouteResult } from '../../http/route.ts';
+import type { FileBody } from '../../http/file-body.ts';
+import { concatenated, type CheckedFile } from '../../build/checked-file.ts';
+import { DamagedFileError } from '../../build/records.ts';
 import { INDEX_BASE, MEDIAN_INTERVAL_LEVEL, MIN_SAMPLE_SIZE, STALE_PRICE_DAYS } from '../../../contract/rules.ts';
 import {
   API_CATALOG_CONTENT_TYPE, ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,
@@ -55,20 +58,35 @@ const priceIndexRoute = defineRoute({
   },
 });
 
-async function servedFile(build: LoadedBuild, name: string): Promise<Buffer> {
-  const bytes = await build.servedFiles.read(name);
-  if (!bytes) throw new ApiError('NOT_FOUND', `This build publishes no ${name}.`);
-  return bytes;
+/** A research file of the build as a download named after it and the data date, under its licence, streamed from disk. */
+function download(build: LoadedBuild, name: 'price-report' | 'price-report-history'): { file: FileBody } {
+  const date = build.priceIndexHead.asOf.slice(0, 10);
+  const file = build.servedFiles.body(`${name}.csv`, CSV_TYPE, { 'content-disposition': `attachment; filename="${name}-${date}.csv"`, link: LICENSE_LINK });
+  if (!file) throw new ApiError('NOT_FOUND', `This build publishes no ${name}.csv.`);
+  return { file };
 }
 
-/** A CSV file of the build as a download named after it and the data date, under its licence. */
-async function csvDownload(build: LoadedBuild, name: 'price-report' | 'price-report-history') {
-  const date = build.priceIndexHead.asOf.slice(0, 10);
-  return {
-    raw: await servedFile(build, `${name}.csv`),
-    contentType: CSV_TYPE,
-    headers: { 'content-disposition': `attachment; filename="${name}-${date}.csv"`, link: LICENSE_LINK },
-  };
+const HISTORY_FILE = 'price-history.json';
+/** Where the history's cities start: the head before them holds its one site path (methodologyUrl); no city has one. */
+const CITIES_OPEN = Buffer.from('"cities":[');
+
+/**
+ * price-history.json as the envelope's data: its head up to the cities (read once per build, its
+ * site path resolved), then the file's own bytes from there to the end, newline left out.
+ */
+function historyParts(build: LoadedBuild, siteUrl: string): Promise<{ file: CheckedFile; xxh64: string; head: Buffer; from: number; to: number }> {
+  return perBuild(build, `${HISTORY_FILE} head`, async () => {
+    const served = build.servedFiles.checked(HISTORY_FILE);
+    if (!served) throw new ApiError('NOT_FOUND', `This build publishes no ${HISTORY_FILE}.`);
+    const { file } = served;
+    const start = Buffer.concat(await (await file.open(0, Math.min(file.size, 1 << 20))).toArray());
+    const at = start.indexOf(CITIES_OPEN);
+    if (at < 0) throw new DamagedFileError(HISTORY_FILE, 'the file', 'no "cities" in its first MB');
+    const from = at + CITIES_OPEN.length;
+    const last = Buffer.concat(await (await file.open(file.size - 1)).toArray());
+    const head = Buffer.from(resolveSitePathsInJson(start.subarray(0, from).toString('utf8'), siteUrl));
+    return { ...served, head, from, to: last[0] === 0x0a ? file.size - 1 : file.size };
+  });
 }
 
 const priceHistoryRoute = defineRoute({
@@ -89,13 +107,19 @@ const priceHistoryRoute = defineRoute({
   response: envelope(PriceHistoryPayloadSchema, MetaSchema),
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.priceIndex,
-  cacheKey: requestKey,
   rateLimit: 'read',
-  handler: async ({ query, build, config, cite }) => {
-    const history = await perBuild(build, 'price-history.json', async () =>
-      Buffer.from(resolveSitePathsInJson((await servedFile(build, 'price-history.json')).toString('utf8'), config.siteUrl).trimEnd()));
+  // streamed, never read whole: the envelope's head, the file's bytes, its meta
+  handler: async ({ query, build, config, cite }): Promise<RouteResult> => {
+    const { file, xxh64, head, from, to } = await historyParts(build, config.siteUrl);
     const pinned = { asOf: build.priceIndexHead.asOf, release: build.manifest.releaseId };
-    return { json: envelopeBytes(history, { citation: cite(query.locale ?? 'en', { kind: 'price-index' }, pinned) }) };
+    const [open, close] = envelopeEnds({ citation: cite(query.locale ?? 'en', { kind: 'price-index' }, pinned) });
+    const prefix = Buffer.concat([open, head]);
+    const representation = {
+      etag: etagOf(Buffer.concat([prefix, Buffer.from(xxh64), close])),
+      size: prefix.length + (to - from) + close.length,
+      open: async () => concatenated([prefix, await file.open(from, to), close]),
+    };
+    return { file: { contentType: JSON_TYPE, representations: [representation] } };
   },
 });
 
@@ -115,7 +139,7 @@ const priceReportHistoryRoute = defineRoute({
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.priceIndex,
   rateLimit: 'read',
-  handler: ({ build }) => csvDownload(build, 'price-report-history'),
+  handler: ({ build }) => download(build, 'price-report-history'),
 });
 
 const priceReportRoute = defineRoute({
@@ -134,7 +158,7 @@ const priceReportRoute = defineRoute({
   statuses: [200, 400, 404, 429, 500, 502],
   cache: CACHE.priceIndex,
   rateLimit: 'read',
-  handler: ({ build }) => csvDownload(build, 'price-report'),
+  handler: ({ build }) => download(build, 'price-report'),
 });
 
 const priceReportPackageRoute = defineRoute({
