@@ -195,27 +195,37 @@ export function installPages(app: FastifyInstance) {
       });
     }
 
-    app.route({
-      method: 'GET',
-      url: searchPagePath(locale),
-      config: { cache: CACHE.listing },
-      handler: (request, reply) => {
+    /** The search page or its twin, each rendered by `render`. */
+    const searchHandler = (type: string, render: (view: PageView, ctx: ViewContext, now: number) => string) =>
+      (request: FastifyRequest, reply: FastifyReply) => {
         const asked = searchInput(request.query, locale);
         const parsed = parseSearch(asked, locale);
         if ('errors' in parsed) {
           const { build } = app.catalog.current();
           const ctx: ViewContext = { build, config: app.config, locale, params: {}, page: 1 };
           const errors = withPlaceSlugs(validationFailed(parsed.errors), request, build).errors ?? parsed.errors;
-          return reply.code(400).type(HTML_TYPE).send(renderView(invalidSearchView(ctx, asked, errors), ctx, app.clock()));
+          return reply.code(400).type(type).send(render(invalidSearchView(ctx, asked, errors), ctx, app.clock()));
         }
         const { query, input, fresh } = seeded(parsed.query, asked);
         // a seed picked for this request is never asked for again: nothing to keep
         const key = fresh ? undefined : `${searchPagePath(locale)}|${requestKey({ query, params: {} })}`;
-        return serve(request, reply, key, HTML_TYPE, async (build, now) => {
+        return serve(request, reply, key, type, async (build, now) => {
           const ctx: ViewContext = { build, config: app.config, locale, params: {}, page: query.page };
-          return renderView(searchView(ctx, query, input), ctx, now);
+          return render(searchView(ctx, query, input), ctx, now);
         }, (build) => notFound(reply, build, app.config, locale), true);
-      },
+      };
+    const searchPage = searchHandler(HTML_TYPE, (view, ctx, now) => renderView(view, ctx, now, true));
+    app.route({
+      method: 'GET',
+      url: searchPagePath(locale),
+      config: { cache: CACHE.listing },
+      handler: (request, reply) => searchPage(request, reply.header('link', twinLink(app.config.siteUrl, request.url))),
+    });
+    app.route({
+      method: 'GET',
+      url: twinPath(searchPagePath(locale)),
+      config: { cache: CACHE.listing },
+      handler: searchHandler(MARKDOWN_TYPE, (view, ctx, now) => renderTwin(view.template, pageModel(view, ctx, now), app.config.siteUrl)),
     });
   }
 

@@ -9,6 +9,7 @@ import { LOCALES, type Locale } from '../../contract/common.ts';
 import { ERROR_CODES } from '../../contract/problem.ts';
 import { PROBLEM_KINDS, problemPath } from '../../api/http/problems.ts';
 import { PROBLEM_DOCS } from '../../api/site/problems.ts';
+import { SEARCH_STRINGS } from '../../api/site/search-strings.ts';
 import { formatMoney, formatNumber, STRINGS } from '../../api/site/strings.ts';
 import { get, SITE } from '../support/app.ts';
 import { BASE, html, pathOf, sampleApp, type SampleApp } from './sample.ts';
@@ -114,6 +115,17 @@ describe('Markdown twins', () => {
         assert.ok(cityPricesText.includes(cells), `city prices: ${b.optionType} ${cells}`);
       }
 
+      const found = await data(`/v1/properties?locale=${locale}&city=${city.slug}&sortBy=price-asc`);
+      const search = await twinOf(`/${locale}/search?city=${city.slug}&sortBy=price-asc`);
+      assert.equal(search.url, `${SITE}/${locale}/search.md?city=${city.slug}&sortBy=price-asc`);
+      assert.ok(search.text.includes(`\n## ${SEARCH_STRINGS[locale].results(found.meta.pagination.total)}\n`), `search: ${found.meta.pagination.total} found`);
+      for (const card of found.data) assert.ok(search.text.includes(`### [${card.title}](${SITE}/${locale}/space/${card.slug}.md)`), `search: ${card.slug}`);
+
+      const second = await twinOf(`/${locale}/coworking/${country.slug}?page=2`);
+      assert.equal(second.url, `${SITE}/${locale}/coworking/${country.slug}.md?page=2`);
+      const secondCards = (await data(`/v1/properties?locale=${locale}&country=${country.slug}&sortBy=rating-desc&page=2&pageSize=24`)).data;
+      for (const card of secondCards) assert.ok(second.text.includes(`### [${card.title}](${SITE}/${locale}/space/${card.slug}.md)`), `hub page 2: ${card.slug}`);
+
       const index = await data(`/api/price-index?locale=${locale}`);
       const indexText = await citedTwin(index.meta.citation);
       const published = index.data.cities.filter((c: { published: boolean }) => c.published);
@@ -131,14 +143,14 @@ describe('Markdown twins', () => {
     const { city, country } = await samplePlaces('en');
     for (const path of [
       '/en/space/no-such-space', '/de/operator/no-such-operator', '/es/best/atlantis', '/en/prices/atlantis',
-      '/de/coworking/atlantis', `/en/coworking/${country.slug}/atlantis`, `/es/coworking/atlantis/${city.slug}`,
+      '/de/coworking/atlantis', `/en/coworking/${country.slug}/atlantis`, `/de/coworking/${country.slug}?page=999`, `/es/coworking/atlantis/${city.slug}`,
       `/en/coworking/${country.slug}/${city.slug}/no-such-zone`,
     ]) {
       const page = await get(s.app, path);
       assert.equal(page.status, 404, path);
       assert.equal(page.headers.link, undefined, `${path} names no twin`);
-      const twin = await get(s.app, `${path}.md`);
-      assert.equal(twin.status, 404, `${path}.md`);
+      const twin = await get(s.app, path.replace(/(\?|$)/, '.md$1'));
+      assert.equal(twin.status, 404, `${path}: its twin`);
       assert.equal(twin.headers['content-type'], MARKDOWN);
       assert.ok(twin.raw.body.startsWith(`# ${STRINGS[path.slice(1, 3) as Locale].notFound}\n`), twin.raw.body);
     }
@@ -160,7 +172,7 @@ describe('Markdown twins', () => {
   it('links only to pages and files that answer, pages through their twins', async () => {
     const { city, space, operator } = await samplePlaces('de');
     const failures: string[] = [];
-    for (const path of ['/problems/rate-limited', '/de', `/de/best/${city.slug}`, `/de/space/${space}`, `/de/operator/${operator}`, `/de/prices/${city.slug}`]) {
+    for (const path of ['/problems/rate-limited', '/de', `/de/search?city=${city.slug}&amenities=wifi`, `/de/best/${city.slug}`, `/de/space/${space}`, `/de/operator/${operator}`, `/de/prices/${city.slug}`]) {
       const { url, md } = await twinOf(path);
       for (const [, href] of md.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)) {
         if (href.startsWith('https://creativecommons.org/')) continue;
