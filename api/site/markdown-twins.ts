@@ -22,8 +22,12 @@ export function twinPath(path: string): string {
   return end === -1 ? `${path}.md` : `${path.slice(0, end)}.md${path.slice(end)}`;
 }
 
+/** What a request line may carry but a URI may not (`<`, `"`, a space …), which would end the Link's `<…>` early. */
+const NOT_IN_URI = /[^!#$%&'()*+,\-./0-9:;=?@A-Z[\]_a-z~]/g;
+
 /** The Link header field of a page asked for at `requestUrl`: its twin, as an alternate in Markdown. */
-export const twinLink = (siteUrl: string, requestUrl: string) => `<${siteUrl}${twinPath(requestUrl)}>; rel="alternate"; type="text/markdown"`;
+export const twinLink = (siteUrl: string, requestUrl: string) =>
+  `<${siteUrl}${twinPath(requestUrl.replace(NOT_IN_URI, encodeURIComponent))}>; rel="alternate"; type="text/markdown"`;
 
 /** Markdown whose headings move `shift` levels down (at most h6), as the page's HTML moves them (markdown.ts). */
 function demote(markdown: string, shift: number): string {

@@ -9,6 +9,7 @@ import { LOCALES, type Locale } from '../../contract/common.ts';
 import { ERROR_CODES } from '../../contract/problem.ts';
 import { PROBLEM_KINDS, problemPath } from '../../api/http/problems.ts';
 import { PROBLEM_DOCS } from '../../api/site/problems.ts';
+import { twinLink } from '../../api/site/markdown-twins.ts';
 import { SEARCH_STRINGS } from '../../api/site/search-strings.ts';
 import { formatMoney, formatNumber, STRINGS } from '../../api/site/strings.ts';
 import { get, SITE } from '../support/app.ts';
@@ -154,6 +155,11 @@ describe('Markdown twins', () => {
       assert.equal(twin.headers['content-type'], MARKDOWN);
       assert.ok(twin.raw.body.startsWith(`# ${STRINGS[path.slice(1, 3) as Locale].notFound}\n`), twin.raw.body);
     }
+  });
+
+  it('names the twin of a page asked for with characters a URI may not hold as one URI', async () => {
+    // as the request line has it: inject would encode it first
+    assert.equal(twinLink(SITE, '/en/prices?x=<a>"b c'), `<${SITE}/en/prices.md?x=%3Ca%3E%22b%20c>; rel="alternate"; type="text/markdown"`);
   });
 
   it('gives every problem page a twin with its code and text', async () => {
