@@ -24,7 +24,7 @@ import { markdownToHtml } from './markdown.ts';
 import { invalidSearchView, parseSearch, searchInput, searchPagePath, searchView, seeded } from './search.ts';
 import { SEARCH_STRINGS } from './search-strings.ts';
 import { MARKDOWN_TYPE, renderTwin, twinLink, twinNotFound, twinPath } from './markdown-twins.ts';
-import { PROBLEM_DOCS, PROBLEM_FORMAT } from './problems.ts';
+import { PROBLEM_CODES_HEADING, PROBLEM_DOCS, PROBLEM_FORMAT } from './problems.ts';
 import { formatDate, formatDateTime, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
 import { describePage } from './descriptions.ts';
 import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
@@ -241,6 +241,7 @@ export function installPages(app: FastifyInstance) {
       type: app.config.siteUrl + problemPath(code),
       markdown: PROBLEM_DOCS[code](app.config),
       format: PROBLEM_FORMAT,
+      codesHeading: PROBLEM_CODES_HEADING,
       codes: ERROR_CODES.map((c) => ({ code: c, path: problemPath(c), current: c === code })),
       alternates: [],
       dataLinks: [],
