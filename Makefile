@@ -45,6 +45,10 @@ serve: install build
 test: install system-deps typecheck lint-openapi build
 	$(NODE_TEST) $$(find test -name '*.test.ts' -not -path 'test/bench/*' | sort)
 
+## check: the fast inner loop: type-check, lint the OpenAPI description, run the unit tests (no system packages, browser, database or server process; scripts/unit-tests.ts picks them by their imports)
+check: install typecheck lint-openapi
+	$(NODE_TEST) $$(node --import tsx scripts/unit-tests.ts)
+
 ## typecheck: strict TypeScript check of the whole tree
 typecheck: install
 	$(NPM) run --silent typecheck
@@ -81,4 +85,4 @@ mcp: install
 help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
 
-.PHONY: system-deps install build start data serve test typecheck lint-openapi openapi generate bench bench-1m leads mcp help
+.PHONY: system-deps install build start data serve test check typecheck lint-openapi openapi generate bench bench-1m leads mcp help

@@ -9,14 +9,15 @@ import { installErrorHandling, sendProblem } from './http/errors.ts';
 import { ApiError } from './http/problems.ts';
 import { installClientBuildCheck, installEncodingTags, installResponseHeaders } from './http/headers.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
-import { trustFunction } from './http/client-address.ts';
+import { clientAddress, trustFunction } from './http/client-address.ts';
 import { installRateLimit, LocalCounters, type RateCounters } from './http/rate-limit.ts';
 import { registerRoute } from './http/route.ts';
 import './http/types.ts';
 import { FILTERS, type FilterRegistry } from './catalog/filters.ts';
 import { withPlaceSlugs } from './http/slug-hint.ts';
 import { routes } from './routes/index.ts';
-import { installPages } from './site/pages.ts';
+import { installPages, pageNotFound } from './site/pages.ts';
+import { installEnquiries } from './site/enquiry.ts';
 import { installMcp } from './mcp/http.ts';
 
 // @fastify/compress asks of every payload whether it is `instanceof Response`; Node loads fetch's
@@ -65,7 +66,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const trustProxy = trustFunction(config.trustProxy);
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
-    trustProxy,
     requestTimeout: config.requestTimeoutMs,
     // how often idle and slow connections are checked against the request timeout
     http: { connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs) },
@@ -75,7 +75,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
-    return503OnClosing: true,
+    // the 503 of a closing server is ours (problem+json, Retry-After): see the hook below
+    return503OnClosing: false,
     // Requests are validated by the routes' zod schemas (api/http/route.ts), so Fastify's own
     // schema compilers (ajv, fast-json-stringify: ~50 ms of every start-up to load) are never used.
     schemaController: { compilersFactory: { buildValidator: noFastifySchemas, buildSerializer: noFastifySchemas } },
@@ -99,11 +100,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('routeDefinitions', []);
   app.decorate('rateCounters', counters);
   app.decorate('lifecycle', { draining: false });
+  // not Fastify's trustProxy: its `request.ip` takes the left-most entry of a chain shorter than declared
+  app.decorateRequest('client', {
+    getter(this: FastifyRequest) {
+      return clientAddress(trustProxy, this.socket.remoteAddress ?? '', this.headers['x-forwarded-for'] as string | undefined);
+    },
+  });
 
-  installErrorHandling(app, config.siteUrl);
+  installErrorHandling(app, config.siteUrl, pageNotFound(app));
   // First hook of all: rate limits must see every request, preflights and 404s included.
   const limits = installRateLimit(app, counters, clock);
   limitRequest = limits.limitNow;
+  app.decorate('admitEnquiry', limits.admitEnquiry);
   await app.register(cors, {
     origin: (origin, cb) => cb(null, origin !== undefined && config.corsOrigins.includes(origin)),
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
@@ -114,8 +122,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // After CORS, so a 429 carries its headers too.
   limits.enforce();
   // Draining before shutdown: keep-alive clients reconnect, through the balancer, to a replica that stays.
+  // Once closing, requests still arriving on open connections are refused, to be retried elsewhere.
+  let closing = false;
+  app.addHook('preClose', (done) => { closing = true; done(); });
   app.addHook('onRequest', (_request, reply, done) => {
-    if (app.lifecycle.draining) reply.header('connection', 'close');
+    if (app.lifecycle.draining || closing) reply.header('connection', 'close');
+    if (closing) return done(new ApiError('UPSTREAM_UNAVAILABLE', 'This replica is shutting down; retry, and another one answers.', undefined, 503));
     done();
   });
   installClientBuildCheck(app, () => opts.catalog.current().build.config.minSupportedBuild);
@@ -138,6 +150,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   for (const def of routes(opts.filters ?? FILTERS)) registerRoute(app, def, withPlaceSlugs);
   installPages(app);
+  await installEnquiries(app);
   installMcp(app);
   return app;
 }

@@ -1,14 +1,20 @@
 import { execFileSync } from 'node:child_process';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_DIST_DIR } from '../contract/build.ts';
+
+/** The environments the service knows; production turns on what protects the public (the challenge). */
+const NODE_ENVS = ['production', 'development', 'test'] as const;
 
 const flag = z.enum(['0', '1', 'true', 'false', 'on', 'off', '']).transform((v) => v === '1' || v === 'true' || v === 'on');
 const positiveInt = z.coerce.number().int().min(1);
 
 /** Every environment variable the service reads (DESIGN.md §2), validated once at start. */
 const EnvSchema = z.object({
-  NODE_ENV: z.string().default('development'),
+  // trimmed and in any case (`Production`), so a stray space cannot turn production's checks off
+  NODE_ENV: z.string().transform((v) => v.trim().toLowerCase()).pipe(z.enum(NODE_ENVS, {
+    error: (issue) => `"${String(issue.input)}" is not one of ${NODE_ENVS.join(', ')}`,
+  })).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   BASE_URL: z.url().optional(),
@@ -34,6 +40,8 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().optional(),
   LEADS_TEAM_EMAIL: z.string().min(1).default('team@localhost'),
   CHALLENGE_SECRET: z.string().optional(),
+  // Turnstile's public site key, paired with the secret: the site's enquiry forms show the widget with it.
+  CHALLENGE_SITE_KEY: z.string().optional(),
   CHALLENGE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   BUILD_SHA: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -72,6 +80,25 @@ export type TrustProxy =
   | { kind: 'hops'; hops: number }
   | { kind: 'addresses'; addresses: string[] };
 
+/**
+ * The widest networks proxies are named by: 10.0.0.0/8 and fc00::/7, the widest private ranges.
+ * A wider range (0.0.0.0/0, ::/0, and ::ffff:0:0/96, which holds every IPv4 address as Node
+ * compares them) trusts clients, not proxies.
+ */
+const WIDEST_PROXY_PREFIX = { ipv4: 8, ipv6: 7 };
+const IPV4_MAPPED = { first: '::ffff:0.0.0.0', last: '::ffff:255.255.255.255', prefix: 96 };
+
+function tooWide(address: string, prefix: number, family: number): boolean {
+  if (family === 4) return prefix < WIDEST_PROXY_PREFIX.ipv4;
+  if (prefix < WIDEST_PROXY_PREFIX.ipv6) return true;
+  const range = new BlockList();
+  range.addSubnet(address, prefix, 'ipv6');
+  const mapped = range.check(IPV4_MAPPED.first, 'ipv6');
+  if (mapped && prefix <= IPV4_MAPPED.prefix) return range.check(IPV4_MAPPED.last, 'ipv6');
+  // a range of IPv4-mapped addresses is as wide as the IPv4 network it maps
+  return mapped && prefix - IPV4_MAPPED.prefix < WIDEST_PROXY_PREFIX.ipv4;
+}
+
 const ALL_HOPS = /^(true|on|yes)$/i;
 const NO_PROXY = /^(0|false|off|no)$/i;
 
@@ -91,6 +118,9 @@ function parseTrustProxy(value: string | undefined): TrustProxy {
     const validPrefix = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= max);
     if (!family || !validPrefix || rest.length) {
       throw new Error(`"${entry}" is not an IP address or CIDR (expected e.g. 172.28.0.10, 10.0.0.0/8 or fd00::/8; or a hop count such as 1)`);
+    }
+    if (prefix !== undefined && tooWide(address, Number(prefix), family)) {
+      throw new Error(`"${entry}" would trust every hop from much of the internet, so a client could pick its own address by writing X-Forwarded-For; name the proxies (their addresses, or their network: at most as wide as 10.0.0.0/8 or fc00::/7)`);
     }
   }
   return { kind: 'addresses', addresses };
@@ -129,6 +159,8 @@ export interface AppConfig {
     smtpUrl?: string;
     teamEmail: string;
     challengeSecret?: string;
+    /** set exactly when challengeSecret is */
+    challengeSiteKey?: string;
     challengeVerifyUrl: string;
   };
 }
@@ -154,12 +186,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`invalid environment: ${lines.join('; ')}`);
   }
   const e = parsed.data;
-  const production = e.NODE_ENV.toLowerCase() === 'production';
+  const production = e.NODE_ENV === 'production';
   if (e.CHALLENGE_SECRET !== undefined && e.CHALLENGE_SECRET.trim() === '') {
     throw new ConfigError('CHALLENGE_SECRET is blank: set the Turnstile secret, or leave it unset outside production');
   }
   if (production && !e.CHALLENGE_SECRET) {
     throw new ConfigError(`CHALLENGE_SECRET is required when NODE_ENV=production (NODE_ENV=${e.NODE_ENV})`);
+  }
+  if (e.CHALLENGE_SECRET && !e.CHALLENGE_SITE_KEY?.trim()) {
+    throw new ConfigError('CHALLENGE_SITE_KEY is required with CHALLENGE_SECRET: without the widget no one could send the site\'s enquiry forms');
   }
   if (production && !e.SMTP_URL && !e.LEADS_MAIL_SPOOL_VOLUME) {
     throw new ConfigError(`SMTP_URL is unset, so enquiry mail is written as .eml files to LEADS_MAIL_SPOOL (${e.LEADS_MAIL_SPOOL}), which a container loses when it is replaced: set SMTP_URL, or mount a volume at LEADS_MAIL_SPOOL and declare it with LEADS_MAIL_SPOOL_VOLUME=1 (compose.yaml does both)`);
@@ -210,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       smtpUrl: e.SMTP_URL,
       teamEmail: e.LEADS_TEAM_EMAIL,
       challengeSecret: e.CHALLENGE_SECRET,
+      challengeSiteKey: e.CHALLENGE_SECRET ? e.CHALLENGE_SITE_KEY : undefined,
       challengeVerifyUrl: e.CHALLENGE_VERIFY_URL,
     },
   };

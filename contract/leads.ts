@@ -11,6 +11,7 @@ export const LeadEmailSchema = z.email({ pattern: z.regexes.email }).max(200);
 
 export const DURATIONS = ['hours', 'days', 'weeks', 'months', 'years'] as const;
 export const DurationSchema = z.enum(DURATIONS);
+export type Duration = z.infer<typeof DurationSchema>;
 
 /**
  * Request bodies are open objects, as in the published reference: a member they do not declare

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { watch, type FSWatcher } from 'node:fs';
-import { realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readlink, realpath } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { ResponseCache } from '../http/response-cache.ts';
 import { loadBuild, type LoadedBuild } from './load.ts';
 import type { LoadWorkers } from './workers.ts';
@@ -122,19 +122,13 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
 
   private async doReload(force: boolean, checkAllDetails: boolean): Promise<ReloadOutcome> {
     if (this.closed) return 'unchanged';
-    let target: string;
-    try {
-      target = await realpath(this.link);
-    } catch (err) {
-      this.opts.log.error({ err, link: this.link }, 'build reload failed: current is missing');
-      this.emit('failed', err);
-      return 'failed';
-    }
+    const { target, missing } = await this.resolveLink();
     if (!force && target === this.served.build.dir) return 'unchanged';
     const started = Date.now();
     const failed = this.failedTarget?.dir === target ? this.failedTarget : undefined;
     if (!force && failed && started < failed.retryAt) return 'backing-off';
     try {
+      if (missing) throw missing;
       const build = await loadBuild(target, { siteUrl: this.opts.siteUrl, checkAllDetails, log: this.opts.log });
       const old = this.served.build;
       const previous = old.id;
@@ -152,9 +146,27 @@ export class CatalogStore extends EventEmitter implements CatalogSource {
       const failures = (failed?.failures ?? 0) + 1;
       const retryInMs = Math.min(RETRY_FIRST_MS * 2 ** (failures - 1), RETRY_MAX_MS);
       this.failedTarget = { dir: target, failures, retryAt: Date.now() + retryInMs };
-      this.opts.log.error({ err, dir: target, failures, retryInMs }, 'build rejected; still serving the previous one');
+      if (missing && err === missing) {
+        // not a fault of the code: the message says it all, a stack would only repeat it
+        this.opts.log.error({ link: this.link, dir: target, error: missing.message, failures, retryInMs }, 'build reload failed: current points to no build; still serving the previous one');
+      } else {
+        this.opts.log.error({ err, dir: target, failures, retryInMs }, 'build rejected; still serving the previous one');
+      }
       this.emit('failed', err);
       return 'failed';
+    }
+  }
+
+  /**
+   * Where `current` points. A dangling link (its build removed) or a missing one is a target that
+   * fails like a build that does not load, with the same back-off: `missing` says why.
+   */
+  private async resolveLink(): Promise<{ target: string; missing?: Error }> {
+    try {
+      return { target: await realpath(this.link) };
+    } catch (err) {
+      const pointsAt = await readlink(this.link).then((to) => resolve(this.distDir, to), () => this.link);
+      return { target: pointsAt, missing: err as Error };
     }
   }
 

@@ -11,7 +11,7 @@ export type CitationPage =
   | { kind: 'operator'; slug: string; name: string }
   | { kind: 'best'; city: SlugName }
   | { kind: 'prices'; city?: SlugName }
-  | { kind: 'price-index' };
+  | { kind: 'price-index'; country?: SlugName };
 
 const SOURCE: Record<Locale, string> = { en: 'Source', de: 'Quelle', es: 'Fuente' };
 
@@ -32,7 +32,7 @@ export function citationText(locale: Locale, serviceName: string, title: string,
 
 const TITLES: Record<Locale, {
   home: string; in: (place: string) => string; best: (city: string) => string;
-  prices: string; pricesIn: (city: string) => string; priceIndex: string;
+  prices: string; pricesIn: (city: string) => string; priceIndex: string; priceIndexIn: (country: string) => string;
 }> = {
   en: {
     home: 'Coworking spaces',
@@ -41,6 +41,7 @@ const TITLES: Record<Locale, {
     prices: 'Coworking prices',
     pricesIn: (c) => `Coworking prices in ${c}`,
     priceIndex: 'Coworking price index',
+    priceIndexIn: (c) => `Coworking price index: ${c}`,
   },
   de: {
     home: 'Coworking-Spaces',
@@ -49,6 +50,7 @@ const TITLES: Record<Locale, {
     prices: 'Coworking-Preise',
     pricesIn: (c) => `Coworking-Preise in ${c}`,
     priceIndex: 'Coworking-Preisindex',
+    priceIndexIn: (c) => `Coworking-Preisindex: ${c}`,
   },
   es: {
     home: 'Espacios de coworking',
@@ -57,6 +59,7 @@ const TITLES: Record<Locale, {
     prices: 'Precios de coworking',
     pricesIn: (c) => `Precios de coworking en ${c}`,
     priceIndex: 'Índice de precios de coworking',
+    priceIndexIn: (c) => `Índice de precios de coworking: ${c}`,
   },
 };
 
@@ -72,7 +75,7 @@ export function citationPath(locale: Locale, page: CitationPage): string {
     case 'operator': return `/${locale}/operator/${page.slug}`;
     case 'best': return `/${locale}/best/${page.city.slug}`;
     case 'prices': return page.city ? `/${locale}/prices/${page.city.slug}` : `/${locale}/prices`;
-    case 'price-index': return `/${locale}/price-index`;
+    case 'price-index': return page.country ? `/${locale}/price-index/${page.country.slug}` : `/${locale}/price-index`;
   }
 }
 
@@ -86,7 +89,7 @@ export function citationTitle(locale: Locale, page: CitationPage): string {
     case 'operator': return page.name;
     case 'best': return t.best(page.city.name);
     case 'prices': return page.city ? t.pricesIn(page.city.name) : t.prices;
-    case 'price-index': return t.priceIndex;
+    case 'price-index': return page.country ? t.priceIndexIn(page.country.name) : t.priceIndex;
   }
 }
 

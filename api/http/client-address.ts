@@ -4,7 +4,7 @@ import type { TrustProxy } from '../config.ts';
 /** Whether the address at `hop` (0 = the socket's peer, then X-Forwarded-For right to left) is a trusted proxy. */
 export type TrustFunction = (address: string, hop: number) => boolean;
 
-/** The trust rule as Fastify takes it (`trustProxy`), so `request.ip` follows it; false for none. */
+/** The trust rule of `TRUST_PROXY`; false for none. */
 export function trustFunction(trust: TrustProxy): TrustFunction | false {
   if (trust.kind === 'none') return false;
   if (trust.kind === 'hops') return (_address, hop) => hop < trust.hops;
@@ -22,14 +22,16 @@ export function trustFunction(trust: TrustProxy): TrustFunction | false {
 }
 
 /**
- * The client's address from the socket's peer and X-Forwarded-For, as Fastify's `request.ip`
- * computes it with the same trust function: for requests that never become a Fastify request
- * (the client error handler).
+ * The client's address (`request.client`, and the client error handler's) from the socket's peer
+ * and X-Forwarded-For: the chain is walked from the peer towards the client while the hop is a
+ * trusted proxy. A chain that runs out while every hop is trusted did not come through the
+ * proxies as TRUST_PROXY declares them (a hop count above the real chain): its left-most entry
+ * may be the client's own writing, so the peer is the client.
  */
 export function clientAddress(trust: TrustFunction | false, peer: string, forwardedFor: string | undefined): string {
   if (!trust || !forwardedFor) return peer;
   const chain = [peer, ...forwardedFor.split(',').map((a) => a.trim()).filter(Boolean).reverse()];
   let hop = 0;
   while (hop < chain.length - 1 && trust(chain[hop], hop)) hop += 1;
-  return chain[hop];
+  return trust(chain[hop], hop) ? peer : chain[hop];
 }

@@ -46,8 +46,9 @@ export interface ClientErrorOptions {
  * (malformed, a request line and headers over 16 KiB, a client too slow to send its request) are
  * answered like every other error, as problem+json with `Cache-Control: no-store`. When the
  * request line parses, the request counts as a read of its client (the same address as
- * `request.ip`, X-Forwarded-For included through a trusted proxy) and carries the RateLimit-*
- * headers; a client over its limit gets the 429.
+ * `request.client`, X-Forwarded-For included through a trusted proxy) and carries the RateLimit-*
+ * headers; a client over its limit gets the 429. Every other answer carries the RateLimit-* headers
+ * of the socket's address.
  */
 export function clientErrorHandler(opts: ClientErrorOptions) {
   return (err: ClientError, socket: Socket): void => {
@@ -81,11 +82,16 @@ export function clientErrorHandler(opts: ClientErrorOptions) {
       }
       socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
     };
-    if (forwarded === null || !socket.remoteAddress) {
+    if (!socket.remoteAddress) {
       answer();
       return;
     }
-    const client = clientAddress(opts.trustProxy, socket.remoteAddress, forwarded);
-    void Promise.resolve(opts.counters.count(client, 'read', opts.clock())).then(answer, () => answer());
+    // Without a request line (garbage, or a client that sent too little in time) X-Forwarded-For is
+    // unknown: the answer reports the bucket of the socket's address without counting, since
+    // behind a proxy that is the proxy's, shared by every client behind it.
+    const counted = forwarded === null
+      ? opts.counters.count(socket.remoteAddress, 'peek', opts.clock())
+      : opts.counters.count(clientAddress(opts.trustProxy, socket.remoteAddress, forwarded), 'read', opts.clock());
+    void Promise.resolve(counted).then(answer, () => answer());
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError, toProblem, validationFailed, type FieldError } from './problems.ts';
+import { ApiError, RETRY_UNAVAILABLE_AFTER_S, toProblem, validationFailed, type FieldError } from './problems.ts';
 
 const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -76,14 +76,18 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
 }
 
 export function sendProblem(reply: FastifyReply, siteUrl: string, error: ApiError) {
+  if ((error.status === 502 || error.status === 503) && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_UNAVAILABLE_AFTER_S));
   return reply
     .code(error.status)
     .type(PROBLEM_CONTENT_TYPE)
     .send(JSON.stringify(toProblem(siteUrl, error, String(reply.request.id))));
 }
 
-/** The single error handler and the not-found handler of the app. */
-export function installErrorHandling(app: FastifyInstance, siteUrl: string) {
+/**
+ * The single error handler and the not-found handler of the app; `pageNotFound` answers a URL
+ * that is a page's (an HTML 404) and returns undefined for one of the API's (problem+json).
+ */
+export function installErrorHandling(app: FastifyInstance, siteUrl: string, pageNotFound?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     let apiError: ApiError | undefined;
     if (error instanceof ApiError) apiError = error;
@@ -99,6 +103,6 @@ export function installErrorHandling(app: FastifyInstance, siteUrl: string) {
     return sendProblem(reply, siteUrl, apiError);
   });
   app.setNotFoundHandler((request, reply) => {
-    return sendProblem(reply, siteUrl, new ApiError('NOT_FOUND', `No resource at ${request.method} ${request.url.split('?')[0].slice(0, 200)}.`));
+    return pageNotFound?.(request, reply) ?? sendProblem(reply, siteUrl, new ApiError('NOT_FOUND', `No resource at ${request.method} ${request.url.split('?')[0].slice(0, 200)}.`));
   });
 }

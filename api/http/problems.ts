@@ -1,4 +1,5 @@
 import type { ErrorCode, Problem } from '../../contract/problem.ts';
+import { PROBE_EVERY_MS } from '../circuit-breaker.ts';
 
 /** The one catalogue of error kinds: HTTP status and title of every code. */
 export const PROBLEM_KINDS: Record<ErrorCode, { status: number; title: string }> = {
@@ -11,6 +12,12 @@ export const PROBLEM_KINDS: Record<ErrorCode, { status: number; title: string }>
   INTERNAL_ERROR: { status: 500, title: 'Internal error' },
   UPSTREAM_UNAVAILABLE: { status: 502, title: 'Upstream dependency unavailable' },
 };
+
+/**
+ * The Retry-After of every 502 and 503: a dependency behind a breaker is probed again within this,
+ * and a replica that is shutting down has left the balancer by then.
+ */
+export const RETRY_UNAVAILABLE_AFTER_S = Math.ceil(PROBE_EVERY_MS / 1000);
 
 export interface FieldError { path: string; message: string }
 

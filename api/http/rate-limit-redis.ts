@@ -1,14 +1,13 @@
 import { Redis } from 'ioredis';
 import { CircuitBreaker, type BreakerLog } from '../circuit-breaker.ts';
 import type { RateLimitConfig } from '../config.ts';
-import { bucketState, LocalCounters, tighter, type BucketState, type Counting, type RateCounters, type RateLimitMode } from './rate-limit.ts';
+import { bucketState, LocalCounters, peeked, tighter, type BucketState, type Counting, type RateCounters, type RateLimitMode } from './rate-limit.ts';
 
 /**
  * One round trip per request: the same fixed windows as LocalCounters, counted atomically in
- * Redis. KEYS: the client's read and lead counters; ARGV: counting (peek, read, lead), the read
- * window (ms), the lead window (ms), the read limit. Returns the read count and the ms left in
- * its window, then the same for the lead counter (0 and 0 unless counting a lead). An enquiry is
- * counted only when the read limit lets the request through, as in LocalCounters.
+ * Redis. KEYS: the client's read and lead counters; ARGV: counting (as in LocalCounters), the
+ * read window (ms), the lead window (ms). Returns the read count and the ms left in its window,
+ * then the same for the lead counter (0 and 0 unless a lead route asks).
  */
 const COUNT_SCRIPT = `
 local function hit(key, window)
@@ -29,15 +28,15 @@ local function peek(key, window)
 end
 local counting = ARGV[1]
 local reads, readTtl
-if counting == 'peek' then reads, readTtl = peek(KEYS[1], ARGV[2]) else reads, readTtl = hit(KEYS[1], ARGV[2]) end
-if counting ~= 'lead' then return {reads, readTtl, 0, 0} end
+if counting == 'peek' or counting == 'lead' then reads, readTtl = peek(KEYS[1], ARGV[2]) else reads, readTtl = hit(KEYS[1], ARGV[2]) end
+if counting == 'peek' or counting == 'read' then return {reads, readTtl, 0, 0} end
 local leads, leadTtl
-if reads > tonumber(ARGV[4]) then leads, leadTtl = peek(KEYS[2], ARGV[3]) else leads, leadTtl = hit(KEYS[2], ARGV[3]) end
+if counting == 'lead' then leads, leadTtl = hit(KEYS[2], ARGV[3]) else leads, leadTtl = peek(KEYS[2], ARGV[3]) end
 return {reads, readTtl, leads, leadTtl}
 `;
 
 interface RedisWithScript extends Redis {
-  countRequest(readKey: string, leadKey: string, counting: Counting, readWindowMs: number, leadWindowMs: number, readMax: number): Promise<[number, number, number, number]>;
+  countRequest(readKey: string, leadKey: string, counting: Counting, readWindowMs: number, leadWindowMs: number): Promise<[number, number, number, number]>;
 }
 
 /**
@@ -105,10 +104,12 @@ export class RedisCounters implements RateCounters {
     // a hash tag keeps both counters of a client in one slot (Redis Cluster runs the script on one node)
     const tag = `${this.prefix}:{${key}}`;
     return this.breaker.call(() => this.redis.countRequest(
-      `${tag}:read`, `${tag}:lead`, counting, this.cfg.readWindowMs, this.cfg.leadWindowMs, this.cfg.readMax,
+      `${tag}:read`, `${tag}:lead`, counting, this.cfg.readWindowMs, this.cfg.leadWindowMs,
     )).then(([reads, readMs, leads, leadMs]) => {
       const read = bucketState(this.cfg.readMax, reads, readMs);
-      return counting === 'lead' ? tighter(read, bucketState(this.cfg.leadMax, leads, leadMs)) : read;
+      if (counting === 'peek' || counting === 'read') return counting === 'peek' ? peeked(read) : read;
+      const lead = bucketState(this.cfg.leadMax, leads, leadMs);
+      return counting === 'lead' ? tighter(peeked(read), lead) : tighter(read, peeked(lead));
     }, () => this.local.count(key, counting, now));
   }
 

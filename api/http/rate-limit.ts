@@ -36,7 +36,7 @@ class RateBucket {
 
   peek(key: string, now: number): BucketState {
     const w = this.current(key, now);
-    return bucketState(this.max, w?.count ?? 0, w ? w.resetAt - now : this.windowMs);
+    return peeked(bucketState(this.max, w?.count ?? 0, w ? w.resetAt - now : this.windowMs));
   }
 }
 
@@ -51,6 +51,9 @@ export function bucketState(limit: number, count: number, msLeft: number): Bucke
     exceeded: count > limit,
   };
 }
+
+/** A bucket read without counting: reported, never what refuses the request. */
+export const peeked = (state: BucketState): BucketState => ({ ...state, exceeded: false });
 
 function setHeaders(reply: FastifyReply, s: BucketState) {
   reply.header('ratelimit-limit', String(s.limit));
@@ -67,10 +70,11 @@ export function tighter(a: BucketState, b: BucketState): BucketState {
 
 /**
  * What a request counts against: `peek` reports the read bucket without counting (health,
- * preflights), `read` counts a read, `lead` counts a read and, unless the read limit refuses
- * it, an enquiry.
+ * preflights), `read` counts a read, `lead-request` counts a read and reports the enquiry bucket
+ * too (a request to a lead route), `lead` counts an enquiry (once the request is known to create
+ * one, not replay it) and reports the read bucket.
  */
-export type Counting = 'peek' | 'read' | 'lead';
+export type Counting = 'peek' | 'read' | 'lead-request' | 'lead';
 
 /** `local`: this process's counters; `shared`: Redis; `fallback`: Redis unreachable, this process's counters meanwhile. */
 export type RateLimitMode = 'local' | 'shared' | 'fallback';
@@ -94,21 +98,32 @@ export class LocalCounters implements RateCounters {
   }
 
   count(key: string, counting: Counting, now: number): BucketState {
-    if (counting === 'peek') return this.reads.peek(key, now);
-    const read = this.reads.hit(key, now);
-    if (counting === 'read') return read;
-    // a request refused by the read limit does not use up an enquiry
-    return tighter(read, read.exceeded ? this.leads.peek(key, now) : this.leads.hit(key, now));
+    switch (counting) {
+      case 'peek': return this.reads.peek(key, now);
+      case 'read': return this.reads.hit(key, now);
+      case 'lead-request': return tighter(this.reads.hit(key, now), this.leads.peek(key, now));
+      case 'lead': return tighter(this.reads.peek(key, now), this.leads.hit(key, now));
+    }
   }
 
   async close() {}
 }
 
+/** Requests over a limit, with the state to report. */
+const over = new WeakMap<FastifyRequest, BucketState>();
+
+/**
+ * The limit a request is over, for a route that answers such requests itself (`answersOverLimit`:
+ * a form shows itself again with what was typed, which only its handler has read); else undefined.
+ */
+export const exceededLimit = (request: FastifyRequest): BucketState | undefined => over.get(request);
+
 /**
  * Rate limiting as the first onRequest hook of the root instance, so it covers every route,
  * the not-found handler, CORS preflights and errors (the headers set here survive the error
  * handler). A route declared with `rateLimit: 'exempt'` is not counted (health: headers, no
- * count); one with `rateLimit: 'lead'` also counts against the lead bucket (route.ts sets both flags).
+ * count); one with `rateLimit: 'lead'` reports the lead bucket, which its handler counts through
+ * admitEnquiry only for an enquiry it creates (route.ts sets both flags).
  * Preflights (OPTIONS) are answered with the headers but not counted: they are the browser's,
  * not reads. A request over its limit is refused by the hook `enforce()` adds, after CORS, so
  * a browser on an allowed origin can read the 429 and its Retry-After.
@@ -117,7 +132,7 @@ export function installRateLimit(app: FastifyInstance, counters: RateCounters, c
   const countingOf = (request: FastifyRequest): Counting => {
     const config = request.routeOptions?.config ?? {};
     if (config.rateLimitExempt || request.method === 'OPTIONS') return 'peek';
-    return config.leadRateLimit ? 'lead' : 'read';
+    return config.leadRateLimit ? 'lead-request' : 'read';
   };
   /** Sets the headers; returns the state when the request is over a limit (one that is not counted never is). */
   const settle = (reply: FastifyReply, state: BucketState, counting: Counting): BucketState | undefined => {
@@ -128,12 +143,11 @@ export function installRateLimit(app: FastifyInstance, counters: RateCounters, c
     reply.header('retry-after', String(state.resetSeconds));
     throw new ApiError('RATE_LIMITED', `Rate limit of ${state.limit} requests exceeded; retry after ${state.resetSeconds} s.`);
   };
-  const over = new WeakMap<FastifyRequest, BucketState>();
   // hooks in callback style here and in headers.ts: they run on every request, and an async hook
   // costs a promise and a microtask each (the local counters answer synchronously)
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const counting = countingOf(request);
-    const counted = counters.count(request.ip, counting, clock());
+    const counted = counters.count(request.client, counting, clock());
     if (counted instanceof Promise) {
       counted.then((state) => {
         const exceeded = settle(reply, state, counting);
@@ -150,17 +164,26 @@ export function installRateLimit(app: FastifyInstance, counters: RateCounters, c
     /** Adds the hook that refuses requests over their limit (install it after CORS). */
     enforce: () => app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       const state = over.get(request);
-      if (!state) return done();
+      if (!state || request.routeOptions.config?.answersOverLimit) return done();
       try {
         refuse(reply, state);
       } catch (err) {
         done(err as Error);
       }
     }),
+    /**
+     * Counts an enquiry about to be created (a replay of a stored one never is) and, over the
+     * limit, rejects with the 429; the lead routes call it (app.admitEnquiry).
+     */
+    admitEnquiry: async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const state = await counters.count(request.client, 'lead', clock());
+      setHeaders(reply, state);
+      if (state.exceeded) refuse(reply, state);
+    },
     /** Counts and, over the limit, rejects with the 429: for requests the router rejects before any hook. */
     limitNow: async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const counting = countingOf(request);
-      const exceeded = settle(reply, await counters.count(request.ip, counting, clock()), counting);
+      const exceeded = settle(reply, await counters.count(request.client, counting, clock()), counting);
       if (exceeded) refuse(reply, exceeded);
     },
   };

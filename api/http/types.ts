@@ -18,14 +18,22 @@ declare module 'fastify' {
     routeDefinitions: RouteDefinition<any, any, any>[];
     /** where this app counts rate limits (readiness reports their mode) */
     rateCounters: RateCounters;
+    /** counts an enquiry the request is about to create against its client's limit; rejects with the 429 over it (rate-limit.ts) */
+    admitEnquiry(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     /** `draining`: SIGTERM received; readiness answers 503 while requests are still served (server.ts) */
     lifecycle: { draining: boolean };
+  }
+  interface FastifyRequest {
+    /** the client's address: the socket's peer, or behind the proxies of TRUST_PROXY the address they saw (client-address.ts) */
+    readonly client: string;
   }
   interface FastifyContextConfig {
     cache?: CacheHint | 'no-store';
     /** 10 per 10 minutes per IP on top of the read limit (DESIGN.md §3) */
     leadRateLimit?: boolean;
     rateLimitExempt?: boolean;
+    /** a request over its limit reaches the handler, which refuses it (exceededLimit of rate-limit.ts) */
+    answersOverLimit?: boolean;
     skipClientBuildCheck?: boolean;
   }
 }

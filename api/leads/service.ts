@@ -4,7 +4,6 @@ import { CONTRACT_VERSION } from '../../contract/common.ts';
 import type { LeadRouting } from '../../contract/build.ts';
 import type { ContactBody, InquiryBody, LeadEndpoint, LeadReceipt } from '../../contract/leads.ts';
 import type { ErrorCode } from '../../contract/problem.ts';
-import { PROBE_EVERY_MS } from '../circuit-breaker.ts';
 import { ChallengeUnavailableError, ChallengeVerifier } from './challenge.ts';
 import { composeMessages } from './messages.ts';
 import { OutboxRelay, SmtpTransport, SpoolTransport, type MailTransport, type RelayLogger, type RelayOptions } from './outbox.ts';
@@ -47,9 +46,11 @@ interface SubmitInput {
   idempotencyKey?: string;
   remoteIp?: string;
   routing: LeadRouting;
+  /** counts a new enquiry against its sender's limit, or throws to refuse it; a replay is never counted */
+  admit?: () => Promise<void>;
 }
 
-interface SubmitResult {
+export interface SubmitResult {
   statusCode: number;
   body: { data: LeadReceipt; meta: { contractVersion: string } };
   replayed: boolean;
@@ -60,8 +61,6 @@ export class LeadRefusedError extends Error {
   constructor(
     readonly code: Extract<ErrorCode, 'UPSTREAM_UNAVAILABLE' | 'IDEMPOTENCY_KEY_CONFLICT' | 'CHALLENGE_FAILED'>,
     message: string,
-    /** when to try again (the Retry-After header) */
-    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -69,8 +68,6 @@ export class LeadRefusedError extends Error {
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const CLAIM_LEASE_MS = 20_000;
-/** An enquiry refused because the store is unavailable is worth retrying once the store's breaker has probed it again. */
-const STORE_RETRY_AFTER_S = Math.ceil(PROBE_EVERY_MS / 1000);
 /** A request waiting for another with its key looks again after 10 ms, then 20, 40… up to 200 ms. */
 const CLAIM_POLL_MS = { first: 10, max: 200 };
 const REFERENCE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -176,16 +173,20 @@ export class LeadsService {
     return this.store.purgeIdempotency(now - IDEMPOTENCY_TTL_MS, now);
   }
 
-  /** After body validation: idempotency lookup → challenge → one transaction. Throws LeadRefusedError. */
+  /** After body validation: idempotency lookup → limit → challenge → one transaction. Throws LeadRefusedError. */
   async submit(input: SubmitInput): Promise<SubmitResult> {
+    // counted once, though a claim lost mid-write runs the request again
+    let admitted: Promise<void> | undefined;
+    const admit = input.admit;
+    const once: SubmitInput = { ...input, admit: admit && (() => (admitted ??= admit())) };
     try {
       const key = input.idempotencyKey;
-      if (key === undefined) return (await this.execute(input, undefined))!;
-      return await this.submitUnderKey(input, { endpoint: input.endpoint, key, token: randomUUID() }, bodyHash(input.body));
+      if (key === undefined) return (await this.execute(once, undefined))!;
+      return await this.submitUnderKey(once, { endpoint: input.endpoint, key, token: randomUUID() }, bodyHash(input.body));
     } catch (err) {
       if (err instanceof StoreUnavailableError) {
         this.log?.warn({ error: err.reason }, 'lead store unavailable');
-        throw new LeadRefusedError('UPSTREAM_UNAVAILABLE', 'The enquiry store is unavailable; retry later under the same Idempotency-Key.', STORE_RETRY_AFTER_S);
+        throw new LeadRefusedError('UPSTREAM_UNAVAILABLE', 'The enquiry store is unavailable; retry later under the same Idempotency-Key.');
       }
       throw err;
     }
@@ -232,8 +233,9 @@ export class LeadsService {
     return { statusCode: record.statusCode, body: record.response as SubmitResult['body'], replayed: true };
   }
 
-  /** Challenge, then the write; undefined when the claim on the key was lost meanwhile (nothing written). */
+  /** The limit, the challenge, then the write; undefined when the claim on the key was lost meanwhile (nothing written). */
   private async execute(input: SubmitInput, idem: { claim: IdempotencyClaim; hash: string } | undefined): Promise<SubmitResult | undefined> {
+    await input.admit?.();
     let verdict;
     try {
       verdict = await this.challenge.verify(input.body.challengeToken, input.remoteIp);

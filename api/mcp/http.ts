@@ -37,7 +37,7 @@ export function installMcp(app: FastifyInstance) {
         return reply.code(405).header('allow', 'POST').header('cache-control', 'no-store')
           .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST each message.' }, id: null });
       }
-      const server = mcpServer({ name: app.config.serviceName, version: CONTRACT_VERSION, tools: tools(), read: readThrough(app, request.ip) });
+      const server = mcpServer({ name: app.config.serviceName, version: CONTRACT_VERSION, tools: tools(), read: readThrough(app, request.client) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();
       reply.raw.on('close', () => {

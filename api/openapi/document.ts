@@ -106,6 +106,9 @@ const ERROR_RESPONSES: Record<number, { name: string; codes: ErrorCode[]; descri
   502: { name: 'UpstreamUnavailable', codes: ['UPSTREAM_UNAVAILABLE'], description: 'A dependency is unavailable (`UPSTREAM_UNAVAILABLE`); retry later. A failed enquiry may be retried under the same `Idempotency-Key`.' },
 };
 
+/** The errors that say when to try again: a rate limit, an unavailable dependency, a replica not ready. */
+const RETRY_STATUSES = new Set(['429', '502', '503']);
+
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
   'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
@@ -227,7 +230,7 @@ function errorResponseComponents(used: Set<number>): Json {
   for (const [status, r] of Object.entries(ERROR_RESPONSES)) {
     if (!used.has(Number(status))) continue;
     const headers: Json = { 'Cache-Control': { description: 'Errors are never cached.', required: true, schema: { type: 'string', const: 'no-store' } }, ...RATE_LIMIT_HEADERS };
-    if (status === '429') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    if (RETRY_STATUSES.has(status)) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
     out[r.name] = {
       description: r.description,
       headers,

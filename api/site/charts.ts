@@ -1,7 +1,8 @@
 /**
  * Charts of the price pages, drawn by Observable Plot into a linkedom document on the server:
  * SVG in the HTML, nothing to run in the browser. Each chart is made once per build and locale
- * (perBuild) and always sits beside a table of the same figures, its text alternative. Every
+ * (perBuild) and always sits beside a table of the same figures, its text alternative: a chart is
+ * an image (role="img", named by its label) and links nowhere, the table links each city. Every
  * number and month on a chart is written as the page's locale writes it.
  */
 import * as Plot from '@observablehq/plot';
@@ -10,6 +11,7 @@ import { byLocale, OPTION_TYPES, type Locale, type Money, type OptionType } from
 import type { PriceIndexCity } from '../../contract/market.ts';
 import type { PriceHistoryPoint } from '../../contract/research.ts';
 import { INDEX_BASE, MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
+import { CHART_FONT_PX, CHART_WIDTH } from './chart-style.ts';
 import { formatMoney, formatNumber, STRINGS } from './strings.ts';
 
 /** One figure of the price index: a city's overall median ('all') or one product's. */
@@ -32,16 +34,42 @@ const SYMBOLS = ['circle', 'square', 'diamond', 'triangle', 'star', 'cross'] as 
 export const CONTEXT_GREY = '#a7b0b5';
 const BAR = { fill: '#cfd8dc', stroke: '#37474f' };
 
-const WIDTH = 760;
-const FONT_PX = 12;
-/** At least the width of a character at FONT_PX in the sans-serif fonts pages fall back to (DejaVu Sans' digits are 0.64 em). */
-const CHAR_PX = 0.66 * FONT_PX;
+/** At least the width of a character at CHART_FONT_PX in the sans-serif fonts pages fall back to (DejaVu Sans' digits are 0.64 em). */
+const CHAR_PX = 0.66 * CHART_FONT_PX;
 /** a tick and the gap between it and its label */
 const TICK_PX = 10;
 const textPx = (s: string) => Math.ceil(s.length * CHAR_PX);
 const widest = (labels: string[]) => Math.max(0, ...labels.map(textPx));
 
 const newDocument = () => parseHTML('<!doctype html><html><body></body></html>').document;
+
+/**
+ * Plot's output as the page serves it: the chart an image named by its label, at CHART_FONT_PX; no
+ * <style> elements (a legend's sits inside a <div>, where HTML does not allow one) or style
+ * attributes, the page's stylesheet styles charts (CHART_CSS); each mark's group keeps the name
+ * Plot gives it as data-mark, as aria-label belongs on no group inside an image; the legend's
+ * swatches are decoration beside their names.
+ */
+function served(plot: Element): string {
+  for (const style of [...plot.querySelectorAll('style')]) style.remove();
+  for (const el of [plot, ...plot.querySelectorAll('[style]')]) el.removeAttribute('style');
+  const charts = plot.tagName.toLowerCase() === 'svg' ? [plot] : [...plot.querySelectorAll(':scope > svg')];
+  for (const svg of charts) {
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('font-size', String(CHART_FONT_PX));
+    for (const g of svg.querySelectorAll('[aria-label]')) {
+      g.setAttribute('data-mark', g.getAttribute('aria-label')!);
+      g.removeAttribute('aria-label');
+    }
+  }
+  for (const legend of plot.querySelectorAll('[class$="-swatches-wrap"]')) legend.setAttribute('class', 'chart-legend');
+  for (const swatch of plot.querySelectorAll('[class$="-swatch"]')) {
+    swatch.setAttribute('class', 'chart-swatch');
+    swatch.querySelector('svg')?.setAttribute('aria-hidden', 'true');
+  }
+  // a chart with a legend comes in a <figure> of Plot's: its legend and chart go in the page's own
+  return plot.tagName.toLowerCase() === 'svg' ? plot.outerHTML : plot.innerHTML;
+}
 
 /** Numbers on an axis as the locale writes them (1,500 / 1.500 / 1500). */
 const numberTicks = (locale: Locale) => (n: number) => formatNumber(locale, n);
@@ -85,37 +113,32 @@ function productScales(figures: IndexFigure[]) {
  * Horizontal bars, a row per label (`y`), with each row's sample at the right: the margins are as
  * wide as the longest label and the longest sample.
  */
-function barChart(rows: IndexFigure[], y: (f: IndexFigure) => string, text: ChartText, options: { marks: Plot.Markish[]; scales?: object; href?: (f: IndexFigure) => string }) {
+function barChart(rows: IndexFigure[], y: (f: IndexFigure) => string, text: ChartText, options: { marks: Plot.Markish[]; scales?: object }) {
   const samples = rows.map((f) => sampleLabel(text.locale, f.sampleSize));
   const marginRight = widest(samples) + 2 * TICK_PX;
-  return Plot.plot({
+  return served(Plot.plot({
     document: newDocument(),
-    width: WIDTH,
+    width: CHART_WIDTH,
     marginLeft: widest(rows.map(y)) + TICK_PX,
     marginRight,
     ariaLabel: text.ariaLabel,
-    style: { fontSize: `${FONT_PX}px` },
     x: { label: STRINGS[text.locale].perDeskMonth(text.currency), grid: true, nice: true, tickFormat: numberTicks(text.locale) },
     y: { label: null, domain: rows.map(y) },
     ...options.scales,
     marks: [
-      Plot.barX(rows, { y, x: (f: IndexFigure) => f.median.amount, ...BAR, href: options.href, title: (f: IndexFigure) => figureTitle(text.locale, f) }),
+      Plot.barX(rows, { y, x: (f: IndexFigure) => f.median.amount, ...BAR, title: (f: IndexFigure) => figureTitle(text.locale, f) }),
       ...options.marks,
       Plot.text(rows, { y, text: (f: IndexFigure) => sampleLabel(text.locale, f.sampleSize), frameAnchor: 'right', dx: marginRight - TICK_PX / 2, textAnchor: 'end' }),
       Plot.ruleX([0]),
     ],
-  }).outerHTML;
+  }));
 }
 
-/**
- * Cities of one currency: a bar per city for all desk products (its sample at the right), a dot
- * per product; each bar links to the city's price page.
- */
-export function indexChart(figures: IndexFigure[], text: ChartText, cityHref: (slug: string) => string, legendFrom: IndexFigure[] = figures): string {
+/** Cities of one currency: a bar per city for all desk products (its sample at the right), a dot per product. */
+export function indexChart(figures: IndexFigure[], text: ChartText, legendFrom: IndexFigure[] = figures): string {
   const overall = figures.filter((f) => f.product === 'all').sort((a, b) => b.median.amount - a.median.amount || a.citySlug.localeCompare(b.citySlug));
   const products = figures.filter((f) => f.product !== 'all');
   return barChart(overall, (f) => f.cityName, text, {
-    href: (f) => cityHref(f.citySlug),
     scales: productScales(legendFrom),
     marks: [
       Plot.dot(products, {
@@ -131,10 +154,9 @@ export function cityChart(figures: IndexFigure[], text: ChartText): string {
   return barChart(figures, (f) => f.productName, text, { marks: [] });
 }
 
-/** A series of the monthly history: its name, its page when it has one, one point per month. */
+/** A series of the monthly history: its name, one point per month. */
 export interface HistorySeries {
   name: string;
-  href?: string;
   points: PriceHistoryPoint[];
 }
 
@@ -216,13 +238,13 @@ function colouredSeries(series: HistorySeries[]): Set<HistorySeries> {
  * The monthly history as panels one above the other over the same months: the median (a gap where
  * a month is not published) and the sample behind each month (hollow below the publishing
  * threshold). Up to PALETTE.length series have a colour and a symbol, named in the legend; any
- * others are grey lines, each linked to its own page. Returns the panels' HTML, legend first, and how many series are grey.
+ * others are grey lines, each named by its title. Returns the panels' HTML, legend first, and how many series are grey.
  */
 export function historyChart(series: HistorySeries[], text: ChartText): { html: string; greyed: number } {
   const { locale } = text;
   const coloured = colouredSeries(series);
   const names = series.filter((s) => coloured.has(s)).map((s) => s.name);
-  const rows = series.flatMap((s) => s.points.map((point) => ({ series: s.name, href: s.href, coloured: coloured.has(s), date: monthDate(point.month), point })));
+  const rows = series.flatMap((s) => s.points.map((point) => ({ series: s.name, coloured: coloured.has(s), date: monthDate(point.month), point })));
   type Row = (typeof rows)[number];
   const months = series[0]?.points.map((p) => p.month) ?? [];
   const monthLabels = months.map((m) => formatMonth(locale, m));
@@ -247,12 +269,11 @@ export function historyChart(series: HistorySeries[], text: ChartText): { html: 
     return Plot.plot({
       document: newDocument(),
       className: `history-${panel.name}`,
-      width: WIDTH,
+      width: CHART_WIDTH,
       height: panel.height,
       marginLeft,
       marginRight: Math.ceil(widest(monthLabels) / 2) + 4,
       ariaLabel: `${text.ariaLabel} ${panel.yLabel(text)}.`,
-      style: { fontSize: `${FONT_PX}px` },
       x,
       y: { label: panel.yLabel(text), grid: true, nice: true, domain, tickFormat: numberTicks(locale) },
       // one legend of both: each series' swatch in its colour and symbol
@@ -260,7 +281,7 @@ export function historyChart(series: HistorySeries[], text: ChartText): { html: 
       symbol: { domain: names, range: [...SYMBOLS], legend },
       marks: [
         ...(threshold ? [Plot.ruleY([threshold.value], { stroke: '#555', strokeDasharray: THRESHOLD_DASH })] : []),
-        Plot.lineY(rows.filter((r) => !r.coloured), { x: 'date', y, z, stroke: CONTEXT_GREY, strokeWidth: 1, href: 'href', title: 'series' }),
+        Plot.lineY(rows.filter((r) => !r.coloured), { x: 'date', y, z, stroke: CONTEXT_GREY, strokeWidth: 1, title: 'series' }),
         dots((r) => !r.coloured, { r: 1.5, fill: CONTEXT_GREY }),
         Plot.lineY(rows.filter((r) => r.coloured), { x: 'date', y, z, stroke: 'series', strokeWidth: 1.75 }),
         dots((r) => r.coloured && !hollow(r), { fill: 'series', symbol: 'series', stroke: 'white', strokeWidth: 0.5 }),
@@ -275,5 +296,5 @@ export function historyChart(series: HistorySeries[], text: ChartText): { html: 
   // the panels share their left margin, so that their months line up: as wide as the widest tick label of any
   const yTickLabels = HISTORY_PANELS.flatMap((panel) => [...draw(panel, 0, false).querySelectorAll('[aria-label="y-axis tick label"] text')].map((t) => t.textContent ?? ''));
   const marginLeft = Math.max(widest(yTickLabels) + TICK_PX, Math.ceil(widest(monthLabels) / 2));
-  return { html: HISTORY_PANELS.map((panel, k) => draw(panel, marginLeft, k === 0).outerHTML).join('\n'), greyed: series.length - coloured.size };
+  return { html: HISTORY_PANELS.map((panel, k) => served(draw(panel, marginLeft, k === 0))).join('\n'), greyed: series.length - coloured.size };
 }

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { Eta } from 'eta';
+import type { FastifyReply } from 'fastify';
 import type { Locale } from '../../contract/common.ts';
 import { STRINGS } from './strings.ts';
 
@@ -45,8 +46,10 @@ export function renderTwin(template: string, model: Record<string, unknown>, sit
   return `${eta.render(`./${template}`, { ...model, abs, twin: (path: string) => abs(twinPath(path)), escape: escapeMarkdown, demote }).trimEnd()}\n`;
 }
 
-/** The twin's answer where no page is. */
-export function twinNotFound(locale: Locale, siteUrl: string): string {
+/** The twin's answer where the page answers an error page: 404 (nothing here) or 500 (this page failed). */
+export function twinError(reply: FastifyReply, locale: Locale, siteUrl: string, status: 404 | 500): FastifyReply {
   const t = STRINGS[locale];
-  return `# ${t.notFound}\n\n${t.notFoundText}\n\n[${t.nav.home}](${siteUrl}${twinPath(`/${locale}`)})\n`;
+  const [title, text] = status === 404 ? [t.notFound, t.notFoundText] : [t.serverError, t.serverErrorText];
+  const reference = status === 500 ? `${t.errorReference} \`${reply.request.id}\`\n\n` : '';
+  return reply.code(status).type(MARKDOWN_TYPE).send(`# ${title}\n\n${text}\n\n${reference}[${t.nav.home}](${siteUrl}${twinPath(`/${locale}`)})\n`);
 }

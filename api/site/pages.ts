@@ -14,22 +14,27 @@ import { FALLBACK_LOCALE, LOCALES, type Locale } from '../../contract/common.ts'
 import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';
 import { citation, citationPath, citationTitle, LICENSE_URL } from '../http/citation.ts';
 import { CACHE, type CacheHint } from '../http/headers.ts';
-import { PROBLEM_KINDS, problemPath, validationFailed } from '../http/problems.ts';
+import { ApiError, PROBLEM_KINDS, problemPath, validationFailed } from '../http/problems.ts';
 import { refuseDamaged } from '../http/route.ts';
 import { z } from 'zod';
 import { queryInt } from '../../contract/query-params.ts';
 import { requestKey } from '../http/response-cache.ts';
 import { withPlaceSlugs } from '../http/slug-hint.ts';
+import { contactPath } from './enquiry-form.ts';
+import { installAddresses, requestLocale } from './addresses.ts';
+import { stopPageWorker } from './page-workers.ts';
+import { installSitemaps } from './sitemaps.ts';
+import { CHART_CSS } from './chart-style.ts';
 import { markdownToHtml } from './markdown.ts';
 import { invalidSearchView, parseSearch, searchInput, searchPagePath, searchView, seeded } from './search.ts';
 import { SEARCH_STRINGS } from './search-strings.ts';
-import { MARKDOWN_TYPE, renderTwin, twinLink, twinNotFound, twinPath } from './markdown-twins.ts';
+import { MARKDOWN_TYPE, renderTwin, twinError, twinLink, twinPath } from './markdown-twins.ts';
 import { PROBLEM_CODES_HEADING, PROBLEM_DOCS, PROBLEM_FORMAT } from './problems.ts';
 import { formatDate, formatDateTime, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
 import { describePage } from './descriptions.ts';
 import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
 import {
-  bestView, cityPricesView, homeView, operatorView, placeView, priceIndexView, pricesView, spaceView,
+  bestView, cityPricesView, homeView, operatorView, placeView, priceIndexCountryView, priceIndexView, pricesView, spaceView,
   type PageView, type ViewContext,
 } from './views.ts';
 
@@ -56,9 +61,10 @@ const PAGES: PageRoute[] = [
   { path: '/space/:slug', cache: CACHE.listing, view: spaceView },
   { path: '/operator/:slug', cache: CACHE.market, paged: true, view: operatorView },
   { path: '/best/:city', cache: CACHE.market, view: bestView },
-  { path: '/prices', cache: CACHE.market, view: pricesView },
+  { path: '/prices', cache: CACHE.market, view: pricesView, paged: true },
   { path: '/prices/:city', cache: CACHE.market, view: cityPricesView },
   { path: '/price-index', cache: CACHE.priceIndex, view: priceIndexView },
+  { path: '/price-index/:country', cache: CACHE.priceIndex, view: priceIndexCountryView, paged: true },
 ];
 
 /** What every page's layout needs besides the page's own data. */
@@ -75,12 +81,14 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
     buildId: build.id,
     asOf: formatDateTime(locale, asOf),
     licenseUrl: LICENSE_URL,
+    chartCss: CHART_CSS,
     nav: {
       home: `/${locale}`,
       priceIndex: citationPath(locale, { kind: 'price-index' }),
       prices: citationPath(locale, { kind: 'prices' }),
       search: searchPagePath(locale),
       docs: '/docs',
+      contact: contactPath(locale),
     },
     searchWords: SEARCH_STRINGS[locale],
     money: (m: { amount: number; currency: string }) => formatMoney(locale, m),
@@ -95,29 +103,60 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
 function pageModel(view: PageView, ctx: ViewContext, now: number, twinned = false) {
   const { config, locale } = ctx;
   const cite = citation({ siteUrl: config.siteUrl, serviceName: config.serviceName, locale, page: view.page, now, data: view.cited });
+  const pageQuery = view.pageNumber && view.pageNumber > 1 ? `?page=${view.pageNumber}` : '';
+  const path = view.pathIn?.(locale) ?? citationPath(locale, view.page) + pageQuery;
   return {
     ...frame(ctx.build, config, locale),
     ...view.data,
     title: view.title ?? citationTitle(locale, view.page),
     description: view.description ?? describePage(view, locale),
     citation: cite,
-    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: view.pathIn?.(l) ?? citationPath(l, view.page), current: l === locale })),
+    canonical: cite.url + pageQuery,
+    alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: view.pathIn?.(l) ?? citationPath(l, view.page) + pageQuery, current: l === locale })),
     dataLinks: view.dataLinks,
-    markdownTwin: twinned ? config.siteUrl + twinPath(view.pathIn?.(locale) ?? citationPath(locale, view.page)) : undefined,
+    markdownTwin: twinned ? config.siteUrl + twinPath(path) : undefined,
   };
 }
 
 const renderView = (view: PageView, ctx: ViewContext, now: number, twinned = false) => eta.render(`./${view.template}`, pageModel(view, ctx, now, twinned));
 
-function notFound(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale) {
-  const html = eta.render('./not-found', {
+/** A page outside PAGES (the enquiry forms, api/site/enquiry.ts): a template in the layout, without a citation. */
+export function renderPage(
+  ctx: Pick<ViewContext, 'build' | 'config' | 'locale'>, template: string,
+  data: { title: string; alternates: { locale: Locale; name: string; href: string; current: boolean }[] } & Record<string, unknown>,
+): string {
+  return eta.render(`./${template}`, { ...frame(ctx.build, ctx.config, ctx.locale), dataLinks: [], ...data });
+}
+
+/** An error page in the locale: 404 (nothing here) or 500 (this page failed), with the request id to quote. */
+function errorPage(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale, status: 404 | 500) {
+  const t = STRINGS[locale];
+  const html = eta.render(status === 404 ? './not-found' : './server-error', {
     ...frame(build, config, locale),
-    title: STRINGS[locale].notFound,
-    description: STRINGS[locale].notFoundText,
+    title: status === 404 ? t.notFound : t.serverError,
+    description: status === 404 ? t.notFoundText : t.serverErrorText,
+    traceId: String(reply.request.id),
     alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: `/${l}`, current: l === locale })),
     dataLinks: [],
   });
-  return reply.code(404).type(HTML_TYPE).send(html);
+  return reply.code(status).type(HTML_TYPE).send(html);
+}
+
+const notFound = (reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale) => errorPage(reply, build, config, locale, 404);
+
+/**
+ * The not-found handler of the pages: an HTML 404, in the path's locale or else the visitor's,
+ * for every URL outside the API's first segments (`/v1`, `/api`, `/.well-known` …, taken from
+ * the API's routes), which keep their problem+json. Undefined for an API URL.
+ */
+export function pageNotFound(app: FastifyInstance) {
+  let apiSegments: Set<string> | undefined;
+  const firstSegment = (url: string) => url.split(/[/?#]/)[1] ?? '';
+  return (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
+    apiSegments ??= new Set(app.routeDefinitions.map((d) => firstSegment(d.url)));
+    if (apiSegments.has(firstSegment(request.url))) return undefined;
+    return notFound(reply, app.catalog.current().build, app.config, requestLocale(request));
+  };
 }
 
 const PageNumberSchema = z.object({ page: queryInt(1).optional() });
@@ -133,24 +172,33 @@ const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => 
 
 /** Registers every page and its Markdown twin; call after the API routes (the pages take no path the API uses). */
 export function installPages(app: FastifyInstance) {
+  installAddresses(app);
+  installSitemaps(app);
+  app.addHook('onClose', stopPageWorker);
   /**
    * Serves a page (HTML or Markdown, `type`) from the build's response cache, rendering it on a miss;
-   * undefined from render → `missing`, its 404.
+   * undefined from render → `failed` with 404, a failure → with 500.
    * `key` undefined: a page not to keep; `admit`: kept from the second time its key is asked for, as
    * the API's answers are (a search's keys are as many as the API's, a hub's pages as its listings).
    */
   const serve = async (
     request: FastifyRequest, reply: FastifyReply, key: string | undefined, type: string,
     render: (build: LoadedBuild, now: number) => Promise<string | undefined>,
-    missing: (build: LoadedBuild) => FastifyReply, admit = false,
+    failed: (build: LoadedBuild, status: 404 | 500) => FastifyReply, admit = false,
   ) => {
     const { build, responses } = app.catalog.current();
     const now = app.clock();
     const cacheKey = app.config.queryCache && key !== undefined ? `${type}|${key}` : undefined;
     let kept = cacheKey === undefined ? undefined : responses.get(cacheKey, now);
     if (!kept) {
-      const body = await render(build, now).catch(refuseDamaged(app, request, build));
-      if (body === undefined) return missing(build);
+      let body: string | undefined;
+      try {
+        body = await render(build, now).catch(refuseDamaged(app, request, build));
+      } catch (err) {
+        if (!(err instanceof ApiError)) request.log.error({ err, route: request.routeOptions.url }, 'page failed');
+        return failed(build, 500);
+      }
+      if (body === undefined) return failed(build, 404);
       if (cacheKey === undefined || (admit && !responses.admits(cacheKey))) return reply.type(type).send(body);
       kept = responses.keep(cacheKey, now, { body, contentType: type });
     }
@@ -161,20 +209,19 @@ export function installPages(app: FastifyInstance) {
   for (const locale of LOCALES) {
     for (const page of PAGES) {
       const url = `/${locale}${page.path}`;
-      const twinNotHere = (reply: FastifyReply) => reply.code(404).type(MARKDOWN_TYPE).send(twinNotFound(locale, app.config.siteUrl));
       /** Serves the page or its twin: `render` makes either from the page's view. */
       const servePage = (
-        request: FastifyRequest, reply: FastifyReply, type: string, missing: (build: LoadedBuild) => FastifyReply,
+        request: FastifyRequest, reply: FastifyReply, type: string, failed: (build: LoadedBuild, status: 404 | 500) => FastifyReply,
         render: (view: PageView, ctx: ViewContext, now: number) => string,
       ) => {
         const params = request.params as Record<string, string>;
         const pageNumber = page.paged ? listPageNumber(request.query) : 1;
-        if (pageNumber === undefined) return missing(app.catalog.current().build);
+        if (pageNumber === undefined) return failed(app.catalog.current().build, 404);
         return serve(request, reply, `${url}|${JSON.stringify(params)}|${pageNumber}`, type, async (build, now) => {
           const ctx: ViewContext = { build, config: app.config, locale, params, page: pageNumber };
           const view = await page.view(ctx);
           return view && render(view, ctx, now);
-        }, missing, pageNumber > 1);
+        }, failed, pageNumber > 1);
       };
       app.route({
         method: 'GET',
@@ -182,7 +229,7 @@ export function installPages(app: FastifyInstance) {
         config: { cache: page.cache },
         handler: (request, reply) => {
           reply.header('link', twinLink(app.config.siteUrl, request.url));
-          return servePage(request, reply, HTML_TYPE, (build) => notFound(reply.removeHeader('link'), build, app.config, locale),
+          return servePage(request, reply, HTML_TYPE, (build, status) => errorPage(reply.removeHeader('link'), build, app.config, locale, status),
             (view, ctx, now) => renderView(view, ctx, now, true));
         },
       });
@@ -190,13 +237,13 @@ export function installPages(app: FastifyInstance) {
         method: 'GET',
         url: twinPath(url),
         config: { cache: page.cache },
-        handler: (request, reply) => servePage(request, reply, MARKDOWN_TYPE, () => twinNotHere(reply),
+        handler: (request, reply) => servePage(request, reply, MARKDOWN_TYPE, (_, status) => twinError(reply, locale, app.config.siteUrl, status),
           (view, ctx, now) => renderTwin(view.template, pageModel(view, ctx, now), app.config.siteUrl)),
       });
     }
 
     /** The search page or its twin, each rendered by `render`. */
-    const searchHandler = (type: string, render: (view: PageView, ctx: ViewContext, now: number) => string) =>
+    const searchHandler = (type: string, render: (view: PageView, ctx: ViewContext, now: number) => string, failed: (reply: FastifyReply, build: LoadedBuild, status: 404 | 500) => FastifyReply) =>
       (request: FastifyRequest, reply: FastifyReply) => {
         const asked = searchInput(request.query, locale);
         const parsed = parseSearch(asked, locale);
@@ -212,9 +259,10 @@ export function installPages(app: FastifyInstance) {
         return serve(request, reply, key, type, async (build, now) => {
           const ctx: ViewContext = { build, config: app.config, locale, params: {}, page: query.page };
           return render(searchView(ctx, query, input), ctx, now);
-        }, (build) => notFound(reply, build, app.config, locale), true);
+        }, (build, status) => failed(reply, build, status), true);
       };
-    const searchPage = searchHandler(HTML_TYPE, (view, ctx, now) => renderView(view, ctx, now, true));
+    const searchPage = searchHandler(HTML_TYPE, (view, ctx, now) => renderView(view, ctx, now, true),
+      (reply, build, status) => errorPage(reply, build, app.config, locale, status));
     app.route({
       method: 'GET',
       url: searchPagePath(locale),
@@ -225,7 +273,8 @@ export function installPages(app: FastifyInstance) {
       method: 'GET',
       url: twinPath(searchPagePath(locale)),
       config: { cache: CACHE.listing },
-      handler: searchHandler(MARKDOWN_TYPE, (view, ctx, now) => renderTwin(view.template, pageModel(view, ctx, now), app.config.siteUrl)),
+      handler: searchHandler(MARKDOWN_TYPE, (view, ctx, now) => renderTwin(view.template, pageModel(view, ctx, now), app.config.siteUrl),
+        (reply, _, status) => twinError(reply, locale, app.config.siteUrl, status)),
     });
   }
 
@@ -258,7 +307,7 @@ export function installPages(app: FastifyInstance) {
       return serve(request, reply, `/problems/${segment}`, HTML_TYPE, async (build) => {
         const model = problemModel(build, segment);
         return model && eta.render('./problem', { ...model, body: markdownToHtml(model.markdown, 1), format: markdownToHtml(model.format) });
-      }, (build) => notFound(reply.removeHeader('link'), build, app.config, 'en'));
+      }, (build, status) => errorPage(reply.removeHeader('link'), build, app.config, 'en', status));
     },
   });
   app.route({
@@ -270,7 +319,7 @@ export function installPages(app: FastifyInstance) {
       return serve(request, reply, `/problems/${segment}`, MARKDOWN_TYPE, async (build) => {
         const model = problemModel(build, segment);
         return model && renderTwin('problem', model, app.config.siteUrl);
-      }, () => reply.code(404).type(MARKDOWN_TYPE).send(twinNotFound('en', app.config.siteUrl)));
+      }, (_, status) => twinError(reply, 'en', app.config.siteUrl, status));
     },
   });
 }

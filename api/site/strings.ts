@@ -3,6 +3,7 @@
  * citation (api/http/citation.ts), so a page and the citation that links to it say the same.
  */
 import { byLocale, CURRENCIES, type BillingPeriod, type Currency, type Locale } from '../../contract/common.ts';
+import type { Duration } from '../../contract/leads.ts';
 import {
   DOMINANT_OPERATOR_SHARE, INDEX_BASE, LOW_RELIABILITY_SAMPLE_SIZE, MEDIAN_INTERVAL_LEVEL, MIN_SAMPLE_SIZE, QUALITY_FLAG_LETTERS, STALE_PRICE_DAYS,
   NEUTRAL_TERM, RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP,
@@ -119,6 +120,58 @@ export interface PageStrings {
   sampleData: string;
   notFound: string;
   notFoundText: string;
+  enquiry: EnquiryStrings;
+  /** addresses: error pages, the index by country */
+  serverError: string;
+  serverErrorText: string;
+  errorReference: string;
+  indexByCountry: string;
+  indexByCountryCaption: string;
+  currency: string;
+  publishedCities: string;
+  allCountries: string;
+  allCitiesOf: (n: number, country: string) => string;
+}
+
+/** The enquiry forms (api/site/enquiry.ts): labels, messages beside the fields, the confirmation. */
+export interface EnquiryStrings {
+  contactTitle: string;
+  contactLead: string;
+  spaceHeading: string;
+  spaceLead: (space: string) => string;
+  /** the title of the form alone, for a space (shown again with its errors) */
+  spaceTitle: (space: string) => string;
+  fields: Record<'name' | 'email' | 'phone' | 'company' | 'subject' | 'desks' | 'moveInDate' | 'duration' | 'message', string>;
+  optional: string;
+  durations: Record<Duration, string>;
+  noDuration: string;
+  honeypot: string;
+  privacy: string;
+  send: string;
+  challengeNoScript: string;
+  problem: string;
+  errorTitle: (title: string) => string;
+  required: string;
+  tooLong: (max: number) => string;
+  atLeast: (min: number) => string;
+  atMost: (max: number) => string;
+  wholeNumber: string;
+  email: string;
+  date: string;
+  option: string;
+  invalid: string;
+  notSent: string;
+  challengeFailed: string;
+  conflict: string;
+  unavailable: string;
+  rateLimited: (minutes: number) => string;
+  sentTitle: string;
+  sentLead: string;
+  reference: string;
+  sentNext: string;
+  sentSpace: (space: string) => string;
+  backToSpace: (space: string) => string;
+  backHome: string;
 }
 
 const MONEY_FORMATS = byLocale((l) => Object.fromEntries(CURRENCIES.map((currency) => {
@@ -298,6 +351,53 @@ export const STRINGS: Record<Locale, PageStrings> = {
     sampleData: 'Sample data, not real prices.',
     notFound: 'Page not found',
     notFoundText: 'There is nothing at this address. It may have been removed in a newer build of the data.',
+    enquiry: {
+      contactTitle: 'Contact',
+      contactLead: 'A question about the catalogue, the price data or a listing? Write to us; we answer by email.',
+      spaceHeading: 'Enquire about this space',
+      spaceLead: (space) => `Your enquiry reaches our team and, where we have their address, the operator of ${space}. We answer by email; nothing is booked or signed.`,
+      spaceTitle: (space) => `Enquiry: ${space}`,
+      fields: { name: 'Your name', email: 'Email', phone: 'Phone', company: 'Company', subject: 'Subject', desks: 'Desks', moveInDate: 'Move-in date', duration: 'For how long', message: 'Message' },
+      optional: 'optional',
+      durations: { hours: 'Hours', days: 'Days', weeks: 'Weeks', months: 'Months', years: 'Years' },
+      noDuration: 'Not sure yet',
+      honeypot: 'Leave this field empty',
+      privacy: 'We use your details only to answer this enquiry.',
+      send: 'Send enquiry',
+      challengeNoScript: 'The check that you are a person needs JavaScript; turn it on to send this form.',
+      problem: 'Please check the form',
+      errorTitle: (title) => `Error: ${title}`,
+      required: 'Fill in this field.',
+      tooLong: (max) => `Use at most ${formatNumber('en', max)} characters.`,
+      atLeast: (min) => `Enter at least ${formatNumber('en', min)}.`,
+      atMost: (max) => `Enter at most ${formatNumber('en', max)}.`,
+      wholeNumber: 'Enter a whole number.',
+      email: 'Enter an email address like name@example.com.',
+      date: 'Enter a real date.',
+      option: 'Choose one of the options.',
+      invalid: 'Check this value.',
+      notSent: 'The form could not be read. Please send it again.',
+      challengeFailed: 'The check that you are a person did not pass. Complete it and send the form again.',
+      conflict: 'This form was already sent with other details. Check them and send again to make a new enquiry.',
+      unavailable: 'We could not take your enquiry just now. Please send it again in a minute.',
+      rateLimited: (minutes) => `Too many enquiries came from your connection. Please send this again in ${formatNumber('en', minutes)} min.`,
+      sentTitle: 'Enquiry sent',
+      sentLead: 'Thank you: your enquiry has reached us.',
+      reference: 'Reference',
+      sentNext: 'We answer by email. Quote the reference if you write to us about it.',
+      sentSpace: (space) => `The operator of ${space} receives it too.`,
+      backToSpace: (space) => `Back to ${space}`,
+      backHome: 'Back to the home page',
+    },
+    serverError: 'Something went wrong',
+    serverErrorText: 'This page cannot be shown right now. Please try again later; the other pages still work.',
+    errorReference: 'Reference:',
+    indexByCountry: 'By country',
+    indexByCountryCaption: 'Each country\'s cities in the index and how many of them have published figures; the country\'s page holds the figures.',
+    currency: 'Currency',
+    publishedCities: 'Cities with published figures',
+    allCountries: 'All countries',
+    allCitiesOf: (n, country) => `All ${formatNumber('en', n)} cities in ${country}`,
   },
   de: {
     languageName: 'Deutsch',
@@ -416,6 +516,53 @@ export const STRINGS: Record<Locale, PageStrings> = {
     sampleData: 'Beispieldaten, keine echten Preise.',
     notFound: 'Seite nicht gefunden',
     notFoundText: 'Unter dieser Adresse gibt es nichts. Vielleicht wurde sie in einem neueren Datenstand entfernt.',
+    enquiry: {
+      contactTitle: 'Kontakt',
+      contactLead: 'Eine Frage zum Katalog, zu den Preisdaten oder zu einem Eintrag? Schreiben Sie uns; wir antworten per E-Mail.',
+      spaceHeading: 'Anfrage zu diesem Space',
+      spaceLead: (space) => `Ihre Anfrage erreicht unser Team und, wo uns seine Adresse vorliegt, den Betreiber von ${space}. Wir antworten per E-Mail; es wird nichts gebucht oder unterschrieben.`,
+      spaceTitle: (space) => `Anfrage: ${space}`,
+      fields: { name: 'Ihr Name', email: 'E-Mail', phone: 'Telefon', company: 'Firma', subject: 'Betreff', desks: 'Arbeitsplätze', moveInDate: 'Einzugsdatum', duration: 'Für wie lange', message: 'Nachricht' },
+      optional: 'freiwillig',
+      durations: { hours: 'Stunden', days: 'Tage', weeks: 'Wochen', months: 'Monate', years: 'Jahre' },
+      noDuration: 'Noch offen',
+      honeypot: 'Dieses Feld bitte leer lassen',
+      privacy: 'Wir verwenden Ihre Angaben nur, um diese Anfrage zu beantworten.',
+      send: 'Anfrage senden',
+      challengeNoScript: 'Die Prüfung, dass Sie ein Mensch sind, braucht JavaScript; schalten Sie es ein, um das Formular zu senden.',
+      problem: 'Bitte prüfen Sie das Formular',
+      errorTitle: (title) => `Fehler: ${title}`,
+      required: 'Bitte füllen Sie dieses Feld aus.',
+      tooLong: (max) => `Höchstens ${formatNumber('de', max)} Zeichen.`,
+      atLeast: (min) => `Mindestens ${formatNumber('de', min)}.`,
+      atMost: (max) => `Höchstens ${formatNumber('de', max)}.`,
+      wholeNumber: 'Bitte eine ganze Zahl eingeben.',
+      email: 'Bitte eine E-Mail-Adresse wie name@example.com eingeben.',
+      date: 'Bitte ein gültiges Datum eingeben.',
+      option: 'Bitte eine der Möglichkeiten wählen.',
+      invalid: 'Bitte prüfen Sie diesen Wert.',
+      notSent: 'Das Formular konnte nicht gelesen werden. Bitte senden Sie es noch einmal.',
+      challengeFailed: 'Die Prüfung, dass Sie ein Mensch sind, ist nicht bestanden. Bitte schließen Sie sie ab und senden Sie erneut.',
+      conflict: 'Dieses Formular wurde schon mit anderen Angaben gesendet. Prüfen Sie sie und senden Sie erneut, um eine neue Anfrage zu stellen.',
+      unavailable: 'Wir konnten Ihre Anfrage gerade nicht annehmen. Bitte senden Sie sie in einer Minute noch einmal.',
+      rateLimited: (minutes) => `Von Ihrer Verbindung kamen zu viele Anfragen. Bitte senden Sie diese in ${formatNumber('de', minutes)} Min. noch einmal.`,
+      sentTitle: 'Anfrage gesendet',
+      sentLead: 'Vielen Dank: Ihre Anfrage ist bei uns angekommen.',
+      reference: 'Referenz',
+      sentNext: 'Wir antworten per E-Mail. Nennen Sie die Referenz, wenn Sie uns dazu schreiben.',
+      sentSpace: (space) => `Der Betreiber von ${space} erhält sie ebenfalls.`,
+      backToSpace: (space) => `Zurück zu ${space}`,
+      backHome: 'Zurück zur Startseite',
+    },
+    serverError: 'Etwas ist schiefgelaufen',
+    serverErrorText: 'Diese Seite kann gerade nicht angezeigt werden. Bitte versuchen Sie es später noch einmal; die anderen Seiten funktionieren weiter.',
+    errorReference: 'Referenz:',
+    indexByCountry: 'Nach Land',
+    indexByCountryCaption: 'Die Städte jedes Landes im Index und wie viele davon veröffentlichte Zahlen haben; die Seite des Landes enthält die Zahlen.',
+    currency: 'Währung',
+    publishedCities: 'Städte mit veröffentlichten Zahlen',
+    allCountries: 'Alle Länder',
+    allCitiesOf: (n, country) => `Alle ${formatNumber('de', n)} Städte in ${country}`,
   },
   es: {
     languageName: 'Español',
@@ -534,5 +681,52 @@ export const STRINGS: Record<Locale, PageStrings> = {
     sampleData: 'Datos de ejemplo, no son precios reales.',
     notFound: 'Página no encontrada',
     notFoundText: 'No hay nada en esta dirección. Puede que se haya retirado en una compilación más reciente de los datos.',
+    enquiry: {
+      contactTitle: 'Contacto',
+      contactLead: '¿Una pregunta sobre el catálogo, los datos de precios o un anuncio? Escríbanos; respondemos por correo electrónico.',
+      spaceHeading: 'Consultar por este espacio',
+      spaceLead: (space) => `Su consulta llega a nuestro equipo y, si tenemos su dirección, al operador de ${space}. Respondemos por correo electrónico; no se reserva ni se firma nada.`,
+      spaceTitle: (space) => `Consulta: ${space}`,
+      fields: { name: 'Su nombre', email: 'Correo electrónico', phone: 'Teléfono', company: 'Empresa', subject: 'Asunto', desks: 'Puestos', moveInDate: 'Fecha de entrada', duration: 'Por cuánto tiempo', message: 'Mensaje' },
+      optional: 'opcional',
+      durations: { hours: 'Horas', days: 'Días', weeks: 'Semanas', months: 'Meses', years: 'Años' },
+      noDuration: 'Aún no lo sé',
+      honeypot: 'Deje este campo vacío',
+      privacy: 'Usamos sus datos solo para responder a esta consulta.',
+      send: 'Enviar consulta',
+      challengeNoScript: 'La comprobación de que usted es una persona necesita JavaScript; actívelo para enviar este formulario.',
+      problem: 'Revise el formulario',
+      errorTitle: (title) => `Error: ${title}`,
+      required: 'Rellene este campo.',
+      tooLong: (max) => `Use como máximo ${formatNumber('es', max)} caracteres.`,
+      atLeast: (min) => `Indique al menos ${formatNumber('es', min)}.`,
+      atMost: (max) => `Indique como máximo ${formatNumber('es', max)}.`,
+      wholeNumber: 'Indique un número entero.',
+      email: 'Indique una dirección de correo como nombre@example.com.',
+      date: 'Indique una fecha válida.',
+      option: 'Elija una de las opciones.',
+      invalid: 'Revise este valor.',
+      notSent: 'No se pudo leer el formulario. Envíelo de nuevo.',
+      challengeFailed: 'La comprobación de que usted es una persona no se superó. Complétela y envíe el formulario de nuevo.',
+      conflict: 'Este formulario ya se envió con otros datos. Revíselos y envíe de nuevo para hacer una consulta nueva.',
+      unavailable: 'No pudimos recibir su consulta en este momento. Envíela de nuevo dentro de un minuto.',
+      rateLimited: (minutes) => `Llegaron demasiadas consultas desde su conexión. Envíe esta de nuevo dentro de ${formatNumber('es', minutes)} min.`,
+      sentTitle: 'Consulta enviada',
+      sentLead: 'Gracias: su consulta nos ha llegado.',
+      reference: 'Referencia',
+      sentNext: 'Respondemos por correo electrónico. Indique la referencia si nos escribe sobre ella.',
+      sentSpace: (space) => `El operador de ${space} también la recibe.`,
+      backToSpace: (space) => `Volver a ${space}`,
+      backHome: 'Volver a la página de inicio',
+    },
+    serverError: 'Algo ha fallado',
+    serverErrorText: 'Esta página no se puede mostrar ahora. Vuelva a intentarlo más tarde; las demás páginas siguen funcionando.',
+    errorReference: 'Referencia:',
+    indexByCountry: 'Por país',
+    indexByCountryCaption: 'Las ciudades de cada país en el índice y cuántas tienen cifras publicadas; la página del país contiene las cifras.',
+    currency: 'Moneda',
+    publishedCities: 'Ciudades con cifras publicadas',
+    allCountries: 'Todos los países',
+    allCitiesOf: (n, country) => `Las ${formatNumber('es', n)} ciudades de ${country}`,
   },
 };

@@ -9,13 +9,17 @@ import type { ListingCard, PropertyDetail } from '../../contract/catalog.ts';
 import type { Locale, OptionType, SlugName } from '../../contract/common.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import type { PlaceHub, PriceIndexCity } from '../../contract/market.ts';
-import type { PriceHistoryCity, PriceHistoryPayload, PriceHistoryPoint } from '../../contract/research.ts';
+import type { PriceHistoryCity, PriceHistoryPoint } from '../../contract/research.ts';
 import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
-import type { HistorySeries, IndexFigure } from './charts.ts';
+import type { HistorySeries } from './charts.ts';
+import { onPageWorker, type HistoryParts } from './page-workers.ts';
+import type { Names } from './page-worker.ts';
 import { cityName, namedCity } from './city-names.ts';
+import { formView, spaceEnquiryPath } from './enquiry-form.ts';
 import { markdownToHtml } from './markdown.ts';
 import { bibtex, describeRelease, readReleasePackage } from './releases.ts';
+import { pageCount, pageOf } from './paging.ts';
 import { perBuild } from './per-build.ts';
 import { STRINGS } from './strings.ts';
 
@@ -36,6 +40,8 @@ export interface PageView {
   data: Record<string, unknown>;
   /** the JSON and CSV this page shows */
   dataLinks: DataLink[];
+  /** the page of a paged list it shows, when past the first (its canonical URL names it) */
+  pageNumber?: number;
 }
 
 export interface ViewContext {
@@ -46,6 +52,12 @@ export interface ViewContext {
   /** the page of a paged list (`?page=`), 1 on every other page */
   page: number;
 }
+
+/** The home names each country's largest cities; its hub lists them all. */
+export const HOME_CITIES_PER_COUNTRY = 12;
+/** Cities a page of the market rates or of a country's price index shows: pages grow with a country, not with the catalogue. */
+export const PRICES_CITIES_PER_PAGE = 100;
+export const INDEX_CITIES_PER_PAGE = 50;
 
 /** How many listing cards a page of a place or operator shows. */
 const CARDS_PER_PAGE = 24;
@@ -99,6 +111,27 @@ export function pager(page: number, pageCount: number, href: (page: number) => s
   };
 }
 
+/** Items grouped by a key, each group in the items' order. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** The geo file's cities of each country, in its order; made once per build and locale. */
+function citiesOf(build: LoadedBuild, locale: Locale, countryCode: string) {
+  return perBuild(build, `cities-by-country|${locale}`, () => groupBy(build.geo[locale].cities, (c) => c.countryCode)).get(countryCode) ?? [];
+}
+
+const largestCities = (build: LoadedBuild, locale: Locale, countryCode: string) => perBuild(build, `largest-cities|${locale}|${countryCode}`, () =>
+  [...citiesOf(build, locale, countryCode)].sort((a, b) => b.propertyCount - a.propertyCount || a.name.localeCompare(b.name, locale))
+    .slice(0, HOME_CITIES_PER_COUNTRY));
+
 /**
  * Page ctx.page of the listings a filter selects, best rated first, CARDS_PER_PAGE a page, with
  * the range shown and the pager (`path`: the page's own path); undefined past the last page.
@@ -134,10 +167,11 @@ export function homeView(ctx: ViewContext): PageView {
   const countries = geo.countries.map((c) => ({
     ...c,
     path: pathOf(ctx, { kind: 'coworking', country: slugName(c) }),
-    cities: geo.cities.filter((city) => city.countryCode === c.code).map((city) => ({
+    cities: largestCities(ctx.build, ctx.locale, c.code).map((city) => ({
       ...city,
       path: pathOf(ctx, { kind: 'coworking', country: slugName(c), city: slugName(city) }),
     })),
+    cityCount: citiesOf(ctx.build, ctx.locale, c.code).length,
   }));
   return {
     template: 'home',
@@ -206,6 +240,7 @@ export async function spaceView(ctx: ViewContext): Promise<PageView | undefined>
       placeName: place && [place.zone?.name, place.city?.name, place.country.name].filter(Boolean).join(', '),
       operatorPath: detail.operator && pathOf(ctx, { kind: 'operator', slug: detail.operator.slug, name: detail.operator.name }),
       cityPricesPath: detail.city && pathOf(ctx, { kind: 'prices', city: detail.city }),
+      enquiry: formView('inquiry', ctx.locale, spaceEnquiryPath(ctx.locale, detail.slug), ctx.config.leads.challengeSiteKey),
     },
     dataLinks: [apiLink(ctx, `/v1/properties/${detail.slug}`)],
   };
@@ -268,43 +303,49 @@ function figureNames(ctx: ViewContext) {
   };
 }
 
-/** The market rates of every city, each with its price page. */
-export function pricesView(ctx: ViewContext): PageView {
+/** The market rates of every city, a page of them at a time, each with its price page. */
+export function pricesView(ctx: ViewContext): PageView | undefined {
   const file = ctx.build.marketRates[ctx.locale];
+  const page = { kind: 'prices' } as const;
+  const paged = pageOf(file.cities, ctx.page, PRICES_CITIES_PER_PAGE, pathOf(ctx, page));
+  if (!paged) return undefined;
   return {
     template: 'prices',
-    page: { kind: 'prices' },
+    page,
+    pageNumber: paged.page,
     data: {
       ratesAsOf: file.asOf,
-      cities: file.cities.map((c) => ({ ...c, name: cityName(ctx.build, ctx.locale, c.rates.city), path: pathOf(ctx, { kind: 'prices', city: c.rates.city }) })),
+      cities: paged.items.map((c) => ({ ...c, name: cityName(ctx.build, ctx.locale, c.rates.city), path: pathOf(ctx, { kind: 'prices', city: c.rates.city }) })),
+      paged,
       optionName: figureNames(ctx).product,
     },
     dataLinks: [apiLink(ctx, '/v1/market/rates'), ...priceIndexLinks(ctx)],
   };
 }
 
-type Charts = typeof import('./charts.ts');
-/**
- * The charts' module, imported when a price page is first asked for: Observable Plot and linkedom
- * cost about half a second of CPU to import, which the server's start-up would pay otherwise.
- */
-const loadCharts = (): Promise<Charts> => import('./charts.ts');
+/** The names of the cities and products a chart of these cities writes, as the tables write them. */
+function chartNames(ctx: ViewContext, cities: PriceIndexCity[]): Names {
+  const names = figureNames(ctx);
+  const types = new Set(cities.flatMap((c) => (c.byType ?? []).map((b) => b.optionType)));
+  return {
+    cities: Object.fromEntries(cities.map((c) => [c.city.slug, names.city(c.city.slug)])),
+    products: Object.fromEntries([...types].map((type) => [type, names.product(type)])),
+  };
+}
 
 /** A city's market rates, its price index figures and their chart. */
 export async function cityPricesView(ctx: ViewContext): Promise<PageView | undefined> {
   const rates = ctx.build.marketRates[ctx.locale].cities.find((c) => c.rates.city.slug === ctx.params.city);
   const indexCity = ctx.build.priceIndex().cities.find((c) => c.city.slug === ctx.params.city);
   if (!rates && !indexCity) return undefined;
-  const charts = await loadCharts();
-  const { cityChart, indexFigures } = charts;
   const history = await historyOf(ctx.build);
-  const historyCity = history?.cities.find((c) => c.city.slug === ctx.params.city);
+  const historyCity = history?.city(ctx.params.city);
   const city = namedCity(ctx.build, ctx.locale, rates?.rates.city ?? indexCity!.city);
-  const figures = indexCity ? indexFigures([indexCity], ctx.locale, figureNames(ctx)) : [];
   const t = STRINGS[ctx.locale];
-  const chart = figures.length === 0 ? undefined : perBuild(ctx.build, `city-chart|${ctx.locale}|${city.slug}`, () => cityChart(figures, {
-    ariaLabel: t.chartCityCaption(city.name), locale: ctx.locale, currency: indexCity!.currency,
-  }));
+  const chart = indexCity && await perBuild(ctx.build, `city-chart|${ctx.locale}|${city.slug}`, () => onPageWorker({
+    kind: 'city-chart', city: indexCity, names: chartNames(ctx, [indexCity]),
+    text: { ariaLabel: t.chartCityCaption(city.name), locale: ctx.locale, currency: indexCity.currency },
+  }) as Promise<string | undefined>);
   return {
     template: 'city-prices',
     page: { kind: 'prices', city },
@@ -316,7 +357,7 @@ export async function cityPricesView(ctx: ViewContext): Promise<PageView | undef
       cityPath: cityPath(ctx, city.slug),
       optionName: figureNames(ctx).product,
       priceIndexPath: pathOf(ctx, { kind: 'price-index' }),
-      history: historyCity && cityHistory(ctx, charts, historyCity, history!.months),
+      history: historyCity && await cityHistory(ctx, historyCity, history!),
     },
     dataLinks: [apiLink(ctx, '/v1/market/rates', { city: city.slug }), ...priceIndexLinks(ctx, history !== undefined)],
   };
@@ -341,11 +382,29 @@ function indexRows(ctx: ViewContext, c: PriceIndexCity) {
   };
 }
 
-/** The build's monthly history (price-history.json), read and parsed once; undefined when the build has none. */
-function historyOf(build: LoadedBuild): Promise<PriceHistoryPayload | undefined> {
+/** The monthly history: its months, their labels, and a city's series read from its own JSON text when asked for. */
+interface History {
+  months: string[];
+  monthLabels: Record<Locale, string[]>;
+  city(slug: string): PriceHistoryCity | undefined;
+}
+
+/** The build's monthly history (price-history.json), cut per city once, on the page worker; undefined when the build has none. */
+function historyOf(build: LoadedBuild): Promise<History | undefined> {
   return perBuild(build, 'history', async () => {
     const bytes = await build.servedFiles.read('price-history.json');
-    return bytes && JSON.parse(bytes.toString('utf8')) as PriceHistoryPayload;
+    if (!bytes) return undefined;
+    const { months, monthLabels, slugs, offsets, bytes: texts } = await onPageWorker({ kind: 'history', bytes }) as HistoryParts;
+    const at = new Map(slugs.map((slug, i) => [slug, i]));
+    const buffer = Buffer.from(texts.buffer, texts.byteOffset, texts.byteLength);
+    return {
+      months,
+      monthLabels,
+      city: (slug: string) => {
+        const i = at.get(slug);
+        return i === undefined ? undefined : JSON.parse(buffer.toString('utf8', offsets[i], offsets[i + 1])) as PriceHistoryCity;
+      },
+    };
   });
 }
 
@@ -358,7 +417,7 @@ export interface HistoryTable {
 }
 
 /** A city's history: overall and each product as series, a row per month. */
-function cityHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, c: PriceHistoryCity, months: string[]) {
+async function cityHistory(ctx: ViewContext, c: PriceHistoryCity, history: History) {
   const t = STRINGS[ctx.locale];
   const names = figureNames(ctx);
   const series: (HistorySeries & { key: string })[] = [
@@ -366,35 +425,36 @@ function cityHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, c:
     ...c.byType.filter((b) => b.points.some((p) => p.published)).map((b) => ({ key: b.optionType, name: names.product(b.optionType), points: b.points })),
   ];
   const name = names.city(c.city.slug);
-  const chart = perBuild(ctx.build, `history-city|${ctx.locale}|${c.city.slug}`, () => historyChart(series, {
-    ariaLabel: t.historyCityCaption(name), locale: ctx.locale, currency: c.currency,
-  }).html);
+  const chart = await perBuild(ctx.build, `history-city|${ctx.locale}|${c.city.slug}`, async () => (await onPageWorker({
+    kind: 'history-chart', series, text: { ariaLabel: t.historyCityCaption(name), locale: ctx.locale, currency: c.currency },
+  }) as { html: string }).html);
   const table: HistoryTable = {
     caption: t.historyCityCaption(name),
     corner: t.month,
     columns: series.map((s) => ({ key: s.key, label: s.name })),
-    rows: months.map((m, k) => ({ key: m, label: formatMonth(ctx.locale, m), cells: series.map((s) => s.points[k]) })),
+    rows: history.months.map((m, k) => ({ key: m, label: history.monthLabels[ctx.locale][k], cells: series.map((s) => s.points[k]) })),
   };
   return { chart, caption: t.historyCityCaption(name), table };
 }
 
-/** Every city's overall history: a chart per currency, a row per city. */
-function indexHistory(ctx: ViewContext, { formatMonth, historyChart }: Charts, history: PriceHistoryPayload) {
+/** The overall history of a page of one country's cities: a chart of their series, a row per city. */
+async function countryHistory(ctx: ViewContext, history: History, slugs: string[], key: string) {
   const t = STRINGS[ctx.locale];
   const names = figureNames(ctx);
-  const withFigures = history.cities.filter((c) => c.points.some((p) => p.published));
-  const currencies = [...new Set(withFigures.map((c) => c.currency))];
+  const cities = slugs.map((slug) => history.city(slug)).filter((c) => c !== undefined);
+  const withFigures = cities.filter((c) => c.points.some((p) => p.published));
   const cityPricesPath = (c: PriceHistoryCity) => pathOf(ctx, { kind: 'prices', city: c.city });
-  const charts = perBuild(ctx.build, `history-index|${ctx.locale}`, () => currencies.map((currency) => {
-    const series = withFigures.filter((c) => c.currency === currency).map((c) => ({ name: names.city(c.city.slug), href: cityPricesPath(c), points: c.points }));
-    const chart = historyChart(series, { ariaLabel: t.historyIndexCaption(currency), locale: ctx.locale, currency });
-    return { currency, caption: t.historyIndexCaption(currency), svg: chart.html, note: chart.greyed > 0 ? t.historyOthers(chart.greyed) : undefined };
-  }));
+  const currency = cities[0]?.currency;
+  const charts = withFigures.length === 0 ? [] : await perBuild(ctx.build, `history-index|${ctx.locale}|${key}`, async () => {
+    const series = withFigures.map((c) => ({ name: names.city(c.city.slug), points: c.points }));
+    const chart = await onPageWorker({ kind: 'history-chart', series, text: { ariaLabel: t.historyIndexCaption(currency), locale: ctx.locale, currency } }) as { html: string; greyed: number };
+    return [{ currency, caption: t.historyIndexCaption(currency), svg: chart.html, note: chart.greyed > 0 ? t.historyOthers(chart.greyed) : undefined }];
+  });
   const table: HistoryTable = {
     caption: t.history,
     corner: t.city,
-    columns: history.months.map((m) => ({ key: m, label: formatMonth(ctx.locale, m) })),
-    rows: history.cities.map((c) => ({ key: c.city.slug, label: names.city(c.city.slug), path: cityPricesPath(c), cells: c.points })),
+    columns: history.months.map((m, k) => ({ key: m, label: history.monthLabels[ctx.locale][k] })),
+    rows: cities.map((c) => ({ key: c.city.slug, label: names.city(c.city.slug), path: cityPricesPath(c), cells: c.points })),
   };
   return { charts, table };
 }
@@ -420,38 +480,81 @@ async function releaseOf(ctx: ViewContext) {
   return { ...describeRelease(pkg, siteUrl), bibtexEntry: bibtex(pkg, siteUrl, serviceName) };
 }
 
+/** The index's cities by country, in the geo file's order of countries; made once per build and locale. */
+function indexCountries(build: LoadedBuild, locale: Locale) {
+  return perBuild(build, `index-countries|${locale}`, () => {
+    const byCode = groupBy(build.priceIndex().cities, (c) => c.countryCode);
+    return build.geo[locale].countries.filter((c) => byCode.has(c.code)).map((c) => ({ country: slugName(c), code: c.code, cities: byCode.get(c.code)! }));
+  });
+}
+
+/** The path after the locale of every page of the index by country (the sitemap lists them). */
+export function indexCountryPaths(build: LoadedBuild, locale: Locale): string[] {
+  return indexCountries(build, locale).flatMap(({ country, cities }) => Array.from({ length: pageCount(cities.length, INDEX_CITIES_PER_PAGE) },
+    (_, k) => `/price-index/${country.slug}${k === 0 ? '' : `?page=${k + 1}`}`));
+}
+
+/** The pages of the market rates after the first, as paths after the locale (the sitemap lists them). */
+export const pricesPagePaths = (build: LoadedBuild, locale: Locale): string[] => Array.from(
+  { length: pageCount(build.marketRates[locale].cities.length, PRICES_CITIES_PER_PAGE) - 1 }, (_, k) => `/prices?page=${k + 2}`);
+
+/** The index by country: each country's cities, what of them is published, its page; then the methodology and the citation. */
 export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
   const index = ctx.build.priceIndex();
   const history = await historyOf(ctx.build);
-  const t = STRINGS[ctx.locale];
-  const chartsModule = await loadCharts();
-  const { indexChart, indexFigures } = chartsModule;
-  const charts = perBuild(ctx.build, `index-charts|${ctx.locale}`, () => {
-    const figures = indexFigures(index.cities, ctx.locale, figureNames(ctx));
-    const currencies = [...new Set(index.cities.filter((c) => c.published).map((c) => c.currency))];
-    return currencies.map((currency) => {
-      const slugs = new Set(index.cities.filter((c) => c.currency === currency).map((c) => c.city.slug));
-      const mine = figures.filter((f: IndexFigure) => slugs.has(f.citySlug));
-      return {
-        currency,
-        caption: t.chartIndexCaption(currency),
-        svg: indexChart(mine, { ariaLabel: t.chartIndexCaption(currency), locale: ctx.locale, currency },
-          (slug) => pathOf(ctx, { kind: 'prices', city: { slug, name: '' } }), figures),
-      };
-    });
-  });
   return {
     template: 'price-index',
     page: { kind: 'price-index' },
     cited: { asOf: index.asOf, release: ctx.build.manifest.releaseId },
     data: {
       index,
-      charts,
-      cities: index.cities.map((c) => indexRows(ctx, c)),
+      countries: indexCountries(ctx.build, ctx.locale).map(({ country, cities }) => ({
+        ...country,
+        path: pathOf(ctx, { kind: 'price-index', country }),
+        currencies: [...new Set(cities.map((c) => c.currency))].join(', '),
+        cities: cities.length,
+        published: cities.filter((c) => c.published).length,
+      })),
       methodology: await methodologyHtml(ctx.build),
       methodologyText: await methodologyText(ctx.build),
       release: await releaseOf(ctx),
-      history: history && indexHistory(ctx, chartsModule, history),
+    },
+    dataLinks: priceIndexLinks(ctx, history !== undefined),
+  };
+}
+
+/** A country's part of the index, INDEX_CITIES_PER_PAGE cities a page: a chart, the table and the history of those cities. */
+export async function priceIndexCountryView(ctx: ViewContext): Promise<PageView | undefined> {
+  const entry = indexCountries(ctx.build, ctx.locale).find((c) => c.country.slug === ctx.params.country);
+  if (!entry) return undefined;
+  const page: CitationPage = { kind: 'price-index', country: entry.country };
+  const paged = pageOf(entry.cities, ctx.page, INDEX_CITIES_PER_PAGE, pathOf(ctx, page));
+  if (!paged) return undefined;
+  const index = ctx.build.priceIndex();
+  const history = await historyOf(ctx.build);
+  const t = STRINGS[ctx.locale];
+  const key = `${entry.country.slug}|${paged.page}`;
+  const charts = await perBuild(ctx.build, `index-charts|${ctx.locale}|${key}`, () => {
+    const currencies = [...new Set(paged.items.filter((c) => c.published).map((c) => c.currency))];
+    return Promise.all(currencies.map(async (currency) => {
+      const cities = paged.items.filter((c) => c.currency === currency);
+      const text = { ariaLabel: t.chartIndexCaption(currency), locale: ctx.locale, currency };
+      const svg = await onPageWorker({ kind: 'index-chart', cities, names: chartNames(ctx, cities), text }) as string;
+      return { currency, caption: t.chartIndexCaption(currency), svg };
+    }));
+  });
+  return {
+    template: 'price-index-country',
+    page,
+    pageNumber: paged.page,
+    cited: { asOf: index.asOf, release: ctx.build.manifest.releaseId },
+    data: {
+      index,
+      charts,
+      paged,
+      cities: paged.items.map((c) => indexRows(ctx, c)),
+      priceIndexPath: pathOf(ctx, { kind: 'price-index' }),
+      history: history && await countryHistory(ctx, history, paged.items.map((c) => c.city.slug), key),
     },
     dataLinks: priceIndexLinks(ctx, history !== undefined),
   };

@@ -3,7 +3,7 @@
  * through the CLIs and HTTP only.
  *
  *   tsx test/bench/run.ts [--spaces 100000] [--duration 10] [--connections 10] [--caches off,on]
- *     [--rows list,list-filtered,list-sorted,facets,detail,suggest] [--reuse-build]
+ *     [--rows list,list-filtered,list-sorted,facets,detail,suggest,pages] [--reuse-build]
  *     [--detail-slugs 100000] [--server-node-options='--max-old-space-size=8192'] [--pipeline-only]
  *
  * 1. The scale snapshot: `tsx pipeline/generate/main.ts --spaces N --out bench-data/<size>/data`
@@ -13,7 +13,8 @@
  *    `--pipeline-only` stops after it).
  * 3. For each cache setting, the bundled server (`node dist/server/server.js`, `make build`)
  *    on that dist: start-up (spawn → first 200 from /v1/health and the catalogue; the median of
- *    three starts, the last of which serves the rows), a warm-up,
+ *    three starts, the last of which serves the rows), the pages row on that fresh server
+ *    (pages.ts: every page type once per locale, the worst concurrent /v1/health), a warm-up,
  *    then each row: the bare route and the API in turns (SLICES each, in the order ABBA…), with
  *    the same freshly drawn traffic (traffic.ts); peak RSS (VmHWM) at the end.
  * Prints the markdown table; exits 1 when something could not be measured or a request failed.
@@ -25,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { combined, load, type LoadResult } from './load.ts';
 import { ensureDataset, runPipeline, sizeLabel, type PipelineRun } from './pipeline.ts';
 import { ROOT, startApi, startBaseline, type Process } from './server.ts';
+import { measurePages } from './pages.ts';
 import { render, type ModeResult, type RowResult } from './table.ts';
 import { prng } from '../support/build-fixture.ts';
 import { discover, ROWS, traffic, type Catalogue, type Row } from './traffic.ts';
@@ -35,7 +37,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     caches: { type: 'string', default: 'off,on' },
-    rows: { type: 'string', default: ROWS.join(',') },
+    rows: { type: 'string', default: [...ROWS, 'pages'].join(',') },
     'reuse-build': { type: 'boolean', default: false },
     'pipeline-only': { type: 'boolean', default: false },
     'detail-slugs': { type: 'string', default: '100000' },
@@ -53,8 +55,11 @@ const spaces = positive('spaces', values.spaces);
 const seconds = positive('duration', values.duration);
 const connections = positive('connections', values.connections);
 const detailSlugs = positive('detail-slugs', values['detail-slugs']);
-const rows = values.rows.split(',').map((r) => r.trim()) as Row[];
-for (const r of rows) if (!ROWS.includes(r)) throw new Error(`--rows: unknown row "${r}" (rows: ${ROWS.join(', ')})`);
+const PAGES_ROW = 'pages';
+const asked = values.rows.split(',').map((r) => r.trim());
+for (const r of asked) if (r !== PAGES_ROW && !ROWS.includes(r as Row)) throw new Error(`--rows: unknown row "${r}" (rows: ${[...ROWS, PAGES_ROW].join(', ')})`);
+const rows = asked.filter((r) => r !== PAGES_ROW) as Row[];
+const pagesRow = asked.includes(PAGES_ROW);
 const caches = values.caches.split(',').map((c) => c.trim());
 for (const c of caches) if (c !== 'on' && c !== 'off') throw new Error(`--caches: "${c}" is neither on nor off`);
 const nodeOptions = values['server-node-options'].split(' ').filter(Boolean);
@@ -142,10 +147,18 @@ if (!failed && !values['pipeline-only']) {
       baseline = await startBaseline(bodyFile);
       await load(baseline.base, () => '/v1/properties?locale=en', connections, Math.min(2, seconds));
     }
+    if (pagesRow) {
+      mode.pages = await measurePages(api.base, catalogue);
+      const largest = mode.pages.pages.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+      const slowest = mode.pages.pages.reduce((a, b) => (b.ms > a.ms ? b : a));
+      say(`caches ${setting}, pages: worst /v1/health ${mode.pages.worstHealthMs.toFixed(1)} ms over ${mode.pages.healthRequests} requests; `
+        + `largest ${largest.path} ${(largest.bytes / 1e6).toFixed(2)} MB; slowest ${slowest.path} ${slowest.ms.toFixed(0)} ms`);
+      for (const p of mode.pages.pages) if (p.status >= 500) failed = true;
+    }
     // warm-up: a mix of every row, not measured
     const mix = rows.map((row, i) => traffic(row, catalogue!, 1000 + i));
     const random = prng(99);
-    await load(api.base, () => mix[Math.floor(random() * mix.length)].next(), connections, Math.min(5, seconds));
+    if (mix.length) await load(api.base, () => mix[Math.floor(random() * mix.length)].next(), connections, Math.min(5, seconds));
     for (const [i, row] of rows.entries()) {
       const seed = 1 + i;
       const t = traffic(row, catalogue, seed);

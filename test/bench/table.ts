@@ -3,6 +3,7 @@
  * as markdown to paste into the README, then the raw figures behind each ratio.
  */
 import type { LoadResult } from './load.ts';
+import type { PagesResult } from './pages.ts';
 import type { PipelineRun } from './pipeline.ts';
 import type { Row } from './traffic.ts';
 
@@ -23,6 +24,8 @@ export interface ModeResult {
   startupsMs?: number[];
   peakRssMb?: number;
   rows: RowResult[];
+  /** the pages row, when asked for */
+  pages?: PagesResult;
 }
 export interface Report {
   spaces: number;
@@ -50,6 +53,8 @@ const P99 = { floor: 25, goal: 5 };
 const STARTUP = { floorMs: 2000, goalMs: 1000, floorMb: 1024, goalMb: 600 };
 const PIPELINE = { floorS: 60, goalS: 20, floorMb: 4096 };
 const TARGET_SPACES = 100_000;
+/** the issue's bounds on a page: its HTML, and how long it may hold the event loop (seen as the wait of a concurrent /v1/health) */
+const PAGES = { maxBytes: 2 * 1024 * 1024, maxStallMs: 50 };
 
 const n = (x: number): string => Math.round(x).toLocaleString('en-US');
 const gb = (mb: number): string => (mb >= 1024 ? `${(mb / 1024).toFixed(2)} GB` : `${mb} MB`);
@@ -79,6 +84,14 @@ function startupCell(m: ModeResult): string {
     + `${gb(mb)} ${mark(mb <= STARTUP.goalMb, mb <= STARTUP.floorMb)}`;
 }
 
+function pagesCell(m: ModeResult): string {
+  if (!m.pages) return '–';
+  const largest = m.pages.pages.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const stall = m.pages.worstHealthMs;
+  return `${stall.toFixed(0)} ms ${stall <= PAGES.maxStallMs ? '✓' : '✗'} / ${(largest.bytes / 1e6).toFixed(2)} MB `
+    + `${largest.bytes <= PAGES.maxBytes ? '✓' : '✗'} (\`${largest.path}\`)`;
+}
+
 function pipelineCell(p: PipelineRun | undefined): string {
   if (!p) return 'not run (`--reuse-build`)';
   const rss = p.peakRssMb === undefined ? 'peak RSS n/a (no /usr/bin/time)' : gb(p.peakRssMb);
@@ -105,6 +118,9 @@ export function render(report: Report, rows: Row[]): string {
     out.push(`| ${t.label} | ≥ ${t.floor.toFixed(2)} | ≥ ${t.goal.toFixed(2)} | ${cells((m) => rowCell(m.rows.find((r) => r.row === row), t))} |`);
   }
   out.push(`| p99 of each, ${report.connections} connections | ≤ ${P99.floor} ms | ≤ ${P99.goal} ms | ${cells(p99Cell)} |`);
+  if (report.modes.some((m) => m.pages)) {
+    out.push(`| worst concurrent \`/v1/health\` while every page type is requested once per locale (a fresh server) / largest page | ≤ ${PAGES.maxStallMs} ms / ≤ 2 MB | – | ${cells(pagesCell)} |`);
+  }
   out.push(`| start-up to serving (spawn → first 200) / peak RSS | ≤ ${STARTUP.floorMs / 1000} s / ≤ 1 GB | ≤ ${STARTUP.goalMs / 1000} s / ≤ ${STARTUP.goalMb} MB | ${cells(startupCell)} |`);
   out.push(`| pipeline, ${n(report.spaces)} spaces and ${n(report.observations)} observations, end to end | ≤ ${PIPELINE.floorS} s, ≤ 4 GB | ≤ ${PIPELINE.goalS} s | ${pipelineCell(report.pipeline)} | (no caches) |`);
   out.push('');
@@ -122,6 +138,11 @@ export function render(report: Report, rows: Row[]): string {
       out.push(`| ${m.queryCache ? 'on' : 'off'} | ${r.row} | ${n(r.baseline.rps)} | ${n(r.api.rps)} | ${(r.api.rps / r.baseline.rps).toFixed(3)} `
         + `| ${r.api.p50} | ${r.api.p99} | ${n(r.api.failures)} | ${n(r.distinct)} / ${n(r.sent)} | ${n(r.cpuUs.baseline)} / ${n(r.cpuUs.api)} |`);
     }
+  }
+  for (const m of report.modes.filter((x) => x.pages)) {
+    out.push('');
+    out.push(`Pages, caches ${m.queryCache ? 'on' : 'off'} (${n(m.pages!.healthRequests)} \`/v1/health\` meanwhile): `
+      + m.pages!.pages.map((p) => `\`${p.path}\` ${p.status} ${(p.bytes / 1e3).toFixed(0)} kB ${p.ms.toFixed(0)} ms`).join(' · '));
   }
   return out.join('\n');
 }

@@ -567,4 +567,34 @@ describe('hot reload', () => {
     assert.equal(store.current().build.id, 'b');
     await store.close();
   });
+
+  it('backs off a dangling current (its build removed) like a failed build: one log line without a stack, not one per poll', async () => {
+    const d = await dist();
+    const a = await writeBuildFixture(join(d, 'builds', 'a'), { buildId: 'a' });
+    await publish(d, a.dir);
+    const lines: string[] = [];
+    const store = await CatalogStore.open(d, {
+      siteUrl: SITE, pollMs: 10,
+      log: { info: () => undefined, error: (obj: object, msg: string) => { lines.push(`${msg} ${JSON.stringify(obj)}`); } },
+    });
+    try {
+      const gone = join(d, 'builds', 'gone');
+      await publish(d, gone);
+      store.watch();
+      await new Promise((r) => setTimeout(r, 500));
+      for (let polls = 0; polls < 50; polls++) assert.equal(await store.reload(), 'backing-off');
+      assert.equal(lines.length, 1, lines.join('\n'));
+      assert.match(lines[0], /current points to no build/);
+      assert.ok(lines[0].includes(gone), 'the line names the missing build');
+      assert.ok(!lines[0].includes('"stack"'), 'no stack');
+      assert.equal(store.current().build.id, 'a', 'the previous build is still served');
+      // a build published over it is taken at once
+      store.unwatch();
+      const b = await writeBuildFixture(join(d, 'builds', 'b'), { buildId: 'b', extra: 2 });
+      await publish(d, b.dir);
+      assert.equal(await store.reload(), 'swapped');
+    } finally {
+      await store.close();
+    }
+  });
 });

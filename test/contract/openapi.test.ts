@@ -36,16 +36,26 @@ describe('the OpenAPI document', () => {
     assert.ok(committedText === await generateDocument(), 'api/openapi/openapi.json is stale: run `npm run openapi`');
   });
 
-  it('is served at /openapi.json with the same paths and components, for the configured servers', async () => {
-    const r = await app.inject({ url: '/openapi.json' });
+  it('is served at /openapi.json with the same paths and components, its server and examples on the origin it was requested at', async () => {
+    const origin = 'http://docs.example.test:8443';
+    const r = await app.inject({ url: '/openapi.json', headers: { host: 'docs.example.test:8443' } });
     assert.equal(r.statusCode, 200);
+    assert.ok(!r.body.includes(doc.servers[0].url), `no URL on ${doc.servers[0].url}, where the examples were recorded`);
     const served = r.json();
+    const committed = JSON.parse(committedText.replaceAll(doc.servers[0].url, origin));
     const withoutServers = (paths: Record<string, any>) => Object.fromEntries(Object.entries(paths).map(([k, { servers: _, ...item }]) => [k, item]));
-    assert.deepEqual(withoutServers(served.paths), withoutServers(doc.paths));
-    assert.deepEqual(served.components, doc.components);
-    assert.deepEqual(served.servers, [{ url: 'https://api.deskatlas.test', description: 'The API' }]);
+    assert.deepEqual(withoutServers(served.paths), withoutServers(committed.paths));
+    assert.deepEqual(served.components, committed.components);
+    assert.deepEqual(served.servers, [{ url: origin, description: 'The API' }]);
     assert.deepEqual(served.paths['/api/price-index'].servers, [{ url: 'https://deskatlas.test', description: 'The site origin' }]);
-    assert.equal(r.body, `${JSON.stringify(buildOpenApiDocument({ routes: app.routeDefinitions, config: app.config }), null, 2)}\n`);
+    const example = served.paths['/v1/properties'].get.responses['200'].content['application/json'].examples.sample.value;
+    assert.ok(example.data[0].images[0].url.startsWith(`${origin}/media/`), example.data[0].images[0].url);
+  });
+
+  it('puts no Host that is not a host into the document', async () => {
+    const r = await app.inject({ url: '/openapi.json', headers: { host: 'evil.test"},{"url":"x' } });
+    assert.equal(r.statusCode, 200);
+    assert.deepEqual(r.json().servers, [{ url: 'https://api.deskatlas.test', description: 'The API' }]);
   });
 
   it('is OpenAPI 3.1.0 with the base URL as server and no security requirement anywhere', () => {
@@ -194,6 +204,14 @@ describe('Spectral (spectral:oas, every rule)', () => {
 });
 
 describe('GET /docs', () => {
+  it('lists every operation of the document in its HTML, before any script has run', async () => {
+    const r = await app.inject({ url: '/docs' });
+    const listed = [...r.body.matchAll(/<span class="opblock-summary-method">(\w+)<\/span> <code class="opblock-summary-path">([^<]+)<\/code>/g)].map((m) => `${m[1]} ${m[2]}`);
+    assert.deepEqual(listed, ops.map((o) => `${o.method.toUpperCase()} ${o.path}`));
+    const scripts = [...r.body.matchAll(/<script [^>]*>/g)].map((m) => m[0]);
+    assert.ok(scripts.length > 0 && scripts.every((tag) => / defer[ >]/.test(tag)), `scripts wait for the page: ${scripts}`);
+  });
+
   it('renders the reference from /openapi.json with assets served by us, nothing from a CDN', async () => {
     const r = await app.inject({ url: '/docs' });
     assert.equal(r.statusCode, 200);

@@ -64,7 +64,9 @@ describe('deployment files', () => {
     }
     // compose refuses to start without the challenge secret, which production requires
     assert.throws(() => substitute(api.environment!.CHALLENGE_SECRET, {}), /set CHALLENGE_SECRET/);
-    const env = Object.fromEntries(Object.entries(api.environment!).map(([k, v]) => [k, substitute(String(v), { CHALLENGE_SECRET: 'secret' })]));
+    assert.throws(() => substitute(api.environment!.CHALLENGE_SITE_KEY, {}), /set CHALLENGE_SITE_KEY/);
+    const challenge = { CHALLENGE_SECRET: 'secret', CHALLENGE_SITE_KEY: 'site-key' };
+    const env = Object.fromEntries(Object.entries(api.environment!).map(([k, v]) => [k, substitute(String(v), challenge)]));
     const config = loadConfig(env);
     assert.equal(config.production, true);
     assert.equal(config.host, '0.0.0.0');
@@ -116,7 +118,7 @@ describe('deployment files', () => {
     const [name, , mode] = mount.split(':');
     assert.ok(name in compose.volumes, `${name} is a named volume, not the container's own directory`);
     assert.notEqual(mode, 'ro');
-    const env = Object.fromEntries(Object.entries(api.environment!).map(([k, v]) => [k, substitute(String(v), { CHALLENGE_SECRET: 'secret' })]));
+    const env = Object.fromEntries(Object.entries(api.environment!).map(([k, v]) => [k, substitute(String(v), { CHALLENGE_SECRET: 'secret', CHALLENGE_SITE_KEY: 'site-key' })]));
     assert.equal(env.SMTP_URL, '', 'SMTP_URL is empty unless the operator sets it');
     assert.equal(loadConfig(env).leads.mailSpool, spool);
     // the declaration is what lets production start: without it the same settings are refused

@@ -81,7 +81,7 @@ describe('the Docker image, built from the Dockerfile without a daemon', () => {
   });
 
   it('refuses to start in production with the mail spool not declared a volume', async () => {
-    const run = watch(builder.run(image, image.cmd, { env: { CHALLENGE_SECRET: 'secret', HOST: '127.0.0.1', PORT: '0' } }));
+    const run = watch(builder.run(image, image.cmd, { env: { CHALLENGE_SECRET: 'secret', CHALLENGE_SITE_KEY: 'site-key', HOST: '127.0.0.1', PORT: '0' } }));
     assert.equal(await run.exited, 1, run.output());
     assert.match(run.output(), /SMTP_URL is unset, so enquiry mail is written as \.eml files to LEADS_MAIL_SPOOL \(\/srv\/mail\)/);
   });
@@ -91,7 +91,7 @@ describe('the Docker image, built from the Dockerfile without a daemon', () => {
     t.after(() => verifier.stop());
     const api = compose.services.api;
     const env = {
-      CHALLENGE_SECRET: verifier.secret, CHALLENGE_VERIFY_URL: verifier.url, BUILD_SHA: 'image-test',
+      CHALLENGE_SECRET: verifier.secret, CHALLENGE_SITE_KEY: 'site-key', CHALLENGE_VERIFY_URL: verifier.url, BUILD_SHA: 'image-test',
       LEADS_MAIL_SPOOL_VOLUME: api.environment!.LEADS_MAIL_SPOOL_VOLUME, LEADS_MAIL_SPOOL: api.environment!.LEADS_MAIL_SPOOL,
       // the host's network: loopback and a free port instead of the container's 0.0.0.0:3000
       HOST: '127.0.0.1', PORT: '0',

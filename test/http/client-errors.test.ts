@@ -61,11 +61,11 @@ describe('requests Node refuses before they reach the app (clientErrorHandler), 
     await app.close();
   });
 
-  it('malformed: 400 problem+json; with the rate-limit headers when the request line parses, and 429 over the limit', async () => {
+  it('malformed: 400 problem+json with the rate-limit headers, counted when the request line parses, and 429 over the limit', async () => {
     const { app, port } = await listening({ RATE_LIMIT_READS: '2' });
     const garbage = await raw(port, ['GARBAGE\r\n\r\n']);
     assertProblem(garbage, 400, 'VALIDATION_FAILED');
-    assert.equal(garbage.headers['ratelimit-limit'], undefined, 'no request line, nothing to count');
+    assert.deepEqual(rateHeaders(garbage).slice(0, 2), ['2', '2'], 'no request line: the socket address\'s bucket, not counted');
     const badHeader = (n: number) => raw(port, [`GET /v1/config HTTP/1.1\r\nHost: x\r\nbad header ${n}\r\n\r\n`]);
     const first = await badHeader(1);
     assertProblem(first, 400, 'VALIDATION_FAILED');
@@ -78,12 +78,15 @@ describe('requests Node refuses before they reach the app (clientErrorHandler), 
     await app.close();
   });
 
-  it('a client too slow to send its request: 408 problem+json, connection closed', async () => {
+  it('a client too slow to send its request: 408 problem+json with the rate-limit headers, connection closed', async () => {
     const { app, port } = await listening({ REQUEST_TIMEOUT_MS: '300' });
     const r = await raw(port, ['GET /v1/config HTTP/1.1\r\nHost: x\r\n']);
     const problem = assertProblem(r, 408, 'VALIDATION_FAILED');
     assert.match(problem.detail ?? '', /not received in time/);
     assert.equal(r.headers.connection, 'close');
+    const [limit, remaining, reset] = rateHeaders(r);
+    assert.deepEqual([limit, remaining], ['1000000', '1000000'], 'the socket address\'s bucket, not counted');
+    assert.ok(Number(reset) >= 1);
     await app.close();
   });
 

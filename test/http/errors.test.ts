@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
@@ -61,6 +63,59 @@ describe('error handling', () => {
 
   it('passes 502 UPSTREAM_UNAVAILABLE through', async () => {
     assertProblem(await app.inject({ url: '/v1/test/upstream' }), 502, 'UPSTREAM_UNAVAILABLE');
+  });
+
+  it('says when to retry on every 502 and 503: Retry-After on an upstream failure and on a draining replica\'s readiness', async () => {
+    const upstream = await app.inject({ url: '/v1/test/upstream' });
+    assertProblem(upstream, 502, 'UPSTREAM_UNAVAILABLE');
+    assert.equal(upstream.headers['retry-after'], '1');
+    const draining = await testApp();
+    try {
+      draining.lifecycle.draining = true;
+      const res = await draining.inject({ url: '/readyz' });
+      assertProblem(res, 503, 'UPSTREAM_UNAVAILABLE');
+      assert.equal(res.headers['retry-after'], '1');
+      assert.ok(res.headers['ratelimit-limit']);
+    } finally {
+      await draining.close();
+    }
+  });
+
+  it('answers a request that reaches a closing server with 503 problem+json, Retry-After and RateLimit-*, not Fastify\'s plain JSON', async () => {
+    let started!: () => void;
+    const inFlight = new Promise<void>((resolve) => { started = resolve; });
+    let finish!: () => void;
+    const slow: FastifyPluginAsync = async (a) => {
+      a.get('/v1/test/slow', async () => {
+        started();
+        await new Promise<void>((resolve) => { finish = resolve; });
+        return { ok: true };
+      });
+    };
+    const closing = await testApp({ plugins: [slow] });
+    await closing.listen({ port: 0, host: '127.0.0.1' });
+    const socket = connect((closing.server.address() as AddressInfo).port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => { received += chunk.toString('latin1'); });
+    socket.write('GET /v1/test/slow HTTP/1.1\r\nHost: x\r\n\r\n');
+    await inFlight;
+    const closed = closing.close();
+    // a keep-alive connection still open while the server closes: its next request
+    socket.write('GET /v1/config HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    finish();
+    await once(socket, 'close');
+    await closed;
+    const second = received.slice(received.indexOf('HTTP/1.1', 1));
+    const [head, body] = second.split('\r\n\r\n');
+    assert.match(head, /^HTTP\/1.1 503 /, received);
+    assert.match(head, /\r\ncontent-type: application\/problem\+json/i);
+    assert.match(head, /\r\nretry-after: 1\r\n/i);
+    assert.match(head, /\r\nratelimit-remaining: \d+\r\n/i);
+    assert.match(head, /\r\nconnection: close\r\n/i);
+    const p = ProblemSchema.parse(JSON.parse(body));
+    assert.equal(p.status, 503);
+    assert.equal(p.code, 'UPSTREAM_UNAVAILABLE');
   });
 
   it('never sends WWW-Authenticate', async () => {

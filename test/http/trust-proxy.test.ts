@@ -11,7 +11,9 @@ import { testApp } from '../support/app.ts';
 const leadsLike: FastifyPluginAsync = async (app) => {
   registerRoute(app, defineRoute({
     operationId: 'probeLead', method: 'POST', url: '/v1/test/lead', summary: 'lead-like', response: z.unknown(),
-    statuses: [200, 429], cache: 'no-store', rateLimit: 'lead', handler: () => ({ data: { ok: true } }),
+    statuses: [200, 429], cache: 'no-store', rateLimit: 'lead',
+    // as the lead routes do for an enquiry they create
+    handler: async ({ request, reply }) => { await request.server.admitEnquiry(request, reply); return { data: { ok: true } }; },
   }));
 };
 
@@ -72,6 +74,21 @@ describe('TRUST_PROXY over a real appending proxy', () => {
       await app.close();
     });
   }
+
+  it('TRUST_PROXY=3 behind one real proxy: X-Forwarded-For "10.9.9.N" gets no fresh bucket (the chain is shorter than declared)', async () => {
+    const app = await testApp({ env: { TRUST_PROXY: '3', RATE_LIMIT_READS: '2' } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const proxy = await appendingProxy((app.server.address() as AddressInfo).port);
+    const port = (proxy.address() as AddressInfo).port;
+    try {
+      const statuses: number[] = [];
+      for (let n = 1; n <= 4; n++) statuses.push((await send(port, 'GET', '/v1/config', { 'x-forwarded-for': `10.9.9.${n}` })).status);
+      assert.deepEqual(statuses, [200, 200, 429, 429]);
+    } finally {
+      proxy.close();
+      await app.close();
+    }
+  });
 
   it('without TRUST_PROXY the proxy is the client, and X-Forwarded-For is ignored', async () => {
     const app = await testApp({ env: { RATE_LIMIT_READS: '2' } });

@@ -51,7 +51,7 @@ describe('two replicas sharing PostgreSQL', () => {
   it('50 concurrent enquiries with one key spread over both replicas create exactly 1 enquiry and 49 replays', async (t) => {
     const verifier = await new TestVerifier().start();
     t.after(() => verifier.stop());
-    const { servers, store, smtp } = await replicas(t, { CHALLENGE_SECRET: verifier.secret, CHALLENGE_VERIFY_URL: verifier.url });
+    const { servers, store, smtp } = await replicas(t, { CHALLENGE_SECRET: verifier.secret, CHALLENGE_SITE_KEY: 'test-site-key', CHALLENGE_VERIFY_URL: verifier.url });
     const body = inquiryBody({ challengeToken: verifier.issue() });
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => postInquiry(servers[i % 2], body, 'one-key')));
     assert.deepEqual([...new Set(results.map((r) => r.status))], [200], results.map((r) => r.text).join('\n'));

@@ -131,6 +131,25 @@ forEachStore((kind) => {
       assert.equal(res.headers['ratelimit-remaining'], '0');
       assert.equal(await service.store.countLeads(), 10);
     });
+
+    it('answers replays of a stored enquiry (same Idempotency-Key, same body) without counting them: 20 tries, 20 × 200, one lead', async (t) => {
+      const { post, service } = await setup(t, kind, { env: { RATE_LIMIT_LEADS: '3' } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++) statuses.push((await post('contact', contactBody(), { 'idempotency-key': 'retry-1' })).statusCode);
+      assert.deepEqual(statuses, Array(20).fill(200));
+      assert.equal(await service.store.countLeads(), 1);
+      // the limit counted the one enquiry created: two new ones are left, then 429
+      const fresh: number[] = [];
+      for (let i = 0; i < 3; i++) fresh.push((await post('contact', contactBody(), { 'idempotency-key': `new-${i}` })).statusCode);
+      assert.deepEqual(fresh, [200, 200, 429]);
+      // over the limit, a replay is still answered with its receipt, and a conflict is still a conflict
+      const replay = await post('contact', contactBody(), { 'idempotency-key': 'retry-1' });
+      assert.equal(replay.statusCode, 200);
+      assert.equal(replay.headers['idempotency-replayed'], 'true');
+      assert.equal(replay.headers['ratelimit-remaining'], '0');
+      problem(await post('contact', contactBody({ message: 'another enquiry' }), { 'idempotency-key': 'retry-1' }), 422, 'IDEMPOTENCY_KEY_CONFLICT');
+      assert.equal(await service.store.countLeads(), 3);
+    });
   });
 
   describe('idempotency', () => {

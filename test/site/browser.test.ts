@@ -1,6 +1,6 @@
 /**
  * The price pages in a real browser (Debian's Chromium, headless, driven by playwright-core): in
- * every locale the chart and the table of /price-index and of a city's /prices page agree with
+ * every locale the chart and the table of each country's /price-index page and of a city's /prices page agree with
  * /api/price-index, as rendered; every chart writes its numbers and months as the locale does,
  * colours no more series than its palette tells apart and clips no text. Screenshots go to
  * test/output/pages/ (git-ignored) for review.
@@ -27,6 +27,8 @@ let origin: string;
 let browser: BrowserContext;
 let profile: string;
 let index: PriceIndexPayload;
+/** each country of the index: its slug and its cities */
+let countries: { slug: string; cities: PriceIndexCity[] }[];
 
 before(async () => {
   s = await sampleApp();
@@ -39,6 +41,9 @@ before(async () => {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   index = (await get(s.app, '/api/price-index')).body.data;
+  const geo = (await get(s.app, '/v1/geo/bootstrap?locale=en')).body.data;
+  countries = geo.countries.map((c: { slug: string; code: string }) => ({ slug: c.slug, cities: index.cities.filter((x) => x.countryCode === c.code) }))
+    .filter((c: { cities: unknown[] }) => c.cities.length > 0);
   await mkdir(SCREENSHOTS, { recursive: true });
 });
 after(async () => {
@@ -51,7 +56,7 @@ interface Rendered {
   rows: { city: string; product: string; cityName: string; productName: string; sampleSize: number; amounts: Record<string, number | null> }[];
   charts: {
     currency: string | null;
-    bars: { href: string | null; title: string; left: number; width: number }[];
+    bars: { title: string; left: number; width: number }[];
     dots: { title: string; cx: number }[];
   }[];
 }
@@ -78,11 +83,11 @@ const RENDERED = `(() => {
   });
   const charts = [...document.querySelectorAll('figure.index-chart')].map((fig) => ({
     currency: fig.getAttribute('data-currency'),
-    bars: [...fig.querySelectorAll('svg g[aria-label="bar"] rect')].map((r) => {
+    bars: [...fig.querySelectorAll('svg g[data-mark="bar"] rect')].map((r) => {
       const box = r.getBoundingClientRect();
-      return { href: r.closest('a')?.getAttribute('href') ?? null, title: text(r.querySelector('title')), left: box.left, width: box.width };
+      return { title: text(r.querySelector('title')), left: box.left, width: box.width };
     }),
-    dots: [...fig.querySelectorAll('svg g[aria-label="dot"] path')].map((p) => {
+    dots: [...fig.querySelectorAll('svg g[data-mark="dot"] path')].map((p) => {
       const box = p.getBoundingClientRect();
       return { title: text(p.querySelector('title')), cx: box.left + box.width / 2 };
     }),
@@ -116,39 +121,41 @@ const nameOf = (rows: Rendered['rows'], city: string, product: string) => rows.f
 
 describe('price pages in Chromium', () => {
   for (const locale of LOCALES) {
-    it(`/${locale}/price-index: each currency's chart and the table agree with /api/price-index`, async () => {
+    it(`/${locale}/price-index/{country}: each country's chart and table agree with /api/price-index`, async () => {
       const page = await browser.newPage();
-      const res = await page.goto(`${origin}/${locale}/price-index`);
-      assert.equal(res?.status(), 200);
-      const r = await rendered(page);
-      assertTableMatches(r.rows, index.cities, locale);
+      for (const country of countries) {
+        const res = await page.goto(`${origin}/${locale}/price-index/${country.slug}`);
+        assert.equal(res?.status(), 200);
+        const r = await rendered(page);
+        assertTableMatches(r.rows, country.cities, `${locale} ${country.slug}`);
 
-      const currencies = [...new Set(index.cities.filter((c) => c.published).map((c) => c.currency))];
-      assert.deepEqual(r.charts.map((c) => c.currency).sort(), currencies.sort());
-      for (const chart of r.charts) {
-        const cities = index.cities.filter((c) => c.published && c.currency === chart.currency);
-        const where = `${locale} ${chart.currency}`;
-        assert.equal(chart.bars.length, cities.length, `${where}: a bar per published city`);
-        const zero = chart.bars[0].left;
-        const points: { value: number; length: number; what: string }[] = [];
-        for (const c of cities) {
-          const bar = chart.bars.find((b) => b.href === `/${locale}/prices/${c.city.slug}`);
-          assert.ok(bar, `${where}: a bar links to ${c.city.slug}`);
-          const cityName = r.rows.find((row) => row.city === c.city.slug)!.cityName;
-          assert.ok(bar.title.startsWith(`${cityName} · `) && bar.title.includes(`n = ${c.sampleSize} `), `${where}: "${bar.title}"`);
-          points.push({ value: c.median!.amount, length: bar.width, what: `${c.city.slug} all` });
-          for (const t of (c.byType ?? []).filter((b) => b.published)) {
-            const prefix = `${cityName} · ${nameOf(r.rows, c.city.slug, t.optionType)}:`;
-            const dots = chart.dots.filter((d) => d.title.startsWith(prefix));
-            assert.equal(dots.length, 1, `${where}: one dot "${prefix}"`);
-            assert.ok(dots[0].title.includes(`n = ${t.sampleSize} `), `${where}: "${dots[0].title}"`);
-            points.push({ value: t.median!.amount, length: dots[0].cx - zero, what: `${c.city.slug} ${t.optionType}` });
+        const currencies = [...new Set(country.cities.filter((c) => c.published).map((c) => c.currency))];
+        assert.deepEqual(r.charts.map((c) => c.currency).sort(), currencies.sort());
+        for (const chart of r.charts) {
+          const cities = country.cities.filter((c) => c.published && c.currency === chart.currency);
+          const where = `${locale} ${country.slug} ${chart.currency}`;
+          assert.equal(chart.bars.length, cities.length, `${where}: a bar per published city`);
+          const zero = chart.bars[0].left;
+          const points: { value: number; length: number; what: string }[] = [];
+          for (const c of cities) {
+            const cityName = r.rows.find((row) => row.city === c.city.slug)!.cityName;
+            const bar = chart.bars.find((b) => b.title.startsWith(`${cityName} · ${nameOf(r.rows, c.city.slug, 'all')}:`));
+            assert.ok(bar, `${where}: a bar for ${c.city.slug}`);
+            assert.ok(bar.title.includes(`n = ${c.sampleSize} `), `${where}: "${bar.title}"`);
+            points.push({ value: c.median!.amount, length: bar.width, what: `${c.city.slug} all` });
+            for (const t of (c.byType ?? []).filter((b) => b.published)) {
+              const prefix = `${cityName} · ${nameOf(r.rows, c.city.slug, t.optionType)}:`;
+              const dots = chart.dots.filter((d) => d.title.startsWith(prefix));
+              assert.equal(dots.length, 1, `${where}: one dot "${prefix}"`);
+              assert.ok(dots[0].title.includes(`n = ${t.sampleSize} `), `${where}: "${dots[0].title}"`);
+              points.push({ value: t.median!.amount, length: dots[0].cx - zero, what: `${c.city.slug} ${t.optionType}` });
+            }
           }
+          assert.equal(chart.dots.length, points.length - cities.length, `${where}: a dot per published product and no other`);
+          assertProportional(points, where);
         }
-        assert.equal(chart.dots.length, points.length - cities.length, `${where}: a dot per published product and no other`);
-        assertProportional(points, where);
+        if (country === countries[0]) await page.screenshot({ path: join(SCREENSHOTS, `price-index.${country.slug}.${locale}.png`), fullPage: true });
       }
-      await page.screenshot({ path: join(SCREENSHOTS, `price-index.${locale}.png`), fullPage: true });
       await page.close();
     });
 
@@ -196,9 +203,9 @@ const CHARTS = `(() => {
     const scale = frame.width / vb.width;
     const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() !== '').map((t) => {
       const b = t.getBoundingClientRect();
-      const group = t.closest('g[aria-label]');
+      const group = t.closest('g[data-mark]');
       return {
-        role: roles.includes(group?.getAttribute('aria-label')) ? group.getAttribute('aria-label') : 'other',
+        role: roles.includes(group?.getAttribute('data-mark')) ? group.getAttribute('data-mark') : 'other',
         content: t.textContent.trim(),
         box: { left: (b.left - frame.left) / scale, top: (b.top - frame.top) / scale, right: (b.right - frame.left) / scale, bottom: (b.bottom - frame.top) / scale },
       };
@@ -208,8 +215,8 @@ const CHARTS = `(() => {
       label: svg.getAttribute('aria-label'),
       viewBox: { width: vb.width, height: vb.height },
       texts,
-      lineStrokes: [...svg.querySelectorAll('g[aria-label="line"] path')].map((p) => colour(p, 'stroke')),
-      dotColours: [...svg.querySelectorAll('g[aria-label="dot"] :is(circle, path)')].map((d) => { const f = colour(d, 'fill'); return f === 'white' ? colour(d, 'stroke') : f; }),
+      lineStrokes: [...svg.querySelectorAll('g[data-mark="line"] path')].map((p) => colour(p, 'stroke')),
+      dotColours: [...svg.querySelectorAll('g[data-mark="dot"] :is(circle, path)')].map((d) => { const f = colour(d, 'fill'); return f === 'white' ? colour(d, 'stroke') : f; }),
     };
   });
 })()`;
@@ -242,7 +249,7 @@ describe('every chart in every locale', () => {
       const indexPanel = STRINGS[locale].sameSpacesIndex;
       const page = await browser.newPage();
       let charts = 0;
-      for (const path of [`/${locale}/price-index`, ...cities.map((c) => `/${locale}/prices/${c}`)]) {
+      for (const path of [...countries.map((c) => `/${locale}/price-index/${c.slug}`), ...cities.map((c) => `/${locale}/prices/${c}`)]) {
         assert.equal((await page.goto(origin + path))?.status(), 200, path);
         for (const chart of await page.evaluate(CHARTS) as RenderedChart[]) {
           charts++;
@@ -272,12 +279,13 @@ describe('every chart in every locale', () => {
     });
   }
 
-  it('screenshots the price pages at phone and desktop widths', async () => {
+  it('screenshots the price pages and the 404 at phone and desktop widths', async () => {
     for (const width of [390, 1280]) {
       const page = await browser.newPage();
       await page.setViewportSize({ width, height: 900 });
-      for (const path of ['/en/prices', '/de/prices', '/es/price-index', '/de/prices/berlin', '/es/prices/valencia-ve']) {
-        assert.equal((await page.goto(origin + path))?.status(), 200, path);
+      for (const [path, status] of [['/en/prices', 200], ['/de/prices', 200], ['/es/price-index', 200], ['/en/price-index/germany', 200],
+        ['/de/price-index/spain', 200], ['/de/prices/berlin', 200], ['/es/prices/valencia-ve', 200], ['/en/no-such-page', 404], ['/de/space/gone', 404]] as const) {
+        assert.equal((await page.goto(origin + path))?.status(), status, path);
         const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as number;
         assert.ok(overflow <= 0, `${path} at ${width} px: the page is ${overflow} px wider than the window`);
         await page.screenshot({ path: join(SCREENSHOTS, `${path.slice(1).replaceAll('/', '_')}.${width}.png`), fullPage: true });

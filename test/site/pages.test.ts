@@ -11,6 +11,7 @@ import type { PriceHistoryPayload } from '../../contract/research.ts';
 import { PROBLEM_KINDS, toProblem, ApiError } from '../../api/http/problems.ts';
 import { PALETTE } from '../../api/site/charts.ts';
 import { formatMoney, STRINGS } from '../../api/site/strings.ts';
+import { HOME_CITIES_PER_COUNTRY, INDEX_CITIES_PER_PAGE, PRICES_CITIES_PER_PAGE } from '../../api/site/views.ts';
 import { get, SITE } from '../support/app.ts';
 import { html, pathOf, sampleApp, type SampleApp } from './sample.ts';
 
@@ -83,7 +84,7 @@ describe('public pages', () => {
     for (const card of list) {
       const detail = (await get(s.app, `/v1/properties/${card.slug}?locale=de`)).body.data;
       const { doc } = await page(pathOf(detail.webUrl));
-      const rows = [...doc.querySelectorAll('#pricing-heading ~ div tbody tr')];
+      const rows = [...doc.querySelectorAll('#pricing-heading ~ .table-wrap tbody tr')];
       assert.equal(rows.length, detail.pricingOptions.length, card.slug);
       detail.pricingOptions.forEach((o: { title: string; price?: { amount: number; currency: string } }, k: number) => {
         assert.equal(text(rows[k].querySelector('th')), o.title);
@@ -95,7 +96,7 @@ describe('public pages', () => {
     const rates = (await get(s.app, '/v1/market/rates?locale=es')).body.data;
     const madrid = rates.cities.find((c: { city: { slug: string } }) => c.city.slug === 'madrid');
     const { doc: pricesDoc } = await page('/es/prices/madrid');
-    const rateRows = [...pricesDoc.querySelectorAll('#rates-heading ~ div tbody tr')];
+    const rateRows = [...pricesDoc.querySelectorAll('#rates-heading ~ .table-wrap tbody tr')];
     madrid.byType.forEach((b: { sampleSize: number; median: { amount: number; currency: string }; thinSample?: true }, k: number) => {
       const cells = [...rateRows[k].querySelectorAll('td')].map(text);
       assert.deepEqual(cells.slice(0, 2), [String(b.sampleSize), b.thinSample ? STRINGS.es.thinSample : squash(formatMoney('es', b.median))]);
@@ -115,10 +116,17 @@ describe('public pages', () => {
     assert.equal(cards.length, Math.min(24, hub.propertyCount));
   });
 
-  it('tabulate the whole price index as /api/price-index publishes it', async () => {
+  it('tabulate the whole price index as /api/price-index publishes it, a page per country', async () => {
     const index: PriceIndexPayload = (await get(s.app, '/api/price-index')).body.data;
-    const { doc } = await page('/en/price-index');
+    const { doc: indexDoc } = await page('/en/price-index');
+    const countryPages = new Map<string, Document>();
+    for (const a of indexDoc.querySelectorAll('table.index-countries tbody th a')) countryPages.set(a.getAttribute('href')!, (await page(a.getAttribute('href')!)).doc);
+    assert.equal(indexDoc.querySelectorAll('tr[data-city]').length, 0, 'the index page lists countries, not cities');
+    const geo = (await get(s.app, '/v1/geo/bootstrap?locale=en')).body.data;
+    const countryPath = (code: string) => `/en/price-index/${geo.countries.find((c: { code: string }) => c.code === code).slug}`;
+    assert.deepEqual(new Set(countryPages.keys()), new Set(index.cities.map((c) => countryPath(c.countryCode))));
     for (const c of index.cities) {
+      const doc = countryPages.get(countryPath(c.countryCode))!;
       for (const f of [{ product: 'all', ...c }, ...(c.byType ?? []).map((b) => ({ product: b.optionType, ...b }))]) {
         const row = doc.querySelector(`tr[data-city="${c.city.slug}"][data-product="${f.product}"]`);
         assert.ok(row, `${c.city.slug} ${f.product}`);
@@ -135,7 +143,9 @@ describe('public pages', () => {
         }
       }
     }
-    assert.equal(doc.querySelectorAll('tr[data-city]').length, index.cities.reduce((n, c) => n + 1 + (c.byType?.length ?? 0), 0));
+    assert.equal([...countryPages.values()].reduce((n, doc) => n + doc.querySelectorAll('tr[data-city]').length, 0),
+      index.cities.reduce((n, c) => n + 1 + (c.byType?.length ?? 0), 0));
+    const doc = indexDoc;
     assert.ok(doc.querySelector('#methodology h2'), 'the methodology section the methodologyUrl points to');
     const bib = doc.querySelector('#cite-heading ~ ul a[href$="/citation.bib"]')?.getAttribute('href');
     assert.ok(bib, 'links the release\'s BibTeX');
@@ -146,16 +156,18 @@ describe('public pages', () => {
     assert.equal(text(doc.querySelector('main [role="note"] span')), index.source.description, 'sample data says so');
     const docs = html((await s.app.inject({ url: '/docs' })).body);
     assert.equal(text(docs.querySelector('[role="note"]')), `Sample data, not real prices. ${index.source.description}`, '/docs says so too');
-    const charts = [...doc.querySelectorAll('figure.index-chart')];
-    assert.deepEqual(charts.map((f) => f.getAttribute('data-currency')).sort(), [...new Set(index.cities.filter((c) => c.published).map((c) => c.currency))].sort());
-    for (const f of charts) {
-      const published = index.cities.filter((c) => c.published && c.currency === f.getAttribute('data-currency'));
-      assert.equal(f.querySelectorAll('svg a rect').length, published.length, 'a bar per published city');
-      assert.ok(f.querySelector('figcaption'));
+    for (const [path, countryDoc] of countryPages) {
+      const mine = index.cities.filter((c) => countryPath(c.countryCode) === path);
+      const charts = [...countryDoc.querySelectorAll('figure.index-chart')];
+      assert.deepEqual(charts.map((f) => f.getAttribute('data-currency')), [...new Set(mine.filter((c) => c.published).map((c) => c.currency))], path);
+      for (const f of charts) {
+        assert.equal(f.querySelectorAll('svg g[data-mark="bar"] rect').length, mine.filter((c) => c.published).length, `${path}: a bar per published city`);
+        assert.ok(f.querySelector('figcaption'));
+      }
     }
   });
 
-  it('tabulate the monthly history as /api/price-index/history publishes it, beside a chart per currency', async () => {
+  it('tabulate the monthly history as /api/price-index/history publishes it, beside a chart per country', async () => {
     const history: PriceHistoryPayload = (await get(s.app, '/api/price-index/history')).body.data;
     const cell = (c: Element | null) => ({
       sampleSize: Number(c?.getAttribute('data-sample-size')), amount: c?.getAttribute('data-amount') ?? undefined,
@@ -165,24 +177,35 @@ describe('public pages', () => {
       sampleSize: p.sampleSize, amount: p.published ? String(p.median!.amount) : undefined, index: p.index === undefined ? undefined : String(p.index),
     });
 
-    const { doc } = await page('/de/price-index');
+    const index: PriceIndexPayload = (await get(s.app, '/api/price-index')).body.data;
+    const countryOf = new Map(index.cities.map((c) => [c.city.slug, c.countryCode]));
+    const geo = (await get(s.app, '/v1/geo/bootstrap?locale=de')).body.data;
+    const docs = new Map<string, Document>();
+    for (const c of geo.countries) {
+      if (index.cities.some((x) => x.countryCode === c.code)) docs.set(c.code, (await page(`/de/price-index/${c.slug}`)).doc);
+    }
     for (const c of history.cities) {
-      const row = doc.querySelector(`table.history-table tr[data-row="${c.city.slug}"]`);
+      const row = docs.get(countryOf.get(c.city.slug)!)!.querySelector(`table.history-table tr[data-row="${c.city.slug}"]`);
       assert.ok(row, c.city.slug);
       assert.deepEqual(history.months.map((m) => cell(row.querySelector(`[data-column="${m}"]`))), c.points.map(point), c.city.slug);
     }
-    const currencies = [...new Set(history.cities.filter((c) => c.points.some((p) => p.published)).map((c) => c.currency))].sort();
-    assert.deepEqual([...doc.querySelectorAll('figure.history-chart')].map((f) => f.getAttribute('data-currency')).sort(), currencies);
+    for (const [code, doc] of docs) {
+      const currencies = [...new Set(history.cities.filter((c) => countryOf.get(c.city.slug) === code && c.points.some((p) => p.published)).map((c) => c.currency))];
+      assert.deepEqual([...doc.querySelectorAll('figure.history-chart')].map((f) => f.getAttribute('data-currency')), currencies, code);
+    }
 
-    // 21 cities in EUR: the palette's worth with the largest latest samples in colour, named in the legend; the rest grey, each linked to its page
-    const eur = history.cities.filter((c) => c.currency === 'EUR' && c.points.some((p) => p.published));
+    // 8 cities in Germany: the palette's worth with the largest latest samples in colour, named in the legend; the rest grey, each named by its title and linked from the table
+    const doc = docs.get('DE')!;
+    const eur = history.cities.filter((c) => countryOf.get(c.city.slug) === 'DE' && c.points.some((p) => p.published));
     assert.ok(eur.length > PALETTE.length);
     const eurChart = doc.querySelector('figure.history-chart[data-currency="EUR"]')!;
     const largest = [...eur].sort((a, b) => b.points.at(-1)!.sampleSize - a.points.at(-1)!.sampleSize).slice(0, PALETTE.length);
     const cityName = (slug: string) => text(doc.querySelector(`table.history-table tr[data-row="${slug}"] th`));
-    assert.deepEqual(new Set([...eurChart.querySelectorAll('span[class$="-swatch"]')].map(text)), new Set(largest.map((c) => cityName(c.city.slug))));
-    const linked = [...eurChart.querySelectorAll('svg.history-median g[aria-label="line"] a[href]')].map((a) => a.getAttribute('href'));
-    assert.deepEqual(new Set(linked), new Set(eur.filter((c) => !largest.includes(c)).map((c) => `/de/prices/${c.city.slug}`)));
+    assert.deepEqual(new Set([...eurChart.querySelectorAll('span.chart-swatch')].map(text)), new Set(largest.map((c) => cityName(c.city.slug))));
+    const grey = eur.filter((c) => !largest.includes(c));
+    const titled = [...eurChart.querySelectorAll('svg.history-median g[data-mark="line"] path title')].map(text);
+    assert.deepEqual(new Set(titled), new Set(grey.map((c) => cityName(c.city.slug))));
+    for (const c of grey) assert.equal(doc.querySelector(`table.history-table tr[data-row="${c.city.slug}"] th a`)?.getAttribute('href'), `/de/prices/${c.city.slug}`);
     assert.equal(text(eurChart.querySelector('p')), STRINGS.de.historyOthers(eur.length - PALETTE.length));
 
     const london = history.cities.find((c) => c.city.slug === 'london')!;
@@ -193,7 +216,7 @@ describe('public pages', () => {
       assert.ok(row, m);
       assert.deepEqual(series.map((x) => cell(row.querySelector(`[data-column="${x.key}"]`))), series.map((x) => point(x.points[k])), m);
     });
-    const marks = (panel: string) => cityDoc.querySelectorAll(`figure.history-chart svg.history-${panel} g[aria-label="dot"] :is(circle, path)`);
+    const marks = (panel: string) => cityDoc.querySelectorAll(`figure.history-chart svg.history-${panel} g[data-mark="dot"] :is(circle, path)`);
     assert.equal(marks('median').length, series.reduce((n, x) => n + x.points.filter((p) => p.published).length, 0), 'a median per published month');
     assert.equal(marks('index').length, series.reduce((n, x) => n + x.points.filter((p) => p.index !== undefined).length, 0), 'an index mark per indexed month');
     assert.ok(marks('index').length > 0, 'London has a same-spaces index');
@@ -228,7 +251,7 @@ describe('public pages', () => {
     }
     const graz = (await get(s.app, '/v1/market/rates?locale=en&city=graz')).body.data.cities[0];
     const { doc } = await page('/en/prices/graz');
-    const rows = [...doc.querySelectorAll('#rates-heading ~ div tbody tr[data-product]')];
+    const rows = [...doc.querySelectorAll('#rates-heading ~ .table-wrap tbody tr[data-product]')];
     assert.equal(rows.length, graz.byType.length);
     for (const row of rows) assert.equal(text(row.querySelector('[data-thin-sample]')), STRINGS.en.thinSample, 'every product of Graz is a thin sample');
   });
@@ -243,11 +266,14 @@ describe('public pages', () => {
 
       const { doc: prices } = await page(`/${locale}/prices`);
       assert.deepEqual(valencias.map((c: { slug: string }) => text(prices.querySelector(`tr[data-city="${c.slug}"] th[scope="rowgroup"]`))), names);
-      const { doc: index } = await page(`/${locale}/price-index`);
-      assert.deepEqual(valencias.map((c: { slug: string }) => text(index.querySelector(`table.index-table tr[data-city="${c.slug}"] th[scope="rowgroup"]`))), names);
-      assert.deepEqual(valencias.map((c: { slug: string }) => text(index.querySelector(`table.history-table tr[data-row="${c.slug}"] th`))), names);
-      const chartText = [...index.querySelectorAll('figure.index-chart svg text')].map(text);
-      for (const name of names) assert.ok(chartText.includes(name), `${locale}: the index chart names ${name}`);
+      for (const [k, c] of valencias.entries()) {
+        const country = geo.countries.find((x: { code: string }) => x.code === c.countryCode).slug;
+        const { doc: index } = await page(`/${locale}/price-index/${country}`);
+        assert.equal(text(index.querySelector(`table.index-table tr[data-city="${c.slug}"] th[scope="rowgroup"]`)), names[k]);
+        assert.equal(text(index.querySelector(`table.history-table tr[data-row="${c.slug}"] th`)), names[k]);
+        const chartText = [...index.querySelectorAll('figure.index-chart svg text')].map(text);
+        assert.ok(chartText.includes(names[k]), `${locale}: the index chart names ${names[k]}`);
+      }
 
       for (const [k, c] of valencias.entries()) {
         const cite = (await get(s.app, `/v1/market/rates?locale=${locale}&city=${c.slug}`)).body.meta.citation;
@@ -261,7 +287,7 @@ describe('public pages', () => {
 
   it('are accessible without scripts: one h1, no skipped heading level, labelled navigation, alt text, table captions', async () => {
     const urls = ['/en', '/de/coworking/germany/berlin', '/es/space/almendra-arganzuela', '/de/operator/almendra-espacios', '/en/best/madrid',
-      '/es/prices', '/de/prices/london', '/en/price-index', '/problems/rate-limited'];
+      '/es/prices', '/de/prices/london', '/en/price-index', '/de/price-index/germany', '/problems/rate-limited'];
     for (const url of urls) {
       const { doc } = await page(url);
       assert.equal(doc.querySelectorAll('h1').length, 1, url);
@@ -275,23 +301,23 @@ describe('public pages', () => {
       for (const nav of doc.querySelectorAll('nav')) assert.ok(nav.getAttribute('aria-label') || nav.getAttribute('aria-labelledby'), url);
       for (const img of doc.querySelectorAll('main img')) assert.ok(img.getAttribute('alt'), url);
       for (const table of doc.querySelectorAll('table')) assert.ok(table.querySelector('caption') || table.querySelector('thead th'), url);
-      for (const svg of doc.querySelectorAll('figure.chart > figure > svg, figure.chart svg[aria-label]')) assert.ok(svg.getAttribute('aria-label'), url);
+      for (const svg of doc.querySelectorAll('figure.chart > svg')) {
+        assert.equal(svg.getAttribute('role'), 'img', url);
+        assert.ok(svg.getAttribute('aria-label'), url);
+      }
     }
   });
 
-  it('answer an unknown page with an HTML 404 in its locale, and an unknown locale with a problem', async () => {
+  it('answer an unknown page with an HTML 404 in its locale', async () => {
     for (const url of ['/en/space/no-such-space', '/de/operator/nobody', '/es/best/atlantis', '/en/prices/atlantis',
-      '/en/coworking/atlantis', '/en/coworking/spain/berlin', '/en/coworking/germany/berlin/madrid-centro', '/problems/teapot']) {
+      '/en/coworking/atlantis', '/en/coworking/spain/berlin', '/en/coworking/germany/berlin/madrid-centro', '/problems/teapot', '/fr/price-index']) {
       const r = await get(s.app, url);
       assert.equal(r.status, 404, url);
       assert.equal(r.headers['content-type'], 'text/html; charset=utf-8', url);
       assert.equal(r.headers['cache-control'], 'no-store', url);
       const doc = html(r.raw.body);
-      assert.equal(doc.documentElement.getAttribute('lang'), url.startsWith('/problems') ? 'en' : url.slice(1, 3));
+      assert.equal(doc.documentElement.getAttribute('lang'), url.startsWith('/problems') || url.startsWith('/fr') ? 'en' : url.slice(1, 3));
     }
-    const fr = await get(s.app, '/fr/price-index');
-    assert.equal(fr.status, 404);
-    assert.equal(fr.headers['content-type'], 'application/problem+json; charset=utf-8');
   });
 
   it('carry Cache-Control and a strong ETag, answering 304 to a matching If-None-Match', async () => {
@@ -308,6 +334,34 @@ describe('public pages', () => {
       assert.match(etag, /^"[\w-]+"$/);
       const again = await get(s.app, url, { 'if-none-match': etag });
       assert.equal(again.status, 304, url);
+    }
+  });
+});
+
+describe('pages that grow with the catalogue', () => {
+  it('split or page: the index lists countries, a country page its cities, the prices and the home a bounded number', async () => {
+    const index: PriceIndexPayload = (await get(s.app, '/api/price-index')).body.data;
+    for (const locale of LOCALES) {
+      const geo = (await get(s.app, `/v1/geo/bootstrap?locale=${locale}`)).body.data;
+      const { doc } = await page(`/${locale}/price-index`);
+      const countryLinks = [...doc.querySelectorAll('main a')].map((a) => a.getAttribute('href')!).filter((h) => h.startsWith(`/${locale}/price-index/`));
+      const cityLinks = [...doc.querySelectorAll('main a')].filter((a) => a.getAttribute('href')!.startsWith(`/${locale}/prices/`));
+      assert.equal(cityLinks.length, 0, `${locale}: the index page links no city`);
+      assert.equal(countryLinks.length, new Set(index.cities.map((c) => c.countryCode)).size, `${locale}: a link per country`);
+      for (const href of countryLinks) {
+        const country = geo.countries.find((c: { slug: string }) => href.endsWith(`/${c.slug}`));
+        const { doc: countryDoc } = await page(href);
+        const cities = new Set([...countryDoc.querySelectorAll('table.index-table tr[data-city]')].map((r) => r.getAttribute('data-city')));
+        assert.ok(cities.size <= INDEX_CITIES_PER_PAGE, href);
+        assert.deepEqual(cities, new Set(index.cities.filter((c) => c.countryCode === country.code).map((c) => c.city.slug)), `${href}: its cities, only them`);
+        assert.equal((await get(s.app, `${href}?page=2`)).status, 404, 'no page past the last');
+      }
+      const { doc: prices } = await page(`/${locale}/prices`);
+      assert.ok(new Set([...prices.querySelectorAll('tr[data-city]')].map((r) => r.getAttribute('data-city'))).size <= PRICES_CITIES_PER_PAGE);
+      const { doc: home } = await page(`/${locale}`);
+      for (const ul of home.querySelectorAll('#countries-heading ~ ul')) {
+        assert.ok(ul.querySelectorAll(`a[href^="/${locale}/coworking/"]`).length <= HOME_CITIES_PER_COUNTRY + 1, `${locale}: a country's largest cities, then its hub`);
+      }
     }
   });
 });

@@ -11,7 +11,7 @@ import { loadBuild, type LoadedBuild } from '../../api/build/load.ts';
 import { staticCatalog } from '../../api/build/store.ts';
 import { runBuild } from '../../pipeline/run.ts';
 import { quietProgress } from '../support/pipeline-fixtures.ts';
-import { SITE, testApp } from '../support/app.ts';
+import { SITE, testApp, type TestAppOptions } from '../support/app.ts';
 
 export const SAMPLE_DATA = join(import.meta.dirname, '..', '..', 'data');
 export const BASE = 'https://api.deskatlas.test';
@@ -22,11 +22,12 @@ export interface SampleApp {
   close(): Promise<void>;
 }
 
-export async function sampleApp(env: Record<string, string> = {}): Promise<SampleApp> {
+/** `opts`: the app's other options (a leads service for the enquiry forms). */
+export async function sampleApp(env: Record<string, string> = {}, opts: Omit<TestAppOptions, 'env' | 'catalog'> = {}): Promise<SampleApp> {
   const distDir = await mkdtemp(join(tmpdir(), 'desk-atlas-pages-'));
   const built = await runBuild({ dataDir: SAMPLE_DATA, distDir, progress: quietProgress });
   const build = await loadBuild(built.buildDir, { siteUrl: SITE });
-  const app = await testApp({ catalog: staticCatalog(build), env });
+  const app = await testApp({ ...opts, catalog: staticCatalog(build), env });
   return {
     app,
     build,

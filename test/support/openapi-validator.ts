@@ -6,7 +6,7 @@
  * Idempotency-Replayed) is present when required and valid, and the body validates. Errors on
  * paths the document does not know (unknown routes) must still be problem+json with a matching
  * status; the public pages (api/site/pages.ts, not API operations) are not in the document and
- * answer their 404s in HTML. A mismatch makes `app.inject` reject, which fails the test that made the request.
+ * answer their errors in HTML. A mismatch makes `app.inject` reject, which fails the test that made the request.
  */
 import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
@@ -40,6 +40,9 @@ const pointer = (parts: string[]) => '#/' + parts.map((p) => encodeURIComponent(
 
 /** Routes the app itself serves; a test's own probe routes are not expected in the document. */
 const SERVED = new Set(routes(FILTERS).map((r) => `${r.method} ${r.url}`));
+/** The first path segments of the API's routes: any other URL is a page's, whose errors are HTML pages (api/site/pages.ts). */
+const firstSegment = (url: string) => url.split(/[/?#]/)[1] ?? '';
+const API_SEGMENTS = new Set(routes(FILTERS).map((r) => firstSegment(r.url)));
 
 export class OpenApiValidator {
   readonly doc: Json;
@@ -167,9 +170,10 @@ export class OpenApiValidator {
     }
     if (res.statusCode === 429 && res.headers['retry-after'] === undefined) problems.push('missing header Retry-After');
     if (method === 'HEAD') return problems;
-    // a public page (api/site/pages.ts) answers its errors as a page too: one that does not exist, a search with bad parameters;
-    // and its Markdown twin in Markdown
-    if ((res.statusCode === 404 || res.statusCode === 400) && res.route !== undefined && ['text/html', 'text/markdown'].includes(mediaType(res.headers['content-type']))) return problems;
+    // a public page (api/site/pages.ts) answers its errors as a page too: one that does not exist or failed, a search with bad
+    // parameters, an enquiry form shown again with its problems (api/site/enquiry.ts: 400, 403, 422, 429, 502); a page's Markdown twin in Markdown
+    const page = !API_SEGMENTS.has(firstSegment(res.url));
+    if (page && ['text/html', 'text/markdown'].includes(mediaType(res.headers['content-type']))) return problems;
     if (mediaType(res.headers['content-type']) !== 'application/problem+json') {
       return [...problems, `error ${res.statusCode} is not application/problem+json but "${res.headers['content-type']}"`];
     }

@@ -1,7 +1,7 @@
 /**
- * POST /v1/leads/contact and /v1/leads/inquiry. Order of checks: the body (400, unknown spaces
- * included), the Idempotency-Key header (400), then the service: idempotency replay or conflict
- * (422) before the challenge (403, 502).
+ * POST /v1/leads/contact and /v1/leads/inquiry. Order of checks: the read limit (429), the body
+ * (400, unknown spaces included), the Idempotency-Key header (400), then the service: idempotency
+ * replay or conflict (422), the enquiry limit (429: a replay is not counted), the challenge (403, 502).
  */
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -9,10 +9,10 @@ import {
   ContactBodySchema, IDEMPOTENCY_HEADER, IdempotencyKeySchema, InquiryBodySchema, LeadReceiptResponseSchema,
   type LeadEndpoint,
 } from '../../../contract/leads.ts';
-import type { LeadRouting } from '../../../contract/build.ts';
 import type { LeadRoutes } from '../../build/load.ts';
 import { ApiError, validationFailed, type FieldError } from '../../http/problems.ts';
 import { LeadRefusedError } from '../../leads/service.ts';
+import { submitLead } from '../../leads/submit.ts';
 import { defineRoute, type RouteContext, type RouteResult } from '../../http/route.ts';
 
 const REPLAYED_HEADER = 'Idempotency-Replayed';
@@ -37,23 +37,12 @@ function checkSpaces(properties: string[], routes: LeadRoutes) {
 
 async function submit(endpoint: LeadEndpoint, ctx: RouteContext<unknown, unknown, z.output<typeof ContactBodySchema | typeof InquiryBodySchema>>): Promise<RouteResult> {
   const { request, reply, body, build } = ctx;
-  const service = request.server.leads;
-  if (!service) throw new Error('this app was built without a leads service');
-  const properties = 'properties' in body ? body.properties : undefined;
-  if (properties) checkSpaces(properties, build.leadRouting);
-  // the routes of the spaces it names, read from the build's lead routing
-  const routing: LeadRouting = {};
-  for (const slug of new Set(properties)) routing[slug] = (await build.leadRouting.get(slug))!;
-  const result = await service.submit({ endpoint, body, idempotencyKey: idempotencyKey(request), remoteIp: request.ip, routing })
+  if ('properties' in body) checkSpaces(body.properties, build.leadRouting);
+  const result = await submitLead(request, reply, build.leadRouting, { endpoint, body, idempotencyKey: idempotencyKey(request) })
     .catch((err: unknown) => {
       if (!(err instanceof LeadRefusedError)) throw err;
-      if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
       throw new ApiError(err.code, err.message);
     });
-  // Reference, endpoint and counts only: never name, email, phone or message.
-  request.log.info({
-    reference: result.body.data.reference, endpoint, replayed: result.replayed, properties: properties?.length,
-  }, result.replayed ? 'lead replayed' : 'lead received');
   reply.code(result.statusCode);
   if (result.replayed) reply.header(REPLAYED_HEADER, 'true');
   return { json: JSON.stringify(result.body) };
