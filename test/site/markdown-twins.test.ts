@@ -131,9 +131,20 @@ describe('Markdown twins', () => {
       const indexText = await citedTwin(index.meta.citation);
       const published = index.data.cities.filter((c: { published: boolean }) => c.published);
       assert.ok(published.length > 0);
-      for (const c of published) {
-        const row = `| ${formatNumber(locale, c.sampleSize)} | ${money(c.median)} | ${money(c.average)} | ${money(c.min)} | ${money(c.max)} |`;
-        assert.ok(indexText.includes(`](${SITE}/${locale}/prices/${c.city.slug}.md) | ${t.allDesks} ${row}`), `price index: ${c.city.slug} ${row}`);
+      for (const country of geo.countries.filter((c: { code: string }) => index.data.cities.some((i: { countryCode: string }) => i.countryCode === c.code))) {
+        assert.ok(indexText.includes(`| [${country.name}](${SITE}/${locale}/price-index/${country.slug}.md) |`), `price index: ${country.slug}`);
+        // every page of the country's index, as the twins link them
+        let countryText = '';
+        for (let n = 1; ; n++) {
+          const r = await get(s.app, `/${locale}/price-index/${country.slug}.md${n > 1 ? `?page=${n}` : ''}`);
+          if (r.status === 404 && n > 1) break;
+          assert.equal(r.status, 200, `${country.slug} page ${n}`);
+          countryText += plain(r.raw.body);
+        }
+        for (const c of published.filter((i: { countryCode: string }) => i.countryCode === country.code)) {
+          const row = `| ${formatNumber(locale, c.sampleSize)} | ${money(c.median)} | ${money(c.average)} | ${money(c.min)} | ${money(c.max)} |`;
+          assert.ok(countryText.includes(`](${SITE}/${locale}/prices/${c.city.slug}.md) | ${t.allDesks} ${row}`), `price index of ${country.slug}: ${c.city.slug} ${row}`);
+        }
       }
       assert.ok(indexText.includes(s.build.manifest.releaseId), 'price index: its release');
       assert.match(indexText, /\n#### /, 'price index: the methodology, its headings below the page\'s');
