@@ -43,7 +43,9 @@ function demote(markdown: string, shift: number): string {
 /** A page's twin from the model its HTML template is given; links to pages lead to their twins, every link absolute. */
 export function renderTwin(template: string, model: Record<string, unknown>, siteUrl: string): string {
   const abs = (href: string) => (href.startsWith('/') ? siteUrl + href : href);
-  return `${eta.render(`./${template}`, { ...model, abs, twin: (path: string) => abs(twinPath(path)), escape: escapeMarkdown, demote }).trimEnd()}\n`;
+  const markdown = eta.render(`./${template}`, { ...model, abs, twin: (path: string) => abs(twinPath(path)), escape: escapeMarkdown, demote });
+  // a section left out (an empty pager, a missing figure) leaves its blank lines behind
+  return `${markdown.replace(/\n{3,}/g, '\n\n').trim()}\n`;
 }
 
 /** The twin's answer where the page answers an error page: 404 (nothing here) or 500 (this page failed). */
