@@ -19,7 +19,7 @@ import {
   MarketRatesPayloadSchema, PlaceHubSchema, PriceIndexCitySchema, RankingsPayloadSchema,
   SnapshotSourceSchema, SuggestionSchema, operatorHubShape,
 } from './market.ts';
-import { PriceHistoryFileSchema, RejectsSummarySchema, RELEASE_ID_PATTERN } from './research.ts';
+import { BULK_FILES, PriceHistoryFileSchema, RejectsSummarySchema, RELEASE_ID_PATTERN } from './research.ts';
 import { SUGGEST_INDEX_FILE } from './suggest-index.ts';
 
 /** Where the pipeline publishes (`builds/<id>/`, the `current` link) and the API serves from, unless DIST_DIR says otherwise. */
@@ -348,4 +348,6 @@ export const OTHER_BUILD_FILES = [
   'price-report.csv', 'price-report-history.csv', 'price-report.datapackage.json', 'rejects.csv',
   /** pipeline/methodology.md as it was when the build was made: the text the price-index page renders */
   'methodology.md',
+  /** served from the release alone */
+  ...BULK_FILES,
 ] as const;

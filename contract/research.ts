@@ -74,10 +74,15 @@ export type RejectsSummary = z.infer<typeof RejectsSummarySchema>;
  * datapackage.json lists every file with its sha256 and size.
  */
 export const RELEASES_DIR = 'releases';
-export const RELEASE_FILES = [
+/** The price index's files in a release. */
+export const INDEX_RELEASE_FILES = [
   'price-report.csv', 'price-report-history.csv', 'price-index.json', 'price-history.json', 'rejects-summary.json', 'source.json',
   'methodology.md',
 ] as const;
+/** The bulk download: the listings and their current offers, as Parquet and as CSV (the same rows). */
+export const BULK_FILES = ['listings.parquet', 'listings.csv', 'offers.parquet', 'offers.csv'] as const;
+export type BulkFile = (typeof BULK_FILES)[number];
+export const RELEASE_FILES = [...INDEX_RELEASE_FILES, ...BULK_FILES] as const;
 export type ReleaseFile = (typeof RELEASE_FILES)[number];
 /**
  * The encodings the pipeline writes beside every research file, in the build and in its release
@@ -86,6 +91,11 @@ export type ReleaseFile = (typeof RELEASE_FILES)[number];
  */
 export const PRECOMPRESSED = [{ encoding: 'br', suffix: '.br' }, { encoding: 'gzip', suffix: '.gz' }] as const;
 export type ContentEncoding = (typeof PRECOMPRESSED)[number]['encoding'];
+/**
+ * Whether a release file has encoded siblings: Parquet compresses its own column chunks, so gzip
+ * or brotli over it would save little and cost a pass over the file at every build.
+ */
+export const isPrecompressed = (file: string) => !file.endsWith('.parquet');
 /** The name of a file's encoded sibling. */
 export const encodedName = (file: string, encoding: ContentEncoding) => file + PRECOMPRESSED.find((p) => p.encoding === encoding)!.suffix;
 /**

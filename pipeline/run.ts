@@ -15,11 +15,12 @@ import { PUBLISH_RULES } from '../contract/rules.ts';
 import * as assemble from './lib/assemble.ts';
 import { LISTING_SOURCES, writeListingFiles } from './lib/listing-rows.ts';
 import { OutputChecker } from './lib/output-check.ts';
-import { priceReportDataPackage } from './lib/datapackage.ts';
+import { priceReportDataPackage, releaseDataPackage } from './lib/datapackage.ts';
 import { writeSuggestFiles } from './lib/suggest-index.ts';
 import { RESEARCH_MARTS, priceIndex, writePriceHistory, writeResearchFiles } from './lib/research.ts';
 import { publishRelease } from './lib/release.ts';
-import { RELEASE_FILES, releaseId, RELEASES_DIR } from '../contract/research.ts';
+import { INDEX_RELEASE_FILES, releaseId, RELEASES_DIR } from '../contract/research.ts';
+import { BULK_MARTS, writeBulkFiles } from './lib/bulk.ts';
 import { precompress } from './lib/precompress.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, SOURCE_FILE, sortKeys, type InputTableName, type LoadedInputs } from './lib/inputs.ts';
@@ -114,7 +115,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       (r) => Object.entries(r.rowCounts).map(([k, v]) => `${k}=${v}`).join(' '));
 
     const models = loadModels();
-    const readAfter = new Set([REJECTS_TABLE, UNRATED_CURRENCIES_TABLE, ...assemble.MARTS_READ, ...LISTING_SOURCES, ...RESEARCH_MARTS]);
+    const readAfter = new Set([REJECTS_TABLE, UNRATED_CURRENCIES_TABLE, ...assemble.MARTS_READ, ...LISTING_SOURCES, ...RESEARCH_MARTS, ...BULK_MARTS]);
     const modelCounts = await progress.stage('run sql models', () => runModels(instance, models, PUBLISH_RULES, SQL_DIR, readAfter),
       (c) => `${Object.keys(c).length} models; listings=${c.listings} offers=${c.int_offers__latest} rejects=${c.int_rejects__collected}`);
 
@@ -127,15 +128,15 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     checkVolumes(previous?.rowCounts ? { buildId: currentBuildId(distDir)!, rowCounts: previous.rowCounts } : null,
       { ...volumes, listings: modelCounts.listings }, options.allowShrink ?? false);
 
-    // From here three hands write side by side: DuckDB the listing files on a connection of their
+    // From here four hands write side by side: DuckDB the listing files on a connection of their
     // own (the checker's workers check each file as it lands), while this thread reads the other
     // marts and then makes every other file from them, and DuckDB the research files on a third
-    // connection. Each goes on to its end even when another fails, so that nothing writes into the
-    // build once it is removed.
+    // connection and the bulk files on a fourth. Each goes on to its end even when another fails,
+    // so that nothing writes into the build once it is removed.
     const writer = new BuildWriter(tmpDir);
     const listingConn = await connect(instance);
     const reading = progress.stage('read marts', () => assemble.readMarts(conn), (m) => `asOf=${m.asOf}`);
-    const listingFiles = progress.stage('write listing files', () => writeListingFiles(listingConn, writer, checker, RESEARCH_MARTS, reading),
+    const listingFiles = progress.stage('write listing files', () => writeListingFiles(listingConn, writer, checker, [...RESEARCH_MARTS, ...BULK_MARTS], reading),
       () => `cards, markers and details for ${LOCALES.join(', ')}; their lines checked meanwhile`).finally(() => listingConn.closeSync());
     listingFiles.catch(() => undefined); // awaited below
     const marts = await reading.catch(async (err) => {
@@ -147,7 +148,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const rowCounts: Record<string, number> = {};
 
     const researchConn = await connect(instance);
-    const [listing, , { columns, geo }] = await settled([
+    const bulkConn = await connect(instance);
+    const [listing, , , { columns, geo }] = await settled([
       listingFiles,
       progress.stage('write research files', async () => {
         const index = await priceIndex(researchConn, marts.asOf, inputs.source);
@@ -158,9 +160,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
         });
         rowCounts.price_report_rows = research.priceReportRows;
         rowCounts.price_history_rows = await writePriceHistory(researchConn, writer, marts.asOf, inputs.source);
-        await precompress(writer, RELEASE_FILES);
+        await precompress(writer, INDEX_RELEASE_FILES);
         return index.cities.length;
       }, (cities) => `price index and history of ${cities} cities, the research files gzip and brotli encoded`).finally(() => researchConn.closeSync()),
+      progress.stage('write bulk files', () => writeBulkFiles(bulkConn, writer),
+        (rows) => `${rows.listings} listings and ${rows.offers} offers as Parquet and CSV, the CSVs gzip and brotli encoded`).finally(() => bulkConn.closeSync()),
       progress.stage('write shared files', () => writeSharedFiles(writer, progress, marts, inputs, rejects.rows, marketRates, rowCounts),
         ({ columns }) => `${columns.slugs.length} listings`),
     ]);
@@ -200,7 +204,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
     const changes = describeChanges(readBuildFigures(path.join(distDir, 'current')), readBuildFigures(tmpDir)!);
     const { buildDir } = await progress.stage('publish', async () => {
       // the release first: a build that is current always has its release
-      const release = publishRelease(distDir, manifest.releaseId, tmpDir, dataPackage);
+      const release = publishRelease(distDir, manifest.releaseId, tmpDir, releaseDataPackage(dataPackage));
       return { release, buildDir: publishBuild(distDir, buildId, tmpDir) };
     }, ({ release }) => `${RELEASES_DIR}/${manifest.releaseId}${release.written ? '' : ' (in place already: the same data)'}, current -> builds/${buildId}`);
     const pruned = pruneBuilds(distDir, keep);

@@ -6,7 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ManifestSchema, type Manifest } from '../../contract/build.ts';
 import {
-  encodedName, PRECOMPRESSED, RELEASE_DATAPACKAGE, ReleasePackageSchema, RELEASES_DIR, RELEASES_INDEX, ReleasesIndexSchema,
+  encodedName, isPrecompressed, PRECOMPRESSED, RELEASE_DATAPACKAGE, ReleasePackageSchema, RELEASES_DIR, RELEASES_INDEX, ReleasesIndexSchema,
 } from '../../contract/research.ts';
 
 export interface DownloadLogger {
@@ -146,7 +146,7 @@ export class BuildDownloader {
         if (!FILE_NAME.test(name)) throw new DownloadError(`the datapackage lists a file outside the release: ${JSON.stringify(resource.path)}`);
         const bytes = await this.download(`${RELEASES_DIR}/${id}/${name}`, join(partial, name), resource.hash.slice('sha256:'.length));
         if (bytes !== resource.bytes) throw new DownloadError(`${RELEASES_DIR}/${id}/${name}: ${bytes} bytes, not the datapackage's ${resource.bytes}`);
-        for (const { encoding } of PRECOMPRESSED) await this.download(`${RELEASES_DIR}/${id}/${encodedName(name, encoding)}`, join(partial, encodedName(name, encoding))).catch(() => undefined);
+        for (const { encoding } of isPrecompressed(name) ? PRECOMPRESSED : []) await this.download(`${RELEASES_DIR}/${id}/${encodedName(name, encoding)}`, join(partial, encodedName(name, encoding))).catch(() => undefined);
       }
       await writeFile(join(partial, RELEASE_DATAPACKAGE), text);
       await rename(partial, join(dir, id));

@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import {
-  encodedName, PRECOMPRESSED, RELEASE_DATAPACKAGE, RELEASE_ID_PATTERN, releaseId, releasePath, RELEASES_DIR, ReleasePackageSchema,
+  encodedName, isPrecompressed, PRECOMPRESSED, RELEASE_DATAPACKAGE, RELEASE_ID_PATTERN, releaseId, releasePath, RELEASES_DIR, ReleasePackageSchema,
   type ContentEncoding, type ReleasePackage,
 } from '../../contract/research.ts';
 import { etagOfDigest } from '../http/headers.ts';
@@ -163,7 +163,7 @@ export class Releases {
     const identity = (await openChecked(path, `${RELEASES_DIR}/${id}/${file}`, pinned))!;
     const etag = etagOfDigest(pinned.hash.slice('sha256:'.length));
     const representations: Representation[] = [{ etag, size: identity.size, open: () => identity.open() }];
-    for (const { encoding } of PRECOMPRESSED) {
+    for (const { encoding } of isPrecompressed(file) ? PRECOMPRESSED : []) {
       // a damaged sibling is left out: the file is sent without it, never with it
       const sibling = await openChecked(encodedName(path, encoding), `${RELEASES_DIR}/${id}/${encodedName(file, encoding)}`, pinned, encoding).catch((err: Error) => {
         this.log?.error({ err, release: id }, 'damaged compressed release file left out');

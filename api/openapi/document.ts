@@ -85,7 +85,7 @@ const BODY_COMPONENTS: Record<string, string> = { contact: 'ContactLeadBody', in
 const MEDIA_TYPES: Record<string, string | string[]> = {
   getPriceReport: 'text/csv',
   getPriceReportHistory: 'text/csv',
-  getReleaseFile: ['text/csv', 'application/json', 'text/markdown', 'application/x-yaml', 'application/x-bibtex'],
+  getReleaseFile: ['text/csv', 'application/json', 'text/markdown', 'application/x-yaml', 'application/x-bibtex', 'application/vnd.apache.parquet'],
   getAuthGuide: 'text/markdown',
   getLlmsText: 'text/markdown',
   getApiCatalog: 'application/linkset+json',

@@ -3,7 +3,7 @@
  * list read (api/build/releases.ts).
  */
 import type { LoadedBuild } from '../build/load.ts';
-import { RELEASE_DATAPACKAGE, releasePath, type Release, type ReleasePackage } from '../../contract/research.ts';
+import { BULK_FILES, RELEASE_DATAPACKAGE, releasePath, type Release, type ReleasePackage } from '../../contract/research.ts';
 import { citationText, citationTitle } from '../http/citation.ts';
 import { ApiError } from '../http/problems.ts';
 
@@ -29,6 +29,9 @@ export function describeRelease(pkg: ReleasePackage, siteUrl: string): Release {
     files: pkg.resources.map((r) => ({ name: r.path.split('/').pop()!, url: siteUrl + r.path, bytes: r.bytes, hash: r.hash })),
   };
 }
+
+/** The release's bulk download (none in a release made before it had one). */
+export const bulkFiles = (release: Release) => release.files.filter((f) => (BULK_FILES as readonly string[]).includes(f.name));
 
 /** The release's datapackage as served: site paths absolute, the attribution naming the data date and release. */
 export function resolvedReleasePackage(pkg: ReleasePackage, siteUrl: string, serviceName: string): string {

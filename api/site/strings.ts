@@ -113,6 +113,7 @@ export interface PageStrings {
   cite: string;
   bibtex: string;
   release: (id: string) => string;
+  bulkData: string;
   asOf: (date: string) => string;
   footer: (service: string) => string;
   license: string;
@@ -344,6 +345,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     cite: 'Cite this page',
     bibtex: 'BibTeX',
     release: (id) => `Release ${id}: the files of this build, never rewritten`,
+    bulkData: 'Every listing and its current offers (Parquet, CSV)',
     asOf: (d) => `Data as of ${d}`,
     footer: (s) => `Data from ${s}, licensed under`,
     license: 'Licence',
@@ -509,6 +511,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     cite: 'Diese Seite zitieren',
     bibtex: 'BibTeX',
     release: (id) => `Release ${id}: die Dateien dieses Builds, nie überschrieben`,
+    bulkData: 'Alle Spaces und ihre aktuellen Angebote (Parquet, CSV)',
     asOf: (d) => `Datenstand ${d}`,
     footer: (s) => `Daten von ${s}, lizenziert unter`,
     license: 'Lizenz',
@@ -674,6 +677,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     cite: 'Citar esta página',
     bibtex: 'BibTeX',
     release: (id) => `Versión ${id}: los archivos de esta compilación, nunca reescritos`,
+    bulkData: 'Todos los espacios y sus ofertas actuales (Parquet, CSV)',
     asOf: (d) => `Datos a ${d}`,
     footer: (s) => `Datos de ${s}, con licencia`,
     license: 'Licencia',

@@ -18,7 +18,7 @@ import type { Names } from './page-worker.ts';
 import { cityName, namedCity } from './city-names.ts';
 import { formView, spaceEnquiryPath } from './enquiry-form.ts';
 import { markdownToHtml } from './markdown.ts';
-import { bibtex, describeRelease, readReleasePackage } from './releases.ts';
+import { bibtex, bulkFiles, describeRelease, readReleasePackage } from './releases.ts';
 import { pageCount, pageOf } from './paging.ts';
 import { perBuild } from './per-build.ts';
 import { STRINGS } from './strings.ts';
@@ -472,12 +472,13 @@ function methodologyHtml(build: LoadedBuild): Promise<string | undefined> {
   });
 }
 
-/** The build's release (its datapackage, CITATION.cff and BibTeX), when the pipeline kept one. */
+/** The build's release (its datapackage, CITATION.cff, BibTeX and bulk files), when the pipeline kept one. */
 async function releaseOf(ctx: ViewContext) {
   const pkg = await readReleasePackage(ctx.build, ctx.build.manifest.releaseId).catch(() => undefined);
   if (!pkg) return undefined;
   const { serviceName, siteUrl } = ctx.config;
-  return { ...describeRelease(pkg, siteUrl), bibtexEntry: bibtex(pkg, siteUrl, serviceName) };
+  const release = describeRelease(pkg, siteUrl);
+  return { ...release, bibtexEntry: bibtex(pkg, siteUrl, serviceName), bulk: bulkFiles(release) };
 }
 
 /** The index's cities by country, in the geo file's order of countries; made once per build and locale. */

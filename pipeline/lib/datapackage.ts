@@ -3,6 +3,8 @@ import {
   STALE_PRICE_DAYS,
 } from '../../contract/rules.ts';
 import type { SnapshotSource } from '../../contract/market.ts';
+import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES } from '../../contract/common.ts';
+import { PRICE_BASES } from '../../contract/prices.ts';
 
 const money = (name: string, title: string) => ({
   name, type: 'number', title,
@@ -130,4 +132,74 @@ export function priceReportDataPackage(asOf: string, source: SnapshotSource, ser
       },
     ],
   };
+}
+
+const required = { required: true };
+const SLUG = { required: true, pattern: '^[a-z0-9-]+$' };
+const OPTIONAL_SLUG = { pattern: '^[a-z0-9-]+$' };
+
+/** A listing's slug, place, operator and coordinates: the first columns of both bulk tables. */
+const LISTING_PLACE_FIELDS = [
+  { name: 'country_code', type: 'string', title: 'Country code', description: 'ISO 3166-1 alpha-2', constraints: { required: true, pattern: '^[A-Z]{2}$' } },
+  { name: 'country_slug', type: 'string', title: 'Country slug', constraints: SLUG },
+  { name: 'city_slug', type: 'string', title: 'City slug', constraints: SLUG },
+  { name: 'zone_slug', type: 'string', title: 'Zone slug', description: 'The district within the city; empty when the listing has none', constraints: OPTIONAL_SLUG },
+  { name: 'operator_slug', type: 'string', title: 'Operator slug', description: 'Empty for an independent space', constraints: OPTIONAL_SLUG },
+  { name: 'operator_name', type: 'string', title: 'Operator name', description: 'Empty for an independent space' },
+  { name: 'lat', type: 'number', title: 'Latitude', description: 'WGS 84 degrees; empty when the source gives no valid location', constraints: { minimum: -90, maximum: 90 } },
+  { name: 'lng', type: 'number', title: 'Longitude', description: 'WGS 84 degrees; empty when the source gives no valid location', constraints: { minimum: -180, maximum: 180 } },
+];
+
+const LISTINGS_FIELDS = [
+  { name: 'slug', type: 'string', title: 'Listing slug', description: 'The listing\'s key: /v1/properties/{slug}', constraints: { ...SLUG, unique: true } },
+  { name: 'name', type: 'string', title: 'Name', description: 'The space\'s name as published', constraints: required },
+  ...LISTING_PLACE_FIELDS,
+  { name: 'capacity', type: 'integer', title: 'Capacity', description: 'Desks or people the space holds; empty when unknown', constraints: { minimum: 1 } },
+  { name: 'updated_at', type: 'datetime', title: 'Updated at', description: 'When the source last changed the listing (UTC); empty when not stated' },
+];
+
+const OFFERS_FIELDS = [
+  { name: 'slug', type: 'string', title: 'Listing slug', description: 'The listing the offer belongs to (listings.slug)', constraints: SLUG },
+  { name: 'offer_id', type: 'string', title: 'Offer id', description: 'The source\'s id of the offer, unique within its listing', constraints: required },
+  ...LISTING_PLACE_FIELDS,
+  { name: 'option_type', type: 'string', title: 'Option type', constraints: { required: true, enum: [...OPTION_TYPES] } },
+  { name: 'offer_title', type: 'string', title: 'Offer title', description: 'The operator\'s own text' },
+  { name: 'billing_period', type: 'string', title: 'Billing period', description: 'What the amount buys', constraints: { required: true, enum: [...BILLING_PERIODS] } },
+  { name: 'amount', type: 'number', title: 'Amount', description: 'The price as published, in currency, rounded to cents; empty on request', constraints: { minimum: 0 } },
+  { name: 'currency', type: 'string', title: 'Currency', description: 'ISO 4217 code of amount and comparable_amount', constraints: { required: true, enum: [...CURRENCIES] } },
+  { name: 'price_on_request', type: 'boolean', title: 'Price on request', description: 'true when the operator publishes no amount', trueValues: ['true'], falseValues: ['false'], constraints: required },
+  { name: 'min_capacity', type: 'integer', title: 'Minimum capacity', description: 'Fewest people the offer is for; empty when not stated', constraints: { minimum: 1 } },
+  { name: 'max_capacity', type: 'integer', title: 'Maximum capacity', description: 'Most people the offer is for (an office\'s desks); empty when not stated', constraints: { minimum: 1 } },
+  {
+    name: 'monthly_price_per_desk', type: 'number', title: 'Monthly price per desk',
+    description: 'The figure the price index is made of, in currency, rounded to cents: a monthly amount (year ÷ 12, week × 52 ÷ 12) '
+      + 'per desk (an office divided by its max_capacity); empty for a day, hour or one-off price, an office without a desk count, '
+      + 'what is not a desk product, and a price on request',
+  },
+  { name: 'comparable_amount', type: 'number', title: 'Comparable amount', description: 'The amount as listings compare it, in currency: a month, week or year as its monthly equivalent, a day, hour or one-off price as it is; empty on request' },
+  { name: 'comparable_basis', type: 'string', title: 'Comparable basis', description: 'What comparable_amount is a price of', constraints: { enum: [...PRICE_BASES] } },
+  { name: 'comparable_eur', type: 'number', title: 'Comparable amount in EUR', description: 'comparable_amount converted at the snapshot\'s reference rate, to four decimals; empty on request or without a rate' },
+  { name: 'observed_at', type: 'datetime', title: 'Observed at', description: 'When the offer\'s current price was observed (UTC)', constraints: required },
+];
+
+const PARQUET_RESOURCE = { profile: 'tabular-data-resource', format: 'parquet', mediatype: 'application/vnd.apache.parquet' };
+
+/** The bulk download's four files (contract/research.ts BULK_FILES), Parquet and CSV of the same rows, with their table schemas. */
+function bulkResources() {
+  const tables = [
+    { name: 'listings', title: 'Listings: one row per published space', fields: LISTINGS_FIELDS, primaryKey: ['slug'] },
+    { name: 'offers', title: 'Offers: one row per current price offer of a listing', fields: OFFERS_FIELDS, primaryKey: ['slug', 'offer_id'] },
+  ];
+  return tables.flatMap(({ name, title, fields, primaryKey }) => {
+    const schema = { fields, primaryKey, missingValues: [''] };
+    return [
+      { name: `${name}-parquet`, title, path: `${name}.parquet`, ...PARQUET_RESOURCE, schema },
+      { name, title, path: `${name}.csv`, ...CSV_RESOURCE, schema },
+    ];
+  });
+}
+
+/** A release's datapackage: the price report's, with the bulk download beside its tables. */
+export function releaseDataPackage(priceReport: ReturnType<typeof priceReportDataPackage>) {
+  return { ...priceReport, resources: [...priceReport.resources, ...bulkResources()] };
 }

@@ -10,14 +10,14 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import {
-  encodedName, PRECOMPRESSED, RELEASE_DATAPACKAGE, RELEASE_FILES, releaseId, RELEASE_ID_PATTERN, RELEASES_DIR, RELEASES_INDEX, releasePath,
-  type ReleaseFile,
+  encodedName, isPrecompressed, PRECOMPRESSED, RELEASE_DATAPACKAGE, RELEASE_FILES, releaseId, RELEASE_ID_PATTERN, RELEASES_DIR, RELEASES_INDEX, releasePath,
+  type BulkFile, type ReleaseFile,
 } from '../../contract/research.ts';
 import { BuildError } from './errors.ts';
 import { fsyncDir, isAlive } from './publish.ts';
 
-/** The Frictionless name and format of each release file (the CSV resources keep their table schema). */
-const RESOURCE_NAMES: Record<ReleaseFile, { name: string; format: string; mediatype: string }> = {
+/** The Frictionless name and format of each release file (the tables keep the schema the build's datapackage gives them; the bulk files are described there alone). */
+const RESOURCE_NAMES: Record<Exclude<ReleaseFile, BulkFile>, { name: string; format: string; mediatype: string }> = {
   'price-report.csv': { name: 'price-report', format: 'csv', mediatype: 'text/csv' },
   'price-report-history.csv': { name: 'price-report-history', format: 'csv', mediatype: 'text/csv' },
   'price-index.json': { name: 'price-index', format: 'json', mediatype: 'application/json' },
@@ -61,9 +61,9 @@ export function publishRelease(distDir: string, id: string, buildDir: string, da
   const resources = files.map(({ file, bytes, sha256: hex }) => {
     writeDurably(path.join(tmpDir, file), bytes);
     // the encodings the build made of the file (the server checks each decodes to the file's sha256)
-    for (const { encoding } of PRECOMPRESSED) writeDurably(path.join(tmpDir, encodedName(file, encoding)), readFileSync(path.join(buildDir, encodedName(file, encoding))));
+    for (const { encoding } of isPrecompressed(file) ? PRECOMPRESSED : []) writeDurably(path.join(tmpDir, encodedName(file, encoding)), readFileSync(path.join(buildDir, encodedName(file, encoding))));
     return {
-      ...(described.get(file) ?? { ...RESOURCE_NAMES[file], encoding: 'utf-8' }),
+      ...(described.get(file) ?? { ...RESOURCE_NAMES[file as Exclude<ReleaseFile, BulkFile>], encoding: 'utf-8' }),
       path: releasePath(id, file),
       bytes: bytes.length,
       hash: `sha256:${hex}`,

@@ -121,6 +121,9 @@ export const PRICE_HISTORY_COLUMNS = [
   'index', 'matched_spaces',
 ] as const;
 
+/** DuckDB's COPY options of every CSV download: RFC 4180, CRLF, the header first. */
+export const CSV_COPY_OPTIONS = `(format csv, header true, delimiter ',', quote '"', new_line '\\r\\n')`;
+
 /**
  * Has DuckDB write a research CSV (RFC 4180, CRLF, the header first) from a mart in its order;
  * returns its row count.
@@ -128,8 +131,7 @@ export const PRICE_HISTORY_COLUMNS = [
 async function copyCsv(conn: DuckDBConnection, writer: BuildWriter, file: string, mart: string,
   columns: readonly string[], cells: Record<string, string>): Promise<number> {
   const select = columns.map((c) => `${cells[c]} as ${c}`).join(', ');
-  const copied = await conn.run(`copy (select ${select} from ${mart}) to ${sqlText(writer.pathOf(file))}
-    (format csv, header true, delimiter ',', quote '"', new_line '\\r\\n')`);
+  const copied = await conn.run(`copy (select ${select} from ${mart}) to ${sqlText(writer.pathOf(file))} ${CSV_COPY_OPTIONS}`);
   writer.adopt(file);
   return Number(copied.rowsChanged);
 }

@@ -119,8 +119,9 @@ describe('GET /api/releases', () => {
       const before = await get(first.app, url);
       const after = await get(second.app, url);
       assert.equal(after.status, 200, url);
-      const bytes = Buffer.from(after.raw.body, 'utf8');
-      assert.ok(bytes.equals(Buffer.from(before.raw.body, 'utf8')), `${url}: the same bytes after the next build`);
+      // raw bytes: a Parquet file is not UTF-8
+      const bytes = after.raw.rawPayload;
+      assert.ok(bytes.equals(before.raw.rawPayload), `${url}: the same bytes after the next build`);
       assert.equal(sha256(bytes), resource.hash, `${url}: hash`);
       assert.equal(bytes.length, resource.bytes, `${url}: bytes`);
     }

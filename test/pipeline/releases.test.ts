@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { encodedName, PRECOMPRESSED, RELEASE_FILES, RELEASE_ID_PATTERN, RELEASES_DIR, RELEASES_INDEX } from '../../contract/research.ts';
+import { encodedName, isPrecompressed, PRECOMPRESSED, RELEASE_FILES, RELEASE_ID_PATTERN, RELEASES_DIR, RELEASES_INDEX } from '../../contract/research.ts';
 import { runBuild } from '../../pipeline/run.ts';
 import { observation, quietProgress, randomTables, tempDir, writeSnapshot, type FixtureTables } from '../support/pipeline-fixtures.ts';
 
@@ -26,7 +26,7 @@ describe('releases', () => {
     assert.notEqual(a.buildId, b.buildId);
     assert.equal(a.manifest.releaseId, b.manifest.releaseId);
     const files = releaseFiles(here);
-    const encoded = RELEASE_FILES.flatMap((f) => PRECOMPRESSED.map(({ encoding }) => encodedName(f, encoding)));
+    const encoded = RELEASE_FILES.filter(isPrecompressed).flatMap((f) => PRECOMPRESSED.map(({ encoding }) => encodedName(f, encoding)));
     assert.deepEqual([...files.keys()].sort(), [...RELEASE_FILES, ...encoded, 'datapackage.json'].map((f) => `${a.manifest.releaseId}/${f}`).sort());
     assert.deepEqual(releaseFiles(there), files);
   });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CURRENCIES, LOCALES, type Locale } from '../../contract/common.ts';
 import { NEUTRAL_TERM, QUALITY_FLAG_LETTERS, RANKING_WEIGHTS, RATING_PRIOR_REVIEWS, VALUE_CAP } from '../../contract/rules.ts';
+import { BULK_FILES } from '../../contract/research.ts';
 import { formatMoney, formatShare, STRINGS } from '../../api/site/strings.ts';
 import { get } from '../support/app.ts';
 import { html, sampleApp, type SampleApp } from './sample.ts';
@@ -69,7 +70,7 @@ const SHARED_WORDS: Record<Locale, string[]> = {
 };
 /** a figure's quality flags: letters, not words */
 const FLAGS = new RegExp(`(?<!\\p{L})[${Object.values(QUALITY_FLAG_LETTERS).join('')}]+(?!\\p{L})`, 'gu');
-const SERVICE_TERMS = ['Desk Atlas', 'CC BY 4.0', 'CITATION.cff', 'BibTeX', 'JSON', 'CSV', 'API', 'UTC', 'Frictionless'];
+const SERVICE_TERMS = ['Desk Atlas', 'CC BY 4.0', 'CITATION.cff', 'BibTeX', 'JSON', 'CSV', 'API', 'UTC', 'Frictionless', ...BULK_FILES];
 
 /** What a person reads or hears of a page: its title, description, text nodes and the text of its attributes. */
 function textsOf(doc: Document): string[] {

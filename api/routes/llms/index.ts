@@ -15,8 +15,20 @@ import { MCP_PATH } from '../../mcp/http.ts';
 import { TOOLS } from '../../mcp/tools.ts';
 import { AUTH_GUIDE_PATH } from '../../site/discovery.ts';
 import { twinPath } from '../../site/markdown-twins.ts';
+import { bulkFiles, describeRelease } from '../../site/releases.ts';
+import { RELEASE_DATAPACKAGE, releasePath } from '../../../contract/research.ts';
 
 const count = (n: number) => n.toLocaleString('en');
+
+/** The current release's bulk download, when it has one. */
+function bulkLine(build: LoadedBuild, site: string): string {
+  const pkg = build.releases.get(build.manifest.releaseId);
+  if (!pkg) return '';
+  const files = bulkFiles(describeRelease(pkg, site));
+  if (files.length === 0) return '';
+  return `- Every listing and its current offers, one row each, with place, operator, coordinates, price and the comparable monthly price per desk: ${
+    files.map((f) => `[${f.name}](${f.url})`).join(', ')}; columns described in the release's [Data Package](${site}${releasePath(pkg.version, RELEASE_DATAPACKAGE)})\n`;
+}
 
 export function llmsText(build: LoadedBuild, config: AppConfig): string {
   const { countries, cities } = build.geo.en;
@@ -49,7 +61,7 @@ Catalogue reads need \`locale\` (${LOCALES.join(', ')}). Prices are in each spac
 - [Price index history](${base}/api/price-index/history): JSON, monthly, with the chained same-spaces index
 - [Price report](${base}/api/price-report): CSV; [its history](${base}/api/price-report/history); [Data Package](${base}/api/price-report.datapackage.json)
 - [Releases](${base}/api/releases): every published dataset, immutable and citable by its release id
-- [Methodology](${site}/en/price-index#methodology): how every figure is made
+${bulkLine(build, site)}- [Methodology](${site}/en/price-index#methodology): how every figure is made
 
 ## Pages
 

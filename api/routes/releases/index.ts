@@ -22,6 +22,7 @@ const TYPES: Record<string, string> = {
   json: 'application/json; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
   md: 'text/markdown; charset=utf-8',
+  parquet: 'application/vnd.apache.parquet',
 };
 
 export const releaseListRoute = defineRoute({
@@ -79,7 +80,7 @@ export const releaseFileRoute = defineRoute({
   tags: ['site'],
   params: z.object({ releaseId: ReleaseIdSchema, file: z.string() }),
   querystring: z.object({}),
-  // CSV, Markdown, YAML and BibTeX as text; the JSON files and the datapackage as objects
+  // CSV, Markdown, YAML and BibTeX as text; the JSON files and the datapackage as objects; Parquet as bytes
   response: z.union([z.string(), z.looseObject({})]),
   statuses: STATUSES,
   cache: RELEASE_CACHE,
@@ -99,7 +100,7 @@ export const releaseFileRoute = defineRoute({
     return {
       file: {
         contentType: TYPES[extension],
-        headers: { 'content-disposition': `${extension === 'csv' ? 'attachment' : 'inline'}; filename="${file}"`, link: LICENSE_LINK },
+        headers: { 'content-disposition': `${extension === 'csv' || extension === 'parquet' ? 'attachment' : 'inline'}; filename="${file}"`, link: LICENSE_LINK },
         representations: await checking,
       },
     };
