@@ -147,6 +147,7 @@ describe('Markdown twins', () => {
         }
       }
       assert.ok(indexText.includes(s.build.manifest.releaseId), 'price index: its release');
+      for (const name of ['listings.parquet', 'offers.parquet']) assert.match(indexText, new RegExp(`\\[${name}\\]\\(${SITE}/api/releases/[^)]+/${name}\\)`), `price index: the release's ${name}`);
       assert.match(indexText, /\n#### /, 'price index: the methodology, its headings below the page\'s');
     });
   }
