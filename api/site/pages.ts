@@ -29,7 +29,8 @@ import { RETIRED_AUTH_SEGMENTS } from './discovery.ts';
 import { markdownToHtml } from './markdown.ts';
 import { invalidSearchView, parseSearch, searchInput, searchPagePath, searchView, seeded } from './search.ts';
 import { SEARCH_STRINGS } from './search-strings.ts';
-import { PROBLEM_DOCS } from './problems.ts';
+import { MARKDOWN_TYPE, renderTwin, twinError, twinLink, twinPath } from './markdown-twins.ts';
+import { PROBLEM_CODES_HEADING, PROBLEM_DOCS, PROBLEM_FORMAT } from './problems.ts';
 import { formatDate, formatDateTime, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
 import { describePage } from './descriptions.ts';
 import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
@@ -99,11 +100,13 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
   };
 }
 
-function renderView(view: PageView, ctx: ViewContext, now: number): string {
+/** Everything a page's template is given, the HTML's and the Markdown twin's alike; `twinned`: the page has a twin. */
+function pageModel(view: PageView, ctx: ViewContext, now: number, twinned = false) {
   const { config, locale } = ctx;
   const cite = citation({ siteUrl: config.siteUrl, serviceName: config.serviceName, locale, page: view.page, now, data: view.cited });
   const pageQuery = view.pageNumber && view.pageNumber > 1 ? `?page=${view.pageNumber}` : '';
-  return eta.render(`./${view.template}`, {
+  const path = view.pathIn?.(locale) ?? citationPath(locale, view.page) + pageQuery;
+  return {
     ...frame(ctx.build, config, locale),
     ...view.data,
     title: view.title ?? citationTitle(locale, view.page),
@@ -112,8 +115,11 @@ function renderView(view: PageView, ctx: ViewContext, now: number): string {
     canonical: cite.url + pageQuery,
     alternates: LOCALES.map((l) => ({ locale: l, name: STRINGS[l].languageName, href: view.pathIn?.(l) ?? citationPath(l, view.page) + pageQuery, current: l === locale })),
     dataLinks: view.dataLinks,
-  });
+    markdownTwin: twinned ? config.siteUrl + twinPath(path) : undefined,
+  };
 }
+
+const renderView = (view: PageView, ctx: ViewContext, now: number, twinned = false) => eta.render(`./${view.template}`, pageModel(view, ctx, now, twinned));
 
 /** A page outside PAGES (the enquiry forms, api/site/enquiry.ts): a template in the layout, without a citation. */
 export function renderPage(
@@ -168,35 +174,37 @@ function listPageNumber(query: unknown): number | undefined {
 /** The problem code of a page path segment (`not-found` → NOT_FOUND). */
 const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => [problemPath(code).split('/').pop()!, code]));
 
-/** Registers every page; call after the API routes (the pages take no path the API uses). */
+/** Registers every page and its Markdown twin; call after the API routes (the pages take no path the API uses). */
 export function installPages(app: FastifyInstance) {
   installAddresses(app);
   installSitemaps(app);
   app.addHook('onClose', stopPageWorker);
   /**
-   * Serves a page from the build's response cache, rendering it on a miss; undefined from render → 404.
+   * Serves a page (HTML or Markdown, `type`) from the build's response cache, rendering it on a miss;
+   * undefined from render → `failed` with 404, a failure → with 500.
    * `key` undefined: a page not to keep; `admit`: kept from the second time its key is asked for, as
    * the API's answers are (a search's keys are as many as the API's, a hub's pages as its listings).
    */
   const serve = async (
-    request: FastifyRequest, reply: FastifyReply, key: string | undefined, locale: Locale,
-    render: (build: LoadedBuild, now: number) => Promise<string | undefined>, admit = false,
+    request: FastifyRequest, reply: FastifyReply, key: string | undefined, type: string,
+    render: (build: LoadedBuild, now: number) => Promise<string | undefined>,
+    failed: (build: LoadedBuild, status: 404 | 500) => FastifyReply, admit = false,
   ) => {
     const { build, responses } = app.catalog.current();
     const now = app.clock();
-    const cacheKey = app.config.queryCache && key !== undefined ? `page|${key}` : undefined;
+    const cacheKey = app.config.queryCache && key !== undefined ? `${type}|${key}` : undefined;
     let kept = cacheKey === undefined ? undefined : responses.get(cacheKey, now);
     if (!kept) {
-      let html: string | undefined;
+      let body: string | undefined;
       try {
-        html = await render(build, now).catch(refuseDamaged(app, request, build));
+        body = await render(build, now).catch(refuseDamaged(app, request, build));
       } catch (err) {
         if (!(err instanceof ApiError)) request.log.error({ err, route: request.routeOptions.url }, 'page failed');
-        return errorPage(reply, build, app.config, locale, 500);
+        return failed(build, 500);
       }
-      if (html === undefined) return notFound(reply, build, app.config, locale);
-      if (cacheKey === undefined || (admit && !responses.admits(cacheKey))) return reply.type(HTML_TYPE).send(html);
-      kept = responses.keep(cacheKey, now, { body: html, contentType: HTML_TYPE });
+      if (body === undefined) return failed(build, 404);
+      if (cacheKey === undefined || (admit && !responses.admits(cacheKey))) return reply.type(type).send(body);
+      kept = responses.keep(cacheKey, now, { body, contentType: type });
     }
     reply.header('etag', kept.etag);
     return reply.type(kept.contentType).send(kept.body);
@@ -205,68 +213,117 @@ export function installPages(app: FastifyInstance) {
   for (const locale of LOCALES) {
     for (const page of PAGES) {
       const url = `/${locale}${page.path}`;
+      /** Serves the page or its twin: `render` makes either from the page's view. */
+      const servePage = (
+        request: FastifyRequest, reply: FastifyReply, type: string, failed: (build: LoadedBuild, status: 404 | 500) => FastifyReply,
+        render: (view: PageView, ctx: ViewContext, now: number) => string,
+      ) => {
+        const params = request.params as Record<string, string>;
+        const pageNumber = page.paged ? listPageNumber(request.query) : 1;
+        if (pageNumber === undefined) return failed(app.catalog.current().build, 404);
+        return serve(request, reply, `${url}|${JSON.stringify(params)}|${pageNumber}`, type, async (build, now) => {
+          const ctx: ViewContext = { build, config: app.config, locale, params, page: pageNumber };
+          const view = await page.view(ctx);
+          return view && render(view, ctx, now);
+        }, failed, pageNumber > 1);
+      };
       app.route({
         method: 'GET',
         url,
         config: { cache: page.cache },
         handler: (request, reply) => {
-          const params = request.params as Record<string, string>;
-          const pageNumber = page.paged ? listPageNumber(request.query) : 1;
-          if (pageNumber === undefined) return notFound(reply, app.catalog.current().build, app.config, locale);
-          return serve(request, reply, `${url}|${JSON.stringify(params)}|${pageNumber}`, locale, async (build, now) => {
-            const ctx: ViewContext = { build, config: app.config, locale, params, page: pageNumber };
-            const view = await page.view(ctx);
-            return view && renderView(view, ctx, now);
-          }, pageNumber > 1);
+          reply.header('link', twinLink(app.config.siteUrl, request.url));
+          return servePage(request, reply, HTML_TYPE, (build, status) => errorPage(reply.removeHeader('link'), build, app.config, locale, status),
+            (view, ctx, now) => renderView(view, ctx, now, true));
         },
+      });
+      app.route({
+        method: 'GET',
+        url: twinPath(url),
+        config: { cache: page.cache },
+        handler: (request, reply) => servePage(request, reply, MARKDOWN_TYPE, (_, status) => twinError(reply, locale, app.config.siteUrl, status),
+          (view, ctx, now) => renderTwin(view.template, pageModel(view, ctx, now), app.config.siteUrl)),
       });
     }
 
-    app.route({
-      method: 'GET',
-      url: searchPagePath(locale),
-      config: { cache: CACHE.listing },
-      handler: (request, reply) => {
+    /** The search page or its twin, each rendered by `render`. */
+    const searchHandler = (type: string, render: (view: PageView, ctx: ViewContext, now: number) => string, failed: (reply: FastifyReply, build: LoadedBuild, status: 404 | 500) => FastifyReply) =>
+      (request: FastifyRequest, reply: FastifyReply) => {
         const asked = searchInput(request.query, locale);
         const parsed = parseSearch(asked, locale);
         if ('errors' in parsed) {
           const { build } = app.catalog.current();
           const ctx: ViewContext = { build, config: app.config, locale, params: {}, page: 1 };
           const errors = withPlaceSlugs(validationFailed(parsed.errors), request, build).errors ?? parsed.errors;
-          return reply.code(400).type(HTML_TYPE).send(renderView(invalidSearchView(ctx, asked, errors), ctx, app.clock()));
+          return reply.code(400).type(type).send(render(invalidSearchView(ctx, asked, errors), ctx, app.clock()));
         }
         const { query, input, fresh } = seeded(parsed.query, asked);
         // a seed picked for this request is never asked for again: nothing to keep
         const key = fresh ? undefined : `${searchPagePath(locale)}|${requestKey({ query, params: {} })}`;
-        return serve(request, reply, key, locale, async (build, now) => {
+        return serve(request, reply, key, type, async (build, now) => {
           const ctx: ViewContext = { build, config: app.config, locale, params: {}, page: query.page };
-          return renderView(searchView(ctx, query, input), ctx, now);
-        }, true);
-      },
+          return render(searchView(ctx, query, input), ctx, now);
+        }, (build, status) => failed(reply, build, status), true);
+      };
+    const searchPage = searchHandler(HTML_TYPE, (view, ctx, now) => renderView(view, ctx, now, true),
+      (reply, build, status) => errorPage(reply, build, app.config, locale, status));
+    app.route({
+      method: 'GET',
+      url: searchPagePath(locale),
+      config: { cache: CACHE.listing },
+      handler: (request, reply) => searchPage(request, reply.header('link', twinLink(app.config.siteUrl, request.url))),
+    });
+    app.route({
+      method: 'GET',
+      url: twinPath(searchPagePath(locale)),
+      config: { cache: CACHE.listing },
+      handler: searchHandler(MARKDOWN_TYPE, (view, ctx, now) => renderTwin(view.template, pageModel(view, ctx, now), app.config.siteUrl),
+        (reply, _, status) => twinError(reply, locale, app.config.siteUrl, status)),
     });
   }
 
+  /** A problem page's model, or undefined for a segment that names no code. */
+  const problemModel = (build: LoadedBuild, segment: string) => {
+    const code = PROBLEM_BY_SEGMENT.get(segment);
+    if (!code) return undefined;
+    return {
+      ...frame(build, app.config, 'en'),
+      title: PROBLEM_KINDS[code].title,
+      code,
+      status: PROBLEM_KINDS[code].status,
+      type: app.config.siteUrl + problemPath(code),
+      markdown: PROBLEM_DOCS[code](app.config),
+      format: PROBLEM_FORMAT,
+      codesHeading: PROBLEM_CODES_HEADING,
+      codes: ERROR_CODES.map((c) => ({ code: c, path: problemPath(c), current: c === code })),
+      alternates: [],
+      dataLinks: [],
+      markdownTwin: app.config.siteUrl + twinPath(problemPath(code)),
+    };
+  };
   app.route({
     method: 'GET',
     url: '/problems/:code',
     config: { cache: PROBLEM_PAGE_CACHE },
     handler: (request, reply) => {
       const segment = (request.params as { code: string }).code;
-      return serve(request, reply, `/problems/${segment}`, 'en', async (build) => {
-        const code = PROBLEM_BY_SEGMENT.get(segment);
-        if (!code) return undefined;
-        return eta.render('./problem', {
-          ...frame(build, app.config, 'en'),
-          title: PROBLEM_KINDS[code].title,
-          code,
-          status: PROBLEM_KINDS[code].status,
-          type: app.config.siteUrl + problemPath(code),
-          body: markdownToHtml(PROBLEM_DOCS[code](app.config), 1),
-          codes: ERROR_CODES.map((c) => ({ code: c, path: problemPath(c), current: c === code })),
-          alternates: [],
-          dataLinks: [],
-        });
-      });
+      reply.header('link', twinLink(app.config.siteUrl, request.url));
+      return serve(request, reply, `/problems/${segment}`, HTML_TYPE, async (build) => {
+        const model = problemModel(build, segment);
+        return model && eta.render('./problem', { ...model, body: markdownToHtml(model.markdown, 1), format: markdownToHtml(model.format) });
+      }, (build, status) => errorPage(reply.removeHeader('link'), build, app.config, 'en', status));
+    },
+  });
+  app.route({
+    method: 'GET',
+    url: twinPath('/problems/:code'),
+    config: { cache: PROBLEM_PAGE_CACHE },
+    handler: (request, reply) => {
+      const segment = (request.params as { code: string }).code;
+      return serve(request, reply, `/problems/${segment}`, MARKDOWN_TYPE, async (build) => {
+        const model = problemModel(build, segment);
+        return model && renderTwin('problem', model, app.config.siteUrl);
+      }, (_, status) => twinError(reply, 'en', app.config.siteUrl, status));
     },
   });
 }

@@ -5,6 +5,12 @@
 import type { AppConfig } from '../config.ts';
 import type { ErrorCode } from '../../contract/problem.ts';
 
+/** The heading of every problem page's list of codes. */
+export const PROBLEM_CODES_HEADING = 'Every problem type';
+
+/** What every problem page says of the format, under the code's own text. */
+export const PROBLEM_FORMAT = 'Every error of the API is `application/problem+json` (RFC 9457) with `type`, `title`, `status`, `code` and `traceId`, and `detail` and `errors` where they help.';
+
 const minutes = (ms: number) => `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
 
 export const PROBLEM_DOCS: Record<ErrorCode, (config: AppConfig) => string> = {

@@ -459,11 +459,16 @@ async function countryHistory(ctx: ViewContext, history: History, slugs: string[
   return { charts, table };
 }
 
-/** The methodology of the build as HTML: its methodology.md when it ships one. */
+/** The build's methodology.md, when it ships one. */
+function methodologyText(build: LoadedBuild): Promise<string | undefined> {
+  return perBuild(build, 'methodology.md', async () => (await build.servedFiles.read('methodology.md'))?.toString('utf8'));
+}
+
+/** The methodology of the build as HTML. */
 function methodologyHtml(build: LoadedBuild): Promise<string | undefined> {
   return perBuild(build, 'methodology', async () => {
-    const md = await build.servedFiles.read('methodology.md');
-    return md && markdownToHtml(md.toString('utf8'), 2);
+    const md = await methodologyText(build);
+    return md && markdownToHtml(md, 2);
   });
 }
 
@@ -512,6 +517,7 @@ export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
         published: cities.filter((c) => c.published).length,
       })),
       methodology: await methodologyHtml(ctx.build),
+      methodologyText: await methodologyText(ctx.build),
       release: await releaseOf(ctx),
     },
     dataLinks: priceIndexLinks(ctx, history !== undefined),

@@ -21,4 +21,13 @@ describe('/llms.txt', () => {
     assert.ok(text.includes('https://api.deskatlas.test/mcp'));
     assert.match(text, /search_coworking_spaces/);
   });
+
+  it('says every page has a Markdown twin, with an example that answers', async () => {
+    const text = (await get(app, '/llms.txt')).raw.body;
+    const example = /Markdown twin[^\n]*\]\((https:\/\/deskatlas\.test(\/[^)]+\.md))\)/.exec(text);
+    assert.ok(example, text);
+    const twin = await get(app, example[2]);
+    assert.equal(twin.status, 200, example[1]);
+    assert.equal(twin.headers['content-type'], 'text/markdown; charset=utf-8');
+  });
 });

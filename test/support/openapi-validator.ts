@@ -171,9 +171,9 @@ export class OpenApiValidator {
     if (res.statusCode === 429 && res.headers['retry-after'] === undefined) problems.push('missing header Retry-After');
     if (method === 'HEAD') return problems;
     // a public page (api/site/pages.ts) answers its errors as a page too: one that does not exist or failed, a search with bad
-    // parameters, an enquiry form shown again with its problems (api/site/enquiry.ts: 400, 403, 422, 429, 502)
+    // parameters, an enquiry form shown again with its problems (api/site/enquiry.ts: 400, 403, 422, 429, 502); a page's Markdown twin in Markdown
     const page = !API_SEGMENTS.has(firstSegment(res.url));
-    if (page && mediaType(res.headers['content-type']) === 'text/html') return problems;
+    if (page && ['text/html', 'text/markdown'].includes(mediaType(res.headers['content-type']))) return problems;
     if (mediaType(res.headers['content-type']) !== 'application/problem+json') {
       return [...problems, `error ${res.statusCode} is not application/problem+json but "${res.headers['content-type']}"`];
     }

@@ -14,6 +14,7 @@ import { defineRoute } from '../../http/route.ts';
 import { MCP_PATH } from '../../mcp/http.ts';
 import { TOOLS } from '../../mcp/tools.ts';
 import { AUTH_GUIDE_PATH } from '../../site/discovery.ts';
+import { twinPath } from '../../site/markdown-twins.ts';
 import { bulkFiles, describeRelease } from '../../site/releases.ts';
 import { RELEASE_DATAPACKAGE, releasePath } from '../../../contract/research.ts';
 
@@ -65,6 +66,8 @@ ${bulkLine(build, site)}- [Methodology](${site}/en/price-index#methodology): how
 ## Pages
 
 ${LOCALES.map((l) => `- [${name} (${l})](${site}/${l})`).join('\n')}
+
+Every page has a Markdown twin with the same facts, figures and citation at its address plus \`.md\`, e.g. [the price index](${site}${twinPath('/en/price-index')}); each page names its twin in a \`Link: <…>; rel="alternate"; type="text/markdown"\` header.
 
 ## Licence
 
