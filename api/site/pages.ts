@@ -156,9 +156,11 @@ export function pageNotFound(app: FastifyInstance) {
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
     apiSegments ??= new Set([...app.routeDefinitions.map((d) => firstSegment(d.url)), ...RETIRED_AUTH_SEGMENTS]);
     const segment = firstSegment(request.url);
-    // outside a locale's pages (whose forms post) only a read is a visitor's; any other method is a client of the API
-    const read = request.method === 'GET' || request.method === 'HEAD' || (LOCALES as readonly string[]).includes(segment);
-    if (!read || apiSegments.has(segment)) return undefined;
+    // under a locale every address is a page; elsewhere only a browser's read (one that asks for
+    // HTML) is a visitor's, and anything else a client of the API, which gets problem+json
+    const page = (LOCALES as readonly string[]).includes(segment)
+      || ((request.method === 'GET' || request.method === 'HEAD') && /\btext\/html\b/.test(request.headers.accept ?? ''));
+    if (!page || apiSegments.has(segment)) return undefined;
     return notFound(reply, app.catalog.current().build, app.config, requestLocale(request));
   };
 }

@@ -20,7 +20,7 @@ describe('configuration', () => {
   it('trims NODE_ENV, so "production " is production, and refuses an environment it does not know', () => {
     for (const value of ['production ', ' production', '\tProduction\n']) {
       assert.throws(() => loadConfig({ NODE_ENV: value }), (e: Error) => e instanceof ConfigError && /CHALLENGE_SECRET is required when NODE_ENV=production/.test(e.message), JSON.stringify(value));
-      const config = loadConfig({ NODE_ENV: value, CHALLENGE_SECRET: 'turnstile-secret', SMTP_URL: 'smtp://mail.example:587' });
+      const config = loadConfig({ NODE_ENV: value, CHALLENGE_SECRET: 'turnstile-secret', CHALLENGE_SITE_KEY: 'turnstile-site-key', SMTP_URL: 'smtp://mail.example:587' });
       assert.equal(config.production, true);
       assert.equal(config.nodeEnv, 'production');
     }

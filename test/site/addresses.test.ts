@@ -69,6 +69,8 @@ describe('GET /', () => {
 
 describe('error pages', () => {
   it('answer every page-shaped URL outside the routes with an HTML 404 in its locale; /v1 and /api keep problem+json', async () => {
+    // what a browser asks for when it follows a link or an address typed
+    const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
     const pages: [string, Record<string, string>, string][] = [
       ['/en/nope', {}, 'en'],
       ['/de/space/unknown-space', {}, 'de'],
@@ -76,10 +78,10 @@ describe('error pages', () => {
       ['/de/price-index/atlantis', {}, 'de'],
       ['/es/prices?page=999', {}, 'es'],
       ['/en/prices?page=0', {}, 'en'],
-      ['/fr', {}, 'en'],
-      ['/fr/price-index', { 'accept-language': 'fr, de;q=0.5' }, 'de'],
-      ['/index.php', { 'accept-language': 'es' }, 'es'],
-      ['/wp-admin/', {}, 'en'],
+      ['/fr', BROWSER, 'en'],
+      ['/fr/price-index', { ...BROWSER, 'accept-language': 'fr, de;q=0.5' }, 'de'],
+      ['/index.php', { ...BROWSER, 'accept-language': 'es' }, 'es'],
+      ['/wp-admin/', BROWSER, 'en'],
     ];
     for (const [url, headers, locale] of pages) {
       const r = await get(s.app, url, headers);
@@ -91,7 +93,8 @@ describe('error pages', () => {
       assert.equal(text(doc.querySelector('h1')), STRINGS[locale as 'en'].notFound, url);
       assert.equal(doc.querySelector(`main a[href="/${locale}"]`)?.getAttribute('href'), `/${locale}`, `${url}: leads home`);
     }
-    for (const url of ['/v1/nope', '/v1/properties/x/y', '/api/nope', '/api/price-index/nope', '/.well-known/nope']) {
+    // an API client outside the locales' pages (no HTML asked for) gets the API's 404, as DESIGN.md has it for unknown routes
+    for (const url of ['/v1/nope', '/v1/properties/x/y', '/api/nope', '/api/price-index/nope', '/.well-known/nope', '/fr', '/nothing']) {
       const r = await get(s.app, url);
       assert.equal(r.status, 404, url);
       assert.equal(r.headers['content-type'], PROBLEM, url);

@@ -311,7 +311,7 @@ describe('public pages', () => {
   it('answer an unknown page with an HTML 404 in its locale', async () => {
     for (const url of ['/en/space/no-such-space', '/de/operator/nobody', '/es/best/atlantis', '/en/prices/atlantis',
       '/en/coworking/atlantis', '/en/coworking/spain/berlin', '/en/coworking/germany/berlin/madrid-centro', '/problems/teapot', '/fr/price-index']) {
-      const r = await get(s.app, url);
+      const r = await get(s.app, url, { accept: 'text/html' });
       assert.equal(r.status, 404, url);
       assert.equal(r.headers['content-type'], 'text/html; charset=utf-8', url);
       assert.equal(r.headers['cache-control'], 'no-store', url);
