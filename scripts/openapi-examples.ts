@@ -144,6 +144,7 @@ export async function collectExamples({ app, build }: SampleApp): Promise<Exampl
   };
   await csv('getPriceReport', '/api/price-report');
   await read('getPriceIndexHistory', { locale }, `/api/price-index/history?locale=${locale}`);
+  await read('getPriceIndexCity', { city: city.slug, locale }, `/api/price-index/cities/${city.slug}?locale=${locale}`);
   await csv('getPriceReportHistory', '/api/price-report/history');
   await read('listReleases', { locale }, `/api/releases?locale=${locale}`);
   const { releaseId } = build.manifest;

@@ -77,4 +77,10 @@ export const TOOLS: ToolDefinition[] = [
     operationId: 'placeProfile',
     use: 'Use it for an overview of a country, city or zone, by its kind and slug.',
   },
+  // beyond the reference's tools: what its pages offer browser agents as get_current_market_prices
+  {
+    name: 'get_coworking_price_index',
+    operationId: 'getPriceIndexCity',
+    use: 'Use it for how desk prices stand and move in one city: the open price index with its quality flags and the monthly history, by city slug. Quote a figure with meta.citation and its sample size.',
+  },
 ];

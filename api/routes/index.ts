@@ -12,6 +12,7 @@ import { placeHubRoute } from './places/index.ts';
 import { operatorHubRoute } from './operators/index.ts';
 import { suggestRoute } from './suggest/index.ts';
 import { SITE_ROUTES } from './site/index.ts';
+import { cityIndexRoute } from './site/city-index.ts';
 import { RELEASE_ROUTES } from './releases/index.ts';
 import { mediaRoute } from './media/index.ts';
 import { contactLeadRoute, inquiryLeadRoute } from './leads/index.ts';
@@ -35,6 +36,7 @@ export const routes = (filters: FilterRegistry): RouteDefinition<any, any, any>[
     operatorHubRoute,
     suggestRoute,
     ...SITE_ROUTES,
+    cityIndexRoute,
     ...RELEASE_ROUTES,
     ...DOCS_ROUTES,
     llmsRoute,

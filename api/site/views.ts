@@ -383,14 +383,14 @@ function indexRows(ctx: ViewContext, c: PriceIndexCity) {
 }
 
 /** The monthly history: its months, their labels, and a city's series read from its own JSON text when asked for. */
-interface History {
+export interface History {
   months: string[];
   monthLabels: Record<Locale, string[]>;
   city(slug: string): PriceHistoryCity | undefined;
 }
 
 /** The build's monthly history (price-history.json), cut per city once, on the page worker; undefined when the build has none. */
-function historyOf(build: LoadedBuild): Promise<History | undefined> {
+export function historyOf(build: LoadedBuild): Promise<History | undefined> {
   return perBuild(build, 'history', async () => {
     const bytes = await build.servedFiles.read('price-history.json');
     if (!bytes) return undefined;

@@ -54,10 +54,10 @@ function behavesAsTheApi(connect: () => Promise<Client>) {
   before(async () => { client = await connect(); });
   after(async () => { await client?.close(); });
 
-  it('lists the ten read tools of the reference, read-only, with input and output schemas', async () => {
+  it('lists the ten read tools of the reference and the price index\'s, read-only, with input and output schemas', async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS.map((t) => t.name).sort());
-    assert.equal(tools.length, 10);
+    assert.equal(tools.length, 11);
     for (const tool of tools) {
       assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
       assert.ok(tool.outputSchema, tool.name);
@@ -82,6 +82,7 @@ function behavesAsTheApi(connect: () => Promise<Client>) {
       ['get_best_coworking', { locale: 'en', city: 'berlin' }, '/v1/rankings?locale=en&city=berlin'],
       ['get_coworking_operator', { locale: 'en', slug: operator }, `/v1/operators/${operator}?locale=en`],
       ['get_coworking_place_guide', { locale: 'en', kind: 'city', slug: 'berlin' }, '/v1/places/city/berlin?locale=en'],
+      ['get_coworking_price_index', { locale: 'de', city: 'berlin' }, '/api/price-index/cities/berlin?locale=de'],
     ];
     for (const [name, args, path] of calls) {
       const result = await call(client, name, args);
@@ -93,6 +94,16 @@ function behavesAsTheApi(connect: () => Promise<Client>) {
     const rates = await call(client, 'get_coworking_market_rates', { locale: 'en', city: 'berlin' });
     assert.match((rates.content[0] as { text: string }).text, /Source: Desk Atlas/);
     assert.ok((rates.structuredContent as Json).meta.citation.url);
+  });
+
+  it('gives one city of the price index as the index and its history publish it', async () => {
+    const { data } = (await call(client, 'get_coworking_price_index', { locale: 'en', city: 'berlin' })).structuredContent as Json;
+    const index = (await rest('/api/price-index')).data;
+    const history = (await rest('/api/price-index/history')).data;
+    assert.deepEqual(data.city, index.cities.find((c: Json) => c.city.slug === 'berlin'));
+    assert.deepEqual(data.history, history.cities.find((c: Json) => c.city.slug === 'berlin'));
+    assert.deepEqual(data.months, history.months);
+    assert.ok(data.history.points.some((p: Json) => p.index !== undefined), 'the chained index is there');
   });
 
   it('compares several spaces in the order given, each with its citation', async () => {
@@ -139,6 +150,8 @@ function behavesAsTheApi(connect: () => Promise<Client>) {
     assert.match(await toolError(client, 'compare_coworking_spaces', { locale: 'en', slugs: [slug, 'Bad Slug'] }), /`slugs\[1\]`/);
     assert.match(await toolError(client, 'compare_coworking_spaces', { locale: 'en', slugs: [slug, 'no-such-space'] }), /`slugs\[1\]`: No space with slug "no-such-space"/);
     assert.match(await toolError(client, 'get_coworking_place_guide', { locale: 'en', kind: 'planet', slug: 'mars' }), /`kind`/);
+    assert.match(await toolError(client, 'get_coworking_price_index', { city: 'atlantis' }), /atlantis/);
+    assert.match(await toolError(client, 'get_coworking_price_index', { city: 'Not A Slug' }), /`city`/);
     assert.match(await toolError(client, 'no_such_tool', {}), /No tool named/);
   });
 }
