@@ -18,7 +18,8 @@ import { ApiError, RETRY_UNAVAILABLE_AFTER_S } from '../http/problems.ts';
 import { LeadRefusedError } from '../leads/service.ts';
 import { submitLead } from '../leads/submit.ts';
 import { contactPath, formView, readForm, sentPath, spaceEnquiryPath, type FormState } from './enquiry-form.ts';
-import { renderPage } from './pages.ts';
+import { renderPage, renderPageTwin } from './pages.ts';
+import { MARKDOWN_TYPE, twinError, twinLink, twinPath } from './markdown-twins.ts';
 import { STRINGS } from './strings.ts';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -114,13 +115,33 @@ export async function installEnquiries(app: FastifyInstance) {
         const slug = (request.params as { slug?: string }).slug;
         const space = slug === undefined ? undefined : spaceIn(request, build, locale, slug);
         if (slug !== undefined && !space) return reply.callNotFound();
-        return formPage(reply, build, kind, space, 200);
+        return formPage(reply.header('link', twinLink(app.config.siteUrl, request.url)), build, kind, space, 200);
+      };
+
+      /** The form's Markdown twin: its fields, where a person sends it, and the API operation an app uses. */
+      const formTwin = (kind: LeadEndpoint) => (request: FastifyRequest, reply: FastifyReply) => {
+        const { build } = app.catalog.current();
+        const slug = (request.params as { slug?: string }).slug;
+        const space = slug === undefined ? undefined : spaceIn(request, build, locale, slug);
+        if (slug !== undefined && !space) return twinError(reply, locale, app.config.siteUrl, 404);
+        const action = space ? spaceEnquiryPath(locale, space.slug) : contactPath(locale);
+        const markdown = renderPageTwin({ build, config: app.config, locale }, 'enquiry', {
+          title: space ? t.spaceTitle(space.title) : t.contactTitle,
+          lead: space ? t.spaceLead(space.title) : t.contactLead,
+          alternates: alternates(locale, (l) => (space ? spaceEnquiryPath(l, space.slug) : contactPath(l))),
+          form: formView(kind, locale, action, siteKey),
+          space,
+          apiPath: `${app.config.baseUrl}/v1/leads/${kind}`,
+        });
+        return reply.type(MARKDOWN_TYPE).send(markdown);
       };
 
       const posting = { cache: 'no-store' as const, leadRateLimit: true, answersOverLimit: true };
       scope.route({ method: 'GET', url: contactPath(locale), config: { cache: 'no-store' }, handler: form('contact') });
       scope.route({ method: 'POST', url: contactPath(locale), config: posting, handler: submit('contact') });
       scope.route({ method: 'GET', url: spaceEnquiryPath(locale, ':slug'), config: { cache: 'no-store' }, handler: form('inquiry') });
+      scope.route({ method: 'GET', url: twinPath(contactPath(locale)), config: { cache: 'no-store' }, handler: formTwin('contact') });
+      scope.route({ method: 'GET', url: twinPath(spaceEnquiryPath(locale, ':slug')), config: { cache: 'no-store' }, handler: formTwin('inquiry') });
       scope.route({ method: 'POST', url: spaceEnquiryPath(locale, ':slug'), config: posting, handler: submit('inquiry') });
 
       scope.route({

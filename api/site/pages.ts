@@ -129,6 +129,14 @@ export function renderPage(
   return eta.render(`./${template}`, { ...frame(ctx.build, ctx.config, ctx.locale), dataLinks: [], ...data });
 }
 
+/** The Markdown twin of a page outside PAGES, from the same data as renderPage's. */
+export function renderPageTwin(
+  ctx: Pick<ViewContext, 'build' | 'config' | 'locale'>, template: string,
+  data: { title: string; alternates: { locale: Locale; name: string; href: string; current: boolean }[] } & Record<string, unknown>,
+): string {
+  return renderTwin(template, { ...frame(ctx.build, ctx.config, ctx.locale), dataLinks: [], ...data }, ctx.config.siteUrl);
+}
+
 /** An error page in the locale: 404 (nothing here) or 500 (this page failed), with the request id to quote. */
 function errorPage(reply: FastifyReply, build: LoadedBuild, config: AppConfig, locale: Locale, status: 404 | 500) {
   const t = STRINGS[locale];

@@ -173,6 +173,9 @@ export interface EnquiryStrings {
   sentSpace: (space: string) => string;
   backToSpace: (space: string) => string;
   backHome: string;
+  /** the form's Markdown twin: where a person sends it, and how an app does */
+  twinForm: string;
+  twinApi: string;
 }
 
 const MONEY_FORMATS = byLocale((l) => Object.fromEntries(CURRENCIES.map((currency) => {
@@ -390,6 +393,8 @@ export const STRINGS: Record<Locale, PageStrings> = {
       sentSpace: (space) => `The operator of ${space} receives it too.`,
       backToSpace: (space) => `Back to ${space}`,
       backHome: 'Back to the home page',
+      twinForm: 'A person sends this enquiry with the form on this page:',
+      twinApi: 'An app sends the same enquiry to the API, at a person\'s explicit request only (see the API reference):',
     },
     serverError: 'Something went wrong',
     serverErrorText: 'This page cannot be shown right now. Please try again later; the other pages still work.',
@@ -556,6 +561,8 @@ export const STRINGS: Record<Locale, PageStrings> = {
       sentSpace: (space) => `Der Betreiber von ${space} erhält sie ebenfalls.`,
       backToSpace: (space) => `Zurück zu ${space}`,
       backHome: 'Zurück zur Startseite',
+      twinForm: 'Eine Person sendet diese Anfrage mit dem Formular dieser Seite:',
+      twinApi: 'Eine App sendet dieselbe Anfrage an die API, nur auf ausdrücklichen Wunsch einer Person (siehe API-Referenz):',
     },
     serverError: 'Etwas ist schiefgelaufen',
     serverErrorText: 'Diese Seite kann gerade nicht angezeigt werden. Bitte versuchen Sie es später noch einmal; die anderen Seiten funktionieren weiter.',
@@ -722,6 +729,8 @@ export const STRINGS: Record<Locale, PageStrings> = {
       sentSpace: (space) => `El operador de ${space} también la recibe.`,
       backToSpace: (space) => `Volver a ${space}`,
       backHome: 'Volver a la página de inicio',
+      twinForm: 'Una persona envía esta consulta con el formulario de esta página:',
+      twinApi: 'Una aplicación envía la misma consulta a la API, solo a petición expresa de una persona (véase la referencia de la API):',
     },
     serverError: 'Algo ha fallado',
     serverErrorText: 'Esta página no se puede mostrar ahora. Vuelva a intentarlo más tarde; las demás páginas siguen funcionando.',

@@ -78,6 +78,30 @@ function errorBeside(doc: Document, name: string): string | undefined {
 }
 
 describe('enquiry forms of the site', () => {
+  it('have Markdown twins: the fields, where a person sends the form, the API operation an app uses', async (t) => {
+    const { origin, space } = await setup(t);
+    for (const [page, operation] of [['/es/contact', 'contact'], [`/es/space/${space}/enquiry`, 'inquiry']] as const) {
+      const htmlPage = await fetch(`${origin}${page}`);
+      assert.match(htmlPage.headers.get('link')!, new RegExp(`<[^>]*${page}\\.md>; rel="alternate"; type="text/markdown"`), page);
+      const twin = await fetch(`${origin}${page}.md`);
+      assert.equal(twin.status, 200, page);
+      assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+      const text = await twin.text();
+      const doc = html(await (await fetch(`${origin}${page}`)).text());
+      assert.ok(text.startsWith(`# ${doc.querySelector('h1')!.textContent}\n`), text.slice(0, 80));
+      for (const label of doc.querySelectorAll('form.enquiry label')) {
+        const words = label.textContent!.replace(/\s*\(.*\)\s*$/, '').trim();
+        if (words && !label.closest('.honeypot')) assert.ok(text.includes(words), `${page}: ${words}`);
+      }
+      assert.ok(text.includes(`${page} `) || text.includes(`${page}\n`), `${page}: where the form is sent`);
+      assert.ok(text.includes(`POST https://api.deskatlas.test/v1/leads/${operation}`), text);
+      assert.ok(text.includes(STRINGS.es.enquiry.twinApi));
+    }
+    const unknown = await fetch(`${origin}/en/space/no-such-space/enquiry.md`);
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.headers.get('content-type'), 'text/markdown; charset=utf-8');
+  });
+
   it('a space page\'s form posts an inquiry: 303 to a confirmation page, one lead stored and mailed through the outbox', async (t) => {
     const { origin, store, smtp, space } = await setup(t);
     const { action, fields } = await formOf(`${origin}/de/space/${space}`);
