@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HtmlValidate } from 'html-validate';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { get } from '../support/app.ts';
 import { sampleApp, type SampleApp } from './sample.ts';
+import { launchChromium } from '../support/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(import.meta.dirname, '..', 'output', 'a11y');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PHONE_WIDTHS = [360, 390];
@@ -95,12 +95,7 @@ before(async () => {
   origin = await s.app.listen({ host: '127.0.0.1', port: 0 });
   sample = await pickSample();
   profile = await mkdtemp(join(tmpdir(), 'desk-atlas-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium(profile);
   await mkdir(SCREENSHOTS, { recursive: true });
 });
 after(async () => {

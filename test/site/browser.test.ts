@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import type { PriceHistoryPayload } from '../../contract/research.ts';
 import { CONTEXT_GREY, PALETTE } from '../../api/site/charts.ts';
@@ -18,8 +18,8 @@ import { STRINGS } from '../../api/site/strings.ts';
 import type { PriceIndexCity, PriceIndexPayload } from '../../contract/market.ts';
 import { get } from '../support/app.ts';
 import { sampleApp, type SampleApp } from './sample.ts';
+import { launchChromium } from '../support/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(import.meta.dirname, '..', 'output', 'pages');
 
 let s: SampleApp;
@@ -34,12 +34,7 @@ before(async () => {
   s = await sampleApp();
   origin = await s.app.listen({ host: '127.0.0.1', port: 0 });
   profile = await mkdtemp(join(tmpdir(), 'desk-atlas-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1100, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium(profile, { viewport: { width: 1100, height: 900 } });
   index = (await get(s.app, '/api/price-index')).body.data;
   const geo = (await get(s.app, '/v1/geo/bootstrap?locale=en')).body.data;
   countries = geo.countries.map((c: { slug: string; code: string }) => ({ slug: c.slug, cities: index.cities.filter((x) => x.countryCode === c.code) }))

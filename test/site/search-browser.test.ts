@@ -9,13 +9,13 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { LOCALES } from '../../contract/common.ts';
 import { SEARCH_STRINGS } from '../../api/site/search-strings.ts';
 import { get } from '../support/app.ts';
 import { sampleApp, type SampleApp } from './sample.ts';
+import { launchChromium } from '../support/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(import.meta.dirname, '..', 'output', 'pages');
 
 let s: SampleApp;
@@ -27,13 +27,7 @@ before(async () => {
   s = await sampleApp();
   origin = await s.app.listen({ host: '127.0.0.1', port: 0 });
   profile = await mkdtemp(join(tmpdir(), 'desk-atlas-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    javaScriptEnabled: false,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium(profile, { javaScriptEnabled: false });
   await mkdir(SCREENSHOTS, { recursive: true });
 });
 after(async () => {

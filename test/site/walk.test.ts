@@ -10,14 +10,14 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { LOCALES } from '../../contract/common.ts';
 import type { LeadsService } from '../../api/leads/service.ts';
 import { STRINGS } from '../../api/site/strings.ts';
 import { openService, tableRows } from '../leads/support.ts';
 import { sampleApp, type SampleApp } from './sample.ts';
+import { launchChromium } from '../support/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(import.meta.dirname, '..', 'output', 'enquiry');
 const WIDTHS = [390, 1280];
 
@@ -32,12 +32,7 @@ before(async () => {
   service = await openService(dir);
   s = await sampleApp({ RATE_LIMIT_LEADS: '1000' }, { leads: service });
   origin = await s.app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium(join(dir, 'profile'));
   await mkdir(SCREENSHOTS, { recursive: true });
 });
 after(async () => {
