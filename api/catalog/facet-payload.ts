@@ -8,6 +8,9 @@ import type { Money } from '../../contract/common.ts';
 import { ASCII, JsonBytes } from './json-bytes.ts';
 import { KernelMemory } from './kernels.ts';
 
+/** Room for a wide context's body (every listing at 100k: ~42 kB), so it is rarely grown. */
+export const FACETS_BYTES = 48 * 1024;
+
 export type Ranges = Omit<FacetsPayload, 'facets'>;
 
 /** The values of a facet labelled in one locale, by value id. */

@@ -1,4 +1,5 @@
 import type { Citation, Locale, SlugName } from '../../contract/common.ts';
+import type { Engine, Filters } from '../catalog/engine.ts';
 
 const LICENSE = 'CC BY 4.0';
 export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/';
@@ -118,4 +119,14 @@ export function citation(opts: {
     licenseUrl: LICENSE_URL,
     text: citationText(opts.locale, opts.serviceName, title, url, opts.data),
   };
+}
+
+/** The public page of a filtered list: its place, else its operator, else the home page. */
+export function listPage(engine: Engine, locale: Locale, f: Filters): CitationPage {
+  const place = engine.placeOf(locale, f);
+  if (place) return { kind: 'coworking', ...place };
+  if (f.operator && engine.labels.operator[f.operator]) {
+    return { kind: 'operator', slug: f.operator, name: engine.label('operator', f.operator, locale) };
+  }
+  return { kind: 'home' };
 }

@@ -1,15 +1,12 @@
 import { FacetsPayloadSchema, MAX_FACET_VALUES } from '../../../contract/catalog.ts';
 import { envelope, MetaSchema } from '../../../contract/common.ts';
 import type { CatalogQuerySchemas } from '../../../contract/queries.ts';
-import { BytesOut } from '../../catalog/facet-payload.ts';
+import { BytesOut, FACETS_BYTES } from '../../catalog/facet-payload.ts';
 import { closeEnvelope, openEnvelope } from '../../http/envelope.ts';
 import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
-import { listPage } from '../properties/citation.ts';
-
-/** Room for a wide context's body (every listing at 100k: ~42 kB), so it is rarely grown. */
-export const FACETS_BYTES = 48 * 1024;
+import { listPage } from '../../http/citation.ts';
 
 /** GET /v1/facets, with the query parameters of a filter registry. */
 export const facetsRoute = (queries: CatalogQuerySchemas) => defineRoute({

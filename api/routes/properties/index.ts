@@ -5,11 +5,11 @@ import { envelope, MetaSchema, PaginatedMetaSchema } from '../../../contract/com
 import { MAP_MAX_PAGE_SIZE, SlugParamsSchema, LocaleQuerySchema, type CatalogQuerySchemas, type PropertyListQuery } from '../../../contract/queries.ts';
 import { ASCII } from '../../catalog/json-bytes.ts';
 import { closeEnvelope, openEnvelope, pagination } from '../../http/envelope.ts';
+import { listPage } from '../../http/citation.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute, type RouteContext, type RouteResult } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
-import { listPage } from './citation.ts';
 
 const STATUSES = [200, 400, 429, 500, 502];
 
