@@ -4,20 +4,11 @@
  * city, and the charts drawn (Observable Plot and linkedom are imported by this thread only).
  */
 import { parentPort } from 'node:worker_threads';
-import type { Locale, OptionType } from '../../contract/common.ts';
-import { LOCALES } from '../../contract/common.ts';
-import type { PriceIndexCity } from '../../contract/market.ts';
+import { LOCALES, type Locale, type OptionType } from '../../contract/common.ts';
 import type { PriceHistoryPayload } from '../../contract/research.ts';
-import { cityChart, formatMonth, historyChart, indexChart, indexFigures, type HistorySeries } from './charts.ts';
-import type { PageJob, PageJobResult } from './page-workers.ts';
+import { cityChart, formatMonth, historyChart, indexChart, indexFigures } from './charts.ts';
+import type { Names, PageJob, PageJobResult } from './page-workers.ts';
 
-interface ChartText { ariaLabel: string; locale: Locale; currency: string }
-export type ChartJob =
-  | { kind: 'index-chart'; cities: PriceIndexCity[]; names: Names; text: ChartText }
-  | { kind: 'city-chart'; city: PriceIndexCity; names: Names; text: ChartText }
-  | { kind: 'history-chart'; series: HistorySeries[]; text: ChartText };
-/** The names a chart writes, as the page's tables write them. */
-export interface Names { cities: Record<string, string>; products: Partial<Record<OptionType, string>> }
 
 const namer = (names: Names) => ({ city: (slug: string) => names.cities[slug] ?? slug, product: (t: OptionType) => names.products[t] ?? t });
 

@@ -5,8 +5,18 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../contract/module-worker.ts';
-import type { Locale } from '../../contract/common.ts';
-import type { ChartJob } from './page-worker.ts';
+import type { Locale, OptionType } from '../../contract/common.ts';
+import type { PriceIndexCity } from '../../contract/market.ts';
+import type { HistorySeries } from './charts.ts';
+
+interface ChartText { ariaLabel: string; locale: Locale; currency: string }
+/** The charts the worker draws. */
+export type ChartJob =
+  | { kind: 'index-chart'; cities: PriceIndexCity[]; names: Names; text: ChartText }
+  | { kind: 'city-chart'; city: PriceIndexCity; names: Names; text: ChartText }
+  | { kind: 'history-chart'; series: HistorySeries[]; text: ChartText };
+/** The names a chart writes, as the page's tables write them. */
+export interface Names { cities: Record<string, string>; products: Partial<Record<OptionType, string>> }
 
 export type PageJob = { kind: 'history'; bytes: Uint8Array } | ChartJob;
 

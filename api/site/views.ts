@@ -14,7 +14,7 @@ import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
 import type { HistorySeries } from './charts.ts';
 import { onPageWorker, type HistoryParts } from './page-workers.ts';
-import type { Names } from './page-worker.ts';
+import type { Names } from './page-workers.ts';
 import { cityName, namedCity } from './city-names.ts';
 import { formView, spaceEnquiryPath } from './enquiry-form.ts';
 import { markdownToHtml } from './markdown.ts';
