@@ -1,7 +1,7 @@
 /**
  * The read-only MCP server: the tools of tools.ts, each answered by its REST operation on this
  * app (`read`), so an agent gets exactly the API's body, limits and errors. Used over Streamable
- * HTTP at /mcp (http.ts) and over stdio (stdio.ts).
+ * HTTP at /mcp (http.ts) and over stdio (api/mcp-stdio.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';

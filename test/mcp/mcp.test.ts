@@ -174,7 +174,7 @@ describe('the MCP server over stdio (make mcp)', () => {
     const client = new Client({ name: 'desk-atlas-test', version: '1' });
     await client.connect(new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', join(ROOT, 'api', 'mcp', 'stdio.ts')],
+      args: ['--import', 'tsx', join(ROOT, 'api', 'mcp-stdio.ts')],
       cwd: ROOT,
       // the server's addresses (startServer's PORT=0), so both cite the same pages
       env: { ...process.env, DIST_DIR: dist, PORT: '0', LOG_LEVEL: 'warn' } as Record<string, string>,

@@ -5,12 +5,12 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { pino } from 'pino';
-import { buildApp } from '../app.ts';
-import { CatalogStore } from '../build/store.ts';
-import { ConfigError, loadConfig } from '../config.ts';
-import { CONTRACT_VERSION } from '../../contract/common.ts';
-import { readThrough, toolsOf } from './http.ts';
-import { mcpServer } from './server.ts';
+import { buildApp } from './app.ts';
+import { CatalogStore } from './build/store.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { CONTRACT_VERSION } from '../contract/common.ts';
+import { readThrough, toolsOf } from './mcp/http.ts';
+import { mcpServer } from './mcp/server.ts';
 
 let config;
 try {
