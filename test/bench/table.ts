@@ -1,6 +1,6 @@
 /**
  * The benchmark's report: the issue's table (floor, goal, measured with the caches off and on),
- * as markdown to paste into the README, then the raw figures behind each ratio.
+ * as markdown to paste into docs/benchmarks.md, then the raw figures behind each ratio.
  */
 import type { LoadResult } from './load.ts';
 import type { PagesResult } from './pages.ts';
