@@ -48,7 +48,7 @@ const ENTRIES: SuggestSource[] = [
   entry('property', 'strasse-haus', L('Haus an der Straße'), 1),
 ];
 const index = indexOf(ENTRIES);
-const slugs = (q: string, locale: 'en' | 'de' | 'es' = 'en', limit = 8) => index.search(q, locale, limit).items.map((i) => i.slug);
+const slugs = (q: string, locale: Locale = 'en', limit = 8) => index.search(q, locale, limit).items.map((i) => i.slug);
 
 describe('fold', () => {
   it('folds case, accents, ß and the German transliterations alike', () => {
