@@ -55,7 +55,7 @@ export interface ValueFacet {
   readonly ranges?: PlaceRanges;
 }
 
-/** Any other facet: counts its values in a context. */
+/** A facet whose listings may have several values (option types, amenities): counts its values in a context itself. */
 export interface CountedFacet {
   readonly kind: 'counted';
   readonly ignores: readonly string[];

@@ -1,8 +1,16 @@
 /**
- * The filter registry: for each filter of contract/filters.ts, how the engine matches it. An
- * entry reads its columns once per build into an index (postings, sorted coordinates, …) that
- * narrows a match set, and may count a facet or describe a range for GET /v1/facets. The engine
- * is built from a registry: FILTERS in production.
+ * The production filter registry: for each filter of contract/filters.ts, the index the engine
+ * builds from the build's columns once per build (what an index is: filter-index.ts). To follow
+ * one filter from the query to the bytes, amenities:
+ * - contract/filters.ts declares its query parameter (AmenitiesParamSchema: `amenities=wifi,coffee`
+ *   parsed to a list of slugs, `f.amenities`);
+ * - its entry below holds a posting per amenity (MultiValues); its Narrowing intersects a match set
+ *   with each selected amenity's posting (match.ts applies it to every filter a request sets);
+ * - its FacetPlan shows a counted facet: the amenities counted under every filter (`ignores: []`,
+ *   an AND facet), and tallies each amenity alone: the facets under one amenity are counted once
+ *   per build (facet-tallies.ts), those under two start from the first's (facet-contexts.ts);
+ * - facets.ts counts it (MultiValues.count), facet-lists.ts orders its values, facet-payload.ts
+ *   writes their JSON.
  */
 import { CURRENCIES, type Currency, type OptionType } from '../../contract/common.ts';
 import { FILTER_DECLARATIONS } from '../../contract/filters.ts';
