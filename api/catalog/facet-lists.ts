@@ -64,7 +64,7 @@ type Facet = ValueFacet | CountedFacet;
 
 export class ValueLists {
   /** each facet in each locale, by locale */
-  private readonly inLocale = new Map<string, Map<Facet, InLocale>>();
+  private readonly byLocale = new Map<string, Map<Facet, InLocale>>();
   /** each facet's value ids by value */
   private readonly idOf = new Map<Facet, Map<string, number>>();
   /** the values a facet's top may list (candidates) */
@@ -100,7 +100,7 @@ export class ValueLists {
   /** Orders each facet's values by their labels in the labeling's locale (its `rank`: a value's place among the labels) and keeps the labels. */
   orderByLabels(labeling: FacetLabeling): void {
     const inLocale = new Map<Facet, InLocale>();
-    this.inLocale.set(labeling.locale, inLocale);
+    this.byLocale.set(labeling.locale, inLocale);
     // every facet's values share one memory: the value facets', then the counted ones'
     const labelledSets = labelledValueSets([...this.valueFacets, ...this.countedFacets].map(({ x, facet }) => ({ values: facet.values, labels: facet.values.map((v) => labeling.value(x.name, v)) })));
     for (const [f, { x, facet }] of this.valueFacets.entries()) {
@@ -128,8 +128,8 @@ export class ValueLists {
   }
 
   /** A facet in a locale its values were ordered in (orderByLabels). */
-  in(locale: string, facet: Facet): InLocale {
-    return this.inLocale.get(locale)!.get(facet)!;
+  inLocale(locale: string, facet: Facet): InLocale {
+    return this.byLocale.get(locale)!.get(facet)!;
   }
 
   /**
@@ -245,7 +245,7 @@ export class ValueLists {
    * label; returns whether it had more than MAX_FACET_VALUES values and was cut.
    */
   writeCounted(x: IndexedFilter, facet: CountedFacet, counts: Int32Array, chosen: string[], labeling: FacetLabeling, out: FacetsOut): boolean {
-    const l = this.in(labeling.locale, facet);
+    const l = this.inLocale(labeling.locale, facet);
     const idOf = this.idOf.get(facet)!;
     const positive = this.positiveIds;
     let size = 0;

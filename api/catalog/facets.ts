@@ -46,15 +46,20 @@ export class FacetCounter {
   /** each facet's JSON up to its values, by locale */
   private readonly heads = new Map<string, Map<IndexedFilter, Uint8Array>>();
 
-  constructor(private readonly matcher: Matcher, all: Bitset, n: number) {
+  constructor(matcher: Matcher, all: Bitset, n: number) {
     for (const x of matcher.declared) {
       const shows = x.index.facets?.shows;
-      if (shows?.kind === 'values') this.valueFacets.push({ x, facet: shows });
-      else if (shows?.kind === 'counted') {
+      if (!shows) continue;
+      if (shows.kind === 'range') {
+        this.summaries.push(shows);
+        continue;
+      }
+      this.shown.push({ x, facet: shows });
+      if (shows.kind === 'values') this.valueFacets.push({ x, facet: shows });
+      else {
         this.countedFacets.push({ x, facet: shows });
         this.lessCounts.set(shows, new Int32Array(shows.values.length));
-      } else if (shows?.kind === 'range') this.summaries.push(shows);
-      if (shows && shows.kind !== 'range') this.shown.push({ x, facet: shows });
+      }
     }
     const valueFacets = this.valueFacets.map((v) => v.facet);
     // every set a request counts lies in one memory of the kernels, laid out before it is opened
@@ -79,7 +84,7 @@ export class FacetCounter {
     this.lists.orderByLabels(labeling);
     const tallies = this.tallies.every();
     for (const { facet } of this.valueFacets) {
-      const l = this.lists.in(locale, facet);
+      const l = this.lists.inLocale(locale, facet);
       for (const tally of tallies) {
         const { t, ids: counted } = tally.counts.get(facet)!;
         const ids = this.lists.top(t, counted, l);
@@ -118,7 +123,7 @@ export class FacetCounter {
       const touched = tally ? [] : left ? this.valueCounts.countLess(ctx, left, facets, facets.map((facet) => bound!.counts.get(facet)!)) : this.valueCounts.count(ctx, facets);
       members.forEach((m, k) => {
         const once = tally?.counts.get(m.facet);
-        const l = this.lists.in(locale, m.facet);
+        const l = this.lists.inLocale(locale, m.facet);
         const t = once ? once.t : this.valueCounts.countsOf(m.facet);
         const listedOnce = once ? tally!.listed.get(l) : undefined;
         const { ids, beyond, zeros, cut } = once
@@ -142,12 +147,12 @@ export class FacetCounter {
     const heads = this.heads.get(locale);
     for (const { x, facet } of this.shown) {
       out.facet(x.name, labeling.key(x.name), heads?.get(x));
-      const ready = listed.get(x);
-      if (ready) {
+      if (facet.kind === 'values') {
+        const ready = listed.get(x)!;
         out.listed(ready.labelled, ready.ids, ready.t, ready.json);
         out.listed(ready.labelled, ready.beyond, ready.t);
         for (const s of ready.zeros) out.value(s, labeling.value(x.name, s), 0);
-      } else truncated = this.lists.writeCounted(x, facet as CountedFacet, countedBy.get(x)!, selected(x, f), labeling, out) || truncated;
+      } else truncated = this.lists.writeCounted(x, facet, countedBy.get(x)!, selected(x, f), labeling, out) || truncated;
     }
     out.end(ranges);
     // the next request starts from zero
