@@ -119,8 +119,9 @@ export class FacetCounter {
     const dirty: { facet: ValueFacet; touched: Int32Array }[] = [];
     for (const [ctx, members] of groups) {
       const { tally, bound, left } = ctx;
-      const facets = members.map((m) => m.facet);
-      const touched = tally ? [] : left ? this.valueCounts.countLess(ctx, left, facets, facets.map((facet) => bound!.counts.get(facet)!)) : this.valueCounts.count(ctx, facets);
+      const touched = tally ? [] : left
+        ? this.valueCounts.countLess(ctx, left, members.map((m) => m.facet), members.map((m) => bound!.counts.get(m.facet)!))
+        : this.valueCounts.count(ctx, members.map((m) => m.facet));
       members.forEach((m, k) => {
         const once = tally?.counts.get(m.facet);
         const l = this.lists.inLocale(locale, m.facet);
