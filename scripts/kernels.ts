@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import wabt from 'wabt';
 
-export const KERNELS_DIR = join(import.meta.dirname, '..', 'api', 'catalog', 'kernels');
+const KERNELS_DIR = join(import.meta.dirname, '..', 'api', 'catalog', 'kernels');
 
 export const kernelSources = (): string[] => readdirSync(KERNELS_DIR).filter((f) => f.endsWith('.wat')).sort().map((f) => join(KERNELS_DIR, f));
 
@@ -29,7 +29,13 @@ export async function assembleKernels(paths: readonly string[]): Promise<Map<str
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const given = process.argv.slice(2);
-  for (const [path, binary] of await assembleKernels(given.length ? given : kernelSources())) {
-    writeFileSync(path.replace(/\.wat$/, '.wasm'), binary);
+  try {
+    for (const [path, binary] of await assembleKernels(given.length ? given : kernelSources())) {
+      writeFileSync(path.replace(/\.wat$/, '.wasm'), binary);
+    }
+  } catch (e) {
+    // WABT's message names each fault's file, line and column; its stack is minified
+    console.error((e as Error).message);
+    process.exit(1);
   }
 }
