@@ -52,8 +52,6 @@ export interface LoadedBuild {
   suggestIndex: SuggestIndex;
   /** the price index's date and source, which every citation of it names */
   priceIndexHead: PriceIndexHead;
-  /** the price index, parsed from priceIndexJson when first asked for (the site's pages): it was parsed at load, so it parses */
-  priceIndex: () => PriceIndexPayload;
   /** the price index as GET /api/price-index's data, site paths resolved */
   priceIndexJson: Buffer;
   /** by space slug (a keyed file: the routes of the spaces a lead names are read when it arrives) */
@@ -331,7 +329,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       manifest,
       loadedAt: (opts.now ?? Date.now)(),
       config, labels, geo, geoJson: jsonOf(geoFiles), engine, marketRates, rankings, places, operators,
-      priceIndexHead: priceIndex.head, priceIndex: parsedWhenAsked<PriceIndexPayload>(priceIndex.json), priceIndexJson: priceIndex.json,
+      priceIndexHead: priceIndex.head, priceIndexJson: priceIndex.json,
       suggestIndex, leadRouting, servedFiles: files, releases,
       close: closer(engine, [rankings, places, operators], leadRouting, files, releases),
     };
@@ -347,12 +345,6 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
 }
 
 export type PriceIndexHead = Pick<PriceIndexPayload, 'asOf' | 'source'>;
-
-/** The value of JSON bytes, parsed once, when first asked for. Made outside loadBuild for the reason closer() is. */
-function parsedWhenAsked<T>(json: Buffer): () => T {
-  let value: T | undefined;
-  return () => (value ??= JSON.parse(json.toString('utf8')) as T);
-}
 
 /**
  * What a loaded build closes: its engine's files and its hubs'. Made outside loadBuild, whose
