@@ -12,7 +12,7 @@ import { LOCALES, type Locale } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import type { OperatorHub, PlaceHub, PriceIndexPayload, RankingsPayload } from '../../contract/market.ts';
 import { Engine, type LocaleListings } from '../catalog/engine.ts';
-import type { FilterRegistry } from '../catalog/filters.ts';
+import type { FilterRegistry } from '../catalog/filter-index.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
 import { jsonFileOf, type JsonFile } from './json-file.ts';
 import { KeyedRecords } from './keyed.ts';
