@@ -18,8 +18,9 @@ import { jsonFileOf, type JsonFile } from './json-file.ts';
 import { KeyedRecords } from './keyed.ts';
 import { localizeMarketRates, type LocalizedMarketRates } from './market-rates.ts';
 import { LoadWorkers, type StructureCheck, type Table } from './workers.ts';
-import { checkLineCount, type NdjsonLines } from './ndjson.ts';
-import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
+import { checkLineCount } from './ndjson.ts';
+import type { NdjsonLines } from '../catalog/listing-lines.ts';
+import { checkAllRecords, detailLines, openRecords, type RecordFile } from './records.ts';
 import { ServedFiles } from './served-files.ts';
 import { Releases, type ReleaseLog } from './releases.ts';
 import { suggestIndexOf } from './suggest.ts';
@@ -299,9 +300,9 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       const detailsName = `details.${l}.ndjson`;
       const detailFile = await openOnDisk(detailsName, read(DETAILS_INDEX.name(l)));
       if (opts.checkAllDetails) await checkAllRecords(detailFile).catch((err: Error) => fail(err.message));
-      const listings: LocaleListings = { cards: await lines('cards', l), markers: await lines('markers', l), details: detailFile, siteUrl: opts.siteUrl };
+      const listings: LocaleListings = { cards: await lines('cards', l), markers: await lines('markers', l), details: detailLines(detailFile), siteUrl: opts.siteUrl };
       try {
-        for (const name of ['cards', 'markers', 'details'] as const) checkLineCount(`${name}.${l}.ndjson`, listings[name], columns.slugs.length);
+        for (const [name, file] of [['cards', listings.cards], ['markers', listings.markers], ['details', detailFile]] as const) checkLineCount(`${name}.${l}.ndjson`, file, columns.slugs.length);
         engine.addListings(l, listings);
       } catch (err) {
         return fail((err as Error).message);
