@@ -10,8 +10,9 @@ import { parseOrThrow } from './errors.ts';
 import { quickQueryReading } from '../../contract/quick-query.ts';
 import { ApiError } from './problems.ts';
 import type { CacheHint } from './headers.ts';
-import type { KeptResponse, RouteResponse } from './response-cache.ts';
-import { sendFileBody, type FileBody } from './file-body.ts';
+import { responsesOf, type KeptResponse, type RouteResponse } from './response-cache.ts';
+import type { FileBody } from '../build/checked-file.ts';
+import { sendFileBody } from './file-body.ts';
 import { sendAtTurnEnd } from './turn-end.ts';
 import { unknownMembers } from './unknown-members.ts';
 
@@ -139,7 +140,8 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
     },
     // Not async: a handler that answers at once (every read) is sent without a promise in between.
     handler: (request, reply) => {
-      const { build, responses } = app.catalog.current();
+      const served = app.catalog.current();
+      const { build } = served, responses = responsesOf(served);
       const now = app.clock();
       // a plain query of a route with nothing else to parse is read quickly; anything else, and every 400, by the schemas
       const quick = quickQuery?.(request.query);
