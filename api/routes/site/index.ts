@@ -16,7 +16,7 @@ import { CACHE, etagOf, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute, type RouteResult } from '../../http/route.ts';
-import type { FileBody } from '../../http/file-body.ts';
+import type { FileBody } from '../../build/checked-file.ts';
 import { concatenated, type CheckedFile } from '../../build/checked-file.ts';
 import { DamagedFileError } from '../../build/records.ts';
 import { INDEX_BASE, MEDIAN_INTERVAL_LEVEL, MIN_SAMPLE_SIZE, STALE_PRICE_DAYS } from '../../../contract/rules.ts';
