@@ -27,7 +27,7 @@ void globalThis.Response;
 
 export interface AppOptions {
   config: AppConfig;
-  /** the build to serve, with its response cache; `current()` is called once per request */
+  /** the build to serve (its response cache is the HTTP layer's, kept against it); `current()` is called once per request */
   catalog: CatalogSource;
   /** what the lead routes submit to (server.ts opens it); without one they answer 500 */
   leads?: LeadsService;
