@@ -9,7 +9,7 @@ const NODE_ENVS = ['production', 'development', 'test'] as const;
 const flag = z.enum(['0', '1', 'true', 'false', 'on', 'off', '']).transform((v) => v === '1' || v === 'true' || v === 'on');
 const positiveInt = z.coerce.number().int().min(1);
 
-/** Every environment variable the service reads (DESIGN.md §2), validated once at start. */
+/** Every environment variable the service reads (docs/design.md §2), validated once at start. */
 const EnvSchema = z.object({
   // trimmed and in any case (`Production`), so a stray space cannot turn production's checks off
   NODE_ENV: z.string().transform((v) => v.trim().toLowerCase()).pipe(z.enum(NODE_ENVS, {
@@ -45,12 +45,12 @@ const EnvSchema = z.object({
   CHALLENGE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   BUILD_SHA: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // Not in DESIGN.md §2: the benchmark raises the limits so they do not trip; production keeps the defaults.
+  // Tuning: the benchmark raises the limits so they do not trip; production keeps the defaults.
   RATE_LIMIT_READS: positiveInt.default(120),
   RATE_LIMIT_LEADS: positiveInt.default(10),
   // How often the watcher checks where dist/current points (ms).
   RELOAD_POLL_MS: positiveInt.default(1000),
-  // Not in DESIGN.md §2: the benchmark turns the per-build query and response caches off to measure the engine itself.
+  // Tuning: the benchmark turns the per-build query and response caches off to measure the engine itself.
   QUERY_CACHE: flag.default(true),
 });
 

@@ -1,5 +1,5 @@
 /**
- * How autocomplete compares names (DESIGN.md §5): the pipeline folds every name of the suggest
+ * How autocomplete compares names (docs/design.md §5): the pipeline folds every name of the suggest
  * index when it writes suggest-index.bin, the API folds each query the same way.
  */
 const SPECIAL: Record<string, string> = {

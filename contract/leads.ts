@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { LocaleSchema, MetaSchema, SlugSchema } from './common.ts';
 
 /**
- * The spec's email rule: local part not starting with a dot and without consecutive dots;
- * domain of dot-separated labels with a final label of at least 2 letters. zod's default
- * email pattern is exactly that rule, and it keeps characters that could break a mail
- * header (`<`, `>`, `,`, spaces) out of the Reply-To we build from it.
+ * The contract's email rule (docs/design.md §7): local part not starting with a dot and
+ * without consecutive dots; domain of dot-separated labels with a final label of at least 2
+ * letters. zod's default email pattern is exactly that rule, and it keeps characters that
+ * could break a mail header (`<`, `>`, `,`, spaces) out of the Reply-To we build from it.
  */
 export const LeadEmailSchema = z.email({ pattern: z.regexes.email }).max(200);
 

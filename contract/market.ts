@@ -175,7 +175,7 @@ export const SnapshotSourceSchema = z.strictObject({
 });
 export type SnapshotSource = z.infer<typeof SnapshotSourceSchema>;
 
-function priceIndexShape(url: z.ZodType) {
+function priceIndexShape<Url extends z.ZodType>(url: Url) {
   return { asOf: DateTimeSchema, methodologyUrl: url, cities: z.array(PriceIndexCitySchema), source: SnapshotSourceSchema.optional() };
 }
 export const PriceIndexPayloadSchema = z.strictObject(priceIndexShape(UriSchema));

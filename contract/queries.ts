@@ -5,7 +5,7 @@ import { FILTER_DECLARATIONS, filterShape, type FilterDeclarations } from './fil
 import { queryInt, queryIntDefault } from './query-params.ts';
 import { withQuickReading } from './quick-query.ts';
 
-/** The spec's orders, then our addition `price-desc` (an extra enum value: every response still satisfies the reference). */
+/** The reference's orders (docs/design.md §7), then our addition `price-desc` (an extra enum value: every response still satisfies the reference). */
 export const SORT_ORDERS = ['random', 'date-desc', 'date-asc', 'distance', 'price-asc', 'rating-desc', 'price-desc'] as const;
 export const SortBySchema = z.enum(SORT_ORDERS);
 export type SortBy = z.infer<typeof SortBySchema>;
@@ -61,7 +61,7 @@ export function catalogQuerySchemas<D extends FilterDeclarations>(filters: D) {
     list: catalogQuery({ ...listShape, pageSize: queryIntDefault(DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE) }),
     map: catalogQuery({ ...listShape, pageSize: queryIntDefault(MAP_DEFAULT_PAGE_SIZE, 1, MAP_MAX_PAGE_SIZE) }),
     /**
-     * GET /v1/facets: the spec's parameters (locale, country, city, zone, operator,
+     * GET /v1/facets: the reference's parameters (locale, country, city, zone, operator,
      * pricingOptionType, currency) plus, appended, every other filter of the list, so the counts
      * can follow the whole context of a list.
      */

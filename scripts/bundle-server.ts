@@ -4,9 +4,9 @@
  * the server reads beside its modules copied next to them. Part of `npm run build`.
  *
  * Why a bundle: Node 20 resolves, reads and links each of the ~400 modules the server imports one by
- * one (zod alone is 94), about 0.25 s of the start-up's critical thread at 100,000 listings (README,
- * Benchmark); a bundle is a few files. Native addons, and what is resolved at run time rather than
- * imported, stay in node_modules.
+ * one (zod alone is 94), about 0.25 s of the start-up's critical thread at 100,000 listings; a
+ * bundle is a few files. Native addons, and what is resolved at run time rather than imported,
+ * stay in node_modules.
  */
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

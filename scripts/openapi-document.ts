@@ -6,10 +6,11 @@
 import { buildApp } from '../api/app.ts';
 import { loadConfig } from '../api/config.ts';
 import { buildOpenApiDocument, CANONICAL_ENV, serializeDocument } from '../api/openapi/document.ts';
+import type { Examples } from '../api/openapi/examples.ts';
 
 export const COMMITTED_PATH = new URL('../api/openapi/openapi.json', import.meta.url);
 
-export async function generateDocument(): Promise<string> {
+export async function generateDocument(examples?: Examples): Promise<string> {
   const config = loadConfig({ ...CANONICAL_ENV });
   const app = await buildApp({
     config,
@@ -17,7 +18,7 @@ export async function generateDocument(): Promise<string> {
     logger: false,
   });
   try {
-    return serializeDocument(buildOpenApiDocument({ routes: app.routeDefinitions, config }));
+    return serializeDocument(buildOpenApiDocument({ routes: app.routeDefinitions, config, examples }));
   } finally {
     await app.close();
   }

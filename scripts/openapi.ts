@@ -12,6 +12,7 @@ import { collectExamples, sampleApp, stableExamples } from './openapi-examples.t
 
 const check = process.argv.includes('--check');
 let stale = false;
+let written: Examples;
 
 function update(url: URL, text: string) {
   const path = fileURLToPath(url);
@@ -29,10 +30,11 @@ try {
   try { committed = JSON.parse(readFileSync(EXAMPLES_PATH, 'utf8')) as Examples; } catch { /* first run */ }
   // a request id or an enquiry reference alone is no change: keep the committed copy then
   const same = committed && JSON.stringify(stableExamples(committed)) === JSON.stringify(stableExamples(examples));
-  update(EXAMPLES_PATH, `${JSON.stringify(same ? committed : examples, null, 2)}\n`);
+  written = same ? committed! : examples;
+  update(EXAMPLES_PATH, `${JSON.stringify(written, null, 2)}\n`);
 } finally {
   await sample.close();
 }
-// the document reads the examples as committed: generate it once they are written
-if (!stale) update(COMMITTED_PATH, await generateDocument());
+// the document takes the examples just written, not those the sample app read at its start
+if (!stale) update(COMMITTED_PATH, await generateDocument(written));
 if (stale) process.exit(1);

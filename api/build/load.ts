@@ -53,8 +53,6 @@ export interface LoadedBuild {
   suggestIndex: SuggestIndex;
   /** the price index's date and source, which every citation of it names */
   priceIndexHead: PriceIndexHead;
-  /** the price index, parsed from priceIndexJson when first asked for (the site's pages): it was parsed at load, so it parses */
-  priceIndex: () => PriceIndexPayload;
   /** the price index as GET /api/price-index's data, site paths resolved */
   priceIndexJson: Buffer;
   /** by space slug (a keyed file: the routes of the spaces a lead names are read when it arrives) */
@@ -155,7 +153,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       manifest,
       loadedAt: (opts.now ?? Date.now)(),
       config, labels, geo, geoJson: jsonOf(geoFiles), engine, marketRates, rankings, places, operators,
-      priceIndexHead: priceIndex.head as PriceIndexHead, priceIndex: parsedWhenAsked<PriceIndexPayload>(priceIndex.bytes), priceIndexJson: priceIndex.bytes,
+      priceIndexHead: priceIndex.head as PriceIndexHead, priceIndexJson: priceIndex.bytes,
       suggestIndex, leadRouting, servedFiles, releases,
       close: closer(engine, [rankings, places, operators], leadRouting, servedFiles, releases),
     };
@@ -254,12 +252,6 @@ async function perLocale<T>(make: (l: Locale) => Promise<T>): Promise<PerLocale<
 }
 
 export type PriceIndexHead = Pick<PriceIndexPayload, 'asOf' | 'source'>;
-
-/** The value of JSON bytes, parsed once, when first asked for. Made outside loadBuild for the reason closer() is. */
-function parsedWhenAsked<T>(json: Buffer): () => T {
-  let value: T | undefined;
-  return () => (value ??= JSON.parse(json.toString('utf8')) as T);
-}
 
 /**
  * What a loaded build closes: its engine's files and its hubs'. Made outside loadBuild, whose

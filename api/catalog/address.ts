@@ -1,5 +1,5 @@
 /**
- * The address filter (spec rule 1, DESIGN.md §3): streets compared after folding case, accents
+ * The address filter (docs/design.md §7, rule 1; §3): streets compared after folding case, accents
  * and street-type abbreviations in en/de/es; house numbers as single numbers, ranges and suffixes.
  */
 

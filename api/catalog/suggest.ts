@@ -1,5 +1,5 @@
 /**
- * The autocomplete index (DESIGN.md §5, GET /v1/search/suggest), built once per build by the
+ * The autocomplete index (docs/design.md §5, GET /v1/search/suggest), built once per build by the
  * pipeline (suggest-index.bin, contract/suggest-index.ts; pipeline/lib/suggest-index.ts).
  *
  * Every name of every entry, in every locale, is folded (contract/fold.ts: case, accents, ß → ss,

@@ -1,6 +1,6 @@
 /**
  * Site paths in build files. Builds store site-relative paths (`"url":"/media/…"`); SITE_URL is
- * known only at start (DESIGN.md §3), so the API resolves them: in JSON files when it loads a
+ * known only at start (docs/design.md §3), so the API resolves them: in JSON files when it loads a
  * build (in their text, before parsing), in NDJSON lines when it renders one.
  */
 import type { JsonBytes } from './json-bytes.ts';

@@ -4,7 +4,7 @@ import type { Engine, Filters } from '../catalog/engine.ts';
 const LICENSE = 'CC BY 4.0';
 export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/';
 
-/** The public page a response's data belongs to (DESIGN.md §3, public page URLs). */
+/** The public page a response's data belongs to (docs/design.md §3, public page URLs). */
 export type CitationPage =
   | { kind: 'home' }
   | { kind: 'coworking'; country: SlugName; city?: SlugName; zone?: SlugName }
@@ -64,7 +64,7 @@ const TITLES: Record<Locale, {
   },
 };
 
-/** The site path of a page in a locale (DESIGN.md §3); the pages are served there (api/site/pages.ts). */
+/** The site path of a page in a locale (docs/design.md §3); the pages are served there (api/site/pages.ts). */
 export function citationPath(locale: Locale, page: CitationPage): string {
   switch (page.kind) {
     case 'home': return `/${locale}`;

@@ -4,7 +4,7 @@ import { ApiError } from './problems.ts';
 
 export interface CacheHint { maxAge: number; staleWhileRevalidate: number }
 
-/** Cache hints of DESIGN.md §3 (the spec's where it gives them). */
+/** Cache hints of docs/design.md §3 (the reference's where it gives them). */
 export const CACHE = {
   config: { maxAge: 60, staleWhileRevalidate: 60 },
   facets: { maxAge: 600, staleWhileRevalidate: 3600 },

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
  * Responses made in one turn of the event loop are written together at its end (setImmediate
  * runs once the turn's I/O callbacks have). A client waiting on several connections is then woken
  * once a turn, not once a response: on loopback that wake-up is paid inside the server's write,
- * and it was the largest single cost of a facets response under load (README, "The API server").
+ * and it was the largest single cost of a facets response under load (docs/operations.md, "The API server").
  * A request alone waits one hop of the loop.
  */
 const pending: { reply: FastifyReply; send: () => void }[] = [];

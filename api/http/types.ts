@@ -29,7 +29,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     cache?: CacheHint | 'no-store';
-    /** 10 per 10 minutes per IP on top of the read limit (DESIGN.md §3) */
+    /** 10 per 10 minutes per IP on top of the read limit (docs/design.md §3) */
     leadRateLimit?: boolean;
     rateLimitExempt?: boolean;
     /** a request over its limit reaches the handler, which refuses it (exceededLimit of rate-limit.ts) */

@@ -471,5 +471,5 @@ export function serializeDocument(doc: Json): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-/** The configuration the committed copy is generated with (servers: the defaults of DESIGN.md §2). */
+/** The configuration the committed copy is generated with (servers: the defaults of api/config.ts). */
 export const CANONICAL_ENV = { PORT: '3000', BUILD_SHA: 'openapi' } as const;

@@ -1,5 +1,5 @@
 /**
- * The site's discovery documents (DESIGN.md §3, spec "Authentication"): OAuth metadata that
+ * The site's discovery documents (docs/design.md §3, §7 "Authentication"): OAuth metadata that
  * declares nothing to authorize, the RFC 9727 API catalogue, and the plain-text auth guide.
  */
 import { readFileSync } from 'node:fs';

@@ -1,12 +1,15 @@
 /**
  * A worker thread for the work a price page makes once per build (page-worker.ts): parsing the
- * monthly history (60 MB of JSON at 100,000 spaces) and drawing charts took seconds of the event
- * loop, during which every other request waited. Started when a page first needs it.
+ * monthly history (80 MB of JSON at 100,000 spaces) and the price index (7 MB) and drawing charts
+ * took seconds of the event loop, during which every other request waited. Started when a page
+ * first needs it.
  */
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../contract/module-worker.ts';
 import type { Locale, OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
+import type { ServedFileRef } from '../build/served-files.ts';
+import { DamagedFileError } from '../build/records.ts';
 import type { HistorySeries } from './charts.ts';
 
 interface ChartText { ariaLabel: string; locale: Locale; currency: string }
@@ -18,13 +21,19 @@ export type ChartJob =
 /** The names a chart writes, as the page's tables write them. */
 export interface Names { cities: Record<string, string>; products: Partial<Record<OptionType, string>> }
 
-export type PageJob = { kind: 'history'; bytes: Uint8Array } | ChartJob;
+/** A file of cities cut into one JSON text per city: city i's text is bytes[offsets[i]..offsets[i + 1]]. */
+export interface CityTexts { slugs: string[]; offsets: Uint32Array; bytes: Uint8Array }
 
-/** The history cut per city: its months, their labels in each locale, and each city's JSON text at offsets[i]..offsets[i + 1] of bytes. */
-export interface HistoryParts { months: string[]; monthLabels: Record<Locale, string[]>; slugs: string[]; offsets: Uint32Array; bytes: Uint8Array }
-export type PageJobResult = HistoryParts | string | { html: string; greyed: number } | undefined;
+export type PageJob = { kind: 'history'; file: ServedFileRef } | { kind: 'price-index'; bytes: Uint8Array } | ChartJob;
 
-type Reply = { id: number; result?: PageJobResult; error?: string };
+/** The history cut per city, with its months and their labels in each locale. */
+export interface HistoryParts { months: string[]; monthLabels: Record<Locale, string[]>; texts: CityTexts }
+/** The price index cut per city, with what lists and groups its cities without parsing them. */
+export interface PriceIndexParts { methodologyUrl: string; texts: CityTexts; countryCodes: string[]; currencies: string[]; published: Uint8Array }
+export type PageJobResult = HistoryParts | PriceIndexParts | string | { html: string; greyed: number } | undefined;
+
+/** `damaged`: the file a job read is not the one published (DamagedFileError's fields) */
+export type PageReply = { id: number; result?: PageJobResult; error?: string; damaged?: { file: string; why: string } };
 
 let worker: Worker | undefined;
 let next = 0;
@@ -33,10 +42,11 @@ const pending = new Map<number, { resolve: (r: PageJobResult) => void; reject: (
 function started(): Worker {
   if (worker) return worker;
   const w = startModuleWorker(import.meta.url, 'page-worker');
-  w.on('message', ({ id, result, error }: Reply) => {
+  w.on('message', ({ id, result, error, damaged }: PageReply) => {
     const p = pending.get(id);
     pending.delete(id);
-    if (error === undefined) p?.resolve(result);
+    if (damaged) p?.reject(new DamagedFileError(damaged.file, 'the file', damaged.why));
+    else if (error === undefined) p?.resolve(result);
     else p?.reject(new Error(`page worker: ${error}`));
   });
   const fail = (err: Error) => {
@@ -50,7 +60,7 @@ function started(): Worker {
   return (worker = w);
 }
 
-/** Runs a job on the page worker; a history's bytes are copied to it, the reply's buffers moved back. */
+/** Runs a job on the page worker; bytes given are copied to it, the reply's buffers moved back. */
 export function onPageWorker(job: PageJob): Promise<PageJobResult> {
   const w = started();
   const id = next++;

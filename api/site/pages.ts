@@ -1,5 +1,5 @@
 /**
- * The public pages (DESIGN.md §1 "Public pages", §3 "Public page URLs"): HTML rendered with eta
+ * The public pages (docs/design.md §1 "Public pages", §3 "Public page URLs"): HTML rendered with eta
  * from the build the API serves, at every URL the API hands out (citation.url, webUrl,
  * methodologyUrl, problem types). Pages are not API operations: they are left out of the
  * OpenAPI description, answer text/html (a 404 too), and share the API's rate limit,

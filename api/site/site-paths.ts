@@ -2,6 +2,7 @@ import type { LoadedBuild } from '../build/load.ts';
 import { FALLBACK_LOCALE } from '../../contract/common.ts';
 import { citationPath } from '../http/citation.ts';
 import { perBuild } from './per-build.ts';
+import { priceIndexOf } from './research.ts';
 import { indexCountryPaths, pricesPagePaths } from './views.ts';
 
 /** A list read by position: the site's paths are too many at 1,000,000 spaces to copy into one array. */
@@ -15,15 +16,15 @@ export interface PathList {
  * locale): the home, the price pages, the hubs, each city's ranking and prices, the operators,
  * then the spaces, read from the engine's slugs as they are. Made once per build.
  */
-export function sitePaths(build: LoadedBuild): PathList {
-  return perBuild(build, 'site-paths', () => {
+export function sitePaths(build: LoadedBuild): Promise<PathList> {
+  return perBuild(build, 'site-paths', async () => {
     const locale = FALLBACK_LOCALE;
     const after = (path: string) => path.slice(locale.length + 1);
     const { countries, cities } = build.geo[locale];
     const countryOf = new Map(countries.map((c) => [c.code, c]));
-    const priceCities = new Set([...build.marketRates[locale].cities.map((c) => c.rates.city.slug), ...build.priceIndex().cities.map((c) => c.city.slug)]);
+    const priceCities = new Set([...build.marketRates[locale].cities.map((c) => c.rates.city.slug), ...(await priceIndexOf(build)).entries.map((c) => c.slug)]);
     const head = [
-      '', '/price-index', ...indexCountryPaths(build, locale), '/prices', ...pricesPagePaths(build, locale),
+      '', '/price-index', ...await indexCountryPaths(build, locale), '/prices', ...pricesPagePaths(build, locale),
       ...countries.map((c) => after(citationPath(locale, { kind: 'coworking', country: c }))),
       ...cities.flatMap((city) => {
         const country = countryOf.get(city.countryCode);

@@ -27,20 +27,23 @@ const PART_NAME = new RegExp(`^(${LOCALES.join('|')})-([1-9]\\d{0,5})\\.xml$`);
 
 const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const partCount = (build: LoadedBuild) => Math.max(1, Math.ceil(sitePaths(build).length / SITEMAP_PART_URLS));
+const partCount = async (build: LoadedBuild) => Math.max(1, Math.ceil((await sitePaths(build)).length / SITEMAP_PART_URLS));
 
 /** The parts of every locale's sitemap, in order. */
-const parts = (build: LoadedBuild) => LOCALES.flatMap((locale) => Array.from({ length: partCount(build) }, (_, k) => ({ locale, part: k + 1 })));
+async function parts(build: LoadedBuild) {
+  const count = await partCount(build);
+  return LOCALES.flatMap((locale) => Array.from({ length: count }, (_, k) => ({ locale, part: k + 1 })));
+}
 
-function sitemapIndex(build: LoadedBuild, siteUrl: string): string {
+async function sitemapIndex(build: LoadedBuild, siteUrl: string): Promise<string> {
   const lastmod = build.priceIndexHead.asOf.slice(0, 10);
-  const entries = parts(build).map(({ locale, part }) => `<sitemap><loc>${escapeXml(siteUrl + partPath(locale, part))}</loc><lastmod>${lastmod}</lastmod></sitemap>\n`);
+  const entries = (await parts(build)).map(({ locale, part }) => `<sitemap><loc>${escapeXml(siteUrl + partPath(locale, part))}</loc><lastmod>${lastmod}</lastmod></sitemap>\n`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NS}">\n${entries.join('')}</sitemapindex>\n`;
 }
 
 /** Part `part` (1 to partCount) of a locale's sitemap. */
 async function sitemapPart(build: LoadedBuild, siteUrl: string, locale: Locale, part: number): Promise<Buffer> {
-  const paths = sitePaths(build);
+  const paths = await sitePaths(build);
   const from = (part - 1) * SITEMAP_PART_URLS;
   const to = Math.min(paths.length, from + SITEMAP_PART_URLS);
   const open = `<url><loc>${escapeXml(`${siteUrl}/${locale}`)}`;
@@ -63,9 +66,9 @@ export function installSitemaps(app: FastifyInstance) {
     method: 'GET',
     url: SITEMAP_INDEX_PATH,
     config: { cache: CACHE.geo },
-    handler: (_request, reply) => {
+    handler: async (_request, reply) => {
       const { build } = app.catalog.current();
-      return reply.type(XML_TYPE).send(perBuild(build, 'sitemap-index', () => sitemapIndex(build, siteUrl)));
+      return reply.type(XML_TYPE).send(await perBuild(build, 'sitemap-index', () => sitemapIndex(build, siteUrl)));
     },
   });
   app.route({
@@ -75,7 +78,7 @@ export function installSitemaps(app: FastifyInstance) {
     handler: async (request, reply) => {
       const { build } = app.catalog.current();
       const m = PART_NAME.exec((request.params as { name: string }).name);
-      if (!m || Number(m[2]) > partCount(build)) return reply.callNotFound();
+      if (!m || Number(m[2]) > await partCount(build)) return reply.callNotFound();
       const xml = await perBuild(build, `sitemap|${m[1]}|${m[2]}`, () => sitemapPart(build, siteUrl, m[1] as Locale, Number(m[2])));
       return reply.type(XML_TYPE).send(xml);
     },

@@ -13,7 +13,8 @@ import type { PriceHistoryCity, PriceHistoryPoint } from '../../contract/researc
 import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
 import type { HistorySeries } from './charts.ts';
-import { onPageWorker, type HistoryParts } from './page-workers.ts';
+import { onPageWorker } from './page-workers.ts';
+import { hasHistory, historyOf, priceIndexOf, type History } from './research.ts';
 import type { Names } from './page-workers.ts';
 import { cityName, namedCity } from './city-names.ts';
 import { formView, spaceEnquiryPath } from './enquiry-form.ts';
@@ -336,7 +337,7 @@ function chartNames(ctx: ViewContext, cities: PriceIndexCity[]): Names {
 /** A city's market rates, its price index figures and their chart. */
 export async function cityPricesView(ctx: ViewContext): Promise<PageView | undefined> {
   const rates = ctx.build.marketRates[ctx.locale].cities.find((c) => c.rates.city.slug === ctx.params.city);
-  const indexCity = ctx.build.priceIndex().cities.find((c) => c.city.slug === ctx.params.city);
+  const indexCity = (await priceIndexOf(ctx.build)).city(ctx.params.city);
   if (!rates && !indexCity) return undefined;
   const history = await historyOf(ctx.build);
   const historyCity = history?.city(ctx.params.city);
@@ -380,32 +381,6 @@ function indexRows(ctx: ViewContext, c: PriceIndexCity) {
     pricesPath: pathOf(ctx, { kind: 'prices', city: c.city }),
     rows: [row('all', c), ...(c.byType ?? []).map((b) => row(b.optionType, b))],
   };
-}
-
-/** The monthly history: its months, their labels, and a city's series read from its own JSON text when asked for. */
-export interface History {
-  months: string[];
-  monthLabels: Record<Locale, string[]>;
-  city(slug: string): PriceHistoryCity | undefined;
-}
-
-/** The build's monthly history (price-history.json), cut per city once, on the page worker; undefined when the build has none. */
-export function historyOf(build: LoadedBuild): Promise<History | undefined> {
-  return perBuild(build, 'history', async () => {
-    const bytes = await build.servedFiles.read('price-history.json');
-    if (!bytes) return undefined;
-    const { months, monthLabels, slugs, offsets, bytes: texts } = await onPageWorker({ kind: 'history', bytes }) as HistoryParts;
-    const at = new Map(slugs.map((slug, i) => [slug, i]));
-    const buffer = Buffer.from(texts.buffer, texts.byteOffset, texts.byteLength);
-    return {
-      months,
-      monthLabels,
-      city: (slug: string) => {
-        const i = at.get(slug);
-        return i === undefined ? undefined : JSON.parse(buffer.toString('utf8', offsets[i], offsets[i + 1])) as PriceHistoryCity;
-      },
-    };
-  });
 }
 
 /** A history table: a row per `rows` entry, a cell per column, each the median (when published) and the sample. */
@@ -483,15 +458,15 @@ async function releaseOf(ctx: ViewContext) {
 
 /** The index's cities by country, in the geo file's order of countries; made once per build and locale. */
 function indexCountries(build: LoadedBuild, locale: Locale) {
-  return perBuild(build, `index-countries|${locale}`, () => {
-    const byCode = groupBy(build.priceIndex().cities, (c) => c.countryCode);
+  return perBuild(build, `index-countries|${locale}`, async () => {
+    const byCode = groupBy((await priceIndexOf(build)).entries, (c) => c.countryCode);
     return build.geo[locale].countries.filter((c) => byCode.has(c.code)).map((c) => ({ country: slugName(c), code: c.code, cities: byCode.get(c.code)! }));
   });
 }
 
 /** The path after the locale of every page of the index by country (the sitemap lists them). */
-export function indexCountryPaths(build: LoadedBuild, locale: Locale): string[] {
-  return indexCountries(build, locale).flatMap(({ country, cities }) => Array.from({ length: pageCount(cities.length, INDEX_CITIES_PER_PAGE) },
+export async function indexCountryPaths(build: LoadedBuild, locale: Locale): Promise<string[]> {
+  return (await indexCountries(build, locale)).flatMap(({ country, cities }) => Array.from({ length: pageCount(cities.length, INDEX_CITIES_PER_PAGE) },
     (_, k) => `/price-index/${country.slug}${k === 0 ? '' : `?page=${k + 1}`}`));
 }
 
@@ -501,15 +476,14 @@ export const pricesPagePaths = (build: LoadedBuild, locale: Locale): string[] =>
 
 /** The index by country: each country's cities, what of them is published, its page; then the methodology and the citation. */
 export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
-  const index = ctx.build.priceIndex();
-  const history = await historyOf(ctx.build);
+  const { asOf } = ctx.build.priceIndexHead;
   return {
     template: 'price-index',
     page: { kind: 'price-index' },
-    cited: { asOf: index.asOf, release: ctx.build.manifest.releaseId },
+    cited: { asOf, release: ctx.build.manifest.releaseId },
     data: {
-      index,
-      countries: indexCountries(ctx.build, ctx.locale).map(({ country, cities }) => ({
+      indexAsOf: asOf,
+      countries: (await indexCountries(ctx.build, ctx.locale)).map(({ country, cities }) => ({
         ...country,
         path: pathOf(ctx, { kind: 'price-index', country }),
         currencies: [...new Set(cities.map((c) => c.currency))].join(', '),
@@ -520,25 +494,27 @@ export async function priceIndexView(ctx: ViewContext): Promise<PageView> {
       methodologyText: await methodologyText(ctx.build),
       release: await releaseOf(ctx),
     },
-    dataLinks: priceIndexLinks(ctx, history !== undefined),
+    dataLinks: priceIndexLinks(ctx, hasHistory(ctx.build)),
   };
 }
 
 /** A country's part of the index, INDEX_CITIES_PER_PAGE cities a page: a chart, the table and the history of those cities. */
 export async function priceIndexCountryView(ctx: ViewContext): Promise<PageView | undefined> {
-  const entry = indexCountries(ctx.build, ctx.locale).find((c) => c.country.slug === ctx.params.country);
+  const entry = (await indexCountries(ctx.build, ctx.locale)).find((c) => c.country.slug === ctx.params.country);
   if (!entry) return undefined;
   const page: CitationPage = { kind: 'price-index', country: entry.country };
   const paged = pageOf(entry.cities, ctx.page, INDEX_CITIES_PER_PAGE, pathOf(ctx, page));
   if (!paged) return undefined;
-  const index = ctx.build.priceIndex();
+  const index = await priceIndexOf(ctx.build);
+  const pageCities = paged.items.map((c) => index.city(c.slug)!);
+  const { asOf } = ctx.build.priceIndexHead;
   const history = await historyOf(ctx.build);
   const t = STRINGS[ctx.locale];
   const key = `${entry.country.slug}|${paged.page}`;
   const charts = await perBuild(ctx.build, `index-charts|${ctx.locale}|${key}`, () => {
-    const currencies = [...new Set(paged.items.filter((c) => c.published).map((c) => c.currency))];
+    const currencies = [...new Set(pageCities.filter((c) => c.published).map((c) => c.currency))];
     return Promise.all(currencies.map(async (currency) => {
-      const cities = paged.items.filter((c) => c.currency === currency);
+      const cities = pageCities.filter((c) => c.currency === currency);
       const text = { ariaLabel: t.chartIndexCaption(currency), locale: ctx.locale, currency };
       const svg = await onPageWorker({ kind: 'index-chart', cities, names: chartNames(ctx, cities), text }) as string;
       return { currency, caption: t.chartIndexCaption(currency), svg };
@@ -548,14 +524,14 @@ export async function priceIndexCountryView(ctx: ViewContext): Promise<PageView 
     template: 'price-index-country',
     page,
     pageNumber: paged.page,
-    cited: { asOf: index.asOf, release: ctx.build.manifest.releaseId },
+    cited: { asOf, release: ctx.build.manifest.releaseId },
     data: {
-      index,
+      indexAsOf: asOf,
       charts,
       paged,
-      cities: paged.items.map((c) => indexRows(ctx, c)),
+      cities: pageCities.map((c) => indexRows(ctx, c)),
       priceIndexPath: pathOf(ctx, { kind: 'price-index' }),
-      history: history && await countryHistory(ctx, history, paged.items.map((c) => c.city.slug), key),
+      history: history && await countryHistory(ctx, history, paged.items.map((c) => c.slug), key),
     },
     dataLinks: priceIndexLinks(ctx, history !== undefined),
   };

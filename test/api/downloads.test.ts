@@ -87,6 +87,15 @@ describe('a damaged file is never served', () => {
     assert.equal(historyAgain.statusCode, 304);
   });
 
+  it('a history damaged before a page first reads it: the city\'s price page answers 500 (the page worker checks what it read)', async () => {
+    const { app, build } = await served();
+    const city = JSON.parse((await app.inject({ url: '/api/price-index' })).body).data.cities[0].city.slug;
+    writeFileSync(path.join(build.dir, 'price-history.json'), 'damaged');
+    const r = await app.inject({ url: `/en/prices/${city}`, headers: { accept: 'text/html' } });
+    assert.equal(r.statusCode, 500);
+    assert.match(String(r.headers['content-type']), /text\/html/);
+  });
+
   it('a release file rewritten in place, even with its old mtime put back: 500, never 200 with a year of max-age', async () => {
     const { app, build, release } = await served();
     const url = `/api/releases/${build.manifest.releaseId}/price-report.csv`;

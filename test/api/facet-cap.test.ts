@@ -1,5 +1,5 @@
 /**
- * DESIGN §3: a facet lists at most MAX_FACET_VALUES values, the highest counts first, selected
+ * docs/design.md §3: a facet lists at most MAX_FACET_VALUES values, the highest counts first, selected
  * values always (beyond the cap if need be), and meta.truncated says a facet was cut. A build of
  * 230 cities, one space each but Berlin (two), through the real pipeline.
  */

@@ -145,7 +145,7 @@ describe('GET /v1/rankings', () => {
     const spaces = f.tables.spaces.filter((s) => s.city_id === f.cityId.get('berlin'));
     assert.equal(d.sampleSize, spaces.length);
     assert.equal(d.ranked.length, 25);
-    // score = 100 × (0.5 R + 0.3 V + 0.2 A), pipeline/README.md "Ranking score"
+    // score = 100 × (0.5 R + 0.3 V + 0.2 A), docs/api.md "Ranking score"
     const rated = spaces.filter((s) => s.rating_count !== '' && Number(s.rating_count) > 0);
     const reviews = rated.reduce((a, s) => a + Number(s.rating_count), 0);
     const mean = rated.reduce((a, s) => a + Number(s.rating_score) * Number(s.rating_count), 0) / reviews;

@@ -151,7 +151,7 @@ if (!failed && !values['pipeline-only']) {
       mode.pages = await measurePages(api.base, catalogue);
       const largest = mode.pages.pages.reduce((a, b) => (b.bytes > a.bytes ? b : a));
       const slowest = mode.pages.pages.reduce((a, b) => (b.ms > a.ms ? b : a));
-      say(`caches ${setting}, pages: worst /v1/health ${mode.pages.worstHealthMs.toFixed(1)} ms over ${mode.pages.healthRequests} requests; `
+      say(`caches ${setting}, pages: worst /v1/health ${mode.pages.worstHealthMs.toFixed(1)} ms (sent during ${mode.pages.worstHealthDuring}) over ${mode.pages.healthRequests} requests; `
         + `largest ${largest.path} ${(largest.bytes / 1e6).toFixed(2)} MB; slowest ${slowest.path} ${slowest.ms.toFixed(0)} ms`);
       for (const p of mode.pages.pages) if (p.status >= 500) failed = true;
     }

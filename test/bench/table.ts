@@ -1,6 +1,6 @@
 /**
  * The benchmark's report: the issue's table (floor, goal, measured with the caches off and on),
- * as markdown to paste into the README, then the raw figures behind each ratio.
+ * as markdown to paste into docs/benchmarks.md, then the raw figures behind each ratio.
  */
 import type { LoadResult } from './load.ts';
 import type { PagesResult } from './pages.ts';
@@ -88,7 +88,7 @@ function pagesCell(m: ModeResult): string {
   if (!m.pages) return '–';
   const largest = m.pages.pages.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const stall = m.pages.worstHealthMs;
-  return `${stall.toFixed(0)} ms ${stall <= PAGES.maxStallMs ? '✓' : '✗'} / ${(largest.bytes / 1e6).toFixed(2)} MB `
+  return `${stall.toFixed(0)} ms ${stall <= PAGES.maxStallMs ? '✓' : '✗'} (during \`${m.pages.worstHealthDuring}\`) / ${(largest.bytes / 1e6).toFixed(2)} MB `
     + `${largest.bytes <= PAGES.maxBytes ? '✓' : '✗'} (\`${largest.path}\`)`;
 }
 

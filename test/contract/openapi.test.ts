@@ -18,7 +18,7 @@ const ops = Object.entries(doc.paths as Record<string, Record<string, any>>)
   .flatMap(([path, item]) => ['get', 'post'].filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m] })));
 const deref = (node: any): any => (node?.$ref ? deref(node.$ref.slice(2).split('/').reduce((o: any, k: string) => o[k], doc)) : node);
 
-/** Every endpoint of the spec and of DESIGN.md §3/§5 that the document must describe. */
+/** Every endpoint of the reference and of docs/design.md §3/§5 that the document must describe. */
 const REQUIRED = [
   'GET /v1/config', 'GET /v1/facets', 'GET /v1/geo/bootstrap', 'GET /v1/health', 'GET /v1/properties',
   'POST /v1/leads/contact', 'POST /v1/leads/inquiry',

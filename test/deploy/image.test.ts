@@ -123,7 +123,7 @@ describe('the Docker image, built from the Dockerfile without a daemon', () => {
     const mail = join(SCRATCH, 'volumes', 'mail');
     await waitFor(() => readdirSync(mail).some((f) => f.startsWith(reference) && f.endsWith('.eml')), 20_000, 'the enquiry\'s .eml on the mail volume');
 
-    // the README's `docker compose exec api node dist/app/api/leads/cli.js list`
+    // docs/operations.md's `docker compose exec api node dist/app/api/leads/cli.js list`
     const cli = watch(builder.run(image, ['node', 'dist/app/api/leads/cli.js', 'list'], { env }));
     assert.equal(await cli.exited, 0, cli.output());
     assert.match(cli.output(), new RegExp(reference));

@@ -1,7 +1,7 @@
 /**
  * Two lead server processes on loopback sharing one real PostgreSQL (and one SMTP server), as
  * two replicas behind a load balancer. LEADS_REPLICA_ENQUIRIES sets how many enquiries the kill -9
- * test sends (default 300; the figure for 1,000 is in the README).
+ * test sends (default 300; the figure for 1,000 is in docs/benchmarks.md).
  */
 import { after, before, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';

@@ -335,7 +335,7 @@ describe('the committed sample snapshot (data/)', () => {
   });
 
   it('has ≥ 3 cities under the five-space sample and every other city well above it', () => {
-    // Latest clean observation of each offer, monthly per desk (DESIGN.md §3).
+    // Latest clean observation of each offer, monthly per desk (docs/design.md §3).
     const latest = new Map<string, Row>();
     const typical = typicalAmounts();
     for (const o of t.price_observations.rows) {

@@ -93,7 +93,7 @@ describe('error pages', () => {
       assert.equal(text(doc.querySelector('h1')), STRINGS[locale as 'en'].notFound, url);
       assert.equal(doc.querySelector(`main a[href="/${locale}"]`)?.getAttribute('href'), `/${locale}`, `${url}: leads home`);
     }
-    // an API client outside the locales' pages (no HTML asked for) gets the API's 404, as DESIGN.md has it for unknown routes
+    // an API client outside the locales' pages (no HTML asked for) gets the API's 404, as docs/design.md §3 has it for unknown routes
     for (const url of ['/v1/nope', '/v1/properties/x/y', '/api/nope', '/api/price-index/nope', '/.well-known/nope', '/fr', '/nothing']) {
       const r = await get(s.app, url);
       assert.equal(r.status, 404, url);

@@ -222,7 +222,7 @@ async function findOneReview(): Promise<string | undefined> {
 }
 
 describe('how the score works', () => {
-  const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+  const apiDocs = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'api.md'), 'utf8');
   const methodology = readFileSync(join(import.meta.dirname, '..', '..', 'pipeline', 'methodology.md'), 'utf8');
   const weightsOf = (formula: string, decimal: string) => {
     const m = formula.match(/= 100 × \(([\d.,]+) × R \+ ([\d.,]+) × V \+ ([\d.,]+) × A\)/);
@@ -231,11 +231,11 @@ describe('how the score works', () => {
   };
   const weights = [RANKING_WEIGHTS.rating, RANKING_WEIGHTS.value, RANKING_WEIGHTS.amenities];
 
-  it('states the README\'s formula, whose weights are the constants the SQL ranks by', () => {
-    assert.deepEqual(weightsOf(readme, '.'), weights);
+  it('states the formula of docs/api.md, whose weights are the constants the SQL ranks by', () => {
+    assert.deepEqual(weightsOf(apiDocs, '.'), weights);
     assert.deepEqual(weightsOf(methodology, '.'), weights);
-    assert.match(readme, new RegExp(`prior worth ${RATING_PRIOR_REVIEWS} reviews`));
-    assert.match(readme, new RegExp(`min\\(median / price, ${VALUE_CAP}\\) / ${VALUE_CAP}\`; ${NEUTRAL_TERM} when unknown`));
+    assert.match(apiDocs, new RegExp(`prior worth ${RATING_PRIOR_REVIEWS} reviews`));
+    assert.match(apiDocs, new RegExp(`min\\(median / price, ${VALUE_CAP}\\) / ${VALUE_CAP}\`; ${NEUTRAL_TERM} when unknown`));
   });
 
   it('is on every best-of page in its locale: the same formula and weights, the prior and the cap', async () => {

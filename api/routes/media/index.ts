@@ -1,5 +1,5 @@
 /**
- * Sample images (DESIGN.md §3): builds reference images under {site}/media/…; this process answers
+ * Sample images (docs/design.md §3): builds reference images under {site}/media/…; this process answers
  * there with a generated placeholder (an SVG naming the space or operator), so a client renders
  * the sample catalogue offline. Real deployments put a CDN or object store in front of /media.
  */

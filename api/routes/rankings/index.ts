@@ -22,7 +22,7 @@ export const rankingsRoute = defineRoute({
   description:
     'The spaces of one city ordered by score (ties by slug). score = 100 × (0.5 × R + 0.3 × V + 0.2 × A): R a Bayesian-averaged '
     + 'rating (the city\'s mean rating as a prior worth 10 reviews), V value against the city\'s median monthly price per desk, '
-    + 'A breadth of amenities against the city\'s best equipped space (pipeline/README.md, "Ranking score"). The score is '
+    + 'A breadth of amenities against the city\'s best equipped space (pipeline/methodology.md, "Ranking score"). The score is '
     + 'relative to this city only and never comparable across cities. rating is absent on every entry when hasReviewData is '
     + `false. limit 1..${MAX_RANKING_LIMIT}, default ${DEFAULT_RANKING_LIMIT}. 404 NOT_FOUND for an unknown city.`,
   querystring: RankingsQuerySchema,

@@ -1,6 +1,6 @@
 /**
  * {site}/api/releases: the published builds' research files, kept as immutable releases named by
- * their content (DESIGN.md §3), each with its datapackage, CITATION.cff and BibTeX.
+ * their content (docs/design.md §3), each with its datapackage, CITATION.cff and BibTeX.
  */
 import { z } from 'zod';
 import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts';

@@ -4,15 +4,14 @@
  */
 import { z } from 'zod';
 import { envelope, LocaleSchema, MetaSchema, SlugSchema, UriSchema } from '../../../contract/common.ts';
-import { PriceIndexCitySchema, type PriceIndexCity } from '../../../contract/market.ts';
+import { PriceIndexCitySchema } from '../../../contract/market.ts';
 import { HistoryMonthSchema, PriceHistoryCitySchema } from '../../../contract/research.ts';
 import type { LoadedBuild } from '../../build/load.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute } from '../../http/route.ts';
-import { perBuild } from '../../site/per-build.ts';
-import { historyOf } from '../../site/views.ts';
+import { historyOf, priceIndexOf } from '../../site/research.ts';
 
 const CityIndexSchema = z.strictObject({
   asOf: z.iso.datetime({ offset: true }),
@@ -22,9 +21,6 @@ const CityIndexSchema = z.strictObject({
   months: z.array(HistoryMonthSchema),
   history: PriceHistoryCitySchema.optional(),
 });
-
-const citiesOf = (build: LoadedBuild) =>
-  perBuild(build, 'price-index-cities', async () => new Map<string, PriceIndexCity>(build.priceIndex().cities.map((c) => [c.city.slug, c])));
 
 export const cityIndexRoute = defineRoute({
   operationId: 'getPriceIndexCity',
@@ -44,12 +40,13 @@ export const cityIndexRoute = defineRoute({
   cacheKey: requestKey,
   rateLimit: 'read',
   handler: async ({ params, query, build, cite }) => {
-    const city = (await citiesOf(build)).get(params.city);
+    const index = await priceIndexOf(build);
+    const city = index.city(params.city);
     if (!city) throw new ApiError('NOT_FOUND', `The price index holds no city with slug "${params.city}".`);
     const history = await historyOf(build);
-    const { asOf, methodologyUrl } = build.priceIndex();
+    const { asOf } = build.priceIndexHead;
     return {
-      data: { asOf, methodologyUrl, city, months: history?.months ?? [], history: history?.city(params.city) },
+      data: { asOf, methodologyUrl: index.methodologyUrl, city, months: history?.months ?? [], history: history?.city(params.city) },
       meta: { citation: cite(query.locale ?? 'en', { kind: 'prices', city: city.city }, { asOf: build.priceIndexHead.asOf, release: build.manifest.releaseId }) },
     };
   },

@@ -1,5 +1,5 @@
 /**
- * Site paths served by the same process (DESIGN.md §3): the price index as JSON, the price report
+ * Site paths served by the same process (docs/design.md §3): the price index as JSON, the price report
  * as CSV with its Frictionless Data Package, and the discovery documents.
  */
 import { z } from 'zod';

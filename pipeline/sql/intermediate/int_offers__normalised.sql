@@ -1,4 +1,4 @@
--- Current offers with their monthly, per-desk and comparable figures (DESIGN.md §3).
+-- Current offers with their monthly, per-desk and comparable figures (docs/design.md §3).
 with offers as (
   select * from int_offers__latest
 ),

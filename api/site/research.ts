@@ -1,0 +1,61 @@
+/**
+ * The research files as the pages and /api/price-index/cities/{city} read them: the monthly
+ * history and the price index, each cut per city once per build on the page worker (parsing either
+ * whole held the event loop: ~50 ms for the index at 100,000 spaces, ten times that at 1,000,000),
+ * a city parsed from its own JSON text when it is shown.
+ */
+import type { LoadedBuild } from '../build/load.ts';
+import type { Locale } from '../../contract/common.ts';
+import type { PriceIndexCity } from '../../contract/market.ts';
+import type { PriceHistoryCity } from '../../contract/research.ts';
+import { onPageWorker, type CityTexts, type HistoryParts, type PriceIndexParts } from './page-workers.ts';
+import { perBuild } from './per-build.ts';
+
+/** A city's value parsed from its text, undefined for a city the file does not hold. */
+function cityReader<T>({ slugs, offsets, bytes }: CityTexts): (slug: string) => T | undefined {
+  const at = new Map(slugs.map((slug, i) => [slug, i]));
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return (slug) => {
+    const i = at.get(slug);
+    return i === undefined ? undefined : JSON.parse(buffer.toString('utf8', offsets[i], offsets[i + 1])) as T;
+  };
+}
+
+/** The monthly history: its months, their labels, and a city's series. */
+export interface History {
+  months: string[];
+  monthLabels: Record<Locale, string[]>;
+  city(slug: string): PriceHistoryCity | undefined;
+}
+
+/** The build's monthly history (price-history.json); undefined when the build has none. */
+export function historyOf(build: LoadedBuild): Promise<History | undefined> {
+  return perBuild(build, 'history', async () => {
+    const file = build.servedFiles.descriptor('price-history.json');
+    if (!file) return undefined;
+    const { months, monthLabels, texts } = await onPageWorker({ kind: 'history', file }) as HistoryParts;
+    return { months, monthLabels, city: cityReader<PriceHistoryCity>(texts) };
+  });
+}
+
+/** A city of the index as lists and groups take it, without its figures. */
+export interface IndexEntry { slug: string; countryCode: string; currency: string; published: boolean }
+
+/** The price index: its methodology's address, its cities in its order, and a city's entry. */
+export interface PriceIndex {
+  methodologyUrl: string;
+  entries: IndexEntry[];
+  city(slug: string): PriceIndexCity | undefined;
+}
+
+/** The build's price index (price-index.json, as GET /api/price-index serves it). */
+export function priceIndexOf(build: LoadedBuild): Promise<PriceIndex> {
+  return perBuild(build, 'price-index', async () => {
+    const { methodologyUrl, texts, countryCodes, currencies, published } = await onPageWorker({ kind: 'price-index', bytes: build.priceIndexJson }) as PriceIndexParts;
+    const entries = texts.slugs.map((slug, i) => ({ slug, countryCode: countryCodes[i], currency: currencies[i], published: published[i] === 1 }));
+    return { methodologyUrl, entries, city: cityReader<PriceIndexCity>(texts) };
+  });
+}
+
+/** Whether the build has a monthly history, known without reading it. */
+export const hasHistory = (build: LoadedBuild): boolean => build.servedFiles.descriptor('price-history.json') !== undefined;
