@@ -3,7 +3,7 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppConfig } from './config.ts';
-import type { CatalogSource } from './build/store.ts';
+import type { CatalogSource } from './loading/store.ts';
 import type { LeadsService } from './leads/service.ts';
 import { installErrorHandling, sendProblem } from './http/errors.ts';
 import { ApiError } from './http/problems.ts';

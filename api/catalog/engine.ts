@@ -152,7 +152,7 @@ export class Engine {
     return this.listings.indexOf(slug);
   }
 
-  /** A locale's cards, markers and details, one line per listing (checked by api/build/load.ts). */
+  /** A locale's cards, markers and details, one line per listing (checked by api/loading/load.ts). */
   addListings(locale: Locale, l: LocaleListings) {
     for (let i = 0; i < this.n; i++) {
       if (isNullLine(l.markers, i) !== Number.isNaN(this.listings.lat[i])) throw new Error(`markers.${locale}.ndjson: the marker of ${this.slugs[i]} disagrees with its coordinates in listing-columns.bin`);

@@ -1,7 +1,7 @@
 /**
  * A locale's listings as the engine renders them, line i for listing i: cards and markers held in
  * memory (NdjsonLines), details left on disk (DetailLines). The loader makes both and checks them
- * before the engine gets them (api/build/ndjson.ts, api/build/records.ts).
+ * before the engine gets them (api/loading/ndjson.ts, api/loading/records.ts).
  */
 
 /**

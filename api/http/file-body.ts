@@ -1,10 +1,10 @@
 /**
- * Responses streamed from disk (api/build/checked-file.ts) in the encoding the client accepts,
+ * Responses streamed from disk (api/loading/checked-file.ts) in the encoding the client accepts,
  * taken from the compressed siblings the pipeline wrote: the strong ETag of each representation is
  * known without reading a byte, so a 304 opens nothing and a 200 compresses nothing.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FileBody, Representation } from '../build/checked-file.ts';
+import type { FileBody, Representation } from '../loading/checked-file.ts';
 import { matching } from './headers.ts';
 
 /** Whether a request accepts an encoding (RFC 9110 §12.5.3): named, or matched by `*`, with a q above 0. */

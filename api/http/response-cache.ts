@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Served } from '../build/store.ts';
+import type { Served } from '../loading/store.ts';
 import { fnv1a } from '../catalog/fnv1a.ts';
 import { etagOf } from './headers.ts';
 

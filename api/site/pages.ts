@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { Eta } from 'eta';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LoadedBuild } from '../build/load.ts';
+import type { LoadedBuild } from '../loading/load.ts';
 import type { AppConfig } from '../config.ts';
 import { FALLBACK_LOCALE, LOCALES, type Locale } from '../../contract/common.ts';
 import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';

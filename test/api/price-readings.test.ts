@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { loadBuild, type LoadedBuild } from '../../api/build/load.ts';
-import { staticCatalog } from '../../api/build/store.ts';
+import { loadBuild, type LoadedBuild } from '../../api/loading/load.ts';
+import { staticCatalog } from '../../api/loading/store.ts';
 import { baseTables, buildFixture, LONDON, observation, space } from '../support/pipeline-fixtures.ts';
 import { get, SITE, testApp } from '../support/app.ts';
 

@@ -9,7 +9,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
  * The layers from the ground up: a file may import from its own layer and the ones below it,
  * never from one above (inside the API, the engine knows nothing of the loader, and neither of HTTP).
  */
-const LAYERS = [['contract'], ['api/catalog'], ['api/build'], ['api/leads'], ['api/http']];
+const LAYERS = [['contract'], ['api/catalog'], ['api/loading'], ['api/leads'], ['api/http']];
 
 const layerOf = (path: string) => LAYERS.findIndex((folders) => folders.some((f) => path.startsWith(`${f}/`)));
 
@@ -49,6 +49,6 @@ describe('import direction', () => {
 
   it('reads the imports it checks', () => {
     assert.ok(importsOf('api/catalog/engine.ts').includes('api/catalog/listing-lines.ts'));
-    assert.ok(importsOf('api/build/store.ts').includes('api/build/load.ts'));
+    assert.ok(importsOf('api/loading/store.ts').includes('api/loading/load.ts'));
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The NDJSON files a build holds in memory (`cards|markers.<locale>.ndjson`; details stay on disk,
- * api/build/records.ts): line i belongs to listing i of listing-columns.bin. Loading checks their
+ * api/loading/records.ts): line i belongs to listing i of listing-columns.bin. Loading checks their
  * structure, not each element against the contract (the pipeline did; the manifest's checksums
  * prove the bytes are the ones it checked): the line index the pipeline wrote beside each file
  * (contract/line-index.ts) checked against the bytes, every line a JSON object (or `null` where

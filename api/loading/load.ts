@@ -49,7 +49,7 @@ export interface LoadedBuild {
   places: PerLocale<KeyedRecords<PlaceHub>>;
   /** by operator slug */
   operators: PerLocale<KeyedRecords<OperatorHub>>;
-  /** the autocomplete (api/build/suggest.ts) */
+  /** the autocomplete (api/loading/suggest.ts) */
   suggestIndex: SuggestIndex;
   /** the price index's date and source, which every citation of it names */
   priceIndexHead: PriceIndexHead;
