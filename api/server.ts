@@ -30,7 +30,7 @@ async function main() {
   }
   const log = pino({ level: config.logLevel });
   // The HTTP app and the lead stores are imported while the build loads.
-  const modules = Promise.all([import('./app.ts'), import('./leads/index.ts')]);
+  const modules = Promise.all([import('./app.ts'), import('./leads/index.ts'), import('./routes/docs/reference.ts')]);
   // With BUILD_URL, builds arrive by download into DIST_DIR, checked file by file; the store then
   // loads them from there with every check of a local build.
   let downloads: NodeJS.Timeout | undefined;
@@ -45,7 +45,7 @@ async function main() {
   // the catalog only once it has loaded: the server listens after that.
   let catalog: CatalogStore | undefined;
   const source: CatalogSource = { current: () => catalog!.current(), damaged: (build, err) => catalog!.damaged(build, err) };
-  const serving = modules.then(async ([{ buildApp }, { openLeads }]) => {
+  const serving = modules.then(async ([{ buildApp }, { openLeads }, { referenceOf }]) => {
     const leads = await openLeads(config, log.child({ module: 'leads' }));
     let rateCounters: RedisCounters | undefined;
     if (config.redisUrl) {
@@ -56,6 +56,8 @@ async function main() {
     }
     const app = await buildApp({ config, catalog: source, logger: log, leads, rateCounters });
     await app.ready();
+    // /openapi.json and /docs: made now, while the build loads, not by the first request for them (~60 ms of the event loop)
+    referenceOf(app.routeDefinitions, config);
     return { app, leads, rateCounters };
   });
   serving.catch(() => undefined); // awaited below; a failed load exits before that

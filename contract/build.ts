@@ -2,7 +2,7 @@
  * The published build: what the pipeline writes to dist/builds/<id>/ and the API loads.
  * The pipeline validates every file against these schemas before it publishes;
  * the API checks the manifest and their structure when it loads a build. Files named
- * `<name>.<locale>.json` and `<name>.<locale>.ndjson` exist once per locale (en, de, es); the
+ * `<name>.<locale>.json` and `<name>.<locale>.ndjson` exist once per locale of LOCALES; the
  * others are locale-independent.
  * Absolute URLs are stored as site-relative paths (see SitePathSchema).
  */
@@ -254,7 +254,7 @@ export const BUILD_FILES = {
   'market-rates.json': MarketRatesFileSchema,
 } as const;
 
-/** Every localized JSON file of a build, written as `<name>.<locale>.json` for en, de and es. */
+/** Every localized JSON file of a build, written as `<name>.<locale>.json` for each locale of LOCALES. */
 export const LOCALIZED_BUILD_FILES = {
   geo: GeoFileSchema,
 } as const;

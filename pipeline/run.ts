@@ -26,6 +26,7 @@ import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, SOURCE_FILE, sortKeys, type InputTableName, type LoadedInputs } from './lib/inputs.ts';
 import { connect, dropAllExcept, loadModels, queryRows, runModels, SQL_DIR } from './lib/models.ts';
 import { createProgress, formatMs, type Progress } from './lib/progress.ts';
+import { describeTextFallbacks, readTextFallbacks, TEXT_FALLBACKS_TABLE } from './lib/text-fallbacks.ts';
 import {
   BuildWriter, currentBuildId, newBuildId, pruneBuilds, publishBuild, readCurrentManifest, removeStaleTemporaries,
 } from './lib/publish.ts';
@@ -115,11 +116,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       (r) => Object.entries(r.rowCounts).map(([k, v]) => `${k}=${v}`).join(' '));
 
     const models = loadModels();
-    const readAfter = new Set([REJECTS_TABLE, UNRATED_CURRENCIES_TABLE, ...assemble.MARTS_READ, ...LISTING_SOURCES, ...RESEARCH_MARTS, ...BULK_MARTS]);
+    const readAfter = new Set([REJECTS_TABLE, UNRATED_CURRENCIES_TABLE, TEXT_FALLBACKS_TABLE, ...assemble.MARTS_READ, ...LISTING_SOURCES, ...RESEARCH_MARTS, ...BULK_MARTS]);
     const modelCounts = await progress.stage('run sql models', () => runModels(instance, models, PUBLISH_RULES, SQL_DIR, readAfter),
       (c) => `${Object.keys(c).length} models; listings=${c.listings} offers=${c.int_offers__latest} rejects=${c.int_rejects__collected}`);
 
     const unrated = await queryRows<UnratedCurrency>(conn, `select * from ${UNRATED_CURRENCIES_TABLE}`);
+    const textFallbacks = await readTextFallbacks(conn);
     const rejects = await progress.stage('quarantine', () => collectRejects(conn, inputs, unrated, options.rejectLimit ?? REJECT_LIMIT),
       (r) => `${r.rows.length} rows rejected`);
 
@@ -217,6 +219,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
       progress.note(`${INPUT_TABLES.price_observations.file}: ${unrated.reduce((n, c) => n + c.observations, 0)} rows quarantined as ` +
         `unknown_currency, ${withoutRate(unrated)}`);
     }
+    for (const line of describeTextFallbacks(textFallbacks)) progress.note(line);
     for (const line of changes) progress.note(line);
     return { buildId, buildDir, manifest, rejectCount: rejects.rows.length };
   } catch (err) {

@@ -1,151 +1,26 @@
 /**
- * The filter registry: for each filter of contract/filters.ts, how the engine matches it. An
- * entry reads its columns once per build into an index (postings, sorted coordinates, …) that
- * narrows a match set, and may count a facet or describe a range for GET /v1/facets. The engine
- * is built from a registry: FILTERS in production.
+ * The production filter registry: for each filter of contract/filters.ts, the index the engine
+ * builds from the build's columns once per build (what an index is: filter-index.ts). To follow
+ * one filter from the query to the bytes, amenities:
+ * - contract/filters.ts declares its query parameter (AmenitiesParamSchema: `amenities=wifi,coffee`
+ *   parsed to a list of slugs, `f.amenities`);
+ * - its entry below holds a posting per amenity (MultiValues); its Narrowing intersects a match set
+ *   with each selected amenity's posting (match.ts applies it to every filter a request sets);
+ * - its FacetPlan shows a counted facet: the amenities counted under every filter (`ignores: []`,
+ *   an AND facet), and tallies each amenity alone: the facets under one amenity are counted once
+ *   per build (facet-tallies.ts), those under two start from the first's (facet-contexts.ts);
+ * - facets.ts counts it (MultiValues.count), facet-lists.ts orders its values, facet-payload.ts
+ *   writes their JSON.
  */
-import type { GeoPayload } from '../../contract/catalog.ts';
-import { CURRENCIES, type Currency, type Locale, type OptionType } from '../../contract/common.ts';
-import type { FacetsPayload } from '../../contract/catalog.ts';
-import { FILTER_DECLARATIONS, type FilterDeclaration, type FilterDeclarations, type Filters } from '../../contract/filters.ts';
+import { CURRENCIES, type Currency, type OptionType } from '../../contract/common.ts';
+import { FILTER_DECLARATIONS } from '../../contract/filters.ts';
 import { PRODUCT_PRICE_BASIS } from '../../contract/prices.ts';
 import { houseNumberMatches, parseAddress, parseHouseNumber, streetKey } from './address.ts';
 import * as bits from './bitset.ts';
-import type { Bitset } from './bitset.ts';
-import type { ListingTable } from './listings.ts';
-import { AmountIndex } from './amounts.ts';
-import { countIn, narrowTo, posting, postingsOf, spanOf, type Posting } from './postings.ts';
-import { BitsetCounts } from './bitset-counts.ts';
-
-/**
- * The lowest and highest of an amount among the members of a context (min Infinity when none has
- * one), and, given each listing's currency (0: none), the one they share (0 when several): from the
- * amount buckets at both ends inwards, among the listings of the context's words (AmountIndex.extremes,
- * which stops at the first member found: quick in a context dense in its words) while that looks at
- * fewer buckets and listings than the context holds, else member by member.
- */
-function extremesIn(ctx: FacetContext, index: AmountIndex, amount: Float64Array, currency?: Uint8Array): { min: number; max: number; currency: number } {
-  const found = index.extremes(ctx.bits, ctx.count, ctx.lo, ctx.hi);
-  if (found) return { ...found, currency: currency ? index.currencyOf(ctx) : 0 };
-  // NaN (no amount) is neither below min nor above max
-  let min = Infinity, max = -Infinity, cur = 0;
-  const b = ctx.bits;
-  for (let w = ctx.lo; w < ctx.hi; w++) {
-    for (let x = b[w]; x; x &= x - 1) {
-      const i = (w << 5) + 31 - Math.clz32(x & -x);
-      const a = amount[i];
-      if (a < min) min = a;
-      if (a > max) max = a;
-      if (currency && cur >= 0 && a === a && currency[i] !== cur) cur = cur === 0 ? currency[i] : -1;
-    }
-  }
-  return { min, max, currency: Math.max(cur, 0) };
-}
-
-/** A member visited by a pass costs about as much as this many words intersected by BitsetCounts. */
-const WORDS_PER_MEMBER = 16;
-
-/** Parsed filter values: the production ones, and whatever parameters an extended registry declares. */
-export type FilterValues = Filters & { readonly [param: string]: unknown };
-
-/** What an index is built from. */
-export interface IndexContext {
-  listings: ListingTable;
-  geo: Record<Locale, GeoPayload>;
-}
-
-/** The listings a facet counts over: their bits, how many, and the words [lo, hi) outside which there are none. */
-export interface FacetContext {
-  readonly bits: Bitset;
-  readonly count: number;
-  readonly lo: number;
-  readonly hi: number;
-}
-
-/**
- * The listings of each value of a place (country, city, zone) are one range of listing indices,
- * the build being in place order: value id v holds [start[v], end[v]).
- */
-export interface PlaceRanges {
-  readonly start: Int32Array;
-  readonly end: Int32Array;
-  /** the ids of the values held by some listing, by start */
-  readonly byStart: Int32Array;
-}
-
-/** A facet whose listings each have at most one value: counted for several facets in one pass. */
-export interface ValueFacet {
-  /** the filters whose values the counts ignore (its own: facets are disjunctive) */
-  readonly ignores: readonly string[];
-  readonly values: readonly string[];
-  /** value id of each listing, -1 for none */
-  readonly valueIds: Int32Array;
-  /** the counts over every listing */
-  readonly totals: Int32Array;
-  /** a place's ranges: its counts are popcounts over them */
-  readonly ranges?: PlaceRanges;
-}
-
-/** Any other facet: counts its values in a context. */
-export interface CountedFacet {
-  readonly ignores: readonly string[];
-  /** its values, in the order of their counts */
-  readonly values: readonly string[];
-  /** each value's count in ctx under f, in the order of `values` (a view the next count overwrites) */
-  count(ctx: FacetContext, f: FilterValues): Int32Array;
-  /** whether its counts under f depend on the context alone (then they may be counted once per build); no when absent */
-  contextOnly?(f: FilterValues): boolean;
-}
-
-/** A range GET /v1/facets reports (priceRange, capacityRange). */
-export interface RangeSummary {
-  readonly ignores: readonly string[];
-  describe(ctx: FacetContext, f: FilterValues, into: Omit<FacetsPayload, 'facets'>): void;
-  /** whether what it describes under f depends on the context alone (then it may be described once per build); no when absent */
-  contextOnly?(f: FilterValues): boolean;
-}
-
-export interface FilterIndex {
-  /**
-   * Narrows b to the listings that match f; called when f sets one of the filter's parameters.
-   * b has no members outside its words [lo, hi), which a narrow may leave as they are.
-   */
-  narrow(b: Bitset, f: FilterValues, lo: number, hi: number): void;
-  /** The listings [start, end) among which every listing matching f lies: a place's range, a rare value's first to last listing. */
-  span?(f: FilterValues): { start: number; end: number };
-  /**
-   * The listings matching f when the index has them as one bitset, so that they need no
-   * narrowing: one it holds (a posting), or one it makes in the words [lo, hi) (a range of
-   * amounts), valid until its next call. To read in those words, never to change.
-   */
-  bitsOf?(f: FilterValues, lo: number, hi: number): Bitset | undefined;
-  /** The groups a matching set is listed in, one after the other (the address rule). */
-  groups?(set: Bitset, f: FilterValues): Bitset[];
-  readonly facet?: ValueFacet | CountedFacet;
-  readonly summary?: RangeSummary;
-  /**
-   * Values whose context, the filter alone, many requests share and is wide (an option type, an
-   * amenity, a country, a currency, a point without a radius): the facet counter counts the facets
-   * under each once per build. `filters` selects a value's listings; `holding` lists the tallied
-   * values whose listings include every listing f's set holds, `exactly` those whose listings
-   * together (their intersection) are f's set, if there are (several amenities: each one's).
-   */
-  readonly tallied?: {
-    readonly values: readonly string[];
-    filters(value: string): FilterValues;
-    holding(f: FilterValues): readonly string[];
-    exactly(f: FilterValues): readonly string[] | undefined;
-  };
-}
-
-export interface FilterEntry {
-  readonly declaration: FilterDeclaration;
-  index(ctx: IndexContext): FilterIndex;
-}
-export type FilterRegistry = Record<string, FilterEntry>;
-
-export const declarationsOf = (registry: FilterRegistry): FilterDeclarations =>
-  Object.fromEntries(Object.entries(registry).map(([name, e]) => [name, e.declaration]));
+import type { AmountIndex } from './amounts.ts';
+import { byMadeSet, byPosting, byRange, byTest, everyListing, type FacetContext, type FilterEntry, type FilterValues, type PlaceRanges } from './filter-index.ts';
+import { MultiValues } from './multi-values.ts';
+import { narrowTo, postingsOf } from './postings.ts';
 
 /** A slug filter over a dictionary-coded column, with a disjunctive facet. */
 function keyword(name: 'operator'): FilterEntry {
@@ -157,12 +32,9 @@ function keyword(name: 'operator'): FilterEntry {
       const valueIds = cols[name];
       const postings = postingsOf(n, valueIds, values.length);
       const byValue = new Map(values.map((v, id) => [v, postings[id]]));
-      const postingOf = (f: FilterValues) => byValue.get(f[name]!);
       return {
-        narrow: (b, f, lo, hi) => narrowTo(b, postingOf(f), lo, hi),
-        span: (f) => spanOf(postingOf(f)),
-        bitsOf: (f) => postingOf(f)?.bits,
-        facet: { ignores: [name], values, valueIds, totals: Int32Array.from(postings, (p) => p.list.length) },
+        narrow: byPosting((f) => byValue.get(f[name]!)),
+        facets: { shows: { kind: 'values', ignores: [name], values, valueIds, totals: Int32Array.from(postings, (p) => p.list.length) } },
       };
     },
   };
@@ -201,107 +73,40 @@ function place(name: 'country' | 'city' | 'zone', tallied = false): FilterEntry 
         return id === undefined ? { start: 0, end: 0 } : { start: ranges.start[id], end: ranges.end[id] };
       };
       return {
-        narrow(b, f, lo, hi) {
-          const { start, end } = span(f);
-          bits.keepRange(b, start, end, lo, hi);
+        narrow: byRange(span),
+        facets: {
+          shows: { kind: 'values', ignores: [name], values, valueIds, totals: Int32Array.from(values, (_, id) => ranges.end[id] - ranges.start[id]), ranges },
+          tallied: tallied ? { values, filters: (v) => ({ [name]: v }), holding: (f) => [f[name]!], exactly: (f) => [f[name]!] } : undefined,
         },
-        span,
-        facet: { ignores: [name], values, valueIds, totals: Int32Array.from(values, (_, id) => ranges.end[id] - ranges.start[id]), ranges },
-        tallied: tallied ? { values, filters: (v) => ({ [name]: v }), holding: (f) => [f[name]!], exactly: (f) => [f[name]!] } : undefined,
       };
     },
   };
 }
 
 /**
- * A filter on values a listing may have several of (a set of listings per value in
- * listing-columns.bin): a posting per value, and each listing's values for counting.
+ * The lowest and highest of an amount among the members of a context (min Infinity when none has
+ * one), and, given each listing's currency (0: none), the one they share (0 when several): from the
+ * amount buckets at both ends inwards, among the listings of the context's words (AmountIndex.extremes,
+ * which stops at the first member found: quick in a context dense in its words) while that looks at
+ * fewer buckets and listings than the context holds, else member by member.
  */
-class MultiValues {
-  readonly postings = new Map<string, Posting>();
-  readonly values: readonly string[];
-  private readonly totals: Int32Array;
-  /** the value ids of listing i are ids[starts[i] .. starts[i + 1]) */
-  private readonly starts: Int32Array;
-  private readonly ids: Int32Array;
-  private readonly counts: Int32Array;
-  private readonly all: Bitset;
-  /** each value's listings as a bitset, counted under a context at once */
-  private readonly bitsets: BitsetCounts;
-
-  constructor(listings: ListingTable, sets: Partial<Record<string, Int32Array>>) {
-    const n = listings.n;
-    this.all = listings.all;
-    const entries = Object.entries(sets).filter(([, l]) => l!.length) as [string, Int32Array][];
-    for (const [value, list] of entries) this.postings.set(value, posting(n, list));
-    this.bitsets = new BitsetCounts(entries.map(([value, list]) => this.postings.get(value)!.bits ?? bits.fromIndices(n, list)), this.all.length);
-    this.values = entries.map(([v]) => v);
-    this.totals = Int32Array.from(entries, ([, l]) => l.length);
-    this.counts = new Int32Array(entries.length);
-    this.starts = new Int32Array(n + 1);
-    for (const [, list] of entries) for (let k = 0; k < list.length; k++) this.starts[list[k] + 1]++;
-    for (let i = 0; i < n; i++) this.starts[i + 1] += this.starts[i];
-    this.ids = new Int32Array(this.starts[n]);
-    const fill = this.starts.slice(0, n);
-    entries.forEach(([, list], id) => { for (let k = 0; k < list.length; k++) this.ids[fill[list[k]]++] = id; });
-  }
-
-  /**
-   * The count of each value in ctx, by value id (a view the next call overwrites); with `within`,
-   * only listings whose amount of that value (by value id) lies in [lo, hi].
-   */
-  count(ctx: FacetContext, within?: { amounts: Float64Array[]; indexes: AmountIndex[]; lo: number; hi: number }): Int32Array {
-    const n = this.starts.length - 1;
-    const size = ctx.count;
-    if (!within && size === n) return this.totals;
-    // a pass over the members (or, for more than half the listings, over those it leaves out,
-    // taken from the totals), unless intersecting each value's postings costs less (a member
-    // visited costs about as much as WORDS_PER_MEMBER words intersected by popcount; with `within`, each
-    // value's amounts in range cost two passes over the context's words in JavaScript)
-    const perListing = this.ids.length / n;
-    const complement = !within && size > n >>> 1;
-    if (!within && (complement ? n - size : size) * (perListing + 1) * WORDS_PER_MEMBER > this.values.length * (ctx.hi - ctx.lo)) {
-      return this.bitsets.of(ctx);
+function extremesIn(ctx: FacetContext, index: AmountIndex, amount: Float64Array, currency?: Uint8Array): { min: number; max: number; currency: number } {
+  const found = index.extremes(ctx.bits, ctx.count, ctx.lo, ctx.hi);
+  if (found) return { ...found, currency: currency ? index.currencyOf(ctx) : 0 };
+  // NaN (no amount) is neither below min nor above max
+  let min = Infinity, max = -Infinity, cur = 0;
+  const b = ctx.bits;
+  for (let w = ctx.lo; w < ctx.hi; w++) {
+    for (let x = b[w]; x; x &= x - 1) {
+      const i = (w << 5) + 31 - Math.clz32(x & -x);
+      const a = amount[i];
+      if (a < min) min = a;
+      if (a > max) max = a;
+      if (currency && cur >= 0 && a === a && currency[i] !== cur) cur = cur === 0 ? currency[i] : -1;
     }
-    const { starts, ids, counts, all } = this;
-    if (within && size * (perListing + 1) > this.values.length * 2 * (ctx.hi - ctx.lo)) {
-      this.values.forEach((v, id) => { counts[id] = countIn(ctx, this.postings.get(v)!, within.indexes[id].within(within.lo, within.hi, ctx.lo, ctx.hi)); });
-      return counts;
-    }
-    counts.fill(0);
-    const b = ctx.bits;
-    const [from, to] = complement ? [0, b.length] : [ctx.lo, ctx.hi];
-    for (let w = from; w < to; w++) {
-      let x = complement ? all[w] & ~b[w] : b[w];
-      while (x) {
-        const low = x & -x;
-        const i = (w << 5) + 31 - Math.clz32(low);
-        x ^= low;
-        const end = starts[i + 1];
-        if (!within) for (let k = starts[i]; k < end; k++) counts[ids[k]]++;
-        else {
-          for (let k = starts[i]; k < end; k++) {
-            const a = within.amounts[ids[k]][i];
-            if (a >= within.lo && a <= within.hi) counts[ids[k]]++;
-          }
-        }
-      }
-    }
-    if (complement) for (let id = 0; id < counts.length; id++) counts[id] = this.totals[id] - counts[id];
-    return counts;
   }
-
-  /** A column per value, in value-id order. */
-  byValue<T>(column: (value: string) => T): T[] {
-    return this.values.map(column);
-  }
+  return { min, max, currency: Math.max(cur, 0) };
 }
-
-/** An index that makes its set in the words asked for (a range of amounts): narrowing intersects with it, and the facets take it as it is. */
-const madeSet = (set: (f: FilterValues, lo: number, hi: number) => Bitset): Pick<FilterIndex, 'narrow' | 'bitsOf'> => ({
-  narrow: (b, f, lo, hi) => bits.andInto(b, set(f, lo, hi), lo, hi),
-  bitsOf: set,
-});
 
 const priceBounds = (f: FilterValues) => [f.minPrice ?? -Infinity, f.maxPrice ?? Infinity] as const;
 const priced = (f: FilterValues) => f.minPrice !== undefined || f.maxPrice !== undefined;
@@ -321,20 +126,21 @@ export const FILTERS = {
       const types = new MultiValues(listings, listings.cols.optionTypes);
       const amounts = types.byValue((t) => listings.price(t as OptionType).onBasis);
       const indexes = types.byValue((t) => listings.onBasisIndex(t as OptionType));
-      const postingOf = (f: FilterValues) => types.postings.get(f.pricingOptionType!);
       return {
-        narrow: (b, f, lo, hi) => narrowTo(b, postingOf(f), lo, hi),
-        bitsOf: (f) => postingOf(f)?.bits,
-        tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), holding: (f) => [f.pricingOptionType!], exactly: (f) => [f.pricingOptionType!] },
-        // counts each type with the price range applied to that type's comparable prices
-        facet: {
-          ignores: ['pricingOptionType', 'price'],
-          values: types.values,
-          count(ctx, f) {
-            const [lo, hi] = priceBounds(f);
-            return types.count(ctx, priced(f) ? { amounts, indexes, lo, hi } : undefined);
+        narrow: byPosting((f) => types.postings.get(f.pricingOptionType!)),
+        facets: {
+          // counts each type with the price range applied to that type's comparable prices
+          shows: {
+            kind: 'counted',
+            ignores: ['pricingOptionType', 'price'],
+            values: types.values,
+            count(ctx, f) {
+              const [lo, hi] = priceBounds(f);
+              return types.count(ctx, priced(f) ? { amounts, indexes, lo, hi } : undefined);
+            },
+            contextOnly: (f) => !priced(f),
           },
-          contextOnly: (f) => !priced(f),
+          tallied: { values: types.byValue((t) => t), filters: (t) => ({ pricingOptionType: t as OptionType }), holding: (f) => [f.pricingOptionType!], exactly: (f) => [f.pricingOptionType!] },
         },
       };
     },
@@ -352,13 +158,10 @@ export const FILTERS = {
       const currencyOf = new Int32Array(n);
       for (let i = 0; i < n; i++) currencyOf[i] = (byCountry[cols.countryCode[i]] || priceCurrency[i]) - 1;
       const postings = postingsOf(n, currencyOf, CURRENCIES.length);
-      const postingOf = (f: FilterValues) => postings[CURRENCIES.indexOf(f.currency!)];
       return {
-        narrow: (b, f, lo, hi) => narrowTo(b, postingOf(f), lo, hi),
-        span: (f) => spanOf(postingOf(f)),
-        bitsOf: (f) => postingOf(f)?.bits,
-        // few and wide, like countries
-        tallied: { values: CURRENCIES.filter((_, k) => postings[k].list.length > 0), filters: (c) => ({ currency: c as Currency }), holding: (f) => [f.currency!], exactly: (f) => [f.currency!] },
+        narrow: byPosting((f) => postings[CURRENCIES.indexOf(f.currency!)]),
+        // few and wide, like countries: no facet of its own, but the others' counts under each currency once per build
+        facets: { tallied: { values: CURRENCIES.filter((_, k) => postings[k].list.length > 0), filters: (c) => ({ currency: c as Currency }), holding: (f) => [f.currency!], exactly: (f) => [f.currency!] } },
       };
     },
   },
@@ -368,12 +171,18 @@ export const FILTERS = {
       const amenities = new MultiValues(listings, listings.cols.amenities);
       /** the amenity of a selection of one, whose listings are its posting's */
       const onlyOne = (f: FilterValues) => (f.amenities!.length === 1 ? f.amenities![0] : undefined);
+      const every = everyListing(listings.n);
       return {
-        narrow(b, f, lo, hi) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a), lo, hi); },
-        bitsOf: (f) => { const a = onlyOne(f); return a === undefined ? undefined : amenities.postings.get(a)?.bits; },
-        tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities!, exactly: (f) => f.amenities! },
-        // AND: each count is the list total with that amenity added
-        facet: { ignores: [], values: amenities.values, count: (ctx) => amenities.count(ctx), contextOnly: () => true },
+        narrow: {
+          into(b, f, lo, hi) { for (const a of f.amenities!) narrowTo(b, amenities.postings.get(a), lo, hi); },
+          span: () => every,
+          held: (f) => { const a = onlyOne(f); return a === undefined ? undefined : amenities.postings.get(a)?.bits; },
+        },
+        facets: {
+          // AND: each count is the list total with that amenity added
+          shows: { kind: 'counted', ignores: [], values: amenities.values, count: (ctx) => amenities.count(ctx), contextOnly: () => true },
+          tallied: { values: [...amenities.postings.keys()], filters: (a) => ({ amenities: [a] }), holding: (f) => f.amenities!, exactly: (f) => f.amenities! },
+        },
       };
     },
   },
@@ -382,14 +191,17 @@ export const FILTERS = {
     index({ listings }) {
       const { capacity, byCapacity } = listings;
       return {
-        ...madeSet((f, lo, hi) => byCapacity.within(f.minCapacity!, Infinity, lo, hi)),
-        summary: {
-          ignores: ['minCapacity'],
-          describe(ctx, _f, into) {
-            const { min, max } = extremesIn(ctx, byCapacity, capacity);
-            if (max >= 1) into.capacityRange = { min, max };
+        narrow: byMadeSet(listings.n, (f, lo, hi) => byCapacity.within(f.minCapacity!, Infinity, lo, hi)),
+        facets: {
+          shows: {
+            kind: 'range',
+            ignores: ['minCapacity'],
+            describe(ctx, _f, into) {
+              const { min, max } = extremesIn(ctx, byCapacity, capacity);
+              if (max >= 1) into.capacityRange = { min, max };
+            },
+            contextOnly: () => true,
           },
-          contextOnly: () => true,
         },
       };
     },
@@ -401,19 +213,22 @@ export const FILTERS = {
       // listing's currency: a listing priced only on another basis, or not at all, fails both bounds
       const pricedWithin = (f: FilterValues, lo: number, hi: number) => listings.onBasisIndex(f.pricingOptionType).within(...priceBounds(f), lo, hi);
       return {
-        ...madeSet(pricedWithin),
-        // the range of what the filter compares, with its basis; only when those prices have one currency
-        summary: {
-          ignores: ['price'],
-          describe(ctx, f, into) {
-            const { onBasis, onBasisCurrency } = listings.price(f.pricingOptionType);
-            const { min, max, currency } = extremesIn(ctx, listings.onBasisIndex(f.pricingOptionType), onBasis, onBasisCurrency);
-            if (!currency) return;
-            const code = CURRENCIES[currency - 1];
-            into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis: PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'] };
+        narrow: byMadeSet(listings.n, pricedWithin),
+        facets: {
+          // the range of what the filter compares, with its basis; only when those prices have one currency
+          shows: {
+            kind: 'range',
+            ignores: ['price'],
+            describe(ctx, f, into) {
+              const { onBasis, onBasisCurrency } = listings.price(f.pricingOptionType);
+              const { min, max, currency } = extremesIn(ctx, listings.onBasisIndex(f.pricingOptionType), onBasis, onBasisCurrency);
+              if (!currency) return;
+              const code = CURRENCIES[currency - 1];
+              into.priceRange = { min: { amount: min, currency: code }, max: { amount: max, currency: code }, basis: PRODUCT_PRICE_BASIS[f.pricingOptionType ?? 'all'] };
+            },
+            // the prices of every option type, else of the one selected
+            contextOnly: (f) => f.pricingOptionType === undefined,
           },
-          // the prices of every option type, else of the one selected
-          contextOnly: (f) => f.pricingOptionType === undefined,
         },
       };
     },
@@ -421,23 +236,25 @@ export const FILTERS = {
   point: {
     declaration: FILTER_DECLARATIONS.point,
     index({ listings }) {
+      const every = everyListing(listings.n);
       return {
         // A point search is about where listings are: a listing without coordinates has no distance.
-        narrow(b, f, lo, hi) {
-          if (located(f)) bits.andInto(b, listings.hasCoords, lo, hi);
-          else listings.keepNear(b, f.lat!, f.lng!, f.radiusMeters!, lo, hi);
+        narrow: {
+          into(b, f, lo, hi) {
+            if (located(f)) bits.andInto(b, listings.hasCoords, lo, hi);
+            else listings.keepNear(b, f.lat!, f.lng!, f.radiusMeters!, lo, hi);
+          },
+          span: () => every,
+          held: (f) => (located(f) ? listings.hasCoords : undefined),
         },
-        bitsOf: (f) => (located(f) ? listings.hasCoords : undefined),
-        tallied: { values: [LOCATED], filters: () => ({ lat: 0, lng: 0 }), holding: () => [LOCATED], exactly: (f) => (located(f) ? [LOCATED] : undefined) },
+        facets: { tallied: { values: [LOCATED], filters: () => ({ lat: 0, lng: 0 }), holding: () => [LOCATED], exactly: (f) => (located(f) ? [LOCATED] : undefined) } },
       };
     },
   },
   bbox: {
     declaration: FILTER_DECLARATIONS.bbox,
     index({ listings }) {
-      return {
-        narrow: (b, f, lo, hi) => listings.keepInBox(b, f.bbox!, lo, hi),
-      };
+      return { narrow: byTest(listings.n, (b, f, lo, hi) => listings.keepInBox(b, f.bbox!, lo, hi)) };
     },
   },
   address: {
@@ -460,7 +277,7 @@ export const FILTERS = {
         return { q, list: (q && streets.get(q.street)) || new Int32Array(0) };
       };
       return {
-        narrow: (b, f, lo, hi) => bits.keepListed(b, onStreet(f.address!).list, undefined, undefined, lo, hi),
+        narrow: byTest(n, (b, f, lo, hi) => bits.keepListed(b, onStreet(f.address!).list, undefined, undefined, lo, hi)),
         // listings at the address first, then the rest of the street
         groups(set, f) {
           const { q, list } = onStreet(f.address!);

@@ -1,7 +1,7 @@
 /** Match sets: the listings that pass every filter a query sets, from the indexes of a registry. */
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
-import type { FilterIndex, FilterRegistry, FilterValues, IndexContext } from './filters.ts';
+import type { FilterIndex, FilterRegistry, FilterValues, IndexContext } from './filter-index.ts';
 
 /** A set to read, never to change: the match of no filter is the listing table's own set of every listing. */
 export interface MatchSet { bits: Bitset; count: number }
@@ -45,8 +45,7 @@ export class Matcher {
   spanWords(set: readonly IndexedFilter[], f: FilterValues): { lo: number; hi: number } {
     let lo = 0, hi = this.ctx.listings.all.length;
     for (const x of set) {
-      const s = x.index.span?.(f);
-      if (!s) continue;
+      const s = x.index.narrow.span(f);
       lo = Math.max(lo, s.start >>> 5);
       hi = Math.min(hi, (s.end + 31) >>> 5);
     }
@@ -63,10 +62,10 @@ export class Matcher {
     const own = this.spanWords([x], f);
     lo = Math.max(lo, own.lo);
     hi = Math.max(lo, Math.min(hi, own.hi));
-    const held = x.index.bitsOf?.(f, lo, hi);
+    const held = x.index.narrow.held(f, lo, hi);
     if (held) return { bits: held, ...bits.wordsOf(held, lo, hi) };
     b.set(this.ctx.listings.all.subarray(lo, hi), lo);
-    x.index.narrow(b, f, lo, hi);
+    x.index.narrow.into(b, f, lo, hi);
     return { bits: b, ...bits.wordsOf(b, lo, hi) };
   }
 
@@ -77,7 +76,7 @@ export class Matcher {
     const { lo, hi } = this.spanWords(set, f);
     const b = new Uint32Array(this.ctx.listings.all.length);
     b.set(this.ctx.listings.all.subarray(lo, hi), lo);
-    for (const x of set) x.index.narrow(b, f, lo, hi);
+    for (const x of set) x.index.narrow.into(b, f, lo, hi);
     return { bits: b, count: bits.count(b, lo, hi) };
   }
 

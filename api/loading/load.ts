@@ -11,7 +11,7 @@ import { LOCALES, type Locale } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import type { OperatorHub, PlaceHub, PriceIndexPayload, RankingsPayload } from '../../contract/market.ts';
 import { Engine } from '../catalog/engine.ts';
-import type { FilterRegistry } from '../catalog/filters.ts';
+import type { FilterRegistry } from '../catalog/filter-index.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
 import type { PriceTables } from '../catalog/price-tables.ts';
 import { FileReads } from './file-reads.ts';

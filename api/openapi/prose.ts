@@ -4,10 +4,14 @@
  * stay with their routes; this file adds the cross-cutting parts.
  */
 import type { AppConfig } from '../config.ts';
+import { LOCALES } from '../../contract/common.ts';
 import { MIN_SAMPLE_SIZE, MARKET_BANDS } from '../../contract/rules.ts';
 import { additionsText } from './additions.ts';
 
 export const API_TITLE = 'Desk Atlas API';
+
+/** LOCALES as prose: `en`, `de` or `es`. */
+const LOCALE_CHOICES = `${LOCALES.slice(0, -1).map((l) => `\`${l}\``).join(', ')} or \`${LOCALES.at(-1)}\``;
 
 export function apiDescription(config: Pick<AppConfig, 'serviceName' | 'siteUrl' | 'rateLimit'>): string {
   const reads = config.rateLimit.readMax;
@@ -25,7 +29,7 @@ export function apiDescription(config: Pick<AppConfig, 'serviceName' | 'siteUrl'
     '## Requests',
     '',
     '- No API key, token or `Authorization` header: every endpoint is public and the document declares no security requirement.',
-    '- Catalogue reads require `locale` (`en`, `de` or `es`); there is no implicit default. Repeating a parameter (`locale=en&locale=de`) is a 400.',
+    `- Catalogue reads require \`locale\` (${LOCALE_CHOICES}); there is no implicit default. Repeating a parameter (\`locale=en&locale=de\`) is a 400.`,
     '- Filter values (country, city, zone, operator slugs) come from `GET /v1/geo/bootstrap` and `GET /v1/facets`. An unknown slug in a filter gives an empty page, not an error.',
     '- The API is meant to be called server to server; cross-origin browser requests are accepted only from the service\'s own sites.',
     '',
@@ -47,7 +51,7 @@ export function apiDescription(config: Pick<AppConfig, 'serviceName' | 'siteUrl'
     '',
     '## Errors',
     '',
-    'Every error is `application/problem+json` (RFC 9457) with a stable `code`; `status` always equals the HTTP status, and a 400 lists each offending parameter or body field in `errors[]` (query parameter name, or body path in dots such as `attribution.viewedProperties.3`). A missing required parameter or member says so (`locale is required: one of en, de, es`); a name where a slug goes (`city=Berlin`, `city=München`) is a 400 whose message names the slug (`berlin`, `munich`) or, for a name the catalogue does not know, its slug form and where the slugs are listed, while a well-formed slug nobody uses gives an empty page. Official clients that send `X-Client-Build` below the supported minimum receive 400 `CLIENT_TOO_OLD` (not on `/v1/config` or `/v1/health`).',
+    `Every error is \`application/problem+json\` (RFC 9457) with a stable \`code\`; \`status\` always equals the HTTP status, and a 400 lists each offending parameter or body field in \`errors[]\` (query parameter name, or body path in dots such as \`attribution.viewedProperties.3\`). A missing required parameter or member says so (\`locale is required: one of ${LOCALES.join(', ')}\`); a name where a slug goes (\`city=Berlin\`, \`city=München\`) is a 400 whose message names the slug (\`berlin\`, \`munich\`) or, for a name the catalogue does not know, its slug form and where the slugs are listed, while a well-formed slug nobody uses gives an empty page. Official clients that send \`X-Client-Build\` below the supported minimum receive 400 \`CLIENT_TOO_OLD\` (not on \`/v1/config\` or \`/v1/health\`).`,
     '',
     '## Enquiries',
     '',

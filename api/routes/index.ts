@@ -1,5 +1,5 @@
 import { catalogQuerySchemas, type CatalogQuerySchemas } from '../../contract/queries.ts';
-import { declarationsOf, type FilterRegistry } from '../catalog/filters.ts';
+import { declarationsOf, type FilterRegistry } from '../catalog/filter-index.ts';
 import type { RouteDefinition } from '../http/route.ts';
 import { DOCS_ROUTES } from './docs/index.ts';
 import { facetsRoute } from './facets/index.ts';

@@ -53,7 +53,7 @@ interface PageRoute {
   view(ctx: ViewContext): PageView | undefined | Promise<PageView | undefined>;
 }
 
-/** Every localized page, served under /en, /de and /es. */
+/** Every localized page, served under /<locale> for each locale of LOCALES. */
 const PAGES: PageRoute[] = [
   { path: '', cache: CACHE.geo, view: homeView },
   { path: '/coworking/:country', cache: CACHE.market, paged: true, view: placeView },

@@ -16,14 +16,16 @@ import { createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'n
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
+import { FALLBACK_LOCALE, type Locale } from '../../contract/common.ts';
+import { INPUT_TABLES, type InputTableName } from '../lib/inputs.ts';
 import { Rng } from './rng.ts';
-import type { City, Country, CurrencyCode, Zone } from './geography.ts';
+import type { City, Country, CurrencyCode, Written, Zone } from './geography.ts';
 import { AMENITIES, CONFIG, FX_AS_OF, sampleSource, FX_UNITS_PER_EUR, OPTION_TYPE_LABELS, type Operator } from './catalogue.ts';
 import { planCatalogue, SAMPLE_SPACES, type Plan } from './scale.ts';
 import { formatLocal, nextUtcMidnight, STANDARD_OFFSET, windowInstant, WINDOW_MONTHS } from './time.ts';
 import {
-  FEATURES, IMAGE_ALTS, TAGLINES, description, excerpt, houseNumber, independentName, label,
-  offerTitle, postalCode, slugify, writeStreet, type Profile,
+  FEATURES, IMAGE_ALTS, TAGLINES, description, excerpt, houseNumber, independentName, label, localeCells,
+  nameIn, offerTitle, postalCode, slugify, writeStreet, type Profile,
 } from './text.ts';
 
 export const DEFAULT_SPACES = SAMPLE_SPACES;
@@ -36,19 +38,7 @@ export type FlawKind = typeof FLAW_KINDS[number];
 /** Chance that a space gets one flawed observation appended (≈ 0.5% of observations). */
 const FLAW_CHANCE_PER_SPACE = 0.05;
 
-export const COLUMNS = {
-  countries: ['country_code', 'name_en', 'name_de', 'name_es', 'currency'],
-  cities: ['city_id', 'country_code', 'name_en', 'name_de', 'name_es', 'lat', 'lng', 'population', 'intro_en', 'intro_de', 'intro_es'],
-  zones: ['zone_id', 'city_id', 'name_en', 'name_de', 'name_es', 'lat', 'lng'],
-  operators: ['operator_id', 'name', 'logo_path', 'website', 'enquiry_email', 'tagline_en', 'tagline_de', 'tagline_es', 'description_en', 'description_de', 'description_es'],
-  spaces: ['space_id', 'name', 'operator_id', 'city_id', 'zone_id', 'street', 'house_number', 'postal_code', 'lat', 'lng', 'amenities', 'capacity', 'capacity_declared', 'rating_score', 'rating_count', 'featured', 'excerpt_en', 'excerpt_de', 'excerpt_es', 'description_en', 'description_de', 'description_es', 'updated_at'],
-  space_images: ['space_id', 'position', 'path', 'width', 'height', 'alt'],
-  price_observations: ['observation_id', 'space_id', 'offer_id', 'option_type', 'title', 'amount', 'currency', 'billing_period', 'min_capacity', 'max_capacity', 'observed_at', 'source_url'],
-  amenities: ['slug', 'label_en', 'label_de', 'label_es'],
-  option_types: ['option_type', 'label_en', 'label_de', 'label_es'],
-  fx_reference: ['currency', 'units_per_eur', 'as_of_date'],
-} as const;
-export type Table = keyof typeof COLUMNS;
+export type Table = InputTableName;
 
 export interface GenerateOptions { outDir: string; spaces?: number; seed?: number }
 export interface GenerateStats {
@@ -259,13 +249,31 @@ function planSlots(rng: Rng, { cities, counts, operators }: Plan): Slot[] {
   return rng.shuffle(slots);
 }
 
-/** An operator's cities for its description: the first ten by name, the others counted. */
-function cityList(names: string[], loc: 'en' | 'de' | 'es'): string {
+/** An operator's description: what it runs, and where (the first ten cities by name, the others counted). */
+const OPERATOR_DESCRIPTION: Written<{ runs: (name: string, kind: string, cities: string) => string; kinds: Record<Operator['kind'], string>; more: (n: number) => string }> = {
+  en: {
+    runs: (name, kind, cities) => `${name} runs ${kind} in ${cities}.`,
+    kinds: { business_centre: 'serviced offices', studio: 'small shared studios', coworking: 'coworking spaces' },
+    more: (n) => `and ${n} other cities`,
+  },
+  de: {
+    runs: (name, kind, cities) => `${name} betreibt ${kind} in ${cities}.`,
+    kinds: { business_centre: 'Serviced Offices', studio: 'kleine Gemeinschaftsstudios', coworking: 'Coworking-Spaces' },
+    more: (n) => `und ${n} weiteren Städten`,
+  },
+  es: {
+    runs: (name, kind, cities) => `${name} gestiona ${kind} en ${cities}.`,
+    kinds: { business_centre: 'oficinas con servicios', studio: 'pequeños estudios compartidos', coworking: 'espacios de coworking' },
+    more: (n) => `y otras ${n} ciudades`,
+  },
+};
+
+function operatorDescription(loc: Locale, o: Operator, cityNames: string[]): string | undefined {
+  const copy = OPERATOR_DESCRIPTION[loc];
+  if (!copy) return undefined;
   const shown = 10;
-  if (names.length <= shown) return names.join(', ');
-  const more = names.length - shown;
-  const tail = { en: `and ${more} other cities`, de: `und ${more} weiteren Städten`, es: `y otras ${more} ciudades` }[loc];
-  return `${names.slice(0, shown).join(', ')} ${tail}`;
+  const cities = cityNames.length <= shown ? cityNames.join(', ') : `${cityNames.slice(0, shown).join(', ')} ${copy.more(cityNames.length - shown)}`;
+  return copy.runs(o.name, copy.kinds[o.kind], cities);
 }
 
 const pad = (n: number, w: number): string => String(n).padStart(w, '0');
@@ -281,35 +289,31 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
   const countryOf = new Map(plan.countries.map((c) => [c.code, c]));
 
   const files = Object.fromEntries(
-    (Object.keys(COLUMNS) as Table[]).map((t) => [t, new CsvFile(join(out, `${t}.csv`), COLUMNS[t])]),
+    (Object.keys(INPUT_TABLES) as Table[]).map((t) => [t, new CsvFile(join(out, INPUT_TABLES[t].file), INPUT_TABLES[t].columns)]),
   ) as Record<Table, CsvFile>;
 
   // ------------------------------------------------------------ reference tables
-  for (const c of plan.countries) files.countries.add([c.code, c.names.en, c.names.de, c.names.es, c.currency]);
+  for (const c of plan.countries) files.countries.add([c.code, ...localeCells((l) => c.names[l]), c.currency]);
   const zoneIds: string[][] = [];
   for (const city of cities) {
-    files.cities.add([String(city.geonameId), city.country, city.names.en, city.names.de, city.names.es,
-      fixed(city.lat, 5), fixed(city.lng, 5), String(city.population),
-      city.intro?.en ?? '', city.intro?.de ?? '', city.intro?.es ?? '']);
+    files.cities.add([String(city.geonameId), city.country, ...localeCells((l) => city.names[l]),
+      fixed(city.lat, 5), fixed(city.lng, 5), String(city.population), ...localeCells((l) => city.intro?.[l])]);
     zoneIds.push(city.zones.map((zone, i) => {
       const id = `${city.geonameId}-${i + 1}`;
-      files.zones.add([id, String(city.geonameId), zone.names.en, zone.names.de, zone.names.es, fixed(zone.lat, 4), fixed(zone.lng, 4)]);
+      files.zones.add([id, String(city.geonameId), ...localeCells((l) => zone.names[l]), fixed(zone.lat, 4), fixed(zone.lng, 4)]);
       return id;
     }));
   }
-  for (const a of AMENITIES) files.amenities.add([a.slug, a.labels.en, a.labels.de, a.labels.es]);
-  for (const o of OPTION_TYPE_LABELS) files.option_types.add([o.optionType, o.labels.en, o.labels.de, o.labels.es]);
+  for (const a of AMENITIES) files.amenities.add([a.slug, ...localeCells((l) => a.labels[l])]);
+  for (const o of OPTION_TYPE_LABELS) files.option_types.add([o.optionType, ...localeCells((l) => o.labels[l])]);
   for (const [cur, units] of Object.entries(FX_UNITS_PER_EUR)) files.fx_reference.add([cur, units, FX_AS_OF]);
   const operatorIds = operators.map((_, i) => `op-${pad(i + 1, 3)}`);
   const cityById = new Map(cities.map((c) => [c.geonameId, c]));
   operators.forEach((o, i) => {
-    const cityNames = (loc: 'en' | 'de' | 'es'): string => cityList(o.cities.map((id) => cityById.get(id)!.names[loc]), loc);
     const tagline = TAGLINES[i % TAGLINES.length];
     files.operators.add([operatorIds[i], o.name, o.hasLogo ? `/media/operators/${operatorIds[i]}.svg` : '',
-      `https://${o.domain}`, `${o.mailbox}@${o.domain}`, tagline.en, tagline.de, tagline.es,
-      `${o.name} runs ${o.kind === 'business_centre' ? 'serviced offices' : o.kind === 'studio' ? 'small shared studios' : 'coworking spaces'} in ${cityNames('en')}.`,
-      `${o.name} betreibt ${o.kind === 'business_centre' ? 'Serviced Offices' : o.kind === 'studio' ? 'kleine Gemeinschaftsstudios' : 'Coworking-Spaces'} in ${cityNames('de')}.`,
-      `${o.name} gestiona ${o.kind === 'business_centre' ? 'oficinas con servicios' : o.kind === 'studio' ? 'pequeños estudios compartidos' : 'espacios de coworking'} en ${cityNames('es')}.`]);
+      `https://${o.domain}`, `${o.mailbox}@${o.domain}`, ...localeCells((l) => tagline[l]),
+      ...localeCells((l) => operatorDescription(l, o, o.cities.map((id) => nameIn(l, cityById.get(id)!.names))))]);
   });
   writeFileSync(join(out, 'config.json'), JSON.stringify(CONFIG, null, 2) + '\n');
 
@@ -334,7 +338,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
     const tz = city.tz ?? country.tz;
     const operator: Operator | null = slot.operator >= 0 ? operators[slot.operator] : null;
     const spaceId = `sp-${pad(i + 1, idWidth)}`;
-    const cityKey = `${city.names.en} (${city.country}, ${city.geonameId})`;
+    const cityKey = `${city.names[FALLBACK_LOCALE]} (${city.country}, ${city.geonameId})`;
     spacesPerCity[cityKey] = (spacesPerCity[cityKey] ?? 0) + 1;
 
     // where
@@ -371,7 +375,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
     if (i === mapSlot) {
       name = 'Map';
     } else if (operator) {
-      name = `${operator.brand} ${zone ? zone.names.en : city.names.en}`;
+      name = `${operator.brand} ${(zone ?? city).names[FALLBACK_LOCALE]}`;
       if (namesByCity[slot.city].has(name)) name = `${operator.brand} ${street}`;
     } else {
       name = independentName(r, country.lang);
@@ -453,22 +457,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
     }
 
     // copy
-    const place = (loc: 'en' | 'de' | 'es'): string => (zone ? `${zone.names[loc]}, ${city.names[loc]}` : city.names[loc]);
+    const place = (loc: Locale): string => (zone ? `${nameIn(loc, zone.names)}, ${nameIn(loc, city.names)}` : nameIn(loc, city.names));
     const highlights = amenities.filter((a) => a.slug !== 'wifi');
     const h1 = highlights[0] ?? AMENITIES[0];
     const h2 = highlights[1] ?? AMENITIES[1];
     const feature = r.pick(FEATURES);
-    const copy = (loc: 'en' | 'de' | 'es'): [string, string] => [
-      excerpt(loc, profile, place(loc), label(loc, h1.labels), label(loc, h2.labels)),
-      description(loc, {
-        name, profile, place: place(loc), street: `${writtenStreet} ${house}`, capacity,
-        operator: operator?.name ?? null, amenities: amenities.slice(0, 6).map((a) => label(loc, a.labels)),
-        features: feature[loc],
-      }),
-    ];
-    const [exEn, deEn] = copy('en');
-    const [exDe, deDe] = copy('de');
-    const [exEs, deEs] = copy('es');
+    const spaceExcerpt = (loc: Locale) => excerpt(loc, profile, place(loc), label(loc, h1.labels), label(loc, h2.labels));
+    const spaceDescription = (loc: Locale) => description(loc, {
+      name, profile, place: place(loc), street: `${writtenStreet} ${house}`, capacity,
+      operator: operator?.name ?? null, amenities: amenities.slice(0, 6).map((a) => label(loc, a.labels)),
+      features: nameIn(loc, feature),
+    });
 
     files.spaces.add([
       spaceId, name, operator ? operatorIds[slot.operator] : '', String(city.geonameId),
@@ -477,7 +476,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateStats>
       amenities.map((a) => a.slug).join(';'),
       capacity === null ? '' : String(capacity), declared ? 'true' : 'false',
       score === null ? '' : score.toFixed(1), ratingCount === null ? '' : String(ratingCount),
-      featured ? 'true' : 'false', exEn, exDe, exEs, deEn, deDe, deEs,
+      featured ? 'true' : 'false', ...localeCells(spaceExcerpt), ...localeCells(spaceDescription),
       r.chance(0.9) ? latestText : '',
     ]);
 

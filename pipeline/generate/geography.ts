@@ -13,11 +13,18 @@
  * in local currency around which the city's prices are drawn) and the postal templates
  * (`#` a digit, `@` a letter) that produce plausible codes in each city's real range.
  */
+import { byLocale, type FALLBACK_LOCALE, type Locale } from '../../contract/common.ts';
 
 /** ISO 3166-1 alpha-2: the curated countries here, more in the scaled geography (scale.ts). */
 export type CountryCode = string;
 export type CurrencyCode = 'EUR' | 'GBP' | 'USD' | 'CHF' | 'VES' | 'AED';
-export interface Names { en: string; de: string; es: string }
+/**
+ * A text of the sample in the locales it is written in: always FALLBACK_LOCALE's, others where
+ * someone wrote them. A locale without one gets an empty column, which the pipeline fills from
+ * FALLBACK_LOCALE (and counts), so a new locale in LOCALES needs no copy here.
+ */
+export type Written<T> = Partial<Record<Locale, T>> & Record<typeof FALLBACK_LOCALE, T>;
+export type Names = Written<string>;
 export type Tz = 'eu-cet' | 'eu-wet' | 'eu-eet' | 'uk' | 'us-east' | 'us-central' | 'us-mountain' | 'us-pacific'
   | 'utc-7' | 'utc-6' | 'utc-5' | 'utc-4' | 'utc+4';
 
@@ -60,7 +67,8 @@ export interface City {
   intro?: Names;
 }
 
-export const same = (name: string): Names => ({ en: name, de: name, es: name });
+/** A proper name written the same in every locale (Kreuzberg). */
+export const same = (name: string): Names => byLocale(() => name);
 const z = (name: string | Names, lat: number, lng: number, streets: string[], postal?: string[]): Zone =>
   ({ names: typeof name === 'string' ? same(name) : name, lat, lng, streets, postal });
 

@@ -15,6 +15,7 @@
  * national and regional ones, and many that run one city.
  */
 import { createRequire } from 'node:module';
+import { byLocale } from '../../contract/common.ts';
 import { CITIES, COUNTRIES, same, type City, type Country, type Tz, type Zone } from './geography.ts';
 import { OPERATORS, type Operator } from './catalogue.ts';
 import { Rng } from './rng.ts';
@@ -136,7 +137,7 @@ const SCALE: Record<string, CountryScale> = {
 
 function countryOf({ code, currency, addressStyle, tz, lang }: AddedCountry): Country {
   const name = (locale: string): string => new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
-  return { code, names: { en: name('en'), de: name('de'), es: name('es') }, currency, addressStyle, tz, lang };
+  return { code, names: byLocale(name), currency, addressStyle, tz, lang };
 }
 
 // ------------------------------------------------------------------ cities

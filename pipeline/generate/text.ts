@@ -1,9 +1,13 @@
-/** Names, addresses and templated copy of the invented spaces, in en/de/es. */
+/** Names, addresses and templated copy of the invented spaces, in the locales it is written in. */
+import { FALLBACK_LOCALE, LOCALES, type Locale } from '../../contract/common.ts';
 import type { Rng } from './rng.ts';
-import type { Country, Names } from './geography.ts';
+import type { Country, Names, Written } from './geography.ts';
 
-export type Locale = 'en' | 'de' | 'es';
-export const LOCALES: Locale[] = ['en', 'de', 'es'];
+/** A text's CSV columns `<field>_<locale>`, in LOCALES order: empty where it is not written in the locale. */
+export const localeCells = (text: (locale: Locale) => string | undefined): string[] => LOCALES.map((l) => text(l) ?? '');
+
+/** A name inside a locale's copy: FALLBACK_LOCALE's where the locale has none, as a writer quotes an untranslated name. */
+export const nameIn = (locale: Locale, names: Names): string => names[locale] ?? names[FALLBACK_LOCALE];
 
 export function slugify(s: string): string {
   return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'ss').toLowerCase()
@@ -101,7 +105,11 @@ export function independentName(rng: Rng, lang: Country['lang']): string {
 type OfferKind = 'private_office' | 'exclusive_bereich' | 'fix_desk' | 'flex_desk' | 'day_pass' |
   'meeting_room' | 'virtual_office' | 'event_space' | 'membership';
 
-const TITLES: Record<OfferKind, Record<Locale, string[]>> = {
+/** Copy in the language an operator publishes in: English where there is none in its language. */
+type InLanguage<T> = Partial<Record<Country['lang'], T>> & { en: T };
+const inLanguage = <T>(table: InLanguage<T>, lang: Country['lang']): T => table[lang] ?? table.en;
+
+const TITLES: Record<OfferKind, InLanguage<string[]>> = {
   flex_desk: { en: ['Flex desk', 'Hot desk', 'Flexible desk membership'], de: ['Flex Desk', 'Flexibler Arbeitsplatz'], es: ['Puesto flexible', 'Mesa flexible'] },
   fix_desk: { en: ['Dedicated desk', 'Fixed desk'], de: ['Fester Arbeitsplatz', 'Fix Desk'], es: ['Puesto fijo', 'Mesa fija'] },
   private_office: { en: ['Private office'], de: ['Privatbüro'], es: ['Despacho privado'] },
@@ -115,15 +123,14 @@ const TITLES: Record<OfferKind, Record<Locale, string[]>> = {
 
 /** Offer titles are written in the language the operator publishes in. */
 export function offerTitle(rng: Rng, kind: OfferKind, lang: Country['lang'], minCap: number | null, maxCap: number | null, people: number | null): string {
-  const loc: Locale = lang === 'de' ? 'de' : lang === 'es' ? 'es' : 'en';
-  const base = rng.pick(TITLES[kind][loc]);
+  const base = rng.pick(inLanguage(TITLES[kind], lang));
   if ((kind === 'private_office' || kind === 'exclusive_bereich') && maxCap !== null) {
     const range = minCap !== null && minCap !== maxCap ? `${minCap}–${maxCap}` : String(maxCap);
-    const unit = { en: 'desks', de: 'Arbeitsplätze', es: 'puestos' }[loc];
+    const unit = inLanguage({ en: 'desks', de: 'Arbeitsplätze', es: 'puestos' }, lang);
     return `${base} (${range} ${unit})`;
   }
   if (kind === 'meeting_room' && people !== null) {
-    const unit = { en: 'people', de: 'Personen', es: 'personas' }[loc];
+    const unit = inLanguage({ en: 'people', de: 'Personen', es: 'personas' }, lang);
     return `${base} (${people} ${unit})`;
   }
   return base;
@@ -131,7 +138,7 @@ export function offerTitle(rng: Rng, kind: OfferKind, lang: Country['lang'], min
 
 export type Profile = 'coworking' | 'business_centre' | 'studio';
 
-const EXCERPT: Record<Profile, Record<Locale, (place: string, a: string, b: string) => string>> = {
+const EXCERPT: Record<Profile, Written<(place: string, a: string, b: string) => string>> = {
   coworking: {
     en: (p, a, b) => `Coworking in ${p} with flexible desks, ${a} and ${b}.`,
     de: (p, a, b) => `Coworking in ${p}: flexible Arbeitsplätze, ${a}, ${b}.`,
@@ -150,41 +157,46 @@ const EXCERPT: Record<Profile, Record<Locale, (place: string, a: string, b: stri
 };
 
 export function label(loc: Locale, names: Names): string {
-  const s = names[loc];
+  const s = nameIn(loc, names);
   if (loc === 'de' || s === 'Wi-Fi') return s;
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
 
-export function excerpt(loc: Locale, profile: Profile, place: string, a: string, b: string): string {
-  return EXCERPT[profile][loc](place, a, b);
+export function excerpt(loc: Locale, profile: Profile, place: string, a: string, b: string): string | undefined {
+  return EXCERPT[profile][loc]?.(place, a, b);
 }
 
-export function description(loc: Locale, o: {
+interface SpaceFacts {
   name: string; profile: Profile; place: string; street: string; capacity: number | null;
   operator: string | null; amenities: string[]; features: string;
-}): string {
-  const parts: string[] = [];
-  const list = o.amenities.length > 0 ? o.amenities.join(', ') : null;
-  if (loc === 'en') {
-    parts.push(`${o.name} is ${o.profile === 'business_centre' ? 'a business centre' : o.profile === 'studio' ? 'a shared studio' : 'a coworking space'} in ${o.place} (${o.street}).`);
-    if (o.capacity !== null) parts.push(`It has room for about ${o.capacity} people.`);
-    if (list) parts.push(`Members can use: ${list}.`);
-    parts.push(o.features);
-    if (o.operator) parts.push(`Run by ${o.operator}.`);
-  } else if (loc === 'de') {
-    parts.push(`${o.name} ist ${o.profile === 'business_centre' ? 'ein Business Center' : o.profile === 'studio' ? 'ein Gemeinschaftsstudio' : 'ein Coworking-Space'} in ${o.place} (${o.street}).`);
-    if (o.capacity !== null) parts.push(`Platz gibt es für etwa ${o.capacity} Personen.`);
-    if (list) parts.push(`Ausstattung: ${list}.`);
-    parts.push(o.features);
-    if (o.operator) parts.push(`Betrieben von ${o.operator}.`);
-  } else {
-    parts.push(`${o.name} es ${o.profile === 'business_centre' ? 'un centro de negocios' : o.profile === 'studio' ? 'un estudio compartido' : 'un espacio de coworking'} en ${o.place} (${o.street}).`);
-    if (o.capacity !== null) parts.push(`Tiene capacidad para unas ${o.capacity} personas.`);
-    if (list) parts.push(`Servicios: ${list}.`);
-    parts.push(o.features);
-    if (o.operator) parts.push(`Gestionado por ${o.operator}.`);
-  }
-  return parts.join(' ');
+}
+
+const DESCRIPTION: Written<(o: SpaceFacts, list: string | null) => string[]> = {
+  en: (o, list) => [
+    `${o.name} is ${o.profile === 'business_centre' ? 'a business centre' : o.profile === 'studio' ? 'a shared studio' : 'a coworking space'} in ${o.place} (${o.street}).`,
+    ...(o.capacity !== null ? [`It has room for about ${o.capacity} people.`] : []),
+    ...(list ? [`Members can use: ${list}.`] : []),
+    o.features,
+    ...(o.operator ? [`Run by ${o.operator}.`] : []),
+  ],
+  de: (o, list) => [
+    `${o.name} ist ${o.profile === 'business_centre' ? 'ein Business Center' : o.profile === 'studio' ? 'ein Gemeinschaftsstudio' : 'ein Coworking-Space'} in ${o.place} (${o.street}).`,
+    ...(o.capacity !== null ? [`Platz gibt es für etwa ${o.capacity} Personen.`] : []),
+    ...(list ? [`Ausstattung: ${list}.`] : []),
+    o.features,
+    ...(o.operator ? [`Betrieben von ${o.operator}.`] : []),
+  ],
+  es: (o, list) => [
+    `${o.name} es ${o.profile === 'business_centre' ? 'un centro de negocios' : o.profile === 'studio' ? 'un estudio compartido' : 'un espacio de coworking'} en ${o.place} (${o.street}).`,
+    ...(o.capacity !== null ? [`Tiene capacidad para unas ${o.capacity} personas.`] : []),
+    ...(list ? [`Servicios: ${list}.`] : []),
+    o.features,
+    ...(o.operator ? [`Gestionado por ${o.operator}.`] : []),
+  ],
+};
+
+export function description(loc: Locale, o: SpaceFacts): string | undefined {
+  return DESCRIPTION[loc]?.(o, o.amenities.length > 0 ? o.amenities.join(', ') : null).join(' ');
 }
 
 export const FEATURES: Names[] = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { envelope, MetaSchema } from '../../contract/common.ts';
+import { envelope, MetaSchema, type Locale } from '../../contract/common.ts';
 import { MarketRatesPayloadSchema, RankingsPayloadSchema } from '../../contract/market.ts';
 import type { LocalizedMarketRates } from '../../api/loading/market-rates.ts';
 import { get, SITE } from '../support/app.ts';
@@ -65,7 +65,7 @@ describe('GET /v1/market/rates', () => {
       ['locale=en&city=nowhere', () => false],
     ] as const) {
       const r = await get(f.app, `/v1/market/rates?${query}`);
-      const file = f.build.marketRates[new URLSearchParams(query).get('locale') as 'en' | 'de' | 'es'];
+      const file = f.build.marketRates[new URLSearchParams(query).get('locale') as Locale];
       const rows = file.cities.filter(keep);
       const data = {
         cities: rows.map((c) => c.rates), totalProperties: rows.reduce((n, c) => n + c.propertyCount, 0),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { ConfigPayloadSchema, GeoPayloadSchema, HealthPayloadSchema } from '../../contract/catalog.ts';
-import { envelope, MetaSchema } from '../../contract/common.ts';
+import { envelope, LOCALES, MetaSchema, type Locale } from '../../contract/common.ts';
 import { get, sharedBuild, testApp, SITE } from '../support/app.ts';
 
 let app: FastifyInstance;
@@ -55,19 +55,20 @@ describe('GET /v1/geo/bootstrap', () => {
 
   it('serves the geo file\'s bytes as they are: the body the geography serialized would give', async () => {
     const { build } = await sharedBuild();
-    for (const locale of ['en', 'de', 'es'] as const) {
+    for (const locale of LOCALES) {
       const r = await get(app, `/v1/geo/bootstrap?locale=${locale}`);
       assert.equal(r.raw.body, `{"data":${JSON.stringify(build.geo[locale])},"meta":${JSON.stringify(r.body.meta)}}`);
     }
   });
 
-  it('localizes list citations in en, de and es', async () => {
-    const titles: Record<string, string> = {};
-    for (const l of ['en', 'de', 'es']) titles[l] = (await get(app, `/v1/properties?locale=${l}&city=berlin&pageSize=1`)).body.meta.citation.text;
-    assert.deepEqual(titles, {
+  it('localizes list citations in every locale', async () => {
+    const expected: Record<Locale, string> = {
       en: `Source: Desk Atlas, Coworking spaces in Berlin, ${SITE}/en/coworking/germany/berlin, CC BY 4.0`,
       de: `Quelle: Desk Atlas, Coworking-Spaces in Berlin, ${SITE}/de/coworking/germany/berlin, CC BY 4.0`,
       es: `Fuente: Desk Atlas, Espacios de coworking en Berlín, ${SITE}/es/coworking/germany/berlin, CC BY 4.0`,
-    });
+    };
+    const titles: Record<string, string> = {};
+    for (const l of LOCALES) titles[l] = (await get(app, `/v1/properties?locale=${l}&city=berlin&pageSize=1`)).body.meta.citation.text;
+    assert.deepEqual(titles, expected);
   });
 });

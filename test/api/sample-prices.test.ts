@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { LOCALES } from '../../contract/common.ts';
 import { loadBuild, type LoadedBuild } from '../../api/loading/load.ts';
 import { staticCatalog } from '../../api/loading/store.ts';
 import { runBuild } from '../../pipeline/run.ts';
@@ -135,7 +136,7 @@ describe('comparable prices on the committed sample', () => {
   });
 
   it("labels each pricing option's type in the locale beside the operator's own title", async () => {
-    for (const locale of ['en', 'de', 'es']) {
+    for (const locale of LOCALES) {
       const facet = (await get(app, `/v1/facets?locale=${locale}`)).body.data.facets.find((f: { key: string }) => f.key === 'pricingOptionType');
       const labels = Object.fromEntries(facet.values.map((v: { value: string; label: string }) => [v.value, v.label]));
       const slugs = (await walk(`locale=${locale}&city=berlin&sortBy=price-asc`)).map((c) => c.slug).slice(0, 20);

@@ -4,9 +4,8 @@
  * second client asks for /v1/health back to back. The worst health latency is what any request
  * waited behind a page; the largest page is the HTML a page type grows to at this size.
  */
+import { LOCALES } from '../../contract/common.ts';
 import type { Catalogue } from './traffic.ts';
-
-const LOCALES = ['en', 'de', 'es'] as const;
 
 export interface PageTiming { path: string; status: number; bytes: number; ms: number }
 export interface PagesResult {

@@ -5,11 +5,9 @@
  * slugs and titles from list pages. Nothing here reads the build's files.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LOCALES, type Locale } from '../../contract/common.ts';
 import { prng } from '../support/build-fixture.ts';
 
-/** The spec's locales. */
-const LOCALES = ['en', 'de', 'es'] as const;
-type Locale = (typeof LOCALES)[number];
 const SORTED = ['date-desc', 'date-asc', 'price-asc', 'rating-desc'] as const;
 
 interface Place { slug: string; count: number }
@@ -107,7 +105,7 @@ export async function discover(base: string, maxSlugs: number): Promise<Catalogu
     for (const v of facetValues(f, 'operator')) operators.set(v.value, v.label);
     if (f.priceRange) country.price = { min: f.priceRange.min.amount, max: f.priceRange.max.amount };
   });
-  for (const label of operators.values()) names.push({ text: label, locale: LOCALES[Math.floor(rnd() * 3)] });
+  for (const label of operators.values()) names.push({ text: label, locale: LOCALES[Math.floor(rnd() * LOCALES.length)] });
 
   // Slugs and titles from list pages, city by city in a random order, until `maxSlugs`.
   const slugs: string[] = [];
@@ -117,7 +115,7 @@ export async function discover(base: string, maxSlugs: number): Promise<Catalogu
       const list = await get<ListPage>(base, `/v1/properties?locale=en&city=${city.slug}&sortBy=date-desc&pageSize=${PAGE}&page=${page}`);
       for (const card of list.data) {
         slugs.push(card.slug);
-        names.push({ text: card.title, locale: LOCALES[slugs.length % 3] });
+        names.push({ text: card.title, locale: LOCALES[slugs.length % LOCALES.length] });
       }
       if (list.data.length < PAGE) break;
     }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as bits from '../../api/catalog/bitset.ts';
-import type { FilterValues } from '../../api/catalog/filters.ts';
+import type { FilterValues } from '../../api/catalog/filter-index.ts';
 import { CURRENCIES, LOCALES } from '../../contract/common.ts';
 import { fixtureBuildPerFile } from '../support/app.ts';
 import { facetsPayload } from '../support/facets.ts';

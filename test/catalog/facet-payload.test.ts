@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BytesOut, labelledValueSets, listedJson, type FacetsOut } from '../../api/catalog/facet-payload.ts';
-import type { FilterValues } from '../../api/catalog/filters.ts';
+import type { FilterValues } from '../../api/catalog/filter-index.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { fixtureBuildPerFile } from '../support/app.ts';

@@ -12,8 +12,9 @@ import { z } from 'zod';
 import { MAX_FACET_VALUES } from '../../contract/catalog.ts';
 import { decodeListingColumns, LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
 import { BytesOut } from '../../api/catalog/facet-payload.ts';
-import { FacetCounter, type FacetLabeling } from '../../api/catalog/facets.ts';
-import type { FilterRegistry } from '../../api/catalog/filters.ts';
+import type { FacetLabeling } from '../../api/catalog/facet-lists.ts';
+import { FacetCounter } from '../../api/catalog/facets.ts';
+import { byTest, type FilterRegistry } from '../../api/catalog/filter-index.ts';
 import { mix32 } from '../../api/catalog/geo.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { ListingTable } from '../../api/catalog/listings.ts';
@@ -42,13 +43,13 @@ describe('a facet with more values than it lists', () => {
       spread: {
         declaration: { params: { spread: { schema: z.string(), note: 'a value' } } },
         index: () => ({
-          narrow(b, f) { for (let i = 0; i < n; i++) if (valueIds[i] !== values.indexOf(f.spread as string)) b[i >>> 5] &= ~(1 << (i & 31)); },
-          facet: { ignores: ['spread'], values, valueIds, totals },
+          narrow: byTest(n, (b, f) => { for (let i = 0; i < n; i++) if (valueIds[i] !== values.indexOf(f.spread as string)) b[i >>> 5] &= ~(1 << (i & 31)); }),
+          facets: { shows: { kind: 'values', ignores: ['spread'], values, valueIds, totals } },
         }),
       },
       share: {
         declaration: { params: { share: { schema: z.number(), note: 'a share' } } },
-        index: () => ({ narrow(b, f) { for (let i = 0; i < n; i++) if (!inShare(i, f.share as number)) b[i >>> 5] &= ~(1 << (i & 31)); } }),
+        index: () => ({ narrow: byTest(n, (b, f) => { for (let i = 0; i < n; i++) if (!inShare(i, f.share as number)) b[i >>> 5] &= ~(1 << (i & 31)); }) }),
       },
     };
     const matcher = new Matcher(registry, { listings, geo: {} as never });

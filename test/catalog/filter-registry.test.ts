@@ -9,8 +9,9 @@ import { z } from 'zod';
 import { buildApp } from '../../api/app.ts';
 import { loadBuild, type LoadedBuild } from '../../api/loading/load.ts';
 import { staticCatalog } from '../../api/loading/store.ts';
-import { declarationsOf, FILTERS, type FilterEntry } from '../../api/catalog/filters.ts';
-import { narrowTo, posting } from '../../api/catalog/postings.ts';
+import { byPosting, declarationsOf, type FilterEntry } from '../../api/catalog/filter-index.ts';
+import { FILTERS } from '../../api/catalog/filters.ts';
+import { posting } from '../../api/catalog/postings.ts';
 import { buildOpenApiDocument } from '../../api/openapi/document.ts';
 import { canonicalKey } from '../../contract/filters.ts';
 import type { Fixture } from '../support/build-fixture.ts';
@@ -22,7 +23,7 @@ const featured: FilterEntry = {
   declaration: { params: { featured: { schema: z.literal('true').transform(() => true), note: NOTE } } },
   index({ listings }) {
     const p = posting(listings.n, listings.cols.featured);
-    return { narrow: (b) => narrowTo(b, p) };
+    return { narrow: byPosting(() => p) };
   },
 };
 const REGISTRY = { ...FILTERS, featured };

@@ -10,7 +10,7 @@ import type { Suggestion } from '../../contract/market.ts';
 import { decodeSuggestIndex, encodeSuggestIndex } from '../../contract/suggest-index.ts';
 import { buildSuggestIndex, suggestion, type SuggestSource } from '../../pipeline/lib/suggest-index.ts';
 
-const L = (en: string, de = en, es = en) => ({ en, de, es });
+const L = (en: string, de = en, es = en): Record<Locale, string> => ({ en, de, es });
 function entry(kind: SuggestSource['kind'], slug: string, label: ReturnType<typeof L>, weight: number, extra: Partial<SuggestSource> = {}): SuggestSource {
   return {
     kind, slug, label, sublabel: null, center: null, propertyCount: kind === 'property' ? null : weight,
@@ -48,7 +48,7 @@ const ENTRIES: SuggestSource[] = [
   entry('property', 'strasse-haus', L('Haus an der Straße'), 1),
 ];
 const index = indexOf(ENTRIES);
-const slugs = (q: string, locale: 'en' | 'de' | 'es' = 'en', limit = 8) => index.search(q, locale, limit).items.map((i) => i.slug);
+const slugs = (q: string, locale: Locale = 'en', limit = 8) => index.search(q, locale, limit).items.map((i) => i.slug);
 
 describe('fold', () => {
   it('folds case, accents, ß and the German transliterations alike', () => {

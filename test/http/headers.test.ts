@@ -4,6 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import { LOCALES } from '../../contract/common.ts';
 import { testApp } from '../support/app.ts';
 
 let app: FastifyInstance;
@@ -63,7 +64,7 @@ describe('caching', () => {
       b.writeBigUInt64BE(xxh64(bytes));
       return `"${b.toString('base64url')}"`;
     };
-    for (const locale of ['en', 'de', 'es']) {
+    for (const locale of LOCALES) {
       for (const url of [`/v1/properties?locale=${locale}&seed=7`, `/v1/properties/map?locale=${locale}&pageSize=3`, `/v1/properties/tor-twelve?locale=${locale}`]) {
         const r = await app.inject({ url });
         assert.equal(r.statusCode, 200, url);

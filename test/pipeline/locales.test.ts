@@ -12,6 +12,7 @@ import { FALLBACK_LOCALE, LOCALES, type Locale } from '../../contract/common.ts'
 import { INPUT_TABLES, loadInputs, type InputTableName } from '../../pipeline/lib/inputs.ts';
 import { listingLinesSql, listingPartsSql } from '../../pipeline/lib/listing-rows.ts';
 import { LAYERS, loadModels, materialization, queryRows, runModels, SQL_DIR } from '../../pipeline/lib/models.ts';
+import { describeTextFallbacks, readTextFallbacks } from '../../pipeline/lib/text-fallbacks.ts';
 import { baseTables, MITTE, observation, space, writeSnapshot } from '../support/pipeline-fixtures.ts';
 
 const PIPELINE_LIB = path.join(SQL_DIR, '..', 'lib');
@@ -82,6 +83,15 @@ describe('locales as rows', () => {
     assert.equal(await text('city', '2950159', 'intro', 'en'), 'Berlin in brief');
     assert.equal(await text('city', '2950159', 'intro', 'de'), null);
     assert.equal(await text('operator', 'op-001', 'tagline', 'de'), null);
+  });
+
+  it('counts the texts shown in the fallback locale for want of their own, per locale and field, for the run summary', async () => {
+    // Berlin's German name, two labels and an excerpt fall back to English; a label without any text
+    // (lockers: its key), an intro or a tagline (no fallback) and a description missing everywhere are not counted
+    assert.deepEqual(describeTextFallbacks(await readTextFallbacks(conn)), [
+      'locale fallbacks de → en: amenity label 1, city name 1',
+      'locale fallbacks es → en: amenity label 1, option_type label 1, space excerpt 1',
+    ]);
   });
 
   it('carries a fourth locale from the input columns to the listing lines with no SQL changed', async () => {

@@ -21,6 +21,8 @@ after(() => s?.close());
 
 const MARKDOWN = 'text/markdown; charset=utf-8';
 const LINK = /^<([^>]+)>; rel="alternate"; type="text\/markdown"$/;
+/** A localized page's path: a locale, then a path or the twin's .md. */
+const localePage = new RegExp(`^/(${LOCALES.join('|')})(/|\\.md$)`);
 
 /** Markdown as read: its backslash escapes undone. */
 const plain = (md: string) => md.replace(/\\([\\`*_[\]<>|#])/g, '$1');
@@ -198,7 +200,7 @@ describe('Markdown twins', () => {
         const target = pathOf(href).split('#')[0];
         const r = await get(s.app, target);
         if (r.status !== 200) failures.push(`${url} → ${href}: ${r.status}`);
-        else if (/^\/(en|de|es)(\/|\.md$)/.test(target) && r.headers['content-type'] !== MARKDOWN) {
+        else if (localePage.test(target) && r.headers['content-type'] !== MARKDOWN) {
           failures.push(`${url} → ${href}: a page linked as HTML`);
         }
       }

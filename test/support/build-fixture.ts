@@ -14,7 +14,7 @@ import {
 } from '../../contract/build.ts';
 import { fileDigests } from '../../contract/file-digests.ts';
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
-import { OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
+import { byLocale, LOCALES, OPTION_TYPES, type BillingPeriod, type Currency, type Locale, type MarketPosition, type OptionType } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import { encodeSuggestIndex } from '../../contract/suggest-index.ts';
 import { encodeListingColumns, LISTING_COLUMNS_FILE, type ListingOrder } from '../../contract/listing-columns.ts';
@@ -26,7 +26,7 @@ import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder, type
 import { checkerFor } from '../../contract/validate.ts';
 
 type L10n = Record<Locale, string>;
-const same = (s: string): L10n => ({ en: s, de: s, es: s });
+const same = (s: string): L10n => byLocale(() => s);
 
 export interface FixtureCountry { slug: string; code: string; currency: Currency; name: L10n }
 export interface FixtureCity { slug: string; country: string; name: L10n; center: { lat: number; lng: number }; zones: { slug: string; name: L10n }[] }
@@ -463,7 +463,6 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   const target = dir ?? await mkdtemp(join(tmpdir(), 'desk-atlas-build-'));
   await mkdir(target, { recursive: true });
   const listings = [...coreListings(), ...syntheticListings(opts.extra ?? 0)].sort(byPlace);
-  const locales: Locale[] = ['en', 'de', 'es'];
   const files = new Map<string, string>();
   const filler = opts.longText
     ? ' A bright, quiet space with natural light, ergonomic chairs, fast fibre internet and a friendly community of freelancers, start-ups and remote teams. Kitchen, lockers and meeting rooms are included; events every month.'.repeat(2)
@@ -476,7 +475,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   const orders = listingOrders(columns);
   opts.columns?.(columns, orders);
 
-  const keyLabels = {
+  const keyLabels: Record<string, L10n> = {
     country: { en: 'Country', de: 'Land', es: 'País' },
     city: { en: 'City', de: 'Stadt', es: 'Ciudad' },
     zone: { en: 'Area', de: 'Viertel', es: 'Zona' },
@@ -495,7 +494,7 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   files.set('facet-labels.json', json('facet-labels.json', BUILD_FILES['facet-labels.json'], { keys: keyLabels, ...labelMaps, order: labelOrders(labelMaps) }));
 
   const logo = (slug: string) => ({ url: `/media/operators/${slug}.svg`, width: 64, height: 64, alt: slug });
-  for (const locale of locales) {
+  for (const locale of LOCALES) {
     // a card as the API serves it, request-dependent fields included (the details repeat them)
     const cards = listings.map((l, i) => {
       const f = facts[i];
@@ -579,10 +578,10 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   files.set('config.json', json('config.json', BUILD_FILES['config.json'], { minSupportedBuild: opts.minSupportedBuild ?? 100, recommendedBuild: 120, flags: { newSearch: true } }));
   // the autocomplete over the spaces' titles, made as the pipeline makes it
   const suggest = buildSuggestIndex(listings.map((l) => ({
-    kind: 'property' as const, slug: l.slug, label: { en: l.title, de: l.title, es: l.title }, sublabel: null, center: null,
+    kind: 'property' as const, slug: l.slug, label: same(l.title), sublabel: null, center: null,
     propertyCount: null, foldedNames: foldedNames(l.title), weight: 1,
   })));
-  for (const l of locales) files.set(SUGGEST_FILES.lines(l), suggest.ranked.map((e) => `${JSON.stringify(suggestion(e, l))}\n`).join(''));
+  for (const l of LOCALES) files.set(SUGGEST_FILES.lines(l), suggest.ranked.map((e) => `${JSON.stringify(suggestion(e, l))}\n`).join(''));
   files.set('price-index.json', json('price-index.json', BUILD_FILES['price-index.json'], { asOf: '2026-11-01T00:00:00Z', methodologyUrl: '/methodology', cities: [] }));
   const routing: LeadRouting = Object.fromEntries(listings.map((l) => [l.slug, {
     title: l.title, citySlug: l.city, operatorSlug: l.operator, operatorName: OPERATORS.find((o) => o.slug === l.operator)?.name ?? null,
@@ -595,16 +594,16 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   files.set('price-report.csv', 'country_code,city_slug\n');
   // the record indexes are made from the details as validated, as the pipeline does: a mutation
   // of a details file is damage they reveal
-  const binary = new Map<string, Buffer>(locales.map((l) => [DETAILS_INDEX.name(l), detailsIndex(files.get(`details.${l}.ndjson`)!)]));
+  const binary = new Map<string, Buffer>(LOCALES.map((l) => [DETAILS_INDEX.name(l), detailsIndex(files.get(`details.${l}.ndjson`)!)]));
   binary.set(SUGGEST_FILES.index, encodeSuggestIndex(suggest.data));
   binary.set(LISTING_COLUMNS_FILE, encodeListingColumns(columns, orders));
   for (const name of Object.keys(KEYED_BUILD_FILES)) {
-    for (const l of locales) binary.set(KEYED_FILE.index(name, l), detailsIndex(files.get(KEYED_FILE.lines(name, l))!));
+    for (const l of LOCALES) binary.set(KEYED_FILE.index(name, l), detailsIndex(files.get(KEYED_FILE.lines(name, l))!));
   }
   binary.set(KEYED_FILE.index(LEAD_ROUTING.name), detailsIndex(files.get(KEYED_FILE.lines(LEAD_ROUTING.name))!));
   opts.mutate?.(files);
   // the line indexes are made from the files as written, as the pipeline does
-  for (const l of locales) for (const name of LINE_INDEXED_FILES) {
+  for (const l of LOCALES) for (const name of LINE_INDEXED_FILES) {
     const file = `${name}.${l}.ndjson`;
     binary.set(LINE_INDEX_FILE(file), encodeLineIndex(lineIndexOf(Buffer.from(files.get(file)!))));
   }

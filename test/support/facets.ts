@@ -6,7 +6,7 @@ import type { FacetsPayload } from '../../contract/catalog.ts';
 import type { Locale } from '../../contract/common.ts';
 import type { Engine } from '../../api/catalog/engine.ts';
 import type { FacetsOut, LabelledValues, Ranges } from '../../api/catalog/facet-payload.ts';
-import type { FilterValues } from '../../api/catalog/filters.ts';
+import type { FilterValues } from '../../api/catalog/filter-index.ts';
 
 type FacetKey = FacetsPayload['facets'][number]['key'];
 type FacetValue = FacetsPayload['facets'][number]['values'][number];

@@ -1,0 +1,169 @@
+/**
+ * Counting the value facets (one value per listing: a place, an operator) in a context: each
+ * listing's value read from its column in the kernels' memory (kernels.ts), into a counter per
+ * value. Each facet is counted the way that costs least for the context: a place by popcounts
+ * over its ranges, another by a look at each of its listings, or by a pass over the members.
+ */
+import type { FacetContext, ValueFacet } from './filter-index.ts';
+import type { KernelMemory, Kernels, Placed } from './kernels.ts';
+import { groupByValue } from './postings.ts';
+
+/**
+ * What the counting loops cost, in about nanoseconds: a member visited by a pass (tallyMembers), a
+ * listing looked up in a context (countGroups), a word of a context's span and a range counted
+ * (countRanges), a value looked at for a count (collectTouched), a tally's value added (countLess).
+ */
+const COST = { member: 3, lookup: 1.7, word: 1.2, range: 6, value: 1, tallied: 2 } as const;
+
+/** A value facet's arrays in the kernels' memory: its counters and what it is counted from. */
+interface FacetArrays {
+  /** each value's count, zero between requests (and one more entry, counted into for the listings without a value) */
+  counts: Placed<Int32Array>;
+  /** the ids a count has touched */
+  touched: Placed<Int32Array>;
+  /** each listing's value id (the extra entry of counts for none) */
+  valueIds: Placed<Int32Array>;
+  /** a place's ranges */
+  ranges?: { start: Placed<Int32Array>; end: Placed<Int32Array>; byStart: Placed<Int32Array> };
+  /** else its listings grouped by value */
+  groups?: { starts: Placed<Int32Array>; members: Placed<Int32Array> };
+}
+
+/** The arrays ValueCounts counts with, placed in a kernels' memory before it is opened. */
+export interface ValueArrays {
+  readonly byFacet: Map<ValueFacet, FacetArrays>;
+  /** the context counted when its bits are not in the memory: its words copied in, zero elsewhere */
+  readonly slot: Placed<Uint32Array>;
+  /** the members of the context before each of its words (prefixCounts) */
+  readonly prefix: Placed<Int32Array>;
+}
+
+/** Places the arrays of the value facets of n listings (`words` words of bits) in memory. */
+export function placeValueArrays(memory: KernelMemory, facets: readonly ValueFacet[], n: number, words: number): ValueArrays {
+  const slot = memory.uint32(words);
+  const prefix = memory.int32(words + 1);
+  const byFacet = new Map<ValueFacet, FacetArrays>();
+  for (const facet of facets) {
+    const size = facet.values.length;
+    const { ranges } = facet;
+    const groups = ranges ? undefined : groupByValue(facet.valueIds, size);
+    byFacet.set(facet, {
+      counts: memory.int32(size + 1), touched: memory.int32(size), valueIds: memory.int32(n, facet.valueIds.map((v) => (v < 0 ? size : v))),
+      ranges: ranges && { start: memory.int32(size, ranges.start), end: memory.int32(size, ranges.end), byStart: memory.int32(ranges.byStart.length, ranges.byStart) },
+      groups: groups && { starts: memory.int32(size + 1, groups.starts), members: memory.int32(groups.members.length, groups.members) },
+    });
+  }
+  return { byFacet, slot, prefix };
+}
+
+/** A context to count, with the byte offset of its bits when they are in the kernels' memory. */
+export interface CountableContext extends FacetContext {
+  readonly at?: number;
+}
+
+/** A facet's counts by value id, and the ids counted above 0. */
+export interface ValueTally {
+  readonly t: Int32Array;
+  readonly ids: Int32Array;
+}
+
+export class ValueCounts {
+  private slotLo = 0;
+  private slotHi = 0;
+
+  constructor(private readonly arrays: ValueArrays, private readonly kernels: Kernels, private readonly words: number) {}
+
+  /** A facet's counters, by value id: what the last count wrote, until `clear`. */
+  countsOf(facet: ValueFacet): Int32Array {
+    return this.arrays.byFacet.get(facet)!.counts.view;
+  }
+
+  /** Zeroes a facet's counters after a count that touched the ids `touched`: the next count starts from zero. */
+  clear(facet: ValueFacet, touched: ArrayLike<number>): void {
+    const counts = this.countsOf(facet);
+    if (touched.length * 8 > counts.length) counts.fill(0);
+    else for (let k = 0; k < touched.length; k++) counts[touched[k]] = 0;
+  }
+
+  /** Counts each facet's values in ctx into its counters; returns the ids each count touched. */
+  count(ctx: CountableContext, facets: readonly ValueFacet[]): Int32Array[] {
+    const at = ctx.at ?? this.load(ctx);
+    const pass = COST.member * ctx.count;
+    let prefixed = false;
+    return facets.map((facet) => {
+      const { counts, touched, valueIds, ranges, groups } = this.arrays.byFacet.get(facet)!;
+      const size = facet.values.length;
+      let found: number;
+      if (ranges && this.rangesCost(ctx, ranges) < pass) {
+        if (!prefixed) this.kernels.prefixCounts(at, ctx.lo, ctx.hi, this.arrays.prefix.at);
+        prefixed = true;
+        // the first range that ends after word lo
+        const { end: { view: end }, byStart: { view: byStart } } = ranges;
+        let l = 0, r = byStart.length;
+        while (l < r) { const m = (l + r) >>> 1; if (end[byStart[m]] <= ctx.lo << 5) l = m + 1; else r = m; }
+        found = this.kernels.countRanges(at, ctx.lo, ctx.hi, this.arrays.prefix.at, ctx.count, ranges.start.at, ranges.end.at, ranges.byStart.at, l, byStart.length, counts.at, touched.at);
+      } else if (groups && COST.lookup * groups.members.length < pass) {
+        found = this.kernels.countGroups(at, groups.starts.at, groups.members.at, size, counts.at, touched.at);
+      } else if (COST.value * size < pass) {
+        this.kernels.tallyMembers(at, ctx.lo, ctx.hi, valueIds.at, counts.at);
+        found = this.kernels.collectTouched(counts.at, size, touched.at);
+      } else found = this.kernels.countMembers(at, ctx.lo, ctx.hi, valueIds.at, counts.at, touched.at, size);
+      // the listings without a value were counted into the entry past the values
+      counts.view[size] = 0;
+      return touched.view.subarray(0, found);
+    });
+  }
+
+  /**
+   * Counts each facet's values in ctx into its counters, as `from` (a wider context's counts,
+   * facet by facet) less those of the listings ctx leaves out of it (`left`) where that costs less
+   * than counting ctx itself (a place of thousands of values is counted by its ranges); returns
+   * the ids above 0.
+   */
+  countLess(ctx: CountableContext, left: CountableContext, facets: readonly ValueFacet[], from: readonly ValueTally[]): Int32Array[] {
+    const byLeft = facets.map((f, k) => {
+      const arrays = this.arrays.byFacet.get(f)!;
+      return this.countCost(left, arrays) + COST.tallied * from[k].ids.length < this.countCost(ctx, arrays);
+    });
+    const counted = this.count(ctx, facets.filter((_, k) => !byLeft[k]));
+    const lessBy = this.count(left, facets.filter((_, k) => byLeft[k]));
+    let direct = 0, less = 0;
+    return facets.map((facet, k) => {
+      if (!byLeft[k]) return counted[direct++];
+      const { counts: { view: counts }, touched: { view: touched } } = this.arrays.byFacet.get(facet)!;
+      const lessIds = lessBy[less++];
+      for (let j = 0; j < lessIds.length; j++) counts[lessIds[j]] = -counts[lessIds[j]];
+      const { t, ids } = from[k];
+      let size = 0;
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        if ((counts[id] += t[id]) > 0) touched[size++] = id;
+      }
+      return touched.subarray(0, size);
+    });
+  }
+
+  /** What counting by a place's ranges costs in ctx. */
+  private rangesCost(ctx: FacetContext, ranges: NonNullable<FacetArrays['ranges']>): number {
+    const span = ctx.hi - ctx.lo;
+    return COST.word * span + (COST.range * ranges.byStart.length * span) / this.words;
+  }
+
+  /** What counting a facet in ctx costs the cheapest way `count` has. */
+  private countCost(ctx: FacetContext, { ranges, groups }: FacetArrays): number {
+    const pass = COST.member * ctx.count;
+    if (ranges) return Math.min(pass, this.rangesCost(ctx, ranges));
+    if (groups) return Math.min(pass, COST.lookup * groups.members.length);
+    return pass;
+  }
+
+  /** Copies ctx into the slot (what the last context left there cleared); returns the slot's byte offset. */
+  private load(ctx: FacetContext): number {
+    const { slot } = this.arrays;
+    slot.view.fill(0, this.slotLo, this.slotHi);
+    slot.view.set(ctx.bits.subarray(ctx.lo, ctx.hi), ctx.lo);
+    this.slotLo = ctx.lo;
+    this.slotHi = ctx.hi;
+    return slot.at;
+  }
+}
