@@ -15,7 +15,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json ./
 
-# The pipeline compiled to JavaScript (dist/app), the server bundled (dist/server), with the dev dependencies (TypeScript, esbuild).
+# The pipeline compiled to JavaScript (dist/app), the server bundled (dist/server) with the kernels' WebAssembly, with the dev dependencies (TypeScript, esbuild, WABT).
 FROM toolchain AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./

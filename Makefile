@@ -21,10 +21,16 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+## kernels: assemble the engine's WebAssembly kernels, api/catalog/kernels/*.wat, with WABT into the .wasm beside each (git-ignored), which the engine reads: a prerequisite of every target that runs it
+KERNELS := $(patsubst %.wat,%.wasm,$(wildcard api/catalog/kernels/*.wat))
+$(KERNELS): %.wasm: %.wat node_modules/.install-stamp scripts/kernels.ts
+	$(NPM) run --silent kernels -- $<
+kernels: $(KERNELS)
+
 ## build: compile the pipeline to JavaScript in dist/app and bundle the API server into dist/server (what make data and make serve run: they start faster than under tsx)
-dist/server/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json scripts/bundle-server.ts $(shell find contract pipeline api -name '*.ts' -o -name '*.md' -o -name examples.json -o -name '*.eta' -o -name '*.sql')
+dist/server/server.js: node_modules/.install-stamp tsconfig.json tsconfig.build.json scripts/bundle-server.ts $(shell find contract pipeline api -name '*.ts' -o -name '*.md' -o -name examples.json -o -name '*.eta' -o -name '*.sql' -o -name '*.wat')
 	$(NPM) run --silent build
-build: dist/server/server.js
+build: kernels dist/server/server.js
 
 ## start: install, build the sample data, serve the API (the one command for a fresh machine)
 start: install data serve
@@ -46,7 +52,7 @@ test: install system-deps typecheck lint-openapi build
 	$(NODE_TEST) $$(find test -name '*.test.ts' -not -path 'test/bench/*' | sort)
 
 ## check: the fast inner loop: type-check, lint the OpenAPI description, run the unit tests (no system packages, browser, database or server process; scripts/unit-tests.ts picks them by their imports)
-check: install typecheck lint-openapi
+check: install typecheck lint-openapi kernels
 	$(NODE_TEST) $$(node --import tsx scripts/unit-tests.ts)
 
 ## typecheck: strict TypeScript check of the whole tree
@@ -58,7 +64,7 @@ lint-openapi: install
 	npx --no-install spectral lint -q --fail-severity=error --ruleset .spectral.yaml api/openapi/openapi.json
 
 ## openapi: regenerate api/openapi/examples.json (from a build of data/) and api/openapi/openapi.json (from the routes and zod schemas); commit both
-openapi: install
+openapi: install kernels
 	$(NPM) run --silent openapi
 
 ## generate: regenerate the committed sample snapshot in data/ (seeded, deterministic)
@@ -78,11 +84,11 @@ leads: install
 	$(NPM) run --silent leads -- $(ARGS)
 
 ## mcp: the read-only MCP server over stdio for a local client, on DIST/current (the HTTP server offers the same at /mcp)
-mcp: install
+mcp: install kernels
 	@DIST_DIR=$(DIST) $(NPM) run --silent mcp
 
 ## help: list the targets
 help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
 
-.PHONY: system-deps install build start data serve test check typecheck lint-openapi openapi generate bench bench-1m leads mcp help
+.PHONY: system-deps install kernels build start data serve test check typecheck lint-openapi openapi generate bench bench-1m leads mcp help

@@ -7,6 +7,17 @@ import {
 import { facetKeys, FILTER_DECLARATIONS } from './filters.ts';
 import { PriceBasisSchema } from './prices.ts';
 
+/**
+ * The price a listing takes its place by in the price orders (contract/prices.ts): an amount in
+ * the listing's own currency, on a basis; the orders compare the basis, then the amount in EUR.
+ */
+export const ComparablePriceSchema = z.strictObject({
+  amount: z.number().min(0),
+  currency: CurrencySchema,
+  basis: PriceBasisSchema.describe('What the amount is a price of: `monthly` (a month, week or year price as its monthly equivalent), or one `day`, `hour` or use (`once`).'),
+});
+export type ComparablePrice = z.infer<typeof ComparablePriceSchema>;
+
 const OperatorRefSchema = (image: z.ZodType) =>
   z.strictObject({ slug: SlugSchema, name: z.string(), logo: image.optional() });
 
@@ -31,6 +42,7 @@ function listingCardShape(image: z.ZodType) {
     capacity_status: z.enum(['confirmed', 'possible_undeclared']).optional(),
     marketPosition: MarketPositionSchema.optional(),
     distanceMeters: z.number().min(0).optional(),
+    comparablePrice: ComparablePriceSchema.nullable(),
   };
 }
 export const ListingCardSchema = z.strictObject(listingCardShape(ImageSchema));
@@ -43,8 +55,8 @@ export type BuildListingCard = z.infer<typeof BuildListingCardSchema>;
  * searched from): the build stores every card and marker without them and the API adds them
  * when it renders one.
  */
-export const REQUEST_DEPENDENT_FIELDS = ['fromPrice', 'fromBillingPeriod', 'marketPosition', 'distanceMeters'] as const;
-const withoutRequestDependent = { fromPrice: true, fromBillingPeriod: true, marketPosition: true, distanceMeters: true } as const;
+export const REQUEST_DEPENDENT_FIELDS = ['fromPrice', 'fromBillingPeriod', 'marketPosition', 'distanceMeters', 'comparablePrice'] as const;
+const withoutRequestDependent = { fromPrice: true, fromBillingPeriod: true, marketPosition: true, distanceMeters: true, comparablePrice: true } as const;
 /** A card as the build stores it: every field but the request-dependent ones. */
 export const BuildStaticCardSchema = BuildListingCardSchema.omit(withoutRequestDependent);
 export type BuildStaticCard = z.infer<typeof BuildStaticCardSchema>;

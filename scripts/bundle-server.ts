@@ -16,7 +16,7 @@ import { CONTRACT_HASH } from '../contract/hash.ts';
 const OUT = 'dist/server';
 
 /** Files read beside the module that reads them (`new URL('./…', import.meta.url)`, import.meta.dirname): every bundled module is in OUT. */
-const BESIDE_MODULES = ['api/site/auth.md', 'api/openapi/examples.json', 'api/site/templates', 'api/leads/migrations'];
+const BESIDE_MODULES = ['api/site/auth.md', 'api/openapi/examples.json', 'api/site/templates', 'api/leads/migrations', 'api/catalog/kernels'];
 
 rmSync(OUT, { recursive: true, force: true });
 await build({
@@ -35,4 +35,5 @@ await build({
   // the hash the source computes (contract/hash.ts), a constant of the bundle
   define: { BUNDLED_CONTRACT_HASH: JSON.stringify(CONTRACT_HASH) },
 });
-for (const path of BESIDE_MODULES) cpSync(path, join(OUT, path.split('/').pop()!), { recursive: true });
+// the kernels' binaries (npm run kernels has assembled them), not their sources
+for (const path of BESIDE_MODULES) cpSync(path, join(OUT, path.split('/').pop()!), { recursive: true, filter: (from) => !from.endsWith('.wat') });

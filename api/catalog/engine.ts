@@ -18,6 +18,7 @@ import { isNullLine, type DetailLines, type NdjsonLines } from './listing-lines.
 import { PlaceNames } from './place-names.ts';
 import { ASCII, JsonBytes } from './json-bytes.ts';
 import { sitePathOffsets } from '../../contract/line-index.ts';
+import { PRICE_BASES } from '../../contract/prices.ts';
 import { writeWithSitePaths } from './text.ts';
 
 export type { MatchSet } from './match.ts';
@@ -42,6 +43,10 @@ export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; deta
 const FROM_PRICE = Buffer.from(',"fromPrice":{"amount":');
 const PRICE_TAILS = CURRENCIES.map((c) => BILLING_PERIODS.map((p) => Buffer.from(`,"currency":"${c}"},"fromBillingPeriod":"${p}"`)));
 const DISTANCE = Buffer.from(',"distanceMeters":');
+/** a card's comparablePrice: the text before its amount, and after it by currency and basis (their codes less one, the basis's its index) */
+const COMPARABLE = Buffer.from(',"comparablePrice":{"amount":');
+const COMPARABLE_TAILS = CURRENCIES.map((c) => PRICE_BASES.map((b) => Buffer.from(`,"currency":"${c}","basis":"${b}"}`)));
+const NO_COMPARABLE = Buffer.from(',"comparablePrice":null');
 
 /** How many listings a page renders at a time, their fields gathered first (Gathered). */
 const GATHERED = 32;
@@ -62,6 +67,9 @@ class Gathered {
   readonly period = new Uint8Array(GATHERED);
   readonly amount = new Float64Array(GATHERED);
   readonly marketPosition = new Int32Array(GATHERED);
+  readonly comparableAmount = new Float64Array(GATHERED);
+  readonly comparableCurrency = new Uint8Array(GATHERED);
+  readonly comparableBasis = new Uint8Array(GATHERED);
 
   /** Gathers the fields of listings indices[from, from + count) (count at most GATHERED). */
   gather(l: NdjsonLines, c: PriceColumn, indices: ArrayLike<number>, from: number, count: number): void {
@@ -74,6 +82,9 @@ class Gathered {
       this.period[k] = c.period[i];
       this.amount[k] = c.amount[i];
       this.marketPosition[k] = c.marketPosition[i];
+      this.comparableAmount[k] = c.comparableAmount[i];
+      this.comparableCurrency[k] = c.comparableCurrency[i];
+      this.comparableBasis[k] = c.comparableBasis[i];
     }
   }
 }
@@ -279,7 +290,7 @@ export class Engine {
 
   /**
    * Writes the cards of listings `indices`, comma-separated, each with the fields that depend on
-   * the filters (the price of an option type, the distance).
+   * the filters (the price of an option type and the comparable price it sorts by, the distance).
    */
   writeCards(w: JsonBytes, indices: ArrayLike<number>, locale: Locale, f: Filters): void {
     this.writeLines(w, indices, this.lines[locale].cards, locale, f, true);
@@ -305,6 +316,8 @@ export class Engine {
         if (g.currency[k] !== 0) w.bytes(FROM_PRICE).number(g.amount[k]).bytes(PRICE_TAILS[g.currency[k] - 1][g.period[k] - 1]);
         if (cards) {
           if (g.marketPosition[k] >= 0) w.bytes(this.listings.marketJson[g.marketPosition[k]]);
+          if (g.comparableCurrency[k] === 0) w.bytes(NO_COMPARABLE);
+          else w.bytes(COMPARABLE).number(g.comparableAmount[k]).bytes(COMPARABLE_TAILS[g.comparableCurrency[k] - 1][g.comparableBasis[k]]);
           const d = point ? this.listings.distance(indices[from + k], f.lat!, f.lng!) : undefined;
           if (d !== undefined) w.bytes(DISTANCE).number(Math.round(d * 10) / 10);
         }

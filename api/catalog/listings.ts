@@ -16,11 +16,14 @@ import { PRODUCTS, priceTables, type PriceTables, type Product, type ProductTabl
 
 /**
  * One product's price facts (overall or of one option type) of every listing: the fromPrice the
- * card shows (amount NaN and currency 0 when none), its market position, and the comparable price
- * on the product's own basis that the price filter and summary read (contract/prices.ts).
+ * card shows (amount NaN and currency 0 when none), its market position, the comparable price the
+ * price orders sort by, and that price on the product's own basis that the price filter and
+ * summary read (contract/prices.ts).
  */
 export interface PriceColumn extends Omit<ProductTable, 'onBasisIndex'> {
   amount: Float64Array;
+  /** the comparable amount in the listing's currency (ProductTable.comparableCurrency says whether the listing has one) */
+  comparableAmount: Float64Array;
   /** index into ListingTable.marketJson, -1 when the listing has no market position */
   marketPosition: Int32Array;
 }
@@ -88,11 +91,12 @@ export class ListingTable {
     this.slugSlots = slotsBySlug(this.slugs);
     this.all = bits.full(n);
     this.marketJson = cols.dict.marketPositions.map((m) => Buffer.from(`,"marketPosition":${JSON.stringify(m)}`));
-    const noPrice = { amount: new Float64Array(n).fill(Number.NaN), marketPosition: new Int32Array(n).fill(-1) };
+    const none = new Float64Array(n).fill(Number.NaN);
+    const noPrice = { amount: none, comparableAmount: none, marketPosition: new Int32Array(n).fill(-1) };
     for (const product of PRODUCTS) {
       const c = product === 'all' ? cols.fromPrice : cols.fromPriceByType[product];
       const { onBasisIndex, ...derived } = tables.products[product];
-      this.prices.set(product, { ...(c ? { amount: c.amount, marketPosition: c.marketPosition } : noPrice), ...derived });
+      this.prices.set(product, { ...(c ? { amount: c.amount, comparableAmount: c.comparableAmount, marketPosition: c.marketPosition } : noPrice), ...derived });
       this.onBasisIndexes.set(product, new AmountIndex(onBasisIndex));
     }
     this.capacity = tables.capacities;

@@ -19,6 +19,10 @@ export interface ProductTable {
   currency: Uint8Array;
   /** index into BILLING_PERIODS + 1, 0 when none */
   period: Uint8Array;
+  /** the comparable price the price orders sort by (the card's comparablePrice): its currency, index into CURRENCIES + 1, 0 when the listing has none */
+  comparableCurrency: Uint8Array;
+  /** its basis, index into PRICE_BASES */
+  comparableBasis: Uint8Array;
   /** the comparable amount in the listing's currency when it is on the product's own basis (what minPrice/maxPrice and priceRange read); NaN otherwise */
   onBasis: Float64Array;
   /** currency of onBasis: index into CURRENCIES + 1, 0 when none */
@@ -40,7 +44,10 @@ export function priceTables(cols: ListingColumnsData): PriceTables {
   const currencyCode = cols.dict.currencies.map((c) => CURRENCIES.indexOf(c) + 1);
   const periodCode = cols.dict.billingPeriods.map((p) => BILLING_PERIODS.indexOf(p) + 1);
   const table = (product: Product, c: PriceColumnsData | undefined): ProductTable => {
-    const t = { currency: new Uint8Array(n), period: new Uint8Array(n), onBasis: new Float64Array(n).fill(Number.NaN), onBasisCurrency: new Uint8Array(n) };
+    const t = {
+      currency: new Uint8Array(n), period: new Uint8Array(n), comparableCurrency: new Uint8Array(n), comparableBasis: new Uint8Array(n),
+      onBasis: new Float64Array(n).fill(Number.NaN), onBasisCurrency: new Uint8Array(n),
+    };
     if (c) {
       const ownBasis = PRICE_BASES.indexOf(PRODUCT_PRICE_BASIS[product]);
       for (let i = 0; i < n; i++) {
@@ -49,9 +56,13 @@ export function priceTables(cols: ListingColumnsData): PriceTables {
           t.period[i] = c.billingPeriod[i] >= 0 ? periodCode[c.billingPeriod[i]] : 0;
         }
         const comparable = c.comparableAmount[i];
-        if (!Number.isNaN(comparable) && c.comparableBasis[i] === ownBasis && !Number.isNaN(c.comparableEur[i]) && c.comparableCurrency[i] >= 0) {
+        // what the price orders rank (the listing_orders mart): a listing without one of these comes last
+        if (Number.isNaN(comparable) || c.comparableBasis[i] < 0 || Number.isNaN(c.comparableEur[i]) || c.comparableCurrency[i] < 0) continue;
+        t.comparableCurrency[i] = currencyCode[c.comparableCurrency[i]];
+        t.comparableBasis[i] = c.comparableBasis[i];
+        if (c.comparableBasis[i] === ownBasis) {
           t.onBasis[i] = comparable;
-          t.onBasisCurrency[i] = currencyCode[c.comparableCurrency[i]];
+          t.onBasisCurrency[i] = t.comparableCurrency[i];
         }
       }
     }
@@ -68,6 +79,6 @@ export function priceTables(cols: ListingColumnsData): PriceTables {
 
 /** The buffers of the tables (what a worker transfers: each array owns its buffer). */
 export const priceTableBuffers = (t: PriceTables): ArrayBuffer[] => [
-  ...Object.values(t.products).flatMap((p) => [p.currency.buffer, p.period.buffer, p.onBasis.buffer, p.onBasisCurrency.buffer, ...amountIndexBuffers(p.onBasisIndex)] as ArrayBuffer[]),
+  ...Object.values(t.products).flatMap((p) => [p.currency.buffer, p.period.buffer, p.comparableCurrency.buffer, p.comparableBasis.buffer, p.onBasis.buffer, p.onBasisCurrency.buffer, ...amountIndexBuffers(p.onBasisIndex)] as ArrayBuffer[]),
   t.capacities.buffer as ArrayBuffer, ...amountIndexBuffers(t.capacity),
 ];

@@ -18,7 +18,7 @@ const CITED = ['meta.citation'];
 const FACET_CONTEXT = ['amenities', 'minCapacity', 'minPrice', 'maxPrice', 'lat', 'lng', 'radiusMeters', 'bbox', 'address'];
 
 export const REFERENCE_ADDITIONS: Record<string, ReferenceAddition> = {
-  listProperties: { members: [...CITED, 'data[].capacity_status'], parameters: ['address'] },
+  listProperties: { members: [...CITED, 'data[].capacity_status', 'data[].comparablePrice'], parameters: ['address'] },
   mapProperties: { members: CITED, parameters: ['address'] },
   propertyDetail: { members: [...CITED, 'data.pricingOptions[].typeLabel'] },
   facets: { members: [...CITED, 'data.priceRange.basis'], parameters: FACET_CONTEXT },

@@ -134,6 +134,7 @@ export const PROPERTY_NOTES: Record<string, string> = {
   flag: `\`insufficient_sample\` when the sample is under ${MIN_SAMPLE_SIZE} spaces and no figures are given.`,
   asOf: 'Time of the build the figures were computed in.',
   fromPrice: 'Cheapest published price of the listing (of the requested pricingOptionType, if given), in its own currency.',
+  comparablePrice: 'The price the listing takes its place by in `sortBy=price-asc` and `price-desc` (an addition to the reference): of its current priced offers (of `pricingOptionType`, if given), those on the first basis in the order `sortBy` describes, the cheapest; in its own currency, rounded to cents. The orders compare the basis, then the amount through a dated reference FX table. It can differ from `fromPrice`, the cheapest figure of any period as published: 27,000 a year is 2,250 a month. null when the listing has no priced offer (of that type).',
   marketPosition: `The listing's monthly price per desk against the city median of the same product (below < ${MARKET_BANDS.below} × median ≤ around ≤ ${MARKET_BANDS.above} × median < above). Omitted when the city sample is under 5.`,
   updatedAt: 'Last update of the underlying record: a price-freshness signal.',
   distanceMeters: 'Distance from lat/lng, present whenever they are given.',

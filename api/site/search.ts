@@ -212,7 +212,7 @@ export function searchView(ctx: ViewContext, query: PropertyListQuery, input: Se
       from: offset + 1,
       to: offset + indices.length,
       order: query.sortBy,
-      cards: listingCards(ctx, indices, query),
+      cards: listingCards(ctx, indices, query, query.sortBy),
       pastTheEnd: total > 0 && indices.length === 0,
     },
     pager: pager(query.page, pageCount, (p) => hrefOf(ctx.locale, input, { page: String(p) })),

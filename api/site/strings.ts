@@ -60,6 +60,8 @@ export interface PageStrings {
   ratingHeading: string;
   amenityCount: string;
   entryPrice: string;
+  /** before a card's comparablePrice, on a list ordered by price */
+  comparablePrice: string;
   noReviews: string;
   rankingNote: string;
   product: string;
@@ -295,6 +297,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     ratingHeading: 'Rating',
     amenityCount: 'Amenities',
     entryPrice: 'From',
+    comparablePrice: 'Comparable price',
     noReviews: 'This city has no review data: the score weighs value and amenities only.',
     rankingNote: 'The score ranks spaces within this city only; it is never comparable across cities.',
     product: 'Product',
@@ -463,6 +466,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     ratingHeading: 'Bewertung',
     amenityCount: 'Ausstattung',
     entryPrice: 'Ab',
+    comparablePrice: 'Vergleichspreis',
     noReviews: 'Für diese Stadt gibt es keine Bewertungen: Die Punktzahl wägt nur Preis und Ausstattung.',
     rankingNote: 'Die Punktzahl ordnet Spaces nur innerhalb dieser Stadt; zwischen Städten ist sie nie vergleichbar.',
     product: 'Produkt',
@@ -631,6 +635,7 @@ export const STRINGS: Record<Locale, PageStrings> = {
     ratingHeading: 'Valoración',
     amenityCount: 'Servicios',
     entryPrice: 'Desde',
+    comparablePrice: 'Precio comparable',
     noReviews: 'Esta ciudad no tiene reseñas: la puntuación solo pondera precio y servicios.',
     rankingNote: 'La puntuación ordena los espacios solo dentro de esta ciudad; nunca es comparable entre ciudades.',
     product: 'Producto',

@@ -6,7 +6,8 @@
 import type { LoadedBuild } from '../loading/load.ts';
 import type { AppConfig } from '../config.ts';
 import type { ListingCard, PropertyDetail } from '../../contract/catalog.ts';
-import type { Locale, OptionType, SlugName } from '../../contract/common.ts';
+import type { BillingPeriod, Locale, Money, OptionType, SlugName } from '../../contract/common.ts';
+import type { PriceBasis } from '../../contract/prices.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import type { PlaceHub, PriceIndexCity } from '../../contract/market.ts';
 import type { PriceHistoryCity, PriceHistoryPoint } from '../../contract/research.ts';
@@ -90,12 +91,24 @@ function cityPath(ctx: ViewContext, citySlug: string): string | undefined {
   return place ? pathOf(ctx, { kind: 'coworking', ...place }) : undefined;
 }
 
-/** The cards of listings `indices` as GET /v1/properties answers them under `filters`, each with its page's path. */
-export function listingCards(ctx: ViewContext, indices: readonly number[], filters: Filters): (ListingCard & { path: string })[] {
+/** The billing period whose words say what a comparable price is a price of. */
+const BASIS_PERIOD: Record<PriceBasis, BillingPeriod> = { monthly: 'month', day: 'day', hour: 'hour', once: 'once' };
+const PRICE_ORDERS: readonly SortBy[] = ['price-asc', 'price-desc'];
+
+export type ListedCard = ListingCard & { path: string; sortedBy?: { price: Money; period: BillingPeriod } };
+
+/**
+ * The cards of listings `indices` as GET /v1/properties answers them under `filters`, each with
+ * its page's path; in a list ordered by price, each with the price it is ranked by, as a period's
+ * price (`sortedBy`).
+ */
+export function listingCards(ctx: ViewContext, indices: readonly number[], filters: Filters, order: SortBy): ListedCard[] {
   const { engine } = ctx.build;
   return indices.map((i) => {
     const card = JSON.parse(engine.cardJson(i, ctx.locale, filters)) as ListingCard;
-    return { ...card, path: spacePath(ctx, card.slug) };
+    const c = PRICE_ORDERS.includes(order) ? card.comparablePrice : null;
+    const sortedBy = c ? { price: { amount: c.amount, currency: c.currency }, period: BASIS_PERIOD[c.basis] } : undefined;
+    return { ...card, path: spacePath(ctx, card.slug), sortedBy };
   });
 }
 
@@ -149,7 +162,7 @@ function pagedCards(ctx: ViewContext, filters: Filters, path: string) {
     order: PAGE_LIST_ORDER,
     from: offset + 1,
     to: offset + indices.length,
-    cards: listingCards(ctx, indices, filters),
+    cards: listingCards(ctx, indices, filters, PAGE_LIST_ORDER),
     pager: pager(ctx.page, pageCount, (p) => pageOfList(path, p)),
   };
 }

@@ -5,7 +5,9 @@ import { ListingCardSchema, MapMarkerSchema, PropertyDetailSchema } from '../../
 import { envelope, PaginatedMetaSchema, MetaSchema } from '../../contract/common.ts';
 import { ProblemSchema } from '../../contract/problem.ts';
 import { z } from 'zod';
-import type { FixtureListing } from '../support/build-fixture.ts';
+import type { Currency } from '../../contract/common.ts';
+import { PRICE_BASES, priceBasisOrder, type PriceBasis } from '../../contract/prices.ts';
+import { FX_PER_EUR, type FixtureListing } from '../support/build-fixture.ts';
 import { get, sharedBuild, testApp, SITE } from '../support/app.ts';
 
 const ListResponse = envelope(z.array(ListingCardSchema), PaginatedMetaSchema);
@@ -225,6 +227,43 @@ describe('GET /v1/properties', () => {
     const granVia = madrid.find((c) => c.slug === 'gran-via-hub')!;
     assert.deepEqual([granVia.fromPrice, granVia.fromBillingPeriod], [{ amount: 120, currency: 'EUR' }, 'month']);
     assert.equal(madrid.find((c) => c.slug === 'alcala-21')!.fromBillingPeriod, 'day');
+  });
+
+  it('gives each card the comparable price the price order ranks it by, of the option type when one is chosen', async () => {
+    const { columns } = (await sharedBuild()).fixture;
+    type Card = { slug: string; comparablePrice: { amount: number; currency: Currency; basis: PriceBasis } | null };
+    for (const type of [undefined, 'private_office', 'flex_desk', 'day_pass', 'meeting_room'] as const) {
+      const c = type ? columns.fromPriceByType[type]! : columns.fromPrice;
+      const typed = type ? `&pricingOptionType=${type}` : '';
+      const cards: Card[] = [];
+      for (let page = 1; ; page++) {
+        const r = await list(`locale=en&sortBy=price-asc${typed}&pageSize=50&page=${page}`);
+        cards.push(...r.body.data);
+        if (page >= r.body.meta.pagination.pageCount) break;
+      }
+      assert.ok(cards.length > 1, String(type));
+      for (const card of cards) {
+        const i = columns.slugs.indexOf(card.slug);
+        const amount = c.comparableAmount[i];
+        assert.deepEqual(card.comparablePrice, amount === null ? null
+          : { amount, currency: columns.dict.currencies[c.comparableCurrency[i]], basis: PRICE_BASES[c.comparableBasis[i]] }, `${card.slug} (${type ?? 'all'})`);
+      }
+      // what the cards show orders them: the basis in the product's order, then the amount in EUR, those without one last
+      const bases = priceBasisOrder(type ?? 'all');
+      const key = (card: Card) => (card.comparablePrice
+        ? [bases.indexOf(card.comparablePrice.basis), card.comparablePrice.amount / FX_PER_EUR[card.comparablePrice.currency]]
+        : [bases.length, 0]);
+      for (let k = 1; k < cards.length; k++) {
+        const [a, b] = [key(cards[k - 1]), key(cards[k])];
+        assert.ok(a[0] < b[0] || (a[0] === b[0] && a[1] <= b[1]), `${cards[k - 1].slug} before ${cards[k].slug} (${type ?? 'all'})`);
+      }
+    }
+    // the operator's cheapest figure is €40 an hour; the order ranks tor-range at its €2,400 a month
+    const berlin = (await list('locale=en&sortBy=price-asc&city=berlin&pageSize=50')).body.data as (Card & { fromPrice: unknown; fromBillingPeriod: string })[];
+    const range = berlin.find((card) => card.slug === 'tor-range')!;
+    assert.deepEqual([range.fromPrice, range.fromBillingPeriod, range.comparablePrice],
+      [{ amount: 40, currency: 'EUR' }, 'hour', { amount: 2400, currency: 'EUR', basis: 'monthly' }]);
+    assert.equal(berlin.find((card) => card.slug === 'berlin-on-request')!.comparablePrice, null, 'price on request: nothing to compare');
   });
 
   it('filters by radius and sorts by distance like an independent haversine', async () => {

@@ -4,10 +4,11 @@
  * counter picks a kernel by cost, so every kernel is checked here whatever a fixture would pick.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { BitsetCounts } from '../../api/catalog/bitset-counts.ts';
 import { KernelMemory } from '../../api/catalog/kernels.ts';
-import { assembleModule } from '../../api/catalog/wasm.ts';
+import { assembleKernels, kernelSources } from '../../scripts/kernels.ts';
 import { prng } from '../support/build-fixture.ts';
 
 const rnd = prng(42);
@@ -136,29 +137,11 @@ describe('kernels', () => {
     assert.equal(k.writeValues(fragments.at, at.at, ids.at, counts.at, 0, out.at), 0);
   });
 
-  it('assembles the text format it reads, and names the function and the fault of one it cannot', () => {
-    const module = assembleModule({ addOrZero: { params: ['a', 'b'], result: 'i32', locals: { c: 'i32' }, body: `
-      local.get $a
-      local.get $b
-      i32.add
-      local.tee $c
-      i32.const -5 ;; a negative constant
-      i32.ne
-      if $keep
-        local.get $c
-        local.set $a
-      else
-        i32.const 0
-        local.set $a
-      end
-      local.get $a` } });
-    const memory = new WebAssembly.Memory({ initial: 1 });
-    const { addOrZero } = new WebAssembly.Instance(module, { kernel: { memory } }).exports as { addOrZero: (a: number, b: number) => number };
-    assert.equal(addOrZero(2, 3), 5);
-    assert.equal(addOrZero(-2, -3), 0);
-    assert.throws(() => assembleModule({ f: { params: [], body: 'block $a\nbr $b\nend' } }), /wasm function f: unknown label \$b/);
-    assert.throws(() => assembleModule({ f: { params: [], body: 'local.get $x' } }), /wasm function f: unknown local \$x/);
-    assert.throws(() => assembleModule({ f: { params: [], body: 'f32.add' } }), /wasm function f: unknown instruction f32.add/);
-    assert.throws(() => assembleModule({ f: { params: [], body: 'block $a' } }), /wasm function f: a block is not ended/);
+  it('runs each module as WABT assembles it from its .wat now: no .wasm left from an older source', async () => {
+    const sources = kernelSources();
+    assert.ok(sources.length > 0);
+    for (const [path, binary] of await assembleKernels(sources)) {
+      assert.deepEqual(readFileSync(path.replace(/\.wat$/, '.wasm')), Buffer.from(binary), `${path}: run make kernels`);
+    }
   });
 });

@@ -67,6 +67,7 @@ describe('the Docker image, built from the Dockerfile without a daemon', () => {
     for (const dir of ['node_modules', 'dist', 'var', 'bench-data', 'test', '.git']) {
       assert.ok(!context.some((f) => f === dir || f.startsWith(`${dir}/`)), `${dir} is not in the context`);
     }
+    assert.ok(!context.some((f) => f.endsWith('.wasm')), 'the kernels are assembled in the image, from their .wat');
     const bytes = context.reduce((sum, f) => sum + statSync(join(ROOT, f)).size, 0);
     assert.ok(bytes < 32e6, `the context is ${(bytes / 1e6).toFixed(1)} MB`);
   });

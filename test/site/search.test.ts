@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { SEARCH_STRINGS } from '../../api/site/search-strings.ts';
+import { formatMoney, STRINGS } from '../../api/site/strings.ts';
 import { get } from '../support/app.ts';
 import { html, sampleApp, type SampleApp } from './sample.ts';
 
@@ -127,6 +128,34 @@ describe('GET /{locale}/search', () => {
     ];
     assert.deepEqual(cardSlugs(random), first.data.map((c: { slug: string }) => c.slug));
     assert.deepEqual(cardSlugs(await page(next)), second.data.map((c: { slug: string }) => c.slug));
+  });
+
+  it('shows on each card of a list ordered by price the comparable price it is ranked by, in the page\'s locale', async () => {
+    const basisPeriod = { monthly: 'month', day: 'day', hour: 'hour', once: 'once' } as const;
+    type Card = { slug: string; comparablePrice: { amount: number; currency: string; basis: keyof typeof basisPeriod } | null };
+    const line = (locale: Locale, c: NonNullable<Card['comparablePrice']>) =>
+      squash(`${STRINGS[locale].comparablePrice} ${formatMoney(locale, c)} ${STRINGS[locale].period[basisPeriod[c.basis]]}`);
+    const cardTexts = (doc: Document) => [...doc.querySelectorAll('#results-heading ~ .cards li')].map((li) => text(li));
+    for (const [locale, q] of [['en', 'country=spain&sortBy=price-asc'], ['de', 'city=berlin&sortBy=price-desc'], ['es', 'country=spain&pricingOptionType=meeting_room&sortBy=price-asc']] as [Locale, string][]) {
+      const cards: Card[] = (await api(`/v1/properties?locale=${locale}&${q}`)).data;
+      const shown = cardTexts(await page(`/${locale}/search?${q}`));
+      assert.equal(shown.length, cards.length, q);
+      assert.ok(cards.some((c) => c.comparablePrice), q);
+      cards.forEach((c, k) => {
+        if (c.comparablePrice) assert.ok(shown[k].includes(line(locale, c.comparablePrice)), `${locale} ${q}: ${c.slug} shows "${line(locale, c.comparablePrice)}": ${shown[k]}`);
+        else assert.ok(!shown[k].includes(STRINGS[locale].comparablePrice), `${c.slug} has none`);
+      });
+    }
+    // a meeting room is compared per hour, a monthly price per month
+    const perHour = (await api('/v1/properties?locale=en&pricingOptionType=meeting_room&sortBy=price-asc')).data[0].comparablePrice;
+    assert.equal(perHour.basis, 'hour');
+    // in another order the cards show only the operator's own figures
+    for (const url of ['/en/search?country=spain&sortBy=rating-desc', '/en/coworking/spain']) {
+      assert.ok(!(await page(url)).body.textContent!.includes(STRINGS.en.comparablePrice), url);
+    }
+    const twin = await get(s.app, '/en/search.md?country=spain&sortBy=price-asc');
+    const first: Card = (await api('/v1/properties?locale=en&country=spain&sortBy=price-asc')).data[0];
+    assert.ok(String(twin.raw.body).includes(`- ${STRINGS.en.comparablePrice} **${formatMoney('en', first.comparablePrice!)}** ${STRINGS.en.period.month}`), String(twin.raw.body).slice(0, 600));
   });
 
   it('reads a submitted form: empty fields unset, ticked amenities as one list', async () => {
