@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { totalmem } from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
 import {
   BUILD_FILES, BUILD_FORMAT_VERSION, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, ListingColumnsSchema, LOCALIZED_BUILD_FILES, ManifestSchema, type ListingColumns, type Manifest, type MarketRatesFile,
@@ -24,7 +23,7 @@ import { BULK_MARTS, writeBulkFiles } from './lib/bulk.ts';
 import { precompress } from './lib/precompress.ts';
 import { BuildError } from './lib/errors.ts';
 import { INPUT_TABLES, loadInputs, SOURCE_FILE, sortKeys, type InputTableName, type LoadedInputs } from './lib/inputs.ts';
-import { connect, dropAllExcept, loadModels, queryRows, runModels, SQL_DIR } from './lib/models.ts';
+import { connect, dropAllExcept, loadModels, openDatabase, queryRows, runModels, SQL_DIR } from './lib/models.ts';
 import { createProgress, formatMs, type Progress } from './lib/progress.ts';
 import { describeTextFallbacks, readTextFallbacks, TEXT_FALLBACKS_TABLE } from './lib/text-fallbacks.ts';
 import {
@@ -85,9 +84,6 @@ function gitSha(): string {
   }
 }
 
-/** DuckDB's share of the machine's memory (the rest is the JavaScript heap's: the marts are read into it). */
-const DUCKDB_MEMORY_SHARE = 0.5;
-
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const progress = options.progress ?? createProgress();
   const keep = options.keep ?? 5;
@@ -97,15 +93,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const buildId = newBuildId(builtAt);
   const tmpDir = path.join(distDir, 'builds', `${buildId}.tmp`);
 
-  // DuckDB keeps to its share of the machine and spills beyond it (an in-memory database spills
-  // only where a temp directory is named), so the JavaScript heap keeps the rest and a large
-  // snapshot slows down instead of being killed. A killed build's spill is removed like its build.
+  // A killed build's spill is removed like its build.
   const spillDir = path.join(distDir, 'builds', `spill-${process.pid}.tmp`);
   mkdirSync(spillDir, { recursive: true });
-  const instance = await DuckDBInstance.create(':memory:', {
-    memory_limit: `${Math.floor((totalmem() * DUCKDB_MEMORY_SHARE) / 2 ** 20)}MB`,
-    temp_directory: spillDir,
-  });
+  const instance = await openDatabase(spillDir);
   const conn = await connect(instance);
   // started first: the worker loads the contract while the SQL runs
   const checker = new OutputChecker();

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { totalmem } from 'node:os';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { FALLBACK_LOCALE, LOCALES, OPTION_TYPES } from '../../contract/common.ts';
 import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder } from '../../contract/prices.ts';
 import {
@@ -143,6 +144,23 @@ export function localeMacros(): string {
   return `
 create or replace macro locales() as [${LOCALES.map(sqlText).join(', ')}];
 create or replace macro fallback_locale() as ${sqlText(FALLBACK_LOCALE)};`;
+}
+
+/**
+ * DuckDB's memory in a build: a fixed budget (half the machine's memory when that is less), not a
+ * share of the machine, so a larger input costs disk (the spill), not memory. With half of a 24 GB
+ * machine DuckDB took 12 GB at 1,000,000 spaces (the build 16.2 GB); at 100,000 spaces this budget
+ * spills about 1.5 GB and the build peaks at 2.85 GB instead of 3.22 GB.
+ */
+export const DUCKDB_MEMORY_BUDGET_MB = 1536;
+
+/**
+ * The build's database, in memory, kept to DUCKDB_MEMORY_BUDGET_MB and spilling beyond it to
+ * `spillDir` (an in-memory database spills only where a temp directory is named).
+ */
+export async function openDatabase(spillDir: string): Promise<DuckDBInstance> {
+  const limitMb = Math.min(DUCKDB_MEMORY_BUDGET_MB, Math.floor(totalmem() / 2 / 2 ** 20));
+  return DuckDBInstance.create(':memory:', { memory_limit: `${limitMb}MB`, temp_directory: spillDir });
 }
 
 /** A connection to the build's database: every connection reads and writes times in UTC (a session setting). */

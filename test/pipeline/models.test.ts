@@ -4,12 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { BuildError } from '../../pipeline/lib/errors.ts';
-import { connect, LAYERS, loadModels, queryRows, runModels } from '../../pipeline/lib/models.ts';
+import { connect, DUCKDB_MEMORY_BUDGET_MB, LAYERS, loadModels, openDatabase, queryRows, runModels } from '../../pipeline/lib/models.ts';
 
 const dirs: string[] = [];
 after(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
@@ -85,5 +85,28 @@ describe('runModels', () => {
     assert.ok(['int_step_1', 'int_step_2', 'int_step_3', 'side_1', 'side_4'].every((t) => tables.includes(t)), 'the others ran to their end');
     conn.closeSync();
     instance.closeSync();
+  });
+});
+
+/** DuckDB's memory sizes as it prints them ("1.4 GiB") in bytes. */
+const bytesOf = (size: string) => {
+  const [, value, unit] = /^([\d.]+) (\w+)$/.exec(size)!;
+  return Number(value) * 1024 ** ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'].indexOf(unit);
+};
+
+describe('openDatabase', () => {
+  it('keeps DuckDB to a fixed memory budget, not half the machine, spilling into the directory it is given', async () => {
+    const spillDir = mkdtempSync(path.join(tmpdir(), 'spill-'));
+    dirs.push(spillDir);
+    const instance = await openDatabase(spillDir);
+    const conn = await connect(instance);
+    const [settings] = await queryRows<{ limit: string; temp: string }>(conn,
+      "select current_setting('memory_limit') as limit, current_setting('temp_directory') as temp");
+    conn.closeSync();
+    instance.closeSync();
+    const limit = bytesOf(settings.limit);
+    assert.ok(limit > 0 && limit <= Math.min(DUCKDB_MEMORY_BUDGET_MB * 2 ** 20, totalmem() / 2),
+      `memory_limit ${settings.limit}: at most ${DUCKDB_MEMORY_BUDGET_MB} MB, whatever the machine's ${Math.round(totalmem() / 2 ** 30)} GB`);
+    assert.equal(settings.temp, spillDir);
   });
 });
