@@ -3,7 +3,7 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppConfig } from './config.ts';
-import type { CatalogSource } from './build/store.ts';
+import type { CatalogSource } from './loading/store.ts';
 import type { LeadsService } from './leads/service.ts';
 import { installErrorHandling, sendProblem } from './http/errors.ts';
 import { ApiError } from './http/problems.ts';
@@ -28,7 +28,7 @@ void globalThis.Response;
 
 export interface AppOptions {
   config: AppConfig;
-  /** the build to serve, with its response cache; `current()` is called once per request */
+  /** the build to serve (its response cache is the HTTP layer's, kept against it); `current()` is called once per request */
   catalog: CatalogSource;
   /** what the lead routes submit to (server.ts opens it); without one they answer 500 */
   leads?: LeadsService;

@@ -135,7 +135,7 @@ export interface AppConfig {
   siteUrl: string;
   serviceName: string;
   distDir: string;
-  /** download builds from here into distDir (api/build/download.ts); unset: the pipeline writes distDir */
+  /** download builds from here into distDir (api/loading/download.ts); unset: the pipeline writes distDir */
   buildUrl?: string;
   buildPollMs: number;
   corsOrigins: string[];

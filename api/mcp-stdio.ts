@@ -6,7 +6,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
-import { CatalogStore } from './build/store.ts';
+import { CatalogStore } from './loading/store.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { CONTRACT_VERSION } from '../contract/common.ts';
 import { readThrough, toolsOf } from './mcp/http.ts';

@@ -5,8 +5,8 @@
  * accepting connections, let in-flight requests finish, then exit 0.
  */
 import { pino } from 'pino';
-import { LoadWorkers } from './build/workers.ts';
-import type { CatalogSource, CatalogStore } from './build/store.ts';
+import { LoadWorkers } from './loading/workers.ts';
+import type { CatalogSource, CatalogStore } from './loading/store.ts';
 import type { AppConfig } from './config.ts';
 import type { RedisCounters } from './http/rate-limit-redis.ts';
 
@@ -16,7 +16,7 @@ async function main() {
   // and import their checks while this thread imports the server.
   const loadWorkers = new LoadWorkers();
   const [{ BuildDownloader }, { CatalogStore }, { ConfigError, loadConfig }] = await Promise.all([
-    import('./build/download.ts'), import('./build/store.ts'), import('./config.ts'),
+    import('./loading/download.ts'), import('./loading/store.ts'), import('./config.ts'),
   ]);
   let config: AppConfig;
   try {

@@ -20,7 +20,7 @@ const BESIDE_MODULES = ['api/site/auth.md', 'api/openapi/examples.json', 'api/si
 
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  entryPoints: ['api/server.ts', 'api/build/load-worker.ts', 'api/site/page-worker.ts'],
+  entryPoints: ['api/server.ts', 'api/loading/load-worker.ts', 'api/site/page-worker.ts'],
   entryNames: '[name]',
   outdir: OUT,
   bundle: true,

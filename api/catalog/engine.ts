@@ -14,8 +14,7 @@ import { ListingTable, type PriceColumn } from './listings.ts';
 import { Matcher, type MatchSet } from './match.ts';
 import { Orders } from './order.ts';
 import type { PriceTables } from './price-tables.ts';
-import { isNullLine, type NdjsonLines } from '../build/ndjson.ts';
-import { readRecordBytes, type RecordFile } from '../build/records.ts';
+import { isNullLine, type DetailLines, type NdjsonLines } from './listing-lines.ts';
 import { PlaceNames } from './place-names.ts';
 import { ASCII, JsonBytes } from './json-bytes.ts';
 import { sitePathOffsets } from '../../contract/line-index.ts';
@@ -38,7 +37,7 @@ export interface PlaceRef { country: SlugName; city?: SlugName; zone?: SlugName 
  * and markers in memory (their site paths resolved against siteUrl when rendered), details on disk (read and checked against their
  * record index when served, the page cache holds them; their site paths are resolved then).
  */
-export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; details: RecordFile; siteUrl: string }
+export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; details: DetailLines; siteUrl: string }
 
 /** The fields a card or marker gets when it is rendered, as bytes: the text around the numbers, by currency and billing period (their codes less one) after the amount. */
 const FROM_PRICE = Buffer.from(',"fromPrice":{"amount":');
@@ -166,7 +165,7 @@ export class Engine {
     return this.listings.indexOf(slug);
   }
 
-  /** A locale's cards, markers and details, one line per listing (checked by api/build/load.ts). */
+  /** A locale's cards, markers and details, one line per listing (checked by api/loading/load.ts). */
   addListings(locale: Locale, l: LocaleListings) {
     for (let i = 0; i < this.n; i++) {
       if (isNullLine(l.markers, i) !== Number.isNaN(this.listings.lat[i])) throw new Error(`markers.${locale}.ndjson: the marker of ${this.slugs[i]} disagrees with its coordinates in listing-columns.bin`);
@@ -177,7 +176,7 @@ export class Engine {
 
   /** Writes the detail JSON of listing i, URLs resolved; DamagedRecordError when its line is not the one the pipeline wrote. */
   writeDetail(w: JsonBytes, i: number, locale: Locale): void {
-    const bytes = readRecordBytes(this.lines[locale].details, i);
+    const bytes = this.lines[locale].details.line(i);
     writeWithSitePaths(w, bytes, 0, bytes.length, sitePathOffsets(bytes), 0, this.siteUrlBytes[locale]);
   }
 
@@ -207,7 +206,7 @@ export class Engine {
   }
 
   async close() {
-    for (const l of LOCALES) await this.lines[l]?.details.fh.close().catch(() => undefined);
+    for (const l of LOCALES) await this.lines[l]?.details.close().catch(() => undefined);
   }
 
   // ---- places -------------------------------------------------------------------------------

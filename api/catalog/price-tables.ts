@@ -2,7 +2,7 @@
  * What the engine derives from listing-columns.bin's price and capacity columns: each product's
  * codes and price on its own basis, and the amount indexes the price and capacity filters search.
  * Typed arrays only, made in one pass per column: a load worker makes them while the loading
- * thread parses the other files (api/build/load-worker.ts), and moves them without a copy.
+ * thread parses the other files (api/loading/load-worker.ts), and moves them without a copy.
  */
 import { BILLING_PERIODS, CURRENCIES, OPTION_TYPES, type OptionType } from '../../contract/common.ts';
 import type { ListingColumnsData, PriceColumnsData } from '../../contract/listing-columns.ts';

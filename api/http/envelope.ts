@@ -31,7 +31,7 @@ const metaClose = (metaInput: MetaInput) => `,"meta":${JSON.stringify(meta(metaI
 /** The envelope around a `data` value that is already JSON. */
 export const envelopeJson = (dataJson: string, metaInput: MetaInput = {}) => DATA_OPEN + dataJson + metaClose(metaInput);
 
-/** The envelope around a `data` value that is already JSON bytes (a build file's, JsonFile in api/build/load.ts). */
+/** The envelope around a `data` value that is already JSON bytes (a build file's, JsonFile in api/loading/load.ts). */
 export const envelopeBytes = (dataJson: Uint8Array, metaInput: MetaInput = {}) =>
   Buffer.concat([DATA_OPEN_BYTES, dataJson, Buffer.from(metaClose(metaInput))]);
 

@@ -1,28 +1,11 @@
 /**
- * Responses streamed from disk (api/build/checked-file.ts) in the encoding the client accepts,
+ * Responses streamed from disk (api/loading/checked-file.ts) in the encoding the client accepts,
  * taken from the compressed siblings the pipeline wrote: the strong ETag of each representation is
  * known without reading a byte, so a 304 opens nothing and a 200 compresses nothing.
  */
-import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ContentEncoding } from '../../contract/research.ts';
+import type { FileBody, Representation } from '../loading/checked-file.ts';
 import { matching } from './headers.ts';
-
-/** One representation of a body: its encoding (none: identity), strong tag, size and bytes. */
-export interface Representation {
-  encoding?: ContentEncoding;
-  etag: string;
-  size: number;
-  /** its bytes, checked unchanged first (rejects with DamagedFileError) */
-  open(): Promise<Readable>;
-}
-
-/** A body streamed from disk, in every representation on offer (the identity one among them). */
-export interface FileBody {
-  contentType: string;
-  headers?: Record<string, string>;
-  representations: Representation[];
-}
 
 /** Whether a request accepts an encoding (RFC 9110 §12.5.3): named, or matched by `*`, with a q above 0. */
 function acceptance(header: string | undefined): (encoding: string) => boolean {

@@ -30,9 +30,6 @@ export function etagOf(body: string | Buffer): string {
   return `"${tagBytes.toString('base64url')}"`;
 }
 
-/** The strong ETag of a file whose digest (xxh64, or sha256) the manifest gives: no byte read. */
-export const etagOfDigest = (hex: string): string => `"${Buffer.from(hex.slice(0, 16), 'hex').toString('base64url')}"`;
-
 /**
  * The tag of If-None-Match that matches the body's tag (also in its per-encoding form), if any.
  * If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"abc"` matches `"abc"`.

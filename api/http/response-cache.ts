@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { Served } from '../loading/store.ts';
 import { fnv1a } from '../catalog/fnv1a.ts';
 import { etagOf } from './headers.ts';
 
@@ -26,8 +27,8 @@ const SEEN_SLOTS = 1 << 16;
 const fingerprint = (key: string) => fnv1a(key) | 1;
 
 /**
- * The 200 responses of one build, by route and canonical request. It is made with the build it
- * answers for (api/build/store.ts), so a swap starts with an empty one. A response is kept the
+ * The 200 responses of one build, by route and canonical request. It is kept against the build
+ * it answers for as served (responsesOf), so a swap starts with an empty one. A response is kept the
  * second time its key is asked for: most requests are asked once (fresh filter mixes, pages,
  * slugs), and keeping those would only copy bodies and churn memory for nothing.
  */
@@ -82,3 +83,12 @@ function canonicalJson(value: unknown): string {
  * unknown parameters. Arrays in a query are sets (amenities), so their order does not count.
  */
 export const requestKey = ({ params, query }: { params: unknown; query: unknown }): string => canonicalJson([params, query]);
+
+const responseCaches = new WeakMap<Served, ResponseCache>();
+
+/** The response cache of what is being served: made on its first request, dropped with it when another build is swapped in. */
+export function responsesOf(served: Served): ResponseCache {
+  let responses = responseCaches.get(served);
+  if (!responses) responseCaches.set(served, (responses = new ResponseCache()));
+  return responses;
+}

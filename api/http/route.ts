@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
-import type { LoadedBuild } from '../build/load.ts';
-import { DamagedFileError } from '../build/records.ts';
+import type { LoadedBuild } from '../loading/load.ts';
+import { DamagedFileError } from '../loading/records.ts';
 import type { Locale } from '../../contract/common.ts';
 import { citation, type CitationPage, type CitedData } from './citation.ts';
 import { envelope, type MetaInput } from './envelope.ts';
@@ -10,8 +10,9 @@ import { parseOrThrow } from './errors.ts';
 import { quickQueryReading } from '../../contract/quick-query.ts';
 import { ApiError } from './problems.ts';
 import type { CacheHint } from './headers.ts';
-import type { KeptResponse, RouteResponse } from './response-cache.ts';
-import { sendFileBody, type FileBody } from './file-body.ts';
+import { responsesOf, type KeptResponse, type RouteResponse } from './response-cache.ts';
+import type { FileBody } from '../loading/checked-file.ts';
+import { sendFileBody } from './file-body.ts';
 import { sendAtTurnEnd } from './turn-end.ts';
 import { unknownMembers } from './unknown-members.ts';
 
@@ -139,7 +140,8 @@ export function registerRoute(app: FastifyInstance, def: RouteDefinition<any, an
     },
     // Not async: a handler that answers at once (every read) is sent without a promise in between.
     handler: (request, reply) => {
-      const { build, responses } = app.catalog.current();
+      const served = app.catalog.current();
+      const { build } = served, responses = responsesOf(served);
       const now = app.clock();
       // a plain query of a route with nothing else to parse is read quickly; anything else, and every 400, by the schemas
       const quick = quickQuery?.(request.query);

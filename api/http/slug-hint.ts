@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { SLUG_PATTERN } from '../../contract/common.ts';
-import type { LoadedBuild } from '../build/load.ts';
+import type { LoadedBuild } from '../loading/load.ts';
 import { PLACE_KINDS, type PlaceKind } from '../catalog/place-names.ts';
 import { ApiError } from './problems.ts';
 

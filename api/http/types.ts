@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.ts';
-import type { CatalogSource } from '../build/store.ts';
+import type { CatalogSource } from '../loading/store.ts';
 import type { LeadsService } from '../leads/service.ts';
 import type { CacheHint } from './headers.ts';
 import type { RateCounters } from './rate-limit.ts';

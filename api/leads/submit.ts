@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LeadRouting } from '../../contract/build.ts';
 import type { ContactBody, InquiryBody, LeadEndpoint } from '../../contract/leads.ts';
-import type { LeadRoutes } from '../build/load.ts';
+import type { LeadRoutes } from '../loading/load.ts';
 import type { SubmitResult } from './service.ts';
 
 export interface LeadSubmission {

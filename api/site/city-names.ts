@@ -1,4 +1,4 @@
-import type { LoadedBuild } from '../build/load.ts';
+import type { LoadedBuild } from '../loading/load.ts';
 import type { Locale, SlugName } from '../../contract/common.ts';
 import { perBuild } from './per-build.ts';
 

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { REFERENCE_PATTERN, type LeadEndpoint } from '../../contract/leads.ts';
 import type { PropertyDetail } from '../../contract/catalog.ts';
-import type { LoadedBuild } from '../build/load.ts';
+import type { LoadedBuild } from '../loading/load.ts';
 import { citationPath } from '../http/citation.ts';
 import { exceededLimit } from '../http/rate-limit.ts';
 import { refuseDamaged } from '../http/route.ts';

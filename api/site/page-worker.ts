@@ -7,7 +7,7 @@
 import { fstatSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { xxh64Hex } from '../../contract/file-digests.ts';
-import type { ServedFileRef } from '../build/served-files.ts';
+import type { ServedFileRef } from '../loading/served-files.ts';
 import { LOCALES, type Locale, type OptionType } from '../../contract/common.ts';
 import type { PriceIndexPayload } from '../../contract/market.ts';
 import type { PriceHistoryPayload } from '../../contract/research.ts';

@@ -8,8 +8,8 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../contract/module-worker.ts';
 import type { Locale, OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
-import type { ServedFileRef } from '../build/served-files.ts';
-import { DamagedFileError } from '../build/records.ts';
+import type { ServedFileRef } from '../loading/served-files.ts';
+import { DamagedFileError } from '../loading/records.ts';
 import type { HistorySeries } from './charts.ts';
 
 interface ChartText { ariaLabel: string; locale: Locale; currency: string }

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { Eta } from 'eta';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LoadedBuild } from '../build/load.ts';
+import type { LoadedBuild } from '../loading/load.ts';
 import type { AppConfig } from '../config.ts';
 import { FALLBACK_LOCALE, LOCALES, type Locale } from '../../contract/common.ts';
 import { ERROR_CODES, type ErrorCode } from '../../contract/problem.ts';
@@ -18,7 +18,7 @@ import { ApiError, PROBLEM_KINDS, problemPath, validationFailed } from '../http/
 import { refuseDamaged } from '../http/route.ts';
 import { z } from 'zod';
 import { queryInt } from '../../contract/query-params.ts';
-import { requestKey } from '../http/response-cache.ts';
+import { requestKey, responsesOf } from '../http/response-cache.ts';
 import { withPlaceSlugs } from '../http/slug-hint.ts';
 import { contactPath } from './enquiry-form.ts';
 import { installAddresses, requestLocale } from './addresses.ts';
@@ -200,7 +200,8 @@ export function installPages(app: FastifyInstance) {
     render: (build: LoadedBuild, now: number) => Promise<string | undefined>,
     failed: (build: LoadedBuild, status: 404 | 500) => FastifyReply, admit = false,
   ) => {
-    const { build, responses } = app.catalog.current();
+    const served = app.catalog.current();
+    const { build } = served, responses = responsesOf(served);
     const now = app.clock();
     const cacheKey = app.config.queryCache && key !== undefined ? `${type}|${key}` : undefined;
     let kept = cacheKey === undefined ? undefined : responses.get(cacheKey, now);

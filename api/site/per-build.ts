@@ -1,4 +1,4 @@
-import type { LoadedBuild } from '../build/load.ts';
+import type { LoadedBuild } from '../loading/load.ts';
 
 const made = new WeakMap<LoadedBuild, Map<string, unknown>>();
 

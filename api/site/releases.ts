@@ -1,8 +1,8 @@
 /**
  * The releases as the API and the pages describe them, from the datapackages the build's release
- * list read (api/build/releases.ts).
+ * list read (api/loading/releases.ts).
  */
-import type { LoadedBuild } from '../build/load.ts';
+import type { LoadedBuild } from '../loading/load.ts';
 import { BULK_FILES, RELEASE_DATAPACKAGE, releasePath, type Release, type ReleasePackage } from '../../contract/research.ts';
 import { citationText, citationTitle } from '../http/citation.ts';
 import { ApiError } from '../http/problems.ts';

@@ -4,7 +4,7 @@
  * whole held the event loop: ~50 ms for the index at 100,000 spaces, ten times that at 1,000,000),
  * a city parsed from its own JSON text when it is shown.
  */
-import type { LoadedBuild } from '../build/load.ts';
+import type { LoadedBuild } from '../loading/load.ts';
 import type { Locale } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
 import type { PriceHistoryCity } from '../../contract/research.ts';

@@ -1,4 +1,4 @@
-import type { LoadedBuild } from '../build/load.ts';
+import type { LoadedBuild } from '../loading/load.ts';
 import { FALLBACK_LOCALE } from '../../contract/common.ts';
 import { citationPath } from '../http/citation.ts';
 import { perBuild } from './per-build.ts';

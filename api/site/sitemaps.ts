@@ -5,7 +5,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import type { LoadedBuild } from '../build/load.ts';
+import type { LoadedBuild } from '../loading/load.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { CACHE } from '../http/headers.ts';
 import { perBuild } from './per-build.ts';

@@ -3,7 +3,7 @@
  * from the loaded build as the routes take it (the hubs, the engine, market rates, rankings, the
  * price index), never recomputed. A view is undefined when the page does not exist (404).
  */
-import type { LoadedBuild } from '../build/load.ts';
+import type { LoadedBuild } from '../loading/load.ts';
 import type { AppConfig } from '../config.ts';
 import type { ListingCard, PropertyDetail } from '../../contract/catalog.ts';
 import type { BillingPeriod, Locale, Money, OptionType, SlugName } from '../../contract/common.ts';

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { loadBuild, type LoadedBuild } from '../../api/build/load.ts';
+import { loadBuild, type LoadedBuild } from '../../api/loading/load.ts';
 import type { FilterValues } from '../../api/catalog/filter-index.ts';
-import { staticCatalog } from '../../api/build/store.ts';
+import { staticCatalog } from '../../api/loading/store.ts';
 import { MAX_FACET_VALUES } from '../../contract/catalog.ts';
 import { baseTables, buildFixture, city, space } from '../support/pipeline-fixtures.ts';
 import { get, SITE, testApp } from '../support/app.ts';

@@ -5,7 +5,7 @@ import { FacetsPayloadSchema } from '../../contract/catalog.ts';
 import { envelope, MetaSchema } from '../../contract/common.ts';
 import { prng } from '../support/build-fixture.ts';
 import { get, testApp, fixtureBuild } from '../support/app.ts';
-import { staticCatalog } from '../../api/build/store.ts';
+import { staticCatalog } from '../../api/loading/store.ts';
 
 const FacetsResponse = envelope(FacetsPayloadSchema, MetaSchema);
 type Facet = { key: string; label: string; values: { value: string; label: string; count: number }[] };

@@ -7,8 +7,8 @@ import { cp, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BuildLoadError, loadBuild } from '../../api/build/load.ts';
-import { staticCatalog } from '../../api/build/store.ts';
+import { BuildLoadError, loadBuild } from '../../api/loading/load.ts';
+import { staticCatalog } from '../../api/loading/store.ts';
 import { KEYED_FILE } from '../../contract/build.ts';
 import { buildFixture, type FixtureBuild } from '../support/pipeline-fixtures.ts';
 import { get, SITE, testApp } from '../support/app.ts';

@@ -5,8 +5,8 @@
  * Munich has exactly 5 spaces with a desk price, Barcelona exactly 4: the thin-sample boundary.
  */
 import type { FastifyInstance } from 'fastify';
-import { loadBuild, type LoadedBuild } from '../../api/build/load.ts';
-import { staticCatalog } from '../../api/build/store.ts';
+import { loadBuild, type LoadedBuild } from '../../api/loading/load.ts';
+import { staticCatalog } from '../../api/loading/store.ts';
 import {
   baseTables, BERLIN, buildFixture, city, KREUZBERG, LONDON, MITTE, observation, seededRandom, space,
   VALENCIA_ES, type FixtureBuild, type FixtureRow, type FixtureTables,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { envelope, MetaSchema, type Locale } from '../../contract/common.ts';
 import { MarketRatesPayloadSchema, RankingsPayloadSchema } from '../../contract/market.ts';
-import type { LocalizedMarketRates } from '../../api/build/market-rates.ts';
+import type { LocalizedMarketRates } from '../../api/loading/market-rates.ts';
 import { get, SITE } from '../support/app.ts';
 import { BARCELONA, cents, DESK_TYPES, marketFixture, MUNICH, type MarketFixture } from './market-support.ts';
 

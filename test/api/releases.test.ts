@@ -4,8 +4,8 @@ import { cpSync, readdirSync, readFileSync, realpathSync, writeFileSync } from '
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { loadBuild } from '../../api/build/load.ts';
-import { staticCatalog } from '../../api/build/store.ts';
+import { loadBuild } from '../../api/loading/load.ts';
+import { staticCatalog } from '../../api/loading/store.ts';
 import { envelope, MetaSchema } from '../../contract/common.ts';
 import { RELEASE_DIGEST_DIGITS, RELEASE_FILES, ReleaseSchema } from '../../contract/research.ts';
 import { runBuild } from '../../pipeline/run.ts';

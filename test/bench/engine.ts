@@ -8,7 +8,7 @@
  * index's public methods.
  */
 import { parseArgs } from 'node:util';
-import { loadBuild } from '../../api/build/load.ts';
+import { loadBuild } from '../../api/loading/load.ts';
 import type { Engine, Filters } from '../../api/catalog/engine.ts';
 import { BytesOut } from '../../api/catalog/facet-payload.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { BuildLoadError, loadBuild } from '../../api/build/load.ts';
+import { BuildLoadError, loadBuild } from '../../api/loading/load.ts';
 import { encodeLineIndex, LINE_INDEX_FILE, lineIndexOf, type LineIndex } from '../../contract/line-index.ts';
 import { LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
 import { removeDir, writeBuildFixture, type FixtureOptions } from '../support/build-fixture.ts';

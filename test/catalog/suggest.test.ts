@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { suggestLines } from '../../api/build/suggest.ts';
+import { suggestLines } from '../../api/loading/suggest.ts';
 import { MIN_TYPO_LENGTH, prefixDistance, SuggestIndex, tokens } from '../../api/catalog/suggest.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { loadBuild } from '../../api/build/load.ts';
-import { CatalogStore, staticCatalog, type CatalogSource } from '../../api/build/store.ts';
-import { requestKey } from '../../api/http/response-cache.ts';
+import { loadBuild } from '../../api/loading/load.ts';
+import { CatalogStore, staticCatalog, type CatalogSource } from '../../api/loading/store.ts';
+import { requestKey, responsesOf } from '../../api/http/response-cache.ts';
 import { defineRoute, registerRoute } from '../../api/http/route.ts';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { get, SITE, sharedBuild, testApp, testConfig } from '../support/app.ts';
@@ -65,8 +65,8 @@ describe('the response cache', () => {
         for (const h of ['etag', 'content-type', 'link']) assert.equal(r.headers[h], first.headers[h], `${url} ${h}`);
       }
     }
-    assert.ok(cachedSource.current().responses.size >= URLS.length - 1, 'the cached app kept the bodies');
-    assert.equal(uncachedSource.current().responses.size, 0, 'QUERY_CACHE=0 keeps nothing');
+    assert.ok(responsesOf(cachedSource.current()).size >= URLS.length - 1, 'the cached app kept the bodies');
+    assert.equal(responsesOf(uncachedSource.current()).size, 0, 'QUERY_CACHE=0 keeps nothing');
   });
 
   it('keys a request by route and parsed parameters: order, spelling and set order do not count', async () => {
@@ -81,9 +81,9 @@ describe('the response cache', () => {
       const [a, b] = [await get(app, urls[0]), await get(app, urls[1])];
       assert.equal(a.status, 200);
       assert.equal(b.raw.body, a.raw.body);
-      assert.equal(source.current().responses.size, 1, 'one body for both spellings (kept when the key came again)');
+      assert.equal(responsesOf(source.current()).size, 1, 'one body for both spellings (kept when the key came again)');
       for (let k = 0; k < 2; k++) assert.equal((await get(app, '/v1/facets?locale=en&amenities=wifi,coffee')).status, 200);
-      assert.equal(source.current().responses.size, 2, 'another route, another key');
+      assert.equal(responsesOf(source.current()).size, 2, 'another route, another key');
     } finally {
       await app.close();
     }
@@ -122,11 +122,11 @@ describe('the response cache', () => {
         for (let k = 0; k < 4; k++) seeds.add((await get(app, url)).body.meta.seed);
       }
       assert.ok(seeds.size > 1, 'each unseeded random list draws its own seed');
-      assert.equal(source.current().responses.size, 0, 'no unseeded random list is kept');
+      assert.equal(responsesOf(source.current()).size, 0, 'no unseeded random list is kept');
       const seeded = await get(app, '/v1/properties?locale=en&pageSize=1&seed=7');
-      assert.equal(source.current().responses.size, 0, 'a request asked for once is not kept');
+      assert.equal(responsesOf(source.current()).size, 0, 'a request asked for once is not kept');
       assert.equal((await get(app, '/v1/properties?locale=en&pageSize=1&seed=7')).raw.body, seeded.raw.body);
-      assert.equal(source.current().responses.size, 1, 'a seeded one asked for again is');
+      assert.equal(responsesOf(source.current()).size, 1, 'a seeded one asked for again is');
       assert.equal((await get(app, '/v1/properties?locale=en&pageSize=1&seed=7')).raw.body, seeded.raw.body);
     } finally {
       await app.close();
@@ -177,17 +177,17 @@ describe('the response cache', () => {
         await get(app, url);
         const before = await get(app, url);
         const first = store.current();
-        assert.equal(first.responses.size, 1);
+        assert.equal(responsesOf(first).size, 1);
         const b = await writeBuildFixture(join(dist, 'builds', 'b'), { buildId: 'b', extra: 10 });
         await publish(dist, b.dir);
         assert.equal(await store.reload(), 'swapped');
-        assert.equal(store.current().responses.size, 0, 'the new build starts with an empty cache');
-        assert.notEqual(store.current().responses, first.responses);
+        assert.equal(responsesOf(store.current()).size, 0, 'the new build starts with an empty cache');
+        assert.notEqual(responsesOf(store.current()), responsesOf(first));
         const after = await get(app, url);
         assert.notEqual(after.raw.body, before.raw.body, 'answered from the new build, not the old body');
-        assert.equal(store.current().responses.size, 0, 'asked for once in this build: not kept yet');
+        assert.equal(responsesOf(store.current()).size, 0, 'asked for once in this build: not kept yet');
         assert.equal((await get(app, url)).raw.body, after.raw.body);
-        assert.equal(store.current().responses.size, 1);
+        assert.equal(responsesOf(store.current()).size, 1);
       } finally {
         await app.close();
         await store.close();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LOCALES } from '../../contract/common.ts';
 import { KEYED_FILE } from '../../contract/build.ts';
-import { staticCatalog } from '../../api/build/store.ts';
+import { staticCatalog } from '../../api/loading/store.ts';
 import { SITEMAP_PART_URLS } from '../../api/site/sitemaps.ts';
 import { STRINGS } from '../../api/site/strings.ts';
 import { fixtureBuild, get, SITE, testApp } from '../support/app.ts';

@@ -1,8 +1,8 @@
 import { after, before } from 'node:test';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { buildApp, type AppOptions } from '../../api/app.ts';
-import { loadBuild, type LoadedBuild } from '../../api/build/load.ts';
-import { staticCatalog, type CatalogSource } from '../../api/build/store.ts';
+import { loadBuild, type LoadedBuild } from '../../api/loading/load.ts';
+import { staticCatalog, type CatalogSource } from '../../api/loading/store.ts';
 import { loadConfig, type AppConfig } from '../../api/config.ts';
 import { removeDir, writeBuildFixture, type Fixture, type FixtureOptions } from './build-fixture.ts';
 import { validateResponses } from './openapi-validator.ts';

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
-import type { LoadedBuild } from '../../build/load.ts';
+import type { LoadedBuild } from '../../loading/load.ts';
 import type { CacheHint } from '../../http/headers.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute } from '../../http/route.ts';

@@ -9,7 +9,7 @@ import {
   ContactBodySchema, IDEMPOTENCY_HEADER, IdempotencyKeySchema, InquiryBodySchema, LeadReceiptResponseSchema,
   type LeadEndpoint,
 } from '../../../contract/leads.ts';
-import type { LeadRoutes } from '../../build/load.ts';
+import type { LeadRoutes } from '../../loading/load.ts';
 import { ApiError, validationFailed, type FieldError } from '../../http/problems.ts';
 import { LeadRefusedError } from '../../leads/service.ts';
 import { submitLead } from '../../leads/submit.ts';

@@ -3,7 +3,7 @@
  * build it is served from (counts, data date, release) and this deployment's addresses.
  */
 import { z } from 'zod';
-import type { LoadedBuild } from '../../build/load.ts';
+import type { LoadedBuild } from '../../loading/load.ts';
 import type { AppConfig } from '../../config.ts';
 import { LOCALES } from '../../../contract/common.ts';
 import { MIN_SAMPLE_SIZE } from '../../../contract/rules.ts';

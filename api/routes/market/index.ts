@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope, LocaleSchema, MetaSchema, type Locale } from '../../../contract/common.ts';
-import type { LoadedBuild } from '../../build/load.ts';
+import type { LoadedBuild } from '../../loading/load.ts';
 import { documented, FILTER_DECLARATIONS as F } from '../../../contract/filters.ts';
 import { MarketRatesPayloadSchema, type MarketRatesPayload } from '../../../contract/market.ts';
 import { envelopeJson } from '../../http/envelope.ts';

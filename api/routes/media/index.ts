@@ -4,7 +4,7 @@
  * the sample catalogue offline. Real deployments put a CDN or object store in front of /media.
  */
 import { z } from 'zod';
-import type { LoadedBuild } from '../../build/load.ts';
+import type { LoadedBuild } from '../../loading/load.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { defineRoute } from '../../http/route.ts';

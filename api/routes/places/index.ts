@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LoadedBuild } from '../../build/load.ts';
+import type { LoadedBuild } from '../../loading/load.ts';
 import { envelope, LocaleSchema, MetaSchema, SlugSchema, type Locale, type SlugName } from '../../../contract/common.ts';
 import { PlaceHubSchema, PlaceKindSchema, type PlaceHub } from '../../../contract/market.ts';
 import type { CitationPage } from '../../http/citation.ts';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { envelope, LocaleSchema, MetaSchema, SlugSchema, UriSchema } from '../../../contract/common.ts';
 import { PriceIndexCitySchema } from '../../../contract/market.ts';
 import { HistoryMonthSchema, PriceHistoryCitySchema } from '../../../contract/research.ts';
-import type { LoadedBuild } from '../../build/load.ts';
+import type { LoadedBuild } from '../../loading/load.ts';
 import { CACHE } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { requestKey } from '../../http/response-cache.ts';

@@ -3,7 +3,7 @@
  * as CSV with its Frictionless Data Package, and the discovery documents.
  */
 import { z } from 'zod';
-import type { LoadedBuild } from '../../build/load.ts';
+import type { LoadedBuild } from '../../loading/load.ts';
 import { envelope, LocaleSchema, MetaSchema } from '../../../contract/common.ts';
 import { PriceIndexPayloadSchema } from '../../../contract/market.ts';
 import { PriceHistoryPayloadSchema } from '../../../contract/research.ts';
@@ -16,9 +16,9 @@ import { CACHE, etagOf, type CacheHint } from '../../http/headers.ts';
 import { ApiError } from '../../http/problems.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { defineRoute, type RouteResult } from '../../http/route.ts';
-import type { FileBody } from '../../http/file-body.ts';
-import { concatenated, type CheckedFile } from '../../build/checked-file.ts';
-import { DamagedFileError } from '../../build/records.ts';
+import type { FileBody } from '../../loading/checked-file.ts';
+import { concatenated, type CheckedFile } from '../../loading/checked-file.ts';
+import { DamagedFileError } from '../../loading/records.ts';
 import { INDEX_BASE, MEDIAN_INTERVAL_LEVEL, MIN_SAMPLE_SIZE, STALE_PRICE_DAYS } from '../../../contract/rules.ts';
 import {
   API_CATALOG_CONTENT_TYPE, ApiCatalogSchema, AuthorizationServerMetadataSchema, ProtectedResourceMetadataSchema,

@@ -1,6 +1,6 @@
 /**
  * The NDJSON files a build holds in memory (`cards|markers.<locale>.ndjson`; details stay on disk,
- * api/build/records.ts): line i belongs to listing i of listing-columns.bin. Loading checks their
+ * api/loading/records.ts): line i belongs to listing i of listing-columns.bin. Loading checks their
  * structure, not each element against the contract (the pipeline did; the manifest's checksums
  * prove the bytes are the ones it checked): the line index the pipeline wrote beside each file
  * (contract/line-index.ts) checked against the bytes, every line a JSON object (or `null` where
@@ -8,22 +8,11 @@
  */
 import { decodeLineIndex } from '../../contract/line-index.ts';
 import { ASCII } from '../catalog/json-bytes.ts';
-
-/**
- * An NDJSON file's bytes and line starts: line i is bytes [starts[i], starts[i + 1] - 1) (its
- * newline excluded); its site paths are sitePaths[firstSitePath[i]] onwards.
- */
-export interface NdjsonLines { bytes: Buffer; starts: Float64Array; sitePaths: Float64Array; firstSitePath: Uint32Array }
-
-const isNull = (bytes: Buffer, start: number, end: number) =>
-  end - start === 4 && bytes[start] === 0x6e && bytes[start + 1] === 0x75 && bytes[start + 2] === 0x6c && bytes[start + 3] === 0x6c;
+import { isNullAt, type NdjsonLines } from '../catalog/listing-lines.ts';
 
 /** Whether bytes [start, end) look like one JSON object (its braces; the pipeline checked the rest before it published). */
 export const isObjectLine = (bytes: Buffer, start: number, end: number) =>
   end - start >= 2 && bytes[start] === ASCII.openBrace && bytes[end - 1] === ASCII.closeBrace;
-
-/** Whether line i is `null` (a listing without a marker). */
-export const isNullLine = (l: NdjsonLines, i: number): boolean => isNull(l.bytes, l.starts[i], l.starts[i + 1] - 1);
 
 /** The lines of NDJSON bytes held in memory, by their line index (`index`, the file's `.lines`), each line checked. */
 export function ndjsonLines(bytes: Buffer, index: Buffer, name: string, nullable = false): NdjsonLines {
@@ -36,7 +25,7 @@ export function ndjsonLines(bytes: Buffer, index: Buffer, name: string, nullable
   }
   for (let i = 0; i + 1 < starts.length; i++) {
     const start = starts[i], end = starts[i + 1] - 1;
-    if (!isObjectLine(bytes, start, end) && !(nullable && isNull(bytes, start, end))) throw new Error(`${name}: line ${i + 1} is not a JSON object${nullable ? ' or null' : ''}`);
+    if (!isObjectLine(bytes, start, end) && !(nullable && isNullAt(bytes, start, end))) throw new Error(`${name}: line ${i + 1} is not a JSON object${nullable ? ' or null' : ''}`);
   }
   const firstSitePath = new Uint32Array(starts.length);
   for (let i = 0, k = 0; i < starts.length; i++) {

@@ -11,9 +11,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { xxh64Digester, xxh64Hex } from '../../contract/file-digests.ts';
 import { encodedName, PRECOMPRESSED } from '../../contract/research.ts';
-import { etagOfDigest } from '../http/headers.ts';
-import type { FileBody, Representation } from '../http/file-body.ts';
-import { CheckedFile, readThrough } from './checked-file.ts';
+import { CheckedFile, etagOfDigest, readThrough, type FileBody, type Representation } from './checked-file.ts';
 import { DamagedFileError, readAt } from './records.ts';
 
 interface Opened { fh: FileHandle; file: CheckedFile }

@@ -1,7 +1,7 @@
 /**
  * The hubs (KEYED_BUILD_FILES in contract/build.ts) are asked for one value at a time, so they are
  * not parsed at load: the loader holds each file's keys and record index, and a value is read from
- * disk when a request asks for it, checked against the index (api/build/records.ts) and parsed
+ * disk when a request asks for it, checked against the index (api/loading/records.ts) and parsed
  * then. A file damaged after loading is refused per line (DamagedRecordError), never served.
  */
 import { readRecord, type RecordFile } from './records.ts';

@@ -10,6 +10,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { DETAILS_INDEX } from '../../contract/build.ts';
+import type { DetailLines } from '../catalog/listing-lines.ts';
 
 /** A details file left open, with the line starts and CRC-32s of its record index. */
 export interface RecordFile {
@@ -82,6 +83,9 @@ export function readRecordBytes(file: RecordFile, i: number): Buffer {
   checkRecord(file, i, buf, bytesRead);
   return buf.subarray(0, length - 1);
 }
+
+/** A details file as the engine reads it: each line checked as it is read. */
+export const detailLines = (file: RecordFile): DetailLines => ({ line: (i) => readRecordBytes(file, i), close: () => file.fh.close() });
 
 /** Line i, checked against the record index, as text without its newline. */
 export const readRecord = (file: RecordFile, i: number): string => readRecordBytes(file, i).toString();

@@ -2,14 +2,16 @@ import { EventEmitter } from 'node:events';
 import { watch, type FSWatcher } from 'node:fs';
 import { readlink, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ResponseCache } from '../http/response-cache.ts';
 import { loadBuild, type LoadedBuild } from './load.ts';
 import type { LoadWorkers } from './workers.ts';
 
-/** What a request is answered from: a build, and the response cache that lives and dies with it. */
+/**
+ * What a request is answered from: a build, in an object made anew each time one is swapped in.
+ * What lives and dies with its being served (the HTTP layer's response cache,
+ * api/http/response-cache.ts) is kept against this object, so a swap starts without it.
+ */
 export interface Served {
-  build: LoadedBuild;
-  responses: ResponseCache;
+  readonly build: LoadedBuild;
 }
 
 /** Where the request handlers get the build to answer with. */
@@ -19,7 +21,7 @@ export interface CatalogSource {
   damaged(build: LoadedBuild, err: Error): void;
 }
 
-const served = (build: LoadedBuild): Served => ({ build, responses: new ResponseCache() });
+const served = (build: LoadedBuild): Served => ({ build });
 
 /** A fixed build (tests, benchmarks). */
 export function staticCatalog(build: LoadedBuild): CatalogSource {

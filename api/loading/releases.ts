@@ -17,9 +17,7 @@ import {
   encodedName, isPrecompressed, PRECOMPRESSED, RELEASE_DATAPACKAGE, RELEASE_ID_PATTERN, releaseId, releasePath, RELEASES_DIR, ReleasePackageSchema,
   type ContentEncoding, type ReleasePackage,
 } from '../../contract/research.ts';
-import { etagOfDigest } from '../http/headers.ts';
-import type { Representation } from '../http/file-body.ts';
-import { CheckedFile, readThrough } from './checked-file.ts';
+import { CheckedFile, etagOfDigest, readThrough, type Representation } from './checked-file.ts';
 import { DamagedFileError } from './records.ts';
 
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -17,7 +17,27 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { PassThrough, Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ContentEncoding } from '../../contract/research.ts';
 import { DamagedFileError } from './records.ts';
+
+/** One representation of a body: its encoding (none: identity), strong tag, size and bytes. */
+export interface Representation {
+  encoding?: ContentEncoding;
+  etag: string;
+  size: number;
+  /** its bytes, checked unchanged first (rejects with DamagedFileError) */
+  open(): Promise<Readable>;
+}
+
+/** A body streamed from disk, in every representation on offer (the identity one among them). */
+export interface FileBody {
+  contentType: string;
+  headers?: Record<string, string>;
+  representations: Representation[];
+}
+
+/** The strong ETag of a file whose digest (xxh64, or sha256) the manifest gives: no byte read. */
+export const etagOfDigest = (hex: string): string => `"${Buffer.from(hex.slice(0, 16), 'hex').toString('base64url')}"`;
 
 type Stamp = Pick<Stats, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>;
 
