@@ -4,8 +4,10 @@
  * second client, on its own thread, asks for /v1/health back to back. The worst health latency is what any request
  * waited behind a page; the largest page is the HTML a page type grows to at this size.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { LOCALES } from '../../contract/common.ts';
+import { loopDelayMax } from './server.ts';
 import type { Catalogue } from './traffic.ts';
 
 export interface PageTiming { path: string; status: number; bytes: number; ms: number }
@@ -15,6 +17,8 @@ export interface PagesResult {
   worstHealthMs: number;
   /** the page requested when that /v1/health was sent */
   worstHealthDuring: string;
+  /** the longest the server's own event loop was held meanwhile (monitorEventLoopDelay in the server), ms */
+  serverLoopMaxMs: number;
   healthRequests: number;
 }
 
@@ -65,7 +69,7 @@ parentPort.on('message', () => { done = true; });
 })();
 `;
 
-export async function measurePages(base: string, cat: Catalogue): Promise<PagesResult> {
+export async function measurePages(base: string, cat: Catalogue, loopDelayFile: string): Promise<PagesResult> {
   const now = () => performance.timeOrigin + performance.now();
   const probe = new Worker(PROBE, { eval: true, workerData: { url: `${base}/v1/health` } });
   const samples = new Promise<number[]>((resolve, reject) => { probe.once('message', resolve); probe.once('error', reject); });
@@ -76,6 +80,9 @@ export async function measurePages(base: string, cat: Catalogue): Promise<PagesR
     const bytes = (await res.arrayBuffer()).byteLength;
     pages.push({ path, status: res.status, bytes, ms: now() - from, from });
   }
+  const to = now();
+  await sleep(100); // the server writes its delays every 50 ms
+  const serverLoopMaxMs = loopDelayMax(loopDelayFile, pages[0].from, to);
   probe.postMessage('done');
   const health = await samples;
   await probe.terminate();
@@ -86,5 +93,5 @@ export async function measurePages(base: string, cat: Catalogue): Promise<PagesR
     worstHealthMs = health[i + 1];
     worstHealthDuring = [...pages].reverse().find((p) => p.from <= health[i])?.path ?? '(before the first page)';
   }
-  return { pages: pages.map(({ from: _, ...page }) => page), worstHealthMs, worstHealthDuring, healthRequests: health.length / 2 };
+  return { pages: pages.map(({ from: _, ...page }) => page), worstHealthMs, worstHealthDuring, serverLoopMaxMs, healthRequests: health.length / 2 };
 }

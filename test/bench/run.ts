@@ -69,6 +69,7 @@ const context = `node ${process.version}, ${cpus().length} CPUs, load average ${
 const data = await ensureDataset(spaces);
 if (data.generatedSeconds !== undefined) say(`generated in ${data.generatedSeconds.toFixed(1)} s`);
 const dist = join(ROOT, 'bench-data', sizeLabel(spaces), 'dist');
+const loopDelayFile = join(ROOT, 'bench-data', sizeLabel(spaces), 'server-loop-delays.txt');
 let pipeline: PipelineRun | undefined;
 if (values['reuse-build'] && existsSync(join(dist, 'current'))) {
   say(`reusing the build in ${dist}`);
@@ -125,7 +126,8 @@ if (!failed && !values['pipeline-only']) {
       // the last start serves the rows
       for (let k = 0; k < STARTS; k++) {
         await api?.stop();
-        api = await startApi({ dist, queryCache, nodeOptions, timeoutMs: 600_000 });
+        writeFileSync(loopDelayFile, '');
+        api = await startApi({ dist, queryCache, nodeOptions, timeoutMs: 600_000, loopDelayFile });
         mode.startupsMs.push(api.startupMs);
         say(`caches ${setting}: start ${k + 1} of ${STARTS} serving after ${(api.startupMs / 1000).toFixed(2)} s, peak RSS ${api.peakRssMb()} MB`);
       }
@@ -148,10 +150,10 @@ if (!failed && !values['pipeline-only']) {
       await load(baseline.base, () => '/v1/properties?locale=en', connections, Math.min(2, seconds));
     }
     if (pagesRow) {
-      mode.pages = await measurePages(api.base, catalogue);
+      mode.pages = await measurePages(api.base, catalogue, loopDelayFile);
       const largest = mode.pages.pages.reduce((a, b) => (b.bytes > a.bytes ? b : a));
       const slowest = mode.pages.pages.reduce((a, b) => (b.ms > a.ms ? b : a));
-      say(`caches ${setting}, pages: worst /v1/health ${mode.pages.worstHealthMs.toFixed(1)} ms (sent during ${mode.pages.worstHealthDuring}) over ${mode.pages.healthRequests} requests; `
+      say(`caches ${setting}, pages: worst /v1/health ${mode.pages.worstHealthMs.toFixed(1)} ms (sent during ${mode.pages.worstHealthDuring}), server's event loop held at most ${mode.pages.serverLoopMaxMs.toFixed(1)} ms, over ${mode.pages.healthRequests} requests; `
         + `largest ${largest.path} ${(largest.bytes / 1e6).toFixed(2)} MB; slowest ${slowest.path} ${slowest.ms.toFixed(0)} ms`);
       for (const p of mode.pages.pages) if (p.status >= 500) failed = true;
     }

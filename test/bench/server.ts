@@ -104,14 +104,27 @@ async function start(args: string[], env: Record<string, string>, ready: string[
   };
 }
 
-export interface ApiOptions { dist: string; queryCache: boolean; nodeOptions: string[]; timeoutMs: number }
+export interface ApiOptions { dist: string; queryCache: boolean; nodeOptions: string[]; timeoutMs: number; loopDelayFile: string }
 
-/** The API server on `dist`, with the read limit raised so it never answers 429. */
-export function startApi({ dist, queryCache, nodeOptions, timeoutMs }: ApiOptions): Promise<Process> {
+/** The API server on `dist`, with the read limit raised so it never answers 429, its event loop's delays written to `loopDelayFile` (loop-delay.mjs). */
+export function startApi({ dist, queryCache, nodeOptions, timeoutMs, loopDelayFile }: ApiOptions): Promise<Process> {
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run make build (make bench does)`);
-  return start([...nodeOptions, ...SERVER_ARGS.slice(0, -1), SERVER], {
-    DIST_DIR: dist, QUERY_CACHE: queryCache ? '1' : '0', RATE_LIMIT_READS: '1000000000', LOG_LEVEL: 'warn',
+  return start([...nodeOptions, '--import', LOOP_DELAY, ...SERVER_ARGS.slice(0, -1), SERVER], {
+    DIST_DIR: dist, QUERY_CACHE: queryCache ? '1' : '0', RATE_LIMIT_READS: '1000000000', LOG_LEVEL: 'warn', BENCH_LOOP_DELAY_FILE: loopDelayFile,
   }, ['/v1/health', '/v1/geo/bootstrap?locale=en'], timeoutMs);
+}
+
+const LOOP_DELAY = new URL('./loop-delay.mjs', import.meta.url).href;
+
+/** The longest the server's event loop was held between two times (epoch ms), from its loop-delay file. */
+export function loopDelayMax(file: string, from: number, to: number): number {
+  let max = 0;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const [at, ms] = line.split(' ').map(Number);
+    // a line covers the 50 ms before it
+    if (at >= from && at - 50 <= to) max = Math.max(max, ms);
+  }
+  return max;
 }
 
 /** The bare route: every GET answers the bytes in `bodyFile`. */

@@ -88,7 +88,7 @@ function pagesCell(m: ModeResult): string {
   if (!m.pages) return '–';
   const largest = m.pages.pages.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const stall = m.pages.worstHealthMs;
-  return `${stall.toFixed(0)} ms ${stall <= PAGES.maxStallMs ? '✓' : '✗'} (during \`${m.pages.worstHealthDuring}\`) / ${(largest.bytes / 1e6).toFixed(2)} MB `
+  return `${stall.toFixed(0)} ms ${stall <= PAGES.maxStallMs ? '✓' : '✗'} (during \`${m.pages.worstHealthDuring}\`; the server's loop held ≤ ${m.pages.serverLoopMaxMs.toFixed(0)} ms) / ${(largest.bytes / 1e6).toFixed(2)} MB `
     + `${largest.bytes <= PAGES.maxBytes ? '✓' : '✗'} (\`${largest.path}\`)`;
 }
 
