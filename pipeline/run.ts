@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { stringify } from 'csv-stringify/sync';
@@ -84,6 +84,11 @@ function gitSha(): string {
   }
 }
 
+/** The size on disk of a snapshot's files (DuckDB's memory grows with it: openDatabase). */
+function snapshotBytes(dataDir: string): number {
+  return readdirSync(dataDir, { withFileTypes: true }).reduce((sum, f) => sum + (f.isFile() ? statSync(path.join(dataDir, f.name)).size : 0), 0);
+}
+
 export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   const progress = options.progress ?? createProgress();
   const keep = options.keep ?? 5;
@@ -96,7 +101,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildResult> {
   // A killed build's spill is removed like its build.
   const spillDir = path.join(distDir, 'builds', `spill-${process.pid}.tmp`);
   mkdirSync(spillDir, { recursive: true });
-  const instance = await openDatabase(spillDir);
+  const instance = await openDatabase(spillDir, snapshotBytes(dataDir));
   const conn = await connect(instance);
   // started first: the worker loads the contract while the SQL runs
   const checker = new OutputChecker();

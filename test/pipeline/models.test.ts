@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { BuildError } from '../../pipeline/lib/errors.ts';
-import { connect, DUCKDB_MEMORY_BUDGET_MB, LAYERS, loadModels, openDatabase, queryRows, runModels } from '../../pipeline/lib/models.ts';
+import { connect, DUCKDB_MEMORY_FLOOR_MB, DUCKDB_MEMORY_PER_INPUT_BYTE, duckdbMemoryMb, LAYERS, loadModels, openDatabase, queryRows, runModels } from '../../pipeline/lib/models.ts';
 
 const dirs: string[] = [];
 after(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
@@ -95,18 +95,28 @@ const bytesOf = (size: string) => {
 };
 
 describe('openDatabase', () => {
-  it('keeps DuckDB to a fixed memory budget, not half the machine, spilling into the directory it is given', async () => {
+  it('gives DuckDB memory in proportion to the snapshot, from a floor to half the machine, spilling into the directory it is given', async () => {
     const spillDir = mkdtempSync(path.join(tmpdir(), 'spill-'));
     dirs.push(spillDir);
-    const instance = await openDatabase(spillDir);
+    const input = 1e9; // 1 GB of snapshot
+    const instance = await openDatabase(spillDir, input);
     const conn = await connect(instance);
     const [settings] = await queryRows<{ limit: string; temp: string }>(conn,
       "select current_setting('memory_limit') as limit, current_setting('temp_directory') as temp");
     conn.closeSync();
     instance.closeSync();
-    const limit = bytesOf(settings.limit);
-    assert.ok(limit > 0 && limit <= Math.min(DUCKDB_MEMORY_BUDGET_MB * 2 ** 20, totalmem() / 2),
-      `memory_limit ${settings.limit}: at most ${DUCKDB_MEMORY_BUDGET_MB} MB, whatever the machine's ${Math.round(totalmem() / 2 ** 30)} GB`);
+    const expected = Math.min(1e9 * DUCKDB_MEMORY_PER_INPUT_BYTE, totalmem() / 2);
+    // DuckDB reports the limit rounded to a tenth of its unit
+    assert.ok(Math.abs(bytesOf(settings.limit) - expected) / expected < 0.05, `memory_limit ${settings.limit}, not ${expected} bytes`);
     assert.equal(settings.temp, spillDir);
+  });
+
+  it('keeps a small snapshot to the floor and a huge one to half the machine', () => {
+    const half = Math.floor(totalmem() / 2 / 1e6);
+    assert.equal(duckdbMemoryMb(6e6), Math.min(DUCKDB_MEMORY_FLOOR_MB, half), 'the committed sample');
+    assert.equal(duckdbMemoryMb(316e6), Math.min(DUCKDB_MEMORY_FLOOR_MB, half), '100,000 spaces: the floor');
+    assert.equal(duckdbMemoryMb(1e15), half, 'never more than half the machine');
+    assert.ok(duckdbMemoryMb(3.2e9) >= Math.min(12_000, half),
+      '1,000,000 spaces (3.2 GB): more than 1.5 GB failed there');
   });
 });
