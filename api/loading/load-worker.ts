@@ -7,10 +7,11 @@
  * is busy. From listing-columns.bin it also makes the price tables (api/catalog/price-tables.ts)
  * that the engine is built with.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { xxh64Digester, xxh64Hex } from '../../contract/file-digests.ts';
 import { jsonFileOf } from './json-file.ts';
+import { readWhole } from './read-whole.ts';
 import { ndjsonLines } from './ndjson.ts';
 import type { LoadJob, LoadReply, StructureCheck, Table } from './workers.ts';
 
@@ -33,12 +34,8 @@ const ownBuffers = new WeakSet<ArrayBufferLike>();
 function readFile(path: string): { xxh64: string; bytes: Buffer } {
   const fd = openSync(path, 'r');
   try {
-    const size = fstatSync(fd).size;
-    const buffer = Buffer.allocUnsafeSlow(size);
-    ownBuffers.add(buffer.buffer);
-    let filled = 0;
-    for (let n; filled < size && (n = readSync(fd, buffer, filled, size - filled, filled)) > 0;) filled += n;
-    const bytes = filled === size ? buffer : buffer.subarray(0, filled);
+    const bytes = readWhole(fd, Buffer.allocUnsafeSlow);
+    ownBuffers.add(bytes.buffer);
     return { xxh64: xxh64Hex(bytes), bytes };
   } finally {
     closeSync(fd);

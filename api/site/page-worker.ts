@@ -4,9 +4,9 @@
  * one JSON text per city, and the charts drawn (Observable Plot and linkedom are imported by this
  * thread only).
  */
-import { fstatSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { xxh64Hex } from '../../contract/file-digests.ts';
+import { readWhole } from '../loading/read-whole.ts';
 import type { ServedFileRef } from '../loading/served-files.ts';
 import { LOCALES, type Locale, type OptionType } from '../../contract/common.ts';
 import type { PriceIndexPayload } from '../../contract/market.ts';
@@ -27,10 +27,7 @@ class Damaged extends Error {
 function readChecked({ name, fd, xxh64 }: ServedFileRef): Buffer {
   let bytes: Buffer;
   try {
-    bytes = Buffer.allocUnsafe(fstatSync(fd).size);
-    let filled = 0;
-    for (let n; filled < bytes.length && (n = readSync(fd, bytes, filled, bytes.length - filled, filled)) > 0;) filled += n;
-    bytes = bytes.subarray(0, filled);
+    bytes = readWhole(fd);
   } catch (err) {
     throw new Damaged(name, `unreadable: ${(err as Error).message}`);
   }
