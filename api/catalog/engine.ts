@@ -239,7 +239,7 @@ export class Engine {
 
   // ---- filtering, ordering, facets ----------------------------------------------------------
 
-  /** Listings matching every filter f sets. */
+  /** Listings matching every filter f sets, a set valid until the next match. */
   match(f: FilterValues): MatchSet {
     return this.matcher.match(f);
   }
