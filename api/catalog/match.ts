@@ -7,7 +7,7 @@ import type { FilterIndex, FilterRegistry, FilterValues, IndexContext } from './
  * A set to read, never to change, until the next match: the match of no filter is the listing
  * table's own set of every listing; any other is written into the matcher's one buffer.
  */
-export interface MatchSet { bits: Bitset; count: number }
+export interface MatchSet { bits: Bitset; count: number; /** the words [lo, hi) outside which it has no member */ lo: number; hi: number }
 
 export interface IndexedFilter {
   readonly name: string;
@@ -27,7 +27,7 @@ export class Matcher {
   private matchedHi = 0;
 
   constructor(registry: FilterRegistry, private readonly ctx: IndexContext) {
-    this.everyListing = { bits: ctx.listings.all, count: ctx.listings.n };
+    this.everyListing = { bits: ctx.listings.all, count: ctx.listings.n, lo: 0, hi: ctx.listings.all.length };
     this.matched = new Uint32Array(ctx.listings.all.length);
     this.declared = Object.entries(registry).map(([name, e]) => ({ name, params: Object.keys(e.declaration.params), index: e.index(ctx) }));
     this.declared.forEach((x, k) => {
@@ -91,13 +91,13 @@ export class Matcher {
     this.matchedHi = hi;
     b.set(this.ctx.listings.all.subarray(lo, hi), lo);
     for (const x of set) x.index.narrow.into(b, f, lo, hi);
-    return { bits: b, count: bits.count(b, lo, hi) };
+    return { bits: b, count: bits.count(b, lo, hi), lo, hi };
   }
 
   /** The groups the set is listed in, one after the other: one, unless a filter set in f splits it. */
-  groups(set: MatchSet, f: FilterValues): { bits: Bitset; count: number }[] {
+  groups(set: MatchSet, f: FilterValues): MatchSet[] {
     for (const x of this.setIn(f)) {
-      if (x.index.groups) return x.index.groups(set.bits, f).map((g) => ({ bits: g, count: bits.count(g) }));
+      if (x.index.groups) return x.index.groups(set.bits, f).map((g) => ({ bits: g, count: bits.count(g, set.lo, set.hi), lo: set.lo, hi: set.hi }));
     }
     return [set];
   }
