@@ -19,7 +19,7 @@ export interface PathList {
  */
 export function sitePaths(build: LoadedBuild): Promise<PathList> {
   return perBuild(build, 'site-paths', async () => {
-    const head = await listed(headPaths(build, await priceIndexOf(build), await indexCountryPaths(build, FALLBACK_LOCALE)));
+    const head = await listed(headPaths(build, priceIndexOf(build), await indexCountryPaths(build, FALLBACK_LOCALE)));
     const { slugs } = build.engine;
     const after = (path: string) => path.slice(FALLBACK_LOCALE.length + 1);
     return {

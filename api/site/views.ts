@@ -350,7 +350,7 @@ function chartNames(ctx: ViewContext, cities: PriceIndexCity[]): Names {
 /** A city's market rates, its price index figures and their chart. */
 export async function cityPricesView(ctx: ViewContext): Promise<PageView | undefined> {
   const rates = ctx.build.marketRates[ctx.locale].cities.find((c) => c.rates.city.slug === ctx.params.city);
-  const indexCity = (await priceIndexOf(ctx.build)).city(ctx.params.city);
+  const indexCity = priceIndexOf(ctx.build).city(ctx.params.city);
   if (!rates && !indexCity) return undefined;
   const history = await historyOf(ctx.build);
   const historyCity = history?.city(ctx.params.city);
@@ -472,7 +472,7 @@ async function releaseOf(ctx: ViewContext) {
 /** The index's cities by country, in the geo file's order of countries; made once per build and locale. */
 function indexCountries(build: LoadedBuild, locale: Locale) {
   return perBuild(build, `index-countries|${locale}`, async () => {
-    const byCode = groupBy((await priceIndexOf(build)).entries, (c) => c.countryCode);
+    const byCode = groupBy(priceIndexOf(build).entries, (c) => c.countryCode);
     return build.geo[locale].countries.filter((c) => byCode.has(c.code)).map((c) => ({ country: slugName(c), code: c.code, cities: byCode.get(c.code)! }));
   });
 }
@@ -518,7 +518,7 @@ export async function priceIndexCountryView(ctx: ViewContext): Promise<PageView 
   const page: CitationPage = { kind: 'price-index', country: entry.country };
   const paged = pageOf(entry.cities, ctx.page, INDEX_CITIES_PER_PAGE, pathOf(ctx, page));
   if (!paged) return undefined;
-  const index = await priceIndexOf(ctx.build);
+  const index = priceIndexOf(ctx.build);
   const pageCities = paged.items.map((c) => index.city(c.slug)!);
   const { asOf } = ctx.build.priceIndexHead;
   const history = await historyOf(ctx.build);
