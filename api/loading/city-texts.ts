@@ -25,7 +25,7 @@ export function cityTextsOf(bytes: Uint8Array): CityTexts {
 export interface IndexCities { slugs: string[]; spans: Uint32Array; countryCodes: string[]; currencies: string[]; published: Uint8Array }
 
 /** The index's cities in `json` (the file as served), whose parsed `cities` are given. */
-export function indexCitiesOf(json: Uint8Array, cities: PriceIndexCity[]): IndexCities {
+export function indexCitiesOf(json: Uint8Array, cities: readonly Pick<PriceIndexCity, 'city' | 'countryCode' | 'currency' | 'published'>[]): IndexCities {
   const spans = citySpans(json);
   if (spans.length / 2 !== cities.length) throw new Error(`has ${cities.length} cities, ${spans.length / 2} found in its text`);
   return {
