@@ -11,6 +11,7 @@ import { memberValue } from '../loading/json-spans.ts';
 import { readWhole } from '../loading/read-whole.ts';
 import type { ServedFileRef } from '../loading/served-files.ts';
 import { LOCALES, type Locale, type OptionType } from '../../contract/common.ts';
+import { eta, localeFormat } from './html-templates.ts';
 import { cityChart, formatMonth, historyChart, indexChart, indexFigures } from './charts.ts';
 import type { Names, PageJob, PageJobResult, PageReply } from './page-workers.ts';
 
@@ -54,6 +55,8 @@ function run(job: PageJob): { result: PageJobResult; transfer: ArrayBuffer[] } {
     }
     case 'history-chart':
       return { result: historyChart(job.series, job.text), transfer: [] };
+    case 'page':
+      return { result: eta.render(`./${job.template}`, { ...localeFormat(job.locale), ...job.values }), transfer: [] };
   }
 }
 

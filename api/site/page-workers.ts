@@ -22,7 +22,10 @@ export type ChartJob =
 /** The names a chart writes, as the page's tables write them. */
 export interface Names { cities: Record<string, string>; products: Partial<Record<OptionType, string>> }
 
-export type PageJob = { kind: 'history'; file: ServedFileRef } | ChartJob;
+/** A page rendered from its template's values (all but the locale's formatters, which the worker makes). */
+export interface RenderJob { kind: 'page'; template: string; locale: Locale; values: Record<string, unknown> }
+
+export type PageJob = { kind: 'history'; file: ServedFileRef } | ChartJob | RenderJob;
 
 /** The history's bytes with each city's place in them (CityTexts), its months and their labels in each locale. */
 export interface HistoryParts { months: string[]; monthLabels: Record<Locale, string[]>; texts: CityTexts }

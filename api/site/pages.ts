@@ -5,8 +5,6 @@
  * OpenAPI description, answer text/html (a 404 too), and share the API's rate limit,
  * Cache-Control, ETag and per-build response cache.
  */
-import { join } from 'node:path';
-import { Eta } from 'eta';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LoadedBuild } from '../loading/load.ts';
 import type { AppConfig } from '../config.ts';
@@ -22,18 +20,17 @@ import { requestKey, responsesOf } from '../http/response-cache.ts';
 import { withPlaceSlugs } from '../http/slug-hint.ts';
 import { contactPath } from './enquiry-form.ts';
 import { installAddresses, requestLocale } from './addresses.ts';
-import { stopPageWorker } from './page-workers.ts';
+import { onPageWorker, stopPageWorker } from './page-workers.ts';
 import { installSitemaps } from './sitemaps.ts';
 import { CHART_CSS } from './chart-style.ts';
 import { RETIRED_AUTH_SEGMENTS } from './discovery.ts';
 import { markdownToHtml } from './markdown.ts';
 import { invalidSearchView, parseSearch, searchInput, searchPagePath, searchView, seeded } from './search.ts';
-import { SEARCH_STRINGS } from './search-strings.ts';
 import { MARKDOWN_TYPE, renderTwin, twinError, twinLink, twinPath } from './markdown-twins.ts';
 import { PROBLEM_CODES_HEADING, PROBLEM_DOCS, PROBLEM_FORMAT } from './problems.ts';
-import { formatDate, formatDateTime, formatMoney, formatNumber, formatShare, STRINGS } from './strings.ts';
+import { formatDateTime, STRINGS } from './strings.ts';
+import { eta, localeFormat } from './html-templates.ts';
 import { describePage } from './descriptions.ts';
-import { QUALITY_FLAG_LETTERS } from '../../contract/rules.ts';
 import {
   bestView, cityPricesView, homeView, operatorView, placeView, priceIndexCountryView, priceIndexView, pricesView, spaceView,
   type PageView, type ViewContext,
@@ -42,14 +39,14 @@ import {
 const HTML_TYPE = 'text/html; charset=utf-8';
 const PROBLEM_PAGE_CACHE: CacheHint = { maxAge: 3600, staleWhileRevalidate: 86400 };
 
-const eta = new Eta({ views: join(import.meta.dirname, 'templates'), cache: true, autoEscape: true });
-
 interface PageRoute {
   /** after `/{locale}` */
   path: string;
   cache: CacheHint;
   /** a list in pages (`?page=`, from 1): a page number that is not one, or past the last page, is a 404 */
   paged?: true;
+  /** rendered on the page worker: a page long enough (0.7 MB of HTML) that rendering it held every other request */
+  onWorker?: true;
   view(ctx: ViewContext): PageView | undefined | Promise<PageView | undefined>;
 }
 
@@ -65,11 +62,14 @@ const PAGES: PageRoute[] = [
   { path: '/prices', cache: CACHE.market, view: pricesView, paged: true },
   { path: '/prices/:city', cache: CACHE.market, view: cityPricesView },
   { path: '/price-index', cache: CACHE.priceIndex, view: priceIndexView },
-  { path: '/price-index/:country', cache: CACHE.priceIndex, view: priceIndexCountryView, paged: true },
+  { path: '/price-index/:country', cache: CACHE.priceIndex, view: priceIndexCountryView, paged: true, onWorker: true },
 ];
 
 /** What every page's layout needs besides the page's own data. */
-function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
+const frame = (build: LoadedBuild, config: AppConfig, locale: Locale) => ({ ...localeFormat(locale), ...frameData(build, config, locale) });
+
+/** frame's values (no functions: what a page worker is sent) */
+function frameData(build: LoadedBuild, config: AppConfig, locale: Locale) {
   const { asOf, source } = build.priceIndexHead;
   return {
     /** what the snapshot says of itself when its prices are invented (data/source.json, written in FALLBACK_LOCALE) */
@@ -77,7 +77,6 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
     lang: locale,
     /** the locale the input's own prose (alt texts, source.json) is written in */
     inputLocale: FALLBACK_LOCALE,
-    t: STRINGS[locale],
     service: config.serviceName,
     buildId: build.id,
     asOf: formatDateTime(locale, asOf),
@@ -91,23 +90,20 @@ function frame(build: LoadedBuild, config: AppConfig, locale: Locale) {
       docs: '/docs',
       contact: contactPath(locale),
     },
-    searchWords: SEARCH_STRINGS[locale],
-    money: (m: { amount: number; currency: string }) => formatMoney(locale, m),
-    share: (x: number) => formatShare(locale, x),
-    number: (n: number) => formatNumber(locale, n),
-    flagLegend: Object.entries(QUALITY_FLAG_LETTERS).map(([k, letter]) => ({ letter, meaning: STRINGS[locale].flagMeaning[k as keyof typeof QUALITY_FLAG_LETTERS] })),
-    date: (iso: string) => formatDate(locale, iso),
   };
 }
 
 /** Everything a page's template is given, the HTML's and the Markdown twin's alike; `twinned`: the page has a twin. */
-function pageModel(view: PageView, ctx: ViewContext, now: number, twinned = false) {
+const pageModel = (view: PageView, ctx: ViewContext, now: number, twinned = false) => ({ ...localeFormat(ctx.locale), ...pageValues(view, ctx, now, twinned) });
+
+/** pageModel's values, without the locale's formatters (what the page worker is sent) */
+function pageValues(view: PageView, ctx: ViewContext, now: number, twinned: boolean) {
   const { config, locale } = ctx;
   const cite = citation({ siteUrl: config.siteUrl, serviceName: config.serviceName, locale, page: view.page, now, data: view.cited });
   const pageQuery = view.pageNumber && view.pageNumber > 1 ? `?page=${view.pageNumber}` : '';
   const path = view.pathIn?.(locale) ?? citationPath(locale, view.page) + pageQuery;
   return {
-    ...frame(ctx.build, config, locale),
+    ...frameData(ctx.build, config, locale),
     ...view.data,
     title: view.title ?? citationTitle(locale, view.page),
     description: view.description ?? describePage(view, locale),
@@ -120,6 +116,10 @@ function pageModel(view: PageView, ctx: ViewContext, now: number, twinned = fals
 }
 
 const renderView = (view: PageView, ctx: ViewContext, now: number, twinned = false) => eta.render(`./${view.template}`, pageModel(view, ctx, now, twinned));
+
+/** renderView's HTML, rendered on the page worker: the event loop is free meanwhile. */
+const renderViewOnWorker = (view: PageView, ctx: ViewContext, now: number, twinned = false) =>
+  onPageWorker({ kind: 'page', template: view.template, locale: ctx.locale, values: pageValues(view, ctx, now, twinned) }) as Promise<string>;
 
 /** A page outside PAGES (the enquiry forms, api/site/enquiry.ts): a template in the layout, without a citation. */
 export function renderPage(
@@ -227,7 +227,7 @@ export function installPages(app: FastifyInstance) {
       /** Serves the page or its twin: `render` makes either from the page's view. */
       const servePage = (
         request: FastifyRequest, reply: FastifyReply, type: string, failed: (build: LoadedBuild, status: 404 | 500) => FastifyReply,
-        render: (view: PageView, ctx: ViewContext, now: number) => string,
+        render: (view: PageView, ctx: ViewContext, now: number) => string | Promise<string>,
       ) => {
         const params = request.params as Record<string, string>;
         const pageNumber = page.paged ? listPageNumber(request.query) : 1;
@@ -245,7 +245,7 @@ export function installPages(app: FastifyInstance) {
         handler: (request, reply) => {
           reply.header('link', twinLink(app.config.siteUrl, request.url));
           return servePage(request, reply, HTML_TYPE, (build, status) => errorPage(reply.removeHeader('link'), build, app.config, locale, status),
-            (view, ctx, now) => renderView(view, ctx, now, true));
+            (view, ctx, now) => (page.onWorker ? renderViewOnWorker : renderView)(view, ctx, now, true));
         },
       });
       app.route({
