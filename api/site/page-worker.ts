@@ -14,6 +14,8 @@ import { LOCALES, type Locale, type OptionType } from '../../contract/common.ts'
 import { eta, localeFormat } from './html-templates.ts';
 import { cityChart, formatMonth, historyChart, indexChart, indexFigures } from './charts.ts';
 import type { Names, PageJob, PageJobResult, PageReply } from './page-workers.ts';
+import type { PriceHistoryCity } from '../../contract/research.ts';
+import type { HistoryOverall } from './research.ts';
 
 const namer = (names: Names) => ({ city: (slug: string) => names.cities[slug] ?? slug, product: (t: OptionType) => names.products[t] ?? t });
 
@@ -36,6 +38,8 @@ function readChecked({ name, fd, xxh64 }: ServedFileRef): Buffer {
   return bytes;
 }
 
+const overallOf = ({ city, currency, points }: PriceHistoryCity): HistoryOverall => ({ city, currency, points });
+
 function run(job: PageJob): { result: PageJobResult; transfer: ArrayBuffer[] } {
   switch (job.kind) {
     case 'history': {
@@ -45,6 +49,8 @@ function run(job: PageJob): { result: PageJobResult; transfer: ArrayBuffer[] } {
       const monthLabels = Object.fromEntries(LOCALES.map((l) => [l, months.map((m) => formatMonth(l, m))])) as Record<Locale, string[]>;
       return { result: { months, monthLabels, texts }, transfer: [texts.spans.buffer as ArrayBuffer, bytes.buffer as ArrayBuffer] };
     }
+    case 'history-overall':
+      return { result: job.texts.map((text) => overallOf(JSON.parse(text) as PriceHistoryCity)), transfer: [] };
     case 'index-chart': {
       const figures = indexFigures(job.cities, job.text.locale, namer(job.names));
       return { result: indexChart(figures, job.text), transfer: [] };

@@ -12,6 +12,7 @@ import type { CityTexts } from '../loading/city-texts.ts';
 import type { ServedFileRef } from '../loading/served-files.ts';
 import { DamagedFileError } from '../loading/records.ts';
 import type { HistorySeries } from './charts.ts';
+import type { HistoryOverall } from './research.ts';
 
 interface ChartText { ariaLabel: string; locale: Locale; currency: string }
 /** The charts the worker draws. */
@@ -25,11 +26,12 @@ export interface Names { cities: Record<string, string>; products: Partial<Recor
 /** A page rendered from its template's values (all but the locale's formatters, which the worker makes). */
 export interface RenderJob { kind: 'page'; template: string; locale: Locale; values: Record<string, unknown> }
 
-export type PageJob = { kind: 'history'; file: ServedFileRef } | ChartJob | RenderJob;
+/** `texts`: cities of the history, each its JSON text */
+export type PageJob = { kind: 'history'; file: ServedFileRef } | { kind: 'history-overall'; texts: string[] } | ChartJob | RenderJob;
 
 /** The history's bytes with each city's place in them (CityTexts), its months and their labels in each locale. */
 export interface HistoryParts { months: string[]; monthLabels: Record<Locale, string[]>; texts: CityTexts }
-export type PageJobResult = HistoryParts | string | { html: string; greyed: number } | undefined;
+export type PageJobResult = HistoryParts | HistoryOverall[] | string | { html: string; greyed: number } | undefined;
 
 /** `damaged`: the file a job read is not the one published (DamagedFileError's fields) */
 export type PageReply = { id: number; result?: PageJobResult; error?: string; damaged?: { file: string; why: string } };

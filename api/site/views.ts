@@ -15,7 +15,7 @@ import type { Filters } from '../catalog/engine.ts';
 import { citationPath, citationTitle, type CitationPage, type CitedData } from '../http/citation.ts';
 import type { HistorySeries } from './charts.ts';
 import { onPageWorker } from './page-workers.ts';
-import { hasHistory, historyOf, priceIndexOf, type History } from './research.ts';
+import { hasHistory, historyOf, priceIndexOf, type History, type HistoryOverall } from './research.ts';
 import type { Names } from './page-workers.ts';
 import { cityNamer, type CityNamer } from './city-names.ts';
 import { formView, spaceEnquiryPath } from './enquiry-form.ts';
@@ -441,9 +441,9 @@ async function cityHistory(ctx: ViewContext, c: PriceHistoryCity, history: Histo
 async function countryHistory(ctx: ViewContext, history: History, slugs: string[], key: string) {
   const t = STRINGS[ctx.locale];
   const names = await figureNames(ctx);
-  const cities = slugs.map((slug) => history.city(slug)).filter((c) => c !== undefined);
+  const cities = await history.overall(slugs);
   const withFigures = cities.filter((c) => c.points.some((p) => p.published));
-  const cityPricesPath = (c: PriceHistoryCity) => pathOf(ctx, { kind: 'prices', city: c.city });
+  const cityPricesPath = (c: HistoryOverall) => pathOf(ctx, { kind: 'prices', city: c.city });
   const currency = cities[0]?.currency;
   const charts = withFigures.length === 0 ? [] : await perBuild(ctx.build, `history-index|${ctx.locale}|${key}`, async () => {
     const series = withFigures.map((c) => ({ name: names.city(c.city.slug), points: c.points }));
