@@ -59,28 +59,59 @@ export function encodeLineIndex({ starts, sitePaths }: LineIndex): Buffer {
   return out;
 }
 
+/** A line's bytes [start, end), its newline excluded, checked by the file's reader: why they fail, or undefined. */
+export type LineCheck = (bytes: Uint8Array, start: number, end: number) => string | undefined;
+
+/** A decoded line index, and where each line's site paths begin: line i's are sitePaths[firstSitePath[i]] onwards. */
+export interface CheckedLineIndex extends LineIndex { firstSitePath: Uint32Array }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * The float64s of `index` from byte `at`: a view of its memory where it is aligned (the loader
+ * holds the index file's bytes anyway), else a copy.
+ */
+function doubles(index: Buffer, at: number, count: number): Float64Array {
+  if (LITTLE_ENDIAN && (index.byteOffset + at) % 8 === 0) return new Float64Array(index.buffer, index.byteOffset + at, count);
+  const out = new Float64Array(count);
+  new Uint8Array(out.buffer).set(index.subarray(at, at + 8 * count));
+  return out;
+}
+
 /**
  * The line index of `bytes` (the NDJSON file it was written for), checked against them without
- * scanning them: every line starts just after a newline and ends with one (the last at the file's
- * end), every site path lies where a site path's key ends, ascending. Throws on the first fault.
+ * scanning them, in one walk of the lines and site paths (each line's bytes are touched once,
+ * where it ends and the next starts): every line starts just after a newline and ends with one (the
+ * last at the file's end) and passes `check`; every site path lies where a site path's key ends,
+ * ascending, within the file. Throws on the first fault.
  */
-export function decodeLineIndex(index: Buffer, bytes: Uint8Array): LineIndex {
+export function decodeLineIndex(index: Buffer, bytes: Uint8Array, check?: LineCheck): CheckedLineIndex {
   if (index.length < HEAD || index.toString('latin1', 0, 4) !== MAGIC) throw new Error(`not a line index (no ${MAGIC} magic)`);
   const n = index.readUInt32LE(4), m = index.readUInt32LE(8);
   if (index.length !== HEAD + 8 * (n + 1 + m)) throw new Error(`${index.length} bytes for ${n} lines and ${m} site paths`);
-  const doubles = (at: number, count: number) => {
-    const out = new Float64Array(count);
-    new Uint8Array(out.buffer).set(index.subarray(at, at + 8 * count));
-    return out;
-  };
-  const starts = doubles(HEAD, n + 1), sitePaths = doubles(HEAD + 8 * (n + 1), m);
+  const starts = doubles(index, HEAD, n + 1), sitePaths = doubles(index, HEAD + 8 * (n + 1), m);
   if (starts[0] !== 0 || starts[n] !== bytes.length) throw new Error(`its lines span ${starts[0]}..${starts[n]}, the file ${bytes.length} bytes`);
-  for (let i = 1; i <= n; i++) {
-    if (!(starts[i] > starts[i - 1]) || bytes[starts[i] - 1] !== NEWLINE) throw new Error(`line ${i} does not end with a newline where the index says`);
+  const firstSitePath = new Uint32Array(n + 1);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const start = starts[i], end = starts[i + 1];
+    if (!(end > start) || bytes[end - 1] !== NEWLINE) throw new Error(`line ${i + 1} does not end with a newline where the index says`);
+    const fault = check?.(bytes, start, end - 1);
+    if (fault !== undefined) throw new LineFault(i, fault);
+    firstSitePath[i] = k;
+    for (; k < m && sitePaths[k] < end; k++) {
+      const s = sitePaths[k];
+      if (!(s >= start) || (k > 0 && !(s > sitePaths[k - 1])) || !isSitePath(bytes, s)) throw new Error(`site path ${k} (at byte ${s}) is not one`);
+    }
   }
-  for (let k = 0; k < m; k++) {
-    const s = sitePaths[k];
-    if (!(s < bytes.length) || (k > 0 && !(s > sitePaths[k - 1])) || !isSitePath(bytes, s)) throw new Error(`site path ${k} (at byte ${s}) is not one`);
+  firstSitePath[n] = k;
+  if (k < m) throw new Error(`site path ${k} (at byte ${sitePaths[k]}) is not one`);
+  return { starts, sitePaths, firstSitePath };
+}
+
+/** A line that fails its reader's check (decodeLineIndex): its index and why. */
+export class LineFault extends Error {
+  constructor(readonly line: number, readonly why: string) {
+    super(`line ${line + 1} ${why}`);
   }
-  return { starts, sitePaths };
 }

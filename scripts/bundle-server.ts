@@ -1,5 +1,5 @@
 /**
- * The API server as `make serve` runs it: api/server.ts and the loader's and the pages' workers bundled by esbuild
+ * The API server as `make serve` runs it: api/server.ts and the loader's, the release digests' and the pages' workers bundled by esbuild
  * into dist/server (the entry points, and a chunk for each module imported lazily), with the files
  * the server reads beside its modules copied next to them. Part of `npm run build`.
  *
@@ -20,7 +20,7 @@ const BESIDE_MODULES = ['api/site/auth.md', 'api/openapi/examples.json', 'api/si
 
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  entryPoints: ['api/server.ts', 'api/loading/load-worker.ts', 'api/site/page-worker.ts'],
+  entryPoints: ['api/server.ts', 'api/loading/load-worker.ts', 'api/loading/digest-worker.ts', 'api/site/page-worker.ts'],
   entryNames: '[name]',
   outdir: OUT,
   bundle: true,

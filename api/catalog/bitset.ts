@@ -88,10 +88,11 @@ export function setOnly(b: Bitset, listed: ArrayLike<number>, count: number, lo 
   for (let k = 0; k < count; k++) b[listed[k] >>> 5] |= 1 << (listed[k] & 31);
 }
 
-export function toIndices(b: Bitset, size?: number): Int32Array {
-  const out = new Int32Array(size ?? count(b));
+/** The members of b, ascending (b having none outside the words [lo, hi)). */
+export function toIndices(b: Bitset, size?: number, lo = 0, hi = b.length): Int32Array {
+  const out = new Int32Array(size ?? count(b, lo, hi));
   let k = 0;
-  for (let w = 0; w < b.length; w++) {
+  for (let w = lo; w < hi; w++) {
     let x = b[w];
     while (x) {
       const low = x & -x;

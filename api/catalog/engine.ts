@@ -239,7 +239,7 @@ export class Engine {
 
   // ---- filtering, ordering, facets ----------------------------------------------------------
 
-  /** Listings matching every filter f sets. */
+  /** Listings matching every filter f sets, a set valid until the next match. */
   match(f: FilterValues): MatchSet {
     return this.matcher.match(f);
   }
@@ -254,7 +254,7 @@ export class Engine {
     for (const g of this.matcher.groups(set, f)) {
       if (indices.length >= limit) break;
       if (skip >= g.count) { skip -= g.count; continue; }
-      const slice = this.orders.slice(g.bits, g.count, sort, { seed, pricingOptionType: f.pricingOptionType, lat: f.lat, lng: f.lng }, skip, limit - indices.length);
+      const slice = this.orders.slice(g, sort, { seed, pricingOptionType: f.pricingOptionType, lat: f.lat, lng: f.lng }, skip, limit - indices.length);
       for (let k = 0; k < slice.length; k++) indices.push(slice[k]);
       skip = 0;
     }
@@ -264,8 +264,8 @@ export class Engine {
   /** The listings of a set with coordinates (the map shows only those). */
   withCoords(set: MatchSet): MatchSet {
     const b = Uint32Array.from(set.bits);
-    bits.andInto(b, this.listings.hasCoords);
-    return { bits: b, count: bits.count(b) };
+    bits.andInto(b, this.listings.hasCoords, set.lo, set.hi);
+    return { bits: b, count: bits.count(b, set.lo, set.hi), lo: set.lo, hi: set.hi };
   }
 
   /** Writes the facets of GET /v1/facets under the filters f sets, labelled in `locale`, to `out`; returns whether a facet was cut. */

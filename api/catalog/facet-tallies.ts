@@ -43,7 +43,8 @@ export function placeTalliedSets(memory: KernelMemory, matcher: Matcher, all: Bi
   const values = valueFacets === 0 ? [] : matcher.declared.flatMap((x) => {
     const tallied = x.index.facets?.tallied;
     return (tallied?.values ?? []).flatMap((value) => {
-      const b = matcher.match(tallied!.filters(value)).bits;
+      // a copy: the next match writes into the same buffer, and the memory reads each set when it opens
+      const b = matcher.match(tallied!.filters(value)).bits.slice();
       const { lo, hi } = bits.wordsOf(b);
       const count = bits.count(b, lo, hi);
       return count === 0 ? [] : [{ x, value, count, lo, hi, placed: memory.uint32(all.length, b) }];

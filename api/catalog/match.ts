@@ -3,8 +3,11 @@ import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import type { FilterIndex, FilterRegistry, FilterValues, IndexContext } from './filter-index.ts';
 
-/** A set to read, never to change: the match of no filter is the listing table's own set of every listing. */
-export interface MatchSet { bits: Bitset; count: number }
+/**
+ * A set to read, never to change, until the next match: the match of no filter is the listing
+ * table's own set of every listing; any other is written into the matcher's one buffer.
+ */
+export interface MatchSet { bits: Bitset; count: number; /** the words [lo, hi) outside which it has no member */ lo: number; hi: number }
 
 export interface IndexedFilter {
   readonly name: string;
@@ -18,9 +21,14 @@ export class Matcher {
   /** each filter's place in `declared`, by its query parameters */
   private readonly placeOf = new Map<string, number>();
   private readonly everyListing: MatchSet;
+  /** what match writes into (a request matches once; a buffer made per request costs the whole catalogue's words); members only in [matchedLo, matchedHi) */
+  private readonly matched: Bitset;
+  private matchedLo = 0;
+  private matchedHi = 0;
 
   constructor(registry: FilterRegistry, private readonly ctx: IndexContext) {
-    this.everyListing = { bits: ctx.listings.all, count: ctx.listings.n };
+    this.everyListing = { bits: ctx.listings.all, count: ctx.listings.n, lo: 0, hi: ctx.listings.all.length };
+    this.matched = new Uint32Array(ctx.listings.all.length);
     this.declared = Object.entries(registry).map(([name, e]) => ({ name, params: Object.keys(e.declaration.params), index: e.index(ctx) }));
     this.declared.forEach((x, k) => {
       for (const p of x.params) {
@@ -69,21 +77,27 @@ export class Matcher {
     return { bits: b, ...bits.wordsOf(b, lo, hi) };
   }
 
-  /** The listings matching every filter f sets: only the words of the filters' spans are visited (a place's range, an operator's first to last listing). */
+  /**
+   * The listings matching every filter f sets, valid until the next match: only the words of the
+   * filters' spans are visited (a place's range, an operator's first to last listing).
+   */
   match(f: FilterValues): MatchSet {
     const set = this.setIn(f);
     if (set.length === 0) return this.everyListing;
     const { lo, hi } = this.spanWords(set, f);
-    const b = new Uint32Array(this.ctx.listings.all.length);
+    const b = this.matched;
+    b.fill(0, this.matchedLo, this.matchedHi);
+    this.matchedLo = lo;
+    this.matchedHi = hi;
     b.set(this.ctx.listings.all.subarray(lo, hi), lo);
     for (const x of set) x.index.narrow.into(b, f, lo, hi);
-    return { bits: b, count: bits.count(b, lo, hi) };
+    return { bits: b, count: bits.count(b, lo, hi), lo, hi };
   }
 
   /** The groups the set is listed in, one after the other: one, unless a filter set in f splits it. */
-  groups(set: MatchSet, f: FilterValues): { bits: Bitset; count: number }[] {
+  groups(set: MatchSet, f: FilterValues): MatchSet[] {
     for (const x of this.setIn(f)) {
-      if (x.index.groups) return x.index.groups(set.bits, f).map((g) => ({ bits: g, count: bits.count(g) }));
+      if (x.index.groups) return x.index.groups(set.bits, f).map((g) => ({ bits: g, count: bits.count(g, set.lo, set.hi), lo: set.lo, hi: set.hi }));
     }
     return [set];
   }

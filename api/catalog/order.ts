@@ -9,6 +9,7 @@ import { priceOrder } from '../../contract/listing-columns.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import type { Bitset } from './bitset.ts';
 import * as bits from './bitset.ts';
+import type { MatchSet } from './match.ts';
 import { haversineTermOfArc } from './geo.ts';
 import type { ListingTable } from './listings.ts';
 import { RandomOrder } from './random-order.ts';
@@ -48,17 +49,18 @@ export class Orders {
     }
   }
 
-  /** Listings ranked offset..offset+limit of a set of `size` members, in `sort` order. */
-  slice(set: Bitset, size: number, sort: SortBy, c: OrderContext, offset: number, limit: number): ArrayLike<number> {
+  /** Listings ranked offset..offset+limit of a set, in `sort` order (a member's index read only within the set's words). */
+  slice(matched: MatchSet, sort: SortBy, c: OrderContext, offset: number, limit: number): ArrayLike<number> {
+    const { bits: set, count: size } = matched;
     if (offset >= size || limit <= 0) return [];
-    if (sort === 'random') return this.randomSlice(set, size, c.seed, offset, limit);
-    if (sort === 'distance') return this.nearest(set, size, c.lat!, c.lng!, offset, limit);
+    if (sort === 'random') return this.randomSlice(matched, c.seed, offset, limit);
+    if (sort === 'distance') return this.nearest(matched, c.lat!, c.lng!, offset, limit);
     const o = this.sorted.get(`${sort}:${sort === 'price-asc' || sort === 'price-desc' ? c.pricingOptionType ?? '' : ''}`)!;
     // Walking the order costs about (offset + limit) × n / size steps; sorting the set by rank
     // about size × log(size) comparisons. Take the cheaper.
     const walk = ((offset + limit) * this.listings.n) / size;
     if (size * Math.log2(size + 1) * 4 < walk) {
-      const idx = bits.toIndices(set, size);
+      const idx = bits.toIndices(set, size, matched.lo, matched.hi);
       idx.sort((a, b) => o.rank[a] - o.rank[b]);
       return idx.subarray(offset, offset + limit);
     }
@@ -71,7 +73,8 @@ export class Orders {
    * are enough: a listing outside the band is farther than that (its latitude alone is). Else, or
    * when the members with coordinates are too few, every member is measured.
    */
-  private nearest(set: Bitset, size: number, lat: number, lng: number, offset: number, limit: number): ArrayLike<number> {
+  private nearest(matched: MatchSet, lat: number, lng: number, offset: number, limit: number): ArrayLike<number> {
+    const { bits: set, count: size } = matched;
     const { latOrder, slugRank } = this.listings;
     const nearness = this.listings.nearnessFrom(lat, lng);
     if (size > WIDE_SET) {
@@ -89,19 +92,20 @@ export class Orders {
         if (idx.length >= offset + limit) return selectRange(Int32Array.from(idx), Float64Array.from(keys), slugRank, offset, limit);
       }
     }
-    const idx = bits.toIndices(set, size);
+    const idx = bits.toIndices(set, size, matched.lo, matched.hi);
     const keys = new Float64Array(size);
     for (let k = 0; k < size; k++) keys[k] = nearness(idx[k]);
     return selectRange(idx, keys, slugRank, offset, limit);
   }
 
-  private randomSlice(set: Bitset, size: number, seed: number, offset: number, limit: number): ArrayLike<number> {
+  private randomSlice(matched: MatchSet, seed: number, offset: number, limit: number): ArrayLike<number> {
+    const { bits: set, count: size } = matched;
     const n = this.listings.n;
     const perm = new RandomOrder(n, seed);
     // A walk tests about (offset + limit) × n / size positions; ranking the members costs one
     // inverse permutation each, then a selection.
     if ((offset + limit) * n < size * size * 2) return walkOrder(set, size, (k) => perm.at(k), n, offset, limit);
-    const idx = bits.toIndices(set, size);
+    const idx = bits.toIndices(set, size, matched.lo, matched.hi);
     const ranks = new Float64Array(size);
     for (let k = 0; k < size; k++) ranks[k] = perm.rankOf(idx[k]);
     return selectRange(idx, ranks, this.listings.slugRank, offset, limit);

@@ -272,6 +272,7 @@ export class SuggestIndex {
       }
     }
     const { postingStart, postingNames, nameEntry } = this.index;
+    const { entryStamp, entryTier, entryAgree, exactRanks, typoRanks } = this;
     const single = qs.length === 1;
     // an entry takes the best of its names: exact (0) before typo (1)
     let exactCount = 0;
@@ -280,31 +281,49 @@ export class SuggestIndex {
     const driverWords = this.slotWords[driver];
     for (let d = 0; d < this.slotCount[driver]; d++) {
       const w = driverWords[d];
-      for (let j = postingStart[w]; j < postingStart[w + 1]; j++) {
-        const id = postingNames[j];
-        let tier: number;
-        if (single) {
-          tier = this.wordTier[0][w];
-          this.typoAgree = this.wordAgree[0][w];
-        } else {
-          if (this.nameStamp[id] === stamp) continue;
-          this.nameStamp[id] = stamp;
-          tier = this.nameTypos(id, qs.length, stamp);
-          if (tier === NO_MATCH) continue;
+      const end = postingStart[w + 1];
+      if (single) {
+        // one token: every name of the word's postings matches at the word's tier, in a loop of its own
+        // (the postings of a common prefix are most of a search's work, and grow with the catalogue)
+        const tier = this.wordTier[0][w];
+        const agree = tier === 1 ? this.wordAgree[0][w] : 0;
+        for (let j = postingStart[w]; j < end; j++) {
+          const rank = nameEntry[postingNames[j]];
+          if (entryStamp[rank] !== stamp) {
+            entryStamp[rank] = stamp;
+            entryTier[rank] = tier;
+            entryAgree[rank] = agree;
+            total += 1;
+            if (tier === 0) exactRanks[exactCount++] = rank;
+            else typoRanks[typoCount++] = rank;
+          } else if (tier < entryTier[rank]) {
+            entryTier[rank] = tier;
+            exactRanks[exactCount++] = rank;
+          } else if (tier === 1 && agree > entryAgree[rank]) {
+            entryAgree[rank] = agree;
+          }
         }
+        continue;
+      }
+      for (let j = postingStart[w]; j < end; j++) {
+        const id = postingNames[j];
+        if (this.nameStamp[id] === stamp) continue;
+        this.nameStamp[id] = stamp;
+        const tier = this.nameTypos(id, qs.length, stamp);
+        if (tier === NO_MATCH) continue;
         const rank = nameEntry[id];
-        if (this.entryStamp[rank] !== stamp) {
-          this.entryStamp[rank] = stamp;
-          this.entryTier[rank] = tier;
-          this.entryAgree[rank] = tier === 1 ? this.typoAgree : 0;
+        if (entryStamp[rank] !== stamp) {
+          entryStamp[rank] = stamp;
+          entryTier[rank] = tier;
+          entryAgree[rank] = tier === 1 ? this.typoAgree : 0;
           total += 1;
-          if (tier === 0) this.exactRanks[exactCount++] = rank;
-          else this.typoRanks[typoCount++] = rank;
-        } else if (tier < this.entryTier[rank]) {
-          this.entryTier[rank] = tier;
-          this.exactRanks[exactCount++] = rank;
-        } else if (tier === 1 && this.typoAgree > this.entryAgree[rank]) {
-          this.entryAgree[rank] = this.typoAgree;
+          if (tier === 0) exactRanks[exactCount++] = rank;
+          else typoRanks[typoCount++] = rank;
+        } else if (tier < entryTier[rank]) {
+          entryTier[rank] = tier;
+          exactRanks[exactCount++] = rank;
+        } else if (tier === 1 && this.typoAgree > entryAgree[rank]) {
+          entryAgree[rank] = this.typoAgree;
         }
       }
     }

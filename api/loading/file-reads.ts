@@ -14,6 +14,7 @@ import { LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
 import type { Locale } from '../../contract/common.ts';
 import type { NdjsonLines } from '../catalog/listing-lines.ts';
 import type { PriceTables } from '../catalog/price-tables.ts';
+import type { IndexCities } from './city-texts.ts';
 import { jsonFileOf, type JsonFile } from './json-file.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
 import { ServedFiles } from './served-files.ts';
@@ -116,10 +117,11 @@ export class FileReads {
 
   /**
    * A JSON file parsed on a worker (a file that is not JSON refuses the build there): its bytes as
-   * served, site paths resolved, and its top-level fields named in `head`.
+   * served, site paths resolved, its top-level fields named in `head`, and with `cities` where
+   * each of its cities lies (LoadWorkers.json).
    */
-  jsonOnWorker(name: string, head: string[]): Promise<{ bytes: Buffer; head: Record<string, unknown> }> {
-    const reading = this.workers.json(join(this.dir, name), WITH_SITE_PATHS.has(name) ? this.siteUrl : undefined, head).catch(this.unreadable(name)).then(({ xxh64, json, error }) => {
+  jsonOnWorker(name: string, head: string[], cities: boolean): Promise<{ bytes: Buffer; head: Record<string, unknown>; cities?: IndexCities }> {
+    const reading = this.workers.json(join(this.dir, name), WITH_SITE_PATHS.has(name) ? this.siteUrl : undefined, head, cities).catch(this.unreadable(name)).then(({ xxh64, json, error }) => {
       this.matches(name, xxh64);
       return json ?? this.fail(`${name} ${error}`);
     });

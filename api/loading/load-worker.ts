@@ -10,6 +10,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { xxh64Digester, xxh64Hex } from '../../contract/file-digests.ts';
+import type { PriceIndexCity } from '../../contract/market.ts';
+import { indexCitiesOf } from './city-texts.ts';
 import { jsonFileOf } from './json-file.ts';
 import { readWhole } from './read-whole.ts';
 import { ndjsonLines } from './ndjson.ts';
@@ -84,7 +86,9 @@ parentPort!.on('message', async (job: LoadJob) => {
       const { xxh64, bytes } = readFile(job.path);
       try {
         const { value, json } = jsonFileOf<Record<string, unknown>>(bytes, job.siteUrl);
-        reply = { id: job.id, files: [{ xxh64, bytes: json }], head: Object.fromEntries(job.head.map((k) => [k, value[k]])) };
+        const cities = job.cities ? indexCitiesOf(json, value.cities as PriceIndexCity[]) : undefined;
+        if (cities) transfer = [cities.spans.buffer as ArrayBuffer, cities.published.buffer as ArrayBuffer];
+        reply = { id: job.id, files: [{ xxh64, bytes: json }], head: Object.fromEntries(job.head.map((k) => [k, value[k]])), cities };
       } catch (err) {
         reply = { id: job.id, files: [{ xxh64 }], error: (err as Error).message };
       }

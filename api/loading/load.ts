@@ -14,6 +14,7 @@ import { Engine } from '../catalog/engine.ts';
 import type { FilterRegistry } from '../catalog/filter-index.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
 import type { PriceTables } from '../catalog/price-tables.ts';
+import type { IndexCities } from './city-texts.ts';
 import { FileReads } from './file-reads.ts';
 import type { JsonFile } from './json-file.ts';
 import { KeyedRecords } from './keyed.ts';
@@ -55,6 +56,8 @@ export interface LoadedBuild {
   priceIndexHead: PriceIndexHead;
   /** the price index as GET /api/price-index's data, site paths resolved */
   priceIndexJson: Buffer;
+  /** where each city of the index lies in priceIndexJson, with what lists and groups them: the pages parse a city only when they show it */
+  priceIndexCities: IndexCities;
   /** by space slug (a keyed file: the routes of the spaces a lead names are read when it arrives) */
   leadRouting: LeadRoutes;
   /** the files served as they are (price-report.csv, price-history.json, methodology.md, …), left on disk */
@@ -153,7 +156,7 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       manifest,
       loadedAt: (opts.now ?? Date.now)(),
       config, labels, geo, geoJson: jsonOf(geoFiles), engine, marketRates, rankings, places, operators,
-      priceIndexHead: priceIndex.head as PriceIndexHead, priceIndexJson: priceIndex.bytes,
+      priceIndexHead: priceIndex.head as PriceIndexHead, priceIndexJson: priceIndex.bytes, priceIndexCities: priceIndex.cities!,
       suggestIndex, leadRouting, servedFiles, releases,
       close: closer(engine, [rankings, places, operators], leadRouting, servedFiles, releases),
     };
@@ -183,7 +186,7 @@ function startReads(reads: FileReads, manifest: Manifest) {
   }
   const suggestIndex = readSuggestIndex(reads);
   suggestIndex.catch(() => undefined); // awaited by the load
-  const priceIndex = reads.jsonOnWorker(PRICE_INDEX, ['asOf', 'source']);
+  const priceIndex = reads.jsonOnWorker(PRICE_INDEX, ['asOf', 'methodologyUrl', 'source'], true);
   for (const name of Object.keys(manifest.files)) if (REQUIRED_FILES.includes(name) && !ON_DISK.has(name)) void reads.read(name);
   const servedFiles = reads.servedFiles(Object.keys(manifest.files).filter((name) => !REQUIRED_FILES.includes(name)));
   return { columns, suggestIndex, priceIndex, servedFiles };
@@ -251,7 +254,7 @@ async function perLocale<T>(make: (l: Locale) => Promise<T>): Promise<PerLocale<
   return Object.fromEntries(LOCALES.map((l, k) => [l, made[k]])) as PerLocale<T>;
 }
 
-export type PriceIndexHead = Pick<PriceIndexPayload, 'asOf' | 'source'>;
+export type PriceIndexHead = Pick<PriceIndexPayload, 'asOf' | 'methodologyUrl' | 'source'>;
 
 /**
  * What a loaded build closes: its engine's files and its hubs'. Made outside loadBuild, whose

@@ -6,7 +6,7 @@
  * (contract/line-index.ts) checked against the bytes, every line a JSON object (or `null` where
  * allowed), the file ending with its last line's newline. The bytes are not scanned.
  */
-import { decodeLineIndex } from '../../contract/line-index.ts';
+import { decodeLineIndex, LineFault, type LineCheck } from '../../contract/line-index.ts';
 import { ASCII } from '../catalog/json-bytes.ts';
 import { isNullAt, type NdjsonLines } from '../catalog/listing-lines.ts';
 
@@ -14,25 +14,18 @@ import { isNullAt, type NdjsonLines } from '../catalog/listing-lines.ts';
 export const isObjectLine = (bytes: Buffer, start: number, end: number) =>
   end - start >= 2 && bytes[start] === ASCII.openBrace && bytes[end - 1] === ASCII.closeBrace;
 
+const objectLine: LineCheck = (bytes, start, end) => (isObjectLine(bytes as Buffer, start, end) ? undefined : 'is not a JSON object');
+const objectOrNullLine: LineCheck = (bytes, start, end) => (isObjectLine(bytes as Buffer, start, end) || isNullAt(bytes as Buffer, start, end) ? undefined : 'is not a JSON object or null');
+
 /** The lines of NDJSON bytes held in memory, by their line index (`index`, the file's `.lines`), each line checked. */
 export function ndjsonLines(bytes: Buffer, index: Buffer, name: string, nullable = false): NdjsonLines {
   if (bytes.length > 0 && bytes[bytes.length - 1] !== ASCII.newline) throw new Error(`${name} does not end with a newline`);
-  let starts: Float64Array, sitePaths: Float64Array;
   try {
-    ({ starts, sitePaths } = decodeLineIndex(index, bytes));
+    return { bytes, ...decodeLineIndex(index, bytes, nullable ? objectOrNullLine : objectLine) };
   } catch (err) {
+    if (err instanceof LineFault) throw new Error(`${name}: ${err.message}`);
     throw new Error(`${name}: its line index does not fit it: ${(err as Error).message}`);
   }
-  for (let i = 0; i + 1 < starts.length; i++) {
-    const start = starts[i], end = starts[i + 1] - 1;
-    if (!isObjectLine(bytes, start, end) && !(nullable && isNullAt(bytes, start, end))) throw new Error(`${name}: line ${i + 1} is not a JSON object${nullable ? ' or null' : ''}`);
-  }
-  const firstSitePath = new Uint32Array(starts.length);
-  for (let i = 0, k = 0; i < starts.length; i++) {
-    while (k < sitePaths.length && sitePaths[k] < starts[i]) k++;
-    firstSitePath[i] = k;
-  }
-  return { bytes, starts, sitePaths, firstSitePath };
 }
 
 /** Every file has one line per listing. */

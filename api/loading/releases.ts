@@ -8,22 +8,19 @@
  * compressed sibling by decoding it to the same sha256; then it is streamed from its open handle
  * (checked-file.ts). Releases change only when a build is published, which loads a new list.
  */
-import { createHash } from 'node:crypto';
 import { open, readdir, readFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import {
   encodedName, isPrecompressed, PRECOMPRESSED, RELEASE_DATAPACKAGE, RELEASE_ID_PATTERN, releaseId, releasePath, RELEASES_DIR, ReleasePackageSchema,
   type ContentEncoding, type ReleasePackage,
 } from '../../contract/research.ts';
-import { CheckedFile, etagOfDigest, readThrough, type Representation } from './checked-file.ts';
+import { CheckedFile, etagOfDigest, type Representation } from './checked-file.ts';
+import { digestOf } from './digests.ts';
 import { DamagedFileError } from './records.ts';
 
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** A release id named by its content (not by the build that made it, as the first releases were). */
 const CONTENT_NAMED = /^\d{4}-\d{2}-\d{2}-[0-9a-f]+$/;
-const DECODERS: Record<ContentEncoding, () => Transform> = { gzip: createGunzip, br: createBrotliDecompress };
 
 /** Where the releases of a build directory are: `<dist>/releases` beside `<dist>/builds/<id>`. */
 export function releasesDir(buildDir: string): string {
@@ -55,17 +52,6 @@ async function readPackage(dir: string, id: string): Promise<ReleasePackage> {
   return pkg;
 }
 
-/** sha256 and length of a file's bytes (decoded first when `decode` is given), read through `fh`. */
-async function digestOf(fh: FileHandle, decode?: Transform): Promise<{ hash: string; bytes: number }> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  await readThrough(fh, (chunk) => {
-    hash.update(chunk);
-    bytes += chunk.length;
-  }, decode);
-  return { hash: `sha256:${hash.digest('hex')}`, bytes };
-}
-
 /**
  * A file of a release, opened, stamped and checked to hold (or, for a sibling, to decode to) the
  * bytes its datapackage pins; undefined when a sibling is absent.
@@ -79,7 +65,7 @@ async function openChecked(path: string, name: string, pinned: { hash: string; b
     throw new DamagedFileError(name, 'the file', `unreadable: ${(err as Error).message}`);
   }
   const verify = async (handle: FileHandle) => {
-    const found = await digestOf(handle, encoding && DECODERS[encoding]()).catch((err: Error) => {
+    const found = await digestOf({ fd: handle.fd, encoding }).catch((err: Error) => {
       throw new DamagedFileError(name, 'the file', `unreadable: ${err.message}`);
     });
     if (found.hash !== pinned.hash || found.bytes !== pinned.bytes) {

@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../contract/module-worker.ts';
 import type { PriceTables } from '../catalog/price-tables.ts';
+import type { IndexCities } from './city-texts.ts';
 
 /**
  * How many: one core is left to the loading thread, which is the longest part of a load (on two
@@ -30,10 +31,10 @@ type Job =
   | { kind: 'read'; path: string; keep: boolean }
   | { kind: 'check'; paths: string[]; check: StructureCheck }
   | { kind: 'columns'; path: string }
-  | { kind: 'json'; path: string; siteUrl?: string; head: string[] };
+  | { kind: 'json'; path: string; siteUrl?: string; head: string[]; cities: boolean };
 export type LoadJob = Job & { id: number };
-/** What a job gave: the files read, and what a check made of them (tables, prices, the `head` fields of a JSON file), or why they fail it (`error`). */
-type JobResult = { files: FileRead[]; tables?: Table[]; prices?: PriceTables; head?: Record<string, unknown>; error?: string };
+/** What a job gave: the files read, and what a check made of them (tables, prices, the `head` fields and the cities of a JSON file), or why they fail it (`error`). */
+type JobResult = { files: FileRead[]; tables?: Table[]; prices?: PriceTables; head?: Record<string, unknown>; cities?: IndexCities; error?: string };
 export type LoadReply = { id: number } & (JobResult | { failure: string });
 
 /** Files a worker read and checked: their xxh64 and bytes, and the tables the check made, or why it failed (`error`). */
@@ -106,13 +107,14 @@ export class LoadWorkers {
 
   /**
    * A JSON file read and hashed and taken as a JsonFile (json-file.ts, its site paths resolved
-   * against siteUrl when given): its xxh64, its bytes as served and the top-level fields named in
-   * `head`; or why it is not a JSON object (`error`).
+   * against siteUrl when given): its xxh64, its bytes as served, the top-level fields named in
+   * `head` and, with `cities`, where each of its cities lies in those bytes (price-index.json:
+   * indexCitiesOf); or why it is not such a JSON object (`error`).
    */
-  async json(path: string, siteUrl: string | undefined, head: string[]): Promise<{ xxh64: string; json?: { bytes: Buffer; head: Record<string, unknown> }; error?: string }> {
-    const r = await this.run({ kind: 'json', path, siteUrl, head });
+  async json(path: string, siteUrl: string | undefined, head: string[], cities: boolean): Promise<{ xxh64: string; json?: { bytes: Buffer; head: Record<string, unknown>; cities?: IndexCities }; error?: string }> {
+    const r = await this.run({ kind: 'json', path, siteUrl, head, cities });
     const [{ xxh64, bytes }] = r.files;
-    return { xxh64, json: bytes && { bytes: asBuffer(bytes), head: r.head! }, error: r.error };
+    return { xxh64, json: bytes && { bytes: asBuffer(bytes), head: r.head!, cities: r.cities }, error: r.error };
   }
 
   async close(): Promise<void> {

@@ -1,18 +1,18 @@
 /**
  * The page worker's thread (page-workers.ts): what a price page makes once per build and would
- * hold the event loop for, made here: the monthly history and the price index parsed and cut into
- * one JSON text per city, and the charts drawn (Observable Plot and linkedom are imported by this
- * thread only).
+ * hold the event loop for, made here: the monthly history read and each city found in it
+ * (cityTextsOf, never parsed whole: at 1,000,000 spaces it holds more than a string can), and the
+ * charts drawn (Observable Plot and linkedom are imported by this thread only).
  */
 import { parentPort } from 'node:worker_threads';
 import { xxh64Hex } from '../../contract/file-digests.ts';
+import { cityTextsOf } from '../loading/city-texts.ts';
+import { memberValue } from '../loading/json-spans.ts';
 import { readWhole } from '../loading/read-whole.ts';
 import type { ServedFileRef } from '../loading/served-files.ts';
 import { LOCALES, type Locale, type OptionType } from '../../contract/common.ts';
-import type { PriceIndexPayload } from '../../contract/market.ts';
-import type { PriceHistoryPayload } from '../../contract/research.ts';
 import { cityChart, formatMonth, historyChart, indexChart, indexFigures } from './charts.ts';
-import type { CityTexts, Names, PageJob, PageJobResult, PageReply } from './page-workers.ts';
+import type { Names, PageJob, PageJobResult, PageReply } from './page-workers.ts';
 
 const namer = (names: Names) => ({ city: (slug: string) => names.cities[slug] ?? slug, product: (t: OptionType) => names.products[t] ?? t });
 
@@ -27,7 +27,7 @@ class Damaged extends Error {
 function readChecked({ name, fd, xxh64 }: ServedFileRef): Buffer {
   let bytes: Buffer;
   try {
-    bytes = readWhole(fd);
+    bytes = readWhole(fd, Buffer.allocUnsafeSlow); // a buffer of its own, moved to the loading thread
   } catch (err) {
     throw new Damaged(name, `unreadable: ${(err as Error).message}`);
   }
@@ -35,33 +35,14 @@ function readChecked({ name, fd, xxh64 }: ServedFileRef): Buffer {
   return bytes;
 }
 
-const parsed = <T>(bytes: Uint8Array): T => JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as T;
-
-function cutPerCity(cities: { city: { slug: string } }[]): CityTexts {
-  const texts = cities.map((c) => Buffer.from(JSON.stringify(c)));
-  const offsets = new Uint32Array(texts.length + 1);
-  texts.forEach((t, i) => { offsets[i + 1] = offsets[i] + t.length; });
-  return { slugs: cities.map((c) => c.city.slug), offsets, bytes: new Uint8Array(Buffer.concat(texts)) };
-}
-
-const buffersOf = (texts: CityTexts) => [texts.offsets.buffer as ArrayBuffer, texts.bytes.buffer as ArrayBuffer];
-
 function run(job: PageJob): { result: PageJobResult; transfer: ArrayBuffer[] } {
   switch (job.kind) {
     case 'history': {
-      const history = parsed<PriceHistoryPayload>(readChecked(job.file));
-      const texts = cutPerCity(history.cities);
-      const monthLabels = Object.fromEntries(LOCALES.map((l) => [l, history.months.map((m) => formatMonth(l, m))])) as Record<Locale, string[]>;
-      return { result: { months: history.months, monthLabels, texts }, transfer: buffersOf(texts) };
-    }
-    case 'price-index': {
-      const { methodologyUrl, cities } = parsed<PriceIndexPayload>(job.bytes);
-      const texts = cutPerCity(cities);
-      const published = Uint8Array.from(cities, (c) => (c.published ? 1 : 0));
-      return {
-        result: { methodologyUrl, texts, countryCodes: cities.map((c) => c.countryCode), currencies: cities.map((c) => c.currency), published },
-        transfer: [...buffersOf(texts), published.buffer as ArrayBuffer],
-      };
+      const bytes = readChecked(job.file);
+      const texts = cityTextsOf(bytes);
+      const months = memberValue(bytes, 'months') as string[];
+      const monthLabels = Object.fromEntries(LOCALES.map((l) => [l, months.map((m) => formatMonth(l, m))])) as Record<Locale, string[]>;
+      return { result: { months, monthLabels, texts }, transfer: [texts.spans.buffer as ArrayBuffer, bytes.buffer as ArrayBuffer] };
     }
     case 'index-chart': {
       const figures = indexFigures(job.cities, job.text.locale, namer(job.names));

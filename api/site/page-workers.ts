@@ -1,13 +1,14 @@
 /**
- * A worker thread for the work a price page makes once per build (page-worker.ts): parsing the
- * monthly history (80 MB of JSON at 100,000 spaces) and the price index (7 MB) and drawing charts
- * took seconds of the event loop, during which every other request waited. Started when a page
- * first needs it.
+ * A worker thread for the work a price page makes once per build (page-worker.ts): cutting the
+ * monthly history (80 MB of JSON at 100,000 spaces, 640 MB at 1,000,000) into its cities and
+ * drawing charts took seconds of the event loop, during which every other request waited. Started
+ * when a page first needs it.
  */
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../contract/module-worker.ts';
 import type { Locale, OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
+import type { CityTexts } from '../loading/city-texts.ts';
 import type { ServedFileRef } from '../loading/served-files.ts';
 import { DamagedFileError } from '../loading/records.ts';
 import type { HistorySeries } from './charts.ts';
@@ -21,16 +22,11 @@ export type ChartJob =
 /** The names a chart writes, as the page's tables write them. */
 export interface Names { cities: Record<string, string>; products: Partial<Record<OptionType, string>> }
 
-/** A file of cities cut into one JSON text per city: city i's text is bytes[offsets[i]..offsets[i + 1]]. */
-export interface CityTexts { slugs: string[]; offsets: Uint32Array; bytes: Uint8Array }
+export type PageJob = { kind: 'history'; file: ServedFileRef } | ChartJob;
 
-export type PageJob = { kind: 'history'; file: ServedFileRef } | { kind: 'price-index'; bytes: Uint8Array } | ChartJob;
-
-/** The history cut per city, with its months and their labels in each locale. */
+/** The history's bytes with each city's place in them (CityTexts), its months and their labels in each locale. */
 export interface HistoryParts { months: string[]; monthLabels: Record<Locale, string[]>; texts: CityTexts }
-/** The price index cut per city, with what lists and groups its cities without parsing them. */
-export interface PriceIndexParts { methodologyUrl: string; texts: CityTexts; countryCodes: string[]; currencies: string[]; published: Uint8Array }
-export type PageJobResult = HistoryParts | PriceIndexParts | string | { html: string; greyed: number } | undefined;
+export type PageJobResult = HistoryParts | string | { html: string; greyed: number } | undefined;
 
 /** `damaged`: the file a job read is not the one published (DamagedFileError's fields) */
 export type PageReply = { id: number; result?: PageJobResult; error?: string; damaged?: { file: string; why: string } };

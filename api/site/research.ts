@@ -1,23 +1,24 @@
 /**
  * The research files as the pages and /api/price-index/cities/{city} read them: the monthly
- * history and the price index, each cut per city once per build on the page worker (parsing either
- * whole held the event loop: ~50 ms for the index at 100,000 spaces, ten times that at 1,000,000),
- * a city parsed from its own JSON text when it is shown.
+ * history and the price index, each found cut per city (the history once per build on the page
+ * worker, the index by the loader: parsing either whole held the event loop, ~50 ms for the index
+ * at 100,000 spaces, ten times that at 1,000,000), a city parsed from its own JSON text when it is shown.
  */
+import type { CityTexts } from '../loading/city-texts.ts';
 import type { LoadedBuild } from '../loading/load.ts';
 import type { Locale } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
 import type { PriceHistoryCity } from '../../contract/research.ts';
-import { onPageWorker, type CityTexts, type HistoryParts, type PriceIndexParts } from './page-workers.ts';
+import { onPageWorker, type HistoryParts } from './page-workers.ts';
 import { perBuild } from './per-build.ts';
 
 /** A city's value parsed from its text, undefined for a city the file does not hold. */
-function cityReader<T>({ slugs, offsets, bytes }: CityTexts): (slug: string) => T | undefined {
+function cityReader<T>({ slugs, spans, bytes }: CityTexts): (slug: string) => T | undefined {
   const at = new Map(slugs.map((slug, i) => [slug, i]));
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return (slug) => {
     const i = at.get(slug);
-    return i === undefined ? undefined : JSON.parse(buffer.toString('utf8', offsets[i], offsets[i + 1])) as T;
+    return i === undefined ? undefined : JSON.parse(buffer.toString('utf8', spans[2 * i], spans[2 * i + 1])) as T;
   };
 }
 
@@ -41,19 +42,18 @@ export function historyOf(build: LoadedBuild): Promise<History | undefined> {
 /** A city of the index as lists and groups take it, without its figures. */
 export interface IndexEntry { slug: string; countryCode: string; currency: string; published: boolean }
 
-/** The price index: its methodology's address, its cities in its order, and a city's entry. */
+/** The price index: its cities in its order, and a city's entry. */
 export interface PriceIndex {
-  methodologyUrl: string;
   entries: IndexEntry[];
   city(slug: string): PriceIndexCity | undefined;
 }
 
 /** The build's price index (price-index.json, as GET /api/price-index serves it). */
-export function priceIndexOf(build: LoadedBuild): Promise<PriceIndex> {
-  return perBuild(build, 'price-index', async () => {
-    const { methodologyUrl, texts, countryCodes, currencies, published } = await onPageWorker({ kind: 'price-index', bytes: build.priceIndexJson }) as PriceIndexParts;
-    const entries = texts.slugs.map((slug, i) => ({ slug, countryCode: countryCodes[i], currency: currencies[i], published: published[i] === 1 }));
-    return { methodologyUrl, entries, city: cityReader<PriceIndexCity>(texts) };
+export function priceIndexOf(build: LoadedBuild): PriceIndex {
+  return perBuild(build, 'price-index', () => {
+    const { slugs, spans, countryCodes, currencies, published } = build.priceIndexCities;
+    const entries = slugs.map((slug, i) => ({ slug, countryCode: countryCodes[i], currency: currencies[i], published: published[i] === 1 }));
+    return { entries, city: cityReader<PriceIndexCity>({ slugs, spans, bytes: build.priceIndexJson }) };
   });
 }
 

@@ -1,9 +1,9 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { FALLBACK_LOCALE } from '../../contract/common.ts';
 import { citationPath } from '../http/citation.ts';
 import type { LoadedBuild } from '../loading/load.ts';
 import { perBuild } from './per-build.ts';
 import { priceIndexOf, type PriceIndex } from './research.ts';
+import { eachInTurns } from './turns.ts';
 import { indexCountryPaths, pricesPagePaths } from './views.ts';
 
 /** A list read by position: the site's paths are too many at 1,000,000 spaces to copy into one array. */
@@ -19,7 +19,7 @@ export interface PathList {
  */
 export function sitePaths(build: LoadedBuild): Promise<PathList> {
   return perBuild(build, 'site-paths', async () => {
-    const head = await listed(headPaths(build, await priceIndexOf(build), await indexCountryPaths(build, FALLBACK_LOCALE)));
+    const head = await listed(headPaths(build, priceIndexOf(build), await indexCountryPaths(build, FALLBACK_LOCALE)));
     const { slugs } = build.engine;
     const after = (path: string) => path.slice(FALLBACK_LOCALE.length + 1);
     return {
@@ -29,14 +29,9 @@ export function sitePaths(build: LoadedBuild): Promise<PathList> {
   });
 }
 
-/** Paths made between two turns of the event loop: at 1,000,000 spaces the places and operators alone are ~100,000. */
-const PATHS_PER_TURN = 2_000;
-
 async function listed(paths: Iterable<string>): Promise<string[]> {
   const list: string[] = [];
-  for (const path of paths) {
-    if (list.push(path) % PATHS_PER_TURN === 0) await nextTurn();
-  }
+  await eachInTurns(paths, (path) => list.push(path));
   return list;
 }
 

@@ -17,7 +17,7 @@ import type { HistorySeries } from './charts.ts';
 import { onPageWorker } from './page-workers.ts';
 import { hasHistory, historyOf, priceIndexOf, type History } from './research.ts';
 import type { Names } from './page-workers.ts';
-import { cityName, namedCity } from './city-names.ts';
+import { cityNamer, type CityNamer } from './city-names.ts';
 import { formView, spaceEnquiryPath } from './enquiry-form.ts';
 import { markdownToHtml } from './markdown.ts';
 import { bibtex, bulkFiles, describeRelease, readReleasePackage } from './releases.ts';
@@ -309,37 +309,48 @@ function priceIndexLinks(ctx: ViewContext, withHistory = false): DataLink[] {
   ];
 }
 
-function figureNames(ctx: ViewContext) {
+/** How a page's figures name cities and desk products. */
+interface FigureNames {
+  /** a city by its slug alone */
+  city(slug: string): string;
+  /** a city as a place or rate names it */
+  named: CityNamer;
+  product(type: OptionType): string;
+}
+
+async function figureNames(ctx: ViewContext): Promise<FigureNames> {
   const { engine } = ctx.build;
+  const named = await cityNamer(ctx.build, ctx.locale);
   return {
-    city: (slug: string) => cityName(ctx.build, ctx.locale, { slug, name: engine.label('city', slug, ctx.locale) }),
-    product: (type: OptionType) => engine.label('pricingOptionType', type, ctx.locale),
+    city: (slug) => named({ slug, name: engine.label('city', slug, ctx.locale) }),
+    named,
+    product: (type) => engine.label('pricingOptionType', type, ctx.locale),
   };
 }
 
 /** The market rates of every city, a page of them at a time, each with its price page. */
-export function pricesView(ctx: ViewContext): PageView | undefined {
+export async function pricesView(ctx: ViewContext): Promise<PageView | undefined> {
   const file = ctx.build.marketRates[ctx.locale];
   const page = { kind: 'prices' } as const;
   const paged = pageOf(file.cities, ctx.page, PRICES_CITIES_PER_PAGE, pathOf(ctx, page));
   if (!paged) return undefined;
+  const names = await figureNames(ctx);
   return {
     template: 'prices',
     page,
     pageNumber: paged.page,
     data: {
       ratesAsOf: file.asOf,
-      cities: paged.items.map((c) => ({ ...c, name: cityName(ctx.build, ctx.locale, c.rates.city), path: pathOf(ctx, { kind: 'prices', city: c.rates.city }) })),
+      cities: paged.items.map((c) => ({ ...c, name: names.named(c.rates.city), path: pathOf(ctx, { kind: 'prices', city: c.rates.city }) })),
       paged,
-      optionName: figureNames(ctx).product,
+      optionName: names.product,
     },
     dataLinks: [apiLink(ctx, '/v1/market/rates'), ...priceIndexLinks(ctx)],
   };
 }
 
 /** The names of the cities and products a chart of these cities writes, as the tables write them. */
-function chartNames(ctx: ViewContext, cities: PriceIndexCity[]): Names {
-  const names = figureNames(ctx);
+function chartNames(names: FigureNames, cities: PriceIndexCity[]): Names {
   const types = new Set(cities.flatMap((c) => (c.byType ?? []).map((b) => b.optionType)));
   return {
     cities: Object.fromEntries(cities.map((c) => [c.city.slug, names.city(c.city.slug)])),
@@ -350,14 +361,16 @@ function chartNames(ctx: ViewContext, cities: PriceIndexCity[]): Names {
 /** A city's market rates, its price index figures and their chart. */
 export async function cityPricesView(ctx: ViewContext): Promise<PageView | undefined> {
   const rates = ctx.build.marketRates[ctx.locale].cities.find((c) => c.rates.city.slug === ctx.params.city);
-  const indexCity = (await priceIndexOf(ctx.build)).city(ctx.params.city);
+  const indexCity = priceIndexOf(ctx.build).city(ctx.params.city);
   if (!rates && !indexCity) return undefined;
   const history = await historyOf(ctx.build);
   const historyCity = history?.city(ctx.params.city);
-  const city = namedCity(ctx.build, ctx.locale, rates?.rates.city ?? indexCity!.city);
+  const names = await figureNames(ctx);
+  const rated = rates?.rates.city ?? indexCity!.city;
+  const city = { slug: rated.slug, name: names.named(rated) };
   const t = STRINGS[ctx.locale];
   const chart = indexCity && await perBuild(ctx.build, `city-chart|${ctx.locale}|${city.slug}`, () => onPageWorker({
-    kind: 'city-chart', city: indexCity, names: chartNames(ctx, [indexCity]),
+    kind: 'city-chart', city: indexCity, names: chartNames(names, [indexCity]),
     text: { ariaLabel: t.chartCityCaption(city.name), locale: ctx.locale, currency: indexCity.currency },
   }) as Promise<string | undefined>);
   return {
@@ -366,10 +379,10 @@ export async function cityPricesView(ctx: ViewContext): Promise<PageView | undef
     data: {
       city,
       rates: rates?.rates,
-      indexCity: indexCity && indexRows(ctx, indexCity),
+      indexCity: indexCity && indexRows(ctx, names, indexCity),
       chart,
       cityPath: cityPath(ctx, city.slug),
-      optionName: figureNames(ctx).product,
+      optionName: names.product,
       priceIndexPath: pathOf(ctx, { kind: 'price-index' }),
       history: historyCity && await cityHistory(ctx, historyCity, history!),
     },
@@ -378,8 +391,7 @@ export async function cityPricesView(ctx: ViewContext): Promise<PageView | undef
 }
 
 /** A city of the index as table rows: all desk products, then each product. */
-function indexRows(ctx: ViewContext, c: PriceIndexCity) {
-  const names = figureNames(ctx);
+function indexRows(ctx: ViewContext, names: FigureNames, c: PriceIndexCity) {
   const row = (product: OptionType | 'all', f: Omit<PriceIndexCity, 'city' | 'countryCode' | 'currency' | 'byType' | 'flag'>) => ({
     product,
     productName: product === 'all' ? STRINGS[ctx.locale].allDesks : names.product(product),
@@ -407,7 +419,7 @@ export interface HistoryTable {
 /** A city's history: overall and each product as series, a row per month. */
 async function cityHistory(ctx: ViewContext, c: PriceHistoryCity, history: History) {
   const t = STRINGS[ctx.locale];
-  const names = figureNames(ctx);
+  const names = await figureNames(ctx);
   const series: (HistorySeries & { key: string })[] = [
     { key: 'all', name: t.allDesks, points: c.points },
     ...c.byType.filter((b) => b.points.some((p) => p.published)).map((b) => ({ key: b.optionType, name: names.product(b.optionType), points: b.points })),
@@ -428,7 +440,7 @@ async function cityHistory(ctx: ViewContext, c: PriceHistoryCity, history: Histo
 /** The overall history of a page of one country's cities: a chart of their series, a row per city. */
 async function countryHistory(ctx: ViewContext, history: History, slugs: string[], key: string) {
   const t = STRINGS[ctx.locale];
-  const names = figureNames(ctx);
+  const names = await figureNames(ctx);
   const cities = slugs.map((slug) => history.city(slug)).filter((c) => c !== undefined);
   const withFigures = cities.filter((c) => c.points.some((p) => p.published));
   const cityPricesPath = (c: PriceHistoryCity) => pathOf(ctx, { kind: 'prices', city: c.city });
@@ -472,7 +484,7 @@ async function releaseOf(ctx: ViewContext) {
 /** The index's cities by country, in the geo file's order of countries; made once per build and locale. */
 function indexCountries(build: LoadedBuild, locale: Locale) {
   return perBuild(build, `index-countries|${locale}`, async () => {
-    const byCode = groupBy((await priceIndexOf(build)).entries, (c) => c.countryCode);
+    const byCode = groupBy(priceIndexOf(build).entries, (c) => c.countryCode);
     return build.geo[locale].countries.filter((c) => byCode.has(c.code)).map((c) => ({ country: slugName(c), code: c.code, cities: byCode.get(c.code)! }));
   });
 }
@@ -518,18 +530,19 @@ export async function priceIndexCountryView(ctx: ViewContext): Promise<PageView 
   const page: CitationPage = { kind: 'price-index', country: entry.country };
   const paged = pageOf(entry.cities, ctx.page, INDEX_CITIES_PER_PAGE, pathOf(ctx, page));
   if (!paged) return undefined;
-  const index = await priceIndexOf(ctx.build);
+  const index = priceIndexOf(ctx.build);
   const pageCities = paged.items.map((c) => index.city(c.slug)!);
   const { asOf } = ctx.build.priceIndexHead;
   const history = await historyOf(ctx.build);
   const t = STRINGS[ctx.locale];
+  const names = await figureNames(ctx);
   const key = `${entry.country.slug}|${paged.page}`;
   const charts = await perBuild(ctx.build, `index-charts|${ctx.locale}|${key}`, () => {
     const currencies = [...new Set(pageCities.filter((c) => c.published).map((c) => c.currency))];
     return Promise.all(currencies.map(async (currency) => {
       const cities = pageCities.filter((c) => c.currency === currency);
       const text = { ariaLabel: t.chartIndexCaption(currency), locale: ctx.locale, currency };
-      const svg = await onPageWorker({ kind: 'index-chart', cities, names: chartNames(ctx, cities), text }) as string;
+      const svg = await onPageWorker({ kind: 'index-chart', cities, names: chartNames(names, cities), text }) as string;
       return { currency, caption: t.chartIndexCaption(currency), svg };
     }));
   });
@@ -542,7 +555,7 @@ export async function priceIndexCountryView(ctx: ViewContext): Promise<PageView 
       indexAsOf: asOf,
       charts,
       paged,
-      cities: pageCities.map((c) => indexRows(ctx, c)),
+      cities: pageCities.map((c) => indexRows(ctx, names, c)),
       priceIndexPath: pathOf(ctx, { kind: 'price-index' }),
       history: history && await countryHistory(ctx, history, paged.items.map((c) => c.slug), key),
     },

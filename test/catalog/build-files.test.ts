@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { BuildLoadError, loadBuild } from '../../api/loading/load.ts';
+import { ndjsonLines } from '../../api/loading/ndjson.ts';
 import { encodeLineIndex, LINE_INDEX_FILE, lineIndexOf, type LineIndex } from '../../contract/line-index.ts';
 import { LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
 import { removeDir, writeBuildFixture, type FixtureOptions } from '../support/build-fixture.ts';
@@ -14,6 +15,12 @@ import { SITE } from '../support/app.ts';
 const dirs: string[] = [];
 after(async () => { for (const d of dirs) await removeDir(d); });
 
+/** Bytes in memory of their own, as a load worker reads a file. */
+const ownCopy = (bytes: Buffer) => {
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
+};
 const refused = (pattern: RegExp) => (e: Error) => e instanceof BuildLoadError && pattern.test(e.message);
 
 describe('build files made for loading', () => {
@@ -58,6 +65,20 @@ describe('build files made for loading', () => {
       dirs.push(f.dir);
       await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(message));
     }
+  });
+
+  it('reads a line index in place, each line\'s first site path beside it, and refuses site paths out of order', () => {
+    const lines = ['{"url":"/a","images":[{"url":"/b"}]}', 'null', '{"webUrl":"/c"}'].map((l) => `${l}\n`).join('');
+    const bytes = Buffer.from(lines);
+    // as a load worker reads it: a buffer of its own, so the float64s are aligned
+    const index = ownCopy(encodeLineIndex(lineIndexOf(bytes)));
+    const decoded = ndjsonLines(bytes, index, 'markers.en.ndjson', true);
+    assert.equal(decoded.starts.buffer, index.buffer, 'the starts are a view of the index file\'s bytes, not a copy');
+    assert.equal(decoded.sitePaths.buffer, index.buffer);
+    assert.deepEqual([...decoded.firstSitePath], [0, 2, 2, 3]);
+    const swapped = lineIndexOf(bytes);
+    [swapped.sitePaths[0], swapped.sitePaths[1]] = [swapped.sitePaths[1], swapped.sitePaths[0]];
+    assert.throws(() => ndjsonLines(bytes, ownCopy(encodeLineIndex(swapped)), 'markers.en.ndjson', true), /markers\.en\.ndjson: its line index does not fit it: site path 1 \(at byte \d+\) is not one/);
   });
 
   it('rejects a marker that disagrees with its listing\'s coordinates', async () => {

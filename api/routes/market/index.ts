@@ -8,7 +8,7 @@ import { CACHE } from '../../http/headers.ts';
 import { defineRoute } from '../../http/route.ts';
 import { requestKey } from '../../http/response-cache.ts';
 import { MIN_SAMPLE_SIZE } from '../../../contract/rules.ts';
-import { namedCity } from '../../site/city-names.ts';
+import { cityNamer } from '../../site/city-names.ts';
 import { perBuild } from '../../site/per-build.ts';
 
 const MarketRatesQuerySchema = z.object({
@@ -67,9 +67,10 @@ export const marketRatesRoute = defineRoute({
   cache: CACHE.market,
   cacheKey: requestKey,
   rateLimit: 'read',
-  handler: ({ query: q, build, cite }) => {
+  handler: async ({ query: q, build, cite }) => {
     const { json, city } = selectRates(build, q);
     // cited by its page's title, which names the country of a city whose name another city shares
-    return { json: envelopeJson(json, { citation: cite(q.locale, { kind: 'prices', city: city && namedCity(build, q.locale, city) }) }) };
+    const named = city && { slug: city.slug, name: (await cityNamer(build, q.locale))(city) };
+    return { json: envelopeJson(json, { citation: cite(q.locale, { kind: 'prices', city: named }) }) };
   },
 });

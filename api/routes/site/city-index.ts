@@ -40,13 +40,12 @@ export const cityIndexRoute = defineRoute({
   cacheKey: requestKey,
   rateLimit: 'read',
   handler: async ({ params, query, build, cite }) => {
-    const index = await priceIndexOf(build);
-    const city = index.city(params.city);
+    const city = priceIndexOf(build).city(params.city);
     if (!city) throw new ApiError('NOT_FOUND', `The price index holds no city with slug "${params.city}".`);
     const history = await historyOf(build);
-    const { asOf } = build.priceIndexHead;
+    const { asOf, methodologyUrl } = build.priceIndexHead;
     return {
-      data: { asOf, methodologyUrl: index.methodologyUrl, city, months: history?.months ?? [], history: history?.city(params.city) },
+      data: { asOf, methodologyUrl, city, months: history?.months ?? [], history: history?.city(params.city) },
       meta: { citation: cite(query.locale ?? 'en', { kind: 'prices', city: city.city }, { asOf: build.priceIndexHead.asOf, release: build.manifest.releaseId }) },
     };
   },
