@@ -15,7 +15,7 @@ import { eta, localeFormat } from './html-templates.ts';
 import { cityChart, formatMonth, historyChart, indexChart, indexFigures } from './charts.ts';
 import type { Names, PageJob, PageJobResult, PageReply } from './page-workers.ts';
 import type { PriceHistoryCity } from '../../contract/research.ts';
-import type { HistoryOverall } from './research.ts';
+import type { HistoryOverall } from './page-workers.ts';
 
 const namer = (names: Names) => ({ city: (slug: string) => names.cities[slug] ?? slug, product: (t: OptionType) => names.products[t] ?? t });
 

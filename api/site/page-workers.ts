@@ -12,7 +12,7 @@ import type { CityTexts } from '../loading/city-texts.ts';
 import type { ServedFileRef } from '../loading/served-files.ts';
 import { DamagedFileError } from '../loading/records.ts';
 import type { HistorySeries } from './charts.ts';
-import type { HistoryOverall } from './research.ts';
+import type { PriceHistoryCity } from '../../contract/research.ts';
 
 interface ChartText { ariaLabel: string; locale: Locale; currency: string }
 /** The charts the worker draws. */
@@ -31,6 +31,8 @@ export type PageJob = { kind: 'history'; file: ServedFileRef } | { kind: 'histor
 
 /** The history's bytes with each city's place in them (CityTexts), its months and their labels in each locale. */
 export interface HistoryParts { months: string[]; monthLabels: Record<Locale, string[]>; texts: CityTexts }
+/** A city's overall series, without its products' (what a page of many cities shows). */
+export type HistoryOverall = Pick<PriceHistoryCity, 'city' | 'currency' | 'points'>;
 export type PageJobResult = HistoryParts | HistoryOverall[] | string | { html: string; greyed: number } | undefined;
 
 /** `damaged`: the file a job read is not the one published (DamagedFileError's fields) */

@@ -9,7 +9,7 @@ import type { LoadedBuild } from '../loading/load.ts';
 import type { Locale } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
 import type { PriceHistoryCity } from '../../contract/research.ts';
-import { onPageWorker, type HistoryParts } from './page-workers.ts';
+import { onPageWorker, type HistoryOverall, type HistoryParts } from './page-workers.ts';
 import { perBuild } from './per-build.ts';
 
 /** A city's JSON text, undefined for a city the file does not hold. */
@@ -30,9 +30,6 @@ function cityReader<T>(texts: CityTexts): (slug: string) => T | undefined {
     return t === undefined ? undefined : JSON.parse(t) as T;
   };
 }
-
-/** A city's overall series, without its products' (what a page of many cities shows). */
-export type HistoryOverall = Pick<PriceHistoryCity, 'city' | 'currency' | 'points'>;
 
 /** The monthly history: its months, their labels, and a city's series. */
 export interface History {
