@@ -150,8 +150,8 @@ create or replace macro fallback_locale() as ${sqlText(FALLBACK_LOCALE)};`;
  * DuckDB's memory in a build grows with its input, not with the machine: DUCKDB_MEMORY_PER_INPUT_BYTE
  * times the snapshot's size on disk, at least DUCKDB_MEMORY_FLOOR_MB, at most half the machine;
  * beyond it DuckDB spills to the build's spill directory. Not one fixed budget: some operators of
- * the models do not spill (the history's range join), and at 1,000,000 spaces (3.2 GB of input)
- * 1.5 GB failed in int_offers__monthly, where half of a 24 GB machine built (642 s, peak 16.2 GB).
+ * the models did not spill (the history's range join, a streamed list filter since), and at 1,000,000
+ * spaces (3.2 GB of input) 1.5 GB failed in int_offers__monthly, where half of a 24 GB machine built (642 s, peak 16.2 GB).
  * At 100,000 spaces (316 MB) the floor holds: DuckDB spills about 1.5 GB and the build peaks at
  * 2.85 GB instead of 3.22 GB with half the machine.
  */

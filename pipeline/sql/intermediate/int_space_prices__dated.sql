@@ -13,21 +13,29 @@ with offers as (
   from int_offers__monthly
 ),
 
+-- the cheapest price and what goes with it from one arg_min (its key begins with the price): one
+-- aggregate state per group instead of a min and an arg_min each
 desk_prices as (
-  select history_month, space_id, option_type as product_type, min(monthly_price_per_desk) as unit_price,
-    arg_min(observed_at, (monthly_price_per_desk, -epoch(observed_at))) as observed_at, option_type as priced_type,
-  from offers
-  where monthly_price_per_desk is not null
-  group by history_month, space_id, option_type
+  select history_month, space_id, option_type as product_type, cheapest.unit_price, cheapest.observed_at, option_type as priced_type,
+  from (
+    select history_month, space_id, option_type,
+      arg_min({'unit_price': monthly_price_per_desk, 'observed_at': observed_at}, (monthly_price_per_desk, -epoch(observed_at))) as cheapest,
+    from offers
+    where monthly_price_per_desk is not null
+    group by history_month, space_id, option_type
+  )
 ),
 
 overall_prices as (
-  select history_month, space_id, 'all' as product_type, min(monthly_price_per_desk) as unit_price,
-    arg_min(observed_at, (monthly_price_per_desk, -epoch(observed_at))) as observed_at,
-    arg_min(option_type, (monthly_price_per_desk, -epoch(observed_at), option_type_rank(option_type))) as priced_type,
-  from offers
-  where monthly_price_per_desk is not null
-  group by history_month, space_id
+  select history_month, space_id, 'all' as product_type, cheapest.unit_price, cheapest.observed_at, cheapest.priced_type,
+  from (
+    select history_month, space_id,
+      arg_min({'unit_price': monthly_price_per_desk, 'observed_at': observed_at, 'priced_type': option_type},
+        (monthly_price_per_desk, -epoch(observed_at), option_type_rank(option_type))) as cheapest,
+    from offers
+    where monthly_price_per_desk is not null
+    group by history_month, space_id
+  )
 ),
 
 per_use_prices as (
