@@ -21,8 +21,9 @@ const MAGIC = 'DASG';
 export const SUGGEST_SHORT_PREFIX = 4;
 
 /**
- * A longer prefix of some word whose words' postings reach this many names has its answer in the
- * file too, typo matches included: walking its postings would cost with the catalogue, not the answer.
+ * A longer prefix of some word whose walk visits this many postings (of the words it matches,
+ * exactly or by a typo) has its answer in the file too: walking them per request would cost with
+ * the catalogue, not the answer.
  */
 export const SUGGEST_HEAVY_POSTINGS = 500;
 
@@ -49,7 +50,7 @@ export interface SuggestIndexData {
   deletionWords: Int32Array;
   /**
    * The one-token queries answered here, sorted: every prefix shorter than SUGGEST_SHORT_PREFIX of
-   * some word, and the longer prefixes reaching SUGGEST_HEAVY_POSTINGS
+   * some word, and the longer ones whose walk visits SUGGEST_HEAVY_POSTINGS postings
    */
   answeredPrefixes: string[];
   /** how many entries match each answered prefix, and the best MAX_SUGGEST_LIMIT of them (ranks, best first) */

@@ -213,15 +213,25 @@ export class SuggestMatcher {
     return typos;
   }
 
-  /** The best `limit` entries for the query tokens `qs` (at least one), and how many entries matched, by walking the postings of their words. */
-  walk(qs: readonly string[], limit: number): SuggestResult {
+  private nextStamp(): number {
     if (this.stamp === 0x7fffffff) {
       for (const a of this.wordStamp) a.fill(0);
       this.nameStamp.fill(0);
       this.entryStamp.fill(0);
       this.stamp = 0;
     }
-    const stamp = ++this.stamp;
+    return ++this.stamp;
+  }
+
+  /** How many postings a walk for the one-token query `t` visits: those of the words it matches, exactly or by a typo. */
+  postingsWalked(t: string): number {
+    this.matchWords(t, 0, this.nextStamp());
+    return this.slotNames;
+  }
+
+  /** The best `limit` entries for the query tokens `qs` (at least one), and how many entries matched, by walking the postings of their words. */
+  walk(qs: readonly string[], limit: number): SuggestResult {
+    const stamp = this.nextStamp();
     // The token whose words occur in the fewest names drives; each of those names is then checked
     // against every token through its own few words (one token: the words' tiers are the names').
     let driver = 0;

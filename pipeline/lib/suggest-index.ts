@@ -102,8 +102,8 @@ export function buildSuggestIndex(sources: SuggestSource[]): { ranked: SuggestSo
     answeredPrefixes: [], answerTotal: new Int32Array(0), answerTopStart: new Int32Array(1), answerTop: new Int32Array(0),
   };
   // The answered prefixes' answers are the walks the API would otherwise do (typo matches included).
-  const answeredPrefixes = prefixesToAnswer(words, postings.start);
   const matcher = new SuggestMatcher(index);
+  const answeredPrefixes = prefixesToAnswer(words, matcher);
   const answers = answeredPrefixes.map((p) => matcher.walk([p], MAX_SUGGEST_LIMIT));
   const tops = lists(answers.map((a) => a.ranks));
   return {
@@ -112,8 +112,8 @@ export function buildSuggestIndex(sources: SuggestSource[]): { ranked: SuggestSo
   };
 }
 
-/** Every prefix of a word shorter than SUGGEST_SHORT_PREFIX, and every longer one whose words' postings reach SUGGEST_HEAVY_POSTINGS; sorted. */
-function prefixesToAnswer(words: string[], postingStart: Int32Array): string[] {
+/** Every prefix of a word shorter than SUGGEST_SHORT_PREFIX, and every longer one whose walk visits SUGGEST_HEAVY_POSTINGS postings; sorted. */
+function prefixesToAnswer(words: string[], matcher: SuggestMatcher): string[] {
   const found: string[] = [];
   const longest = words.reduce((n, w) => Math.max(n, w.length), 0);
   for (let length = 1; length <= longest; length++) {
@@ -126,7 +126,7 @@ function prefixesToAnswer(words: string[], postingStart: Int32Array): string[] {
       const p = words[w].slice(0, length);
       let end = w;
       while (end < words.length && words[end].startsWith(p)) end++;
-      if (length < SUGGEST_SHORT_PREFIX || postingStart[end] - postingStart[w] >= SUGGEST_HEAVY_POSTINGS) found.push(p);
+      if (length < SUGGEST_SHORT_PREFIX || matcher.postingsWalked(p) >= SUGGEST_HEAVY_POSTINGS) found.push(p);
       w = end;
     }
   }
