@@ -54,8 +54,11 @@ export const DEFAULT_DIST_DIR = 'dist';
  * by its content and may be older than the build.
  * 12: every research file (RELEASE_FILES) has its gzip and brotli encodings beside it, listed in
  * the manifest (`price-history.json.gz`, `.br`: contract/research.ts PRECOMPRESSED).
+ * 13: suggest-index.bin answers the heavy prefixes too (SUGGEST_HEAVY_POSTINGS, typo matches
+ * included) beside the short ones: `answeredPrefixes`, `answerTotal`, `answerTopStart`, `answerTop`
+ * in place of `shortPrefixes`, `shortTotal`, `shortTopStart`, `shortTop`.
  */
-export const BUILD_FORMAT_VERSION = 12;
+export const BUILD_FORMAT_VERSION = 13;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),

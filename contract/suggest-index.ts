@@ -20,6 +20,13 @@ const MAGIC = 'DASG';
 /** Prefixes shorter than this allow no typo and match too many names to walk: their answers are in the file. */
 export const SUGGEST_SHORT_PREFIX = 4;
 
+/**
+ * A longer prefix of some word whose walk visits this many postings (of the words it matches,
+ * exactly or by a typo) has its answer in the file too: walking them per request would cost with
+ * the catalogue, not the answer.
+ */
+export const SUGGEST_HEAVY_POSTINGS = 500;
+
 export interface SuggestIndexData {
   /** the distinct words, sorted */
   words: string[];
@@ -41,19 +48,22 @@ export interface SuggestIndexData {
    */
   deletionStart: Int32Array;
   deletionWords: Int32Array;
-  /** every prefix shorter than SUGGEST_SHORT_PREFIX of some word, sorted */
-  shortPrefixes: string[];
-  /** how many entries match each short prefix, and the best MAX_SUGGEST_LIMIT of them (ranks, ascending) */
-  shortTotal: Int32Array;
-  shortTopStart: Int32Array;
-  shortTop: Int32Array;
+  /**
+   * The one-token queries answered here, sorted: every prefix shorter than SUGGEST_SHORT_PREFIX of
+   * some word, and the longer ones whose walk visits SUGGEST_HEAVY_POSTINGS postings
+   */
+  answeredPrefixes: string[];
+  /** how many entries match each answered prefix, and the best MAX_SUGGEST_LIMIT of them (ranks, best first) */
+  answerTotal: Int32Array;
+  answerTopStart: Int32Array;
+  answerTop: Int32Array;
 }
 
 type Section = { [K in keyof SuggestIndexData]: SuggestIndexData[K] extends string[] ? 'text' : 'int32' };
 const SECTIONS: Section = {
   words: 'text', postingStart: 'int32', postingNames: 'int32', nameEntry: 'int32', nameWordStart: 'int32',
   nameWords: 'int32', weightStart: 'int32', deletionStart: 'int32', deletionWords: 'int32',
-  shortPrefixes: 'text', shortTotal: 'int32', shortTopStart: 'int32', shortTop: 'int32',
+  answeredPrefixes: 'text', answerTotal: 'int32', answerTopStart: 'int32', answerTop: 'int32',
 };
 const KEYS = Object.keys(SECTIONS) as (keyof SuggestIndexData)[];
 
@@ -159,15 +169,15 @@ function checkStructure(d: SuggestIndexData, entryCount: number): void {
       }
     }
   }
-  const prefixes = d.shortPrefixes.length;
+  const prefixes = d.answeredPrefixes.length;
   for (let p = 0; p < prefixes; p++) {
-    const s = d.shortPrefixes[p];
-    if (!s || s.length >= SUGGEST_SHORT_PREFIX || (p > 0 && !(d.shortPrefixes[p - 1] < s))) fail(`short prefix ${p} (${s}) out of order or too long`);
+    const s = d.answeredPrefixes[p];
+    if (!s || (p > 0 && !(d.answeredPrefixes[p - 1] < s))) fail(`answered prefix ${p} (${s}) empty or out of order`);
   }
-  if (d.shortTotal.length !== prefixes) fail(`${d.shortTotal.length} short totals for ${prefixes} prefixes`);
-  lists('short prefix answers', d.shortTopStart, d.shortTop, prefixes, entryCount, true);
+  if (d.answerTotal.length !== prefixes) fail(`${d.answerTotal.length} answer totals for ${prefixes} prefixes`);
+  lists('prefix answers', d.answerTopStart, d.answerTop, prefixes, entryCount, false);
   for (let p = 0; p < prefixes; p++) {
-    const top = d.shortTopStart[p + 1] - d.shortTopStart[p];
-    if (top > MAX_SUGGEST_LIMIT || top !== Math.min(d.shortTotal[p], MAX_SUGGEST_LIMIT)) fail(`short prefix ${d.shortPrefixes[p]}: ${top} answers for ${d.shortTotal[p]} matches`);
+    const top = d.answerTopStart[p + 1] - d.answerTopStart[p];
+    if (top > MAX_SUGGEST_LIMIT || top !== Math.min(d.answerTotal[p], MAX_SUGGEST_LIMIT)) fail(`answered prefix ${d.answeredPrefixes[p]}: ${top} answers for ${d.answerTotal[p]} matches`);
   }
 }

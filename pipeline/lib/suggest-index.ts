@@ -1,12 +1,14 @@
 /**
  * The autocomplete, built once per build (SUGGEST_FILES, contract/build.ts): the entries in rank
  * order (weight desc, kind, slug) as the endpoint returns them, per locale, and suggest-index.bin
- * (contract/suggest-index.ts), everything the API's lookups need already sorted and tabulated.
+ * (contract/suggest-index.ts), everything the API's lookups need already sorted and tabulated, and
+ * the answers of the prefixes too short or too common to walk per request.
  */
 import { SUGGEST_FILES } from '../../contract/build.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { SUGGEST_KINDS, MAX_SUGGEST_LIMIT, type Suggestion } from '../../contract/market.ts';
-import { decodeSuggestIndex, encodeSuggestIndex, SUGGEST_SHORT_PREFIX, type SuggestIndexData } from '../../contract/suggest-index.ts';
+import { decodeSuggestIndex, encodeSuggestIndex, SUGGEST_HEAVY_POSTINGS, SUGGEST_SHORT_PREFIX, type SuggestIndexData } from '../../contract/suggest-index.ts';
+import { SuggestMatcher } from '../../contract/suggest-search.ts';
 import type { BuildWriter } from './publish.ts';
 import { lineValidator } from './validate.ts';
 
@@ -93,29 +95,42 @@ export function buildSuggestIndex(sources: SuggestSource[]): { ranked: SuggestSo
   }
   const deletions = lists(blocks);
 
-  // Each short prefix: the entries of the names of the words it starts (a range of the sorted words).
-  const prefixes = [...new Set(words.flatMap((w) => Array.from({ length: Math.min(w.length, SUGGEST_SHORT_PREFIX - 1) }, (_, k) => w.slice(0, k + 1))))].sort(byCodeUnits);
-  const shortTotal = new Int32Array(prefixes.length);
-  const tops: number[][] = [];
-  let first = 0;
-  prefixes.forEach((p, k) => {
-    while (words[first] < p) first++;
-    const ranks = new Set<number>();
-    for (let w = first; w < words.length && words[w].startsWith(p); w++) for (const name of byWord.get(words[w])!) ranks.add(nameEntry[name]);
-    shortTotal[k] = ranks.size;
-    tops.push([...ranks].sort((a, b) => a - b).slice(0, MAX_SUGGEST_LIMIT));
-  });
-  const short = lists(tops);
-
+  const index: SuggestIndexData = {
+    words, postingStart: postings.start, postingNames: postings.items, nameEntry: Int32Array.from(nameEntry),
+    nameWordStart: nameWords.start, nameWords: nameWords.items, weightStart,
+    deletionStart: deletions.start, deletionWords: deletions.items,
+    answeredPrefixes: [], answerTotal: new Int32Array(0), answerTopStart: new Int32Array(1), answerTop: new Int32Array(0),
+  };
+  // The answered prefixes' answers are the walks the API would otherwise do (typo matches included).
+  const matcher = new SuggestMatcher(index);
+  const answeredPrefixes = prefixesToAnswer(words, matcher);
+  const answers = answeredPrefixes.map((p) => matcher.walk([p], MAX_SUGGEST_LIMIT));
+  const tops = lists(answers.map((a) => a.ranks));
   return {
     ranked,
-    data: {
-      words, postingStart: postings.start, postingNames: postings.items, nameEntry: Int32Array.from(nameEntry),
-      nameWordStart: nameWords.start, nameWords: nameWords.items, weightStart,
-      deletionStart: deletions.start, deletionWords: deletions.items,
-      shortPrefixes: prefixes, shortTotal, shortTopStart: short.start, shortTop: short.items,
-    },
+    data: { ...index, answeredPrefixes, answerTotal: Int32Array.from(answers, (a) => a.total), answerTopStart: tops.start, answerTop: tops.items },
   };
+}
+
+/** Every prefix of a word shorter than SUGGEST_SHORT_PREFIX, and every longer one whose walk visits SUGGEST_HEAVY_POSTINGS postings; sorted. */
+function prefixesToAnswer(words: string[], matcher: SuggestMatcher): string[] {
+  const found: string[] = [];
+  const longest = words.reduce((n, w) => Math.max(n, w.length), 0);
+  for (let length = 1; length <= longest; length++) {
+    // the words starting with one prefix are a run of the sorted words (shorter words are skipped)
+    for (let w = 0; w < words.length;) {
+      if (words[w].length < length) {
+        w++;
+        continue;
+      }
+      const p = words[w].slice(0, length);
+      let end = w;
+      while (end < words.length && words[end].startsWith(p)) end++;
+      if (length < SUGGEST_SHORT_PREFIX || matcher.postingsWalked(p) >= SUGGEST_HEAVY_POSTINGS) found.push(p);
+      w = end;
+    }
+  }
+  return found.sort(byCodeUnits);
 }
 
 /** Lists of numbers as one flat array and where each starts. */

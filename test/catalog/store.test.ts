@@ -194,7 +194,7 @@ describe('loadBuild', () => {
     assert.deepEqual(JSON.parse(w.finish().toString())[0], { kind: 'property', slug: 'tor-twelve', label: 'Tor Twelve' }, 'the fixture finds a space by its title');
     await build.close();
     const cases: [string, (b: Buffer) => Buffer, RegExp][] = [
-      ['suggest-index.bin', (b) => b.subarray(0, b.length - 8), /suggest-index\.bin: section shortTop is \d+ bytes, the file holds \d+/],
+      ['suggest-index.bin', (b) => b.subarray(0, b.length - 8), /suggest-index\.bin: section answerTop is \d+ bytes, the file holds \d+/],
       ['suggest-index.bin', (b) => Buffer.concat([Buffer.from('XXXX'), b.subarray(4)]), /suggest-index\.bin: not a suggest index/],
       // the first two words swapped: the binary searches would miss words
       ['suggest-index.bin', (b) => {

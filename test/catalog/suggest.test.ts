@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { suggestLines } from '../../api/loading/suggest.ts';
-import { MIN_TYPO_LENGTH, prefixDistance, SuggestIndex, tokens } from '../../api/catalog/suggest.ts';
+import { SuggestIndex } from '../../api/catalog/suggest.ts';
+import { MIN_TYPO_LENGTH, prefixDistance, tokens } from '../../contract/suggest-search.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { fold, foldedNames } from '../../contract/fold.ts';
-import type { Suggestion } from '../../contract/market.ts';
-import { decodeSuggestIndex, encodeSuggestIndex } from '../../contract/suggest-index.ts';
+import { MAX_SUGGEST_LIMIT, type Suggestion } from '../../contract/market.ts';
+import { decodeSuggestIndex, encodeSuggestIndex, SUGGEST_HEAVY_POSTINGS } from '../../contract/suggest-index.ts';
 import { buildSuggestIndex, suggestion, type SuggestSource } from '../../pipeline/lib/suggest-index.ts';
 
 const L = (en: string, de = en, es = en): Record<Locale, string> => ({ en, de, es });
@@ -48,6 +49,30 @@ const ENTRIES: SuggestSource[] = [
   entry('property', 'strasse-haus', L('Haus an der Straße'), 1),
 ];
 const index = indexOf(ENTRIES);
+
+/**
+ * The slugs of the entries matching `q`, best first, by the definition checked name by name: every
+ * query word is a prefix of some word of the name (tier 0) or, from MIN_TYPO_LENGTH characters, one
+ * edit away from a prefix (tier 1); one typo per query.
+ */
+function byDefinition(entries: SuggestSource[], q: string): string[] {
+  const tierOf = (name: string): number => {
+    const ws = tokens(name);
+    let typos = 0;
+    for (const t of tokens(q)) {
+      typos += Math.min(...ws.map((w) => {
+        const d = prefixDistance(t, w);
+        return d === 1 && t.length < MIN_TYPO_LENGTH ? 2 : d;
+      }));
+    }
+    return typos;
+  };
+  return entries
+    .map((e) => ({ e, tier: tierOf(e.label.en) }))
+    .filter((x) => x.tier <= 1)
+    .sort((a, b) => a.tier - b.tier || b.e.weight - a.e.weight || (a.e.slug < b.e.slug ? -1 : 1))
+    .map((x) => x.e.slug);
+}
 const slugs = (q: string, locale: Locale = 'en', limit = 8) => index.search(q, locale, limit).items.map((i) => i.slug);
 
 describe('fold', () => {
@@ -161,28 +186,41 @@ describe('SuggestIndex', () => {
       const entries = nameList.map((n, i) => entry('property', `s-${i}`, L(n), 1 + (i % 5)));
       const idx = indexOf(entries);
       for (const q of queries) {
-        // the definition: every query word is a prefix of some word of the name (tier 0) or, from
-        // MIN_TYPO_LENGTH characters, one edit away from a prefix (tier 1); one typo per query
-        const tierOf = (name: string): number => {
-          const ws = tokens(name);
-          let typos = 0;
-          for (const t of tokens(q)) {
-            const best = Math.min(...ws.map((w) => {
-              const d = prefixDistance(t, w);
-              return d === 1 && t.length < MIN_TYPO_LENGTH ? 2 : d;
-            }));
-            typos += best;
-          }
-          return typos;
-        };
-        const expected = entries
-          .map((e) => ({ e, tier: tierOf(e.label.en) }))
-          .filter((x) => x.tier <= 1)
-          .sort((a, b) => a.tier - b.tier || b.e.weight - a.e.weight || (a.e.slug < b.e.slug ? -1 : 1));
+        const expected = byDefinition(entries, q);
         const got = idx.search(q, 'en', 20);
         assert.equal(got.total, expected.length, `total for "${q}"`);
-        assert.deepEqual(got.items.map((i) => i.slug), expected.slice(0, 20).map((x) => x.e.slug), `order for "${q}"`);
+        assert.deepEqual(got.items.map((i) => i.slug), expected.slice(0, 20), `order for "${q}"`);
       }
     }), { seed: 20261122, numRuns: 300 });
+  });
+
+  it('answers a prefix common enough to be heavy from the file, typo matches and totals as a walk finds them', () => {
+    const offices = Array.from({ length: SUGGEST_HEAVY_POSTINGS }, (_, i) => entry('property', `office-${i}`, L(`Office ${i}`), 1 + (i % 5)));
+    const entries = [
+      ...offices,
+      entry('property', 'ofice-loft', L('Ofice Loft'), 1000), // a typo of offi… in the name
+      entry('city', 'offenbach', L('Offenbach'), 50), // offi one letter off offe…
+    ];
+    const { data } = buildSuggestIndex(entries);
+    // offe and ofic match few words exactly but office by a typo: their walks are as heavy
+    for (const p of ['offi', 'offic', 'office', 'offe', 'ofic']) assert.ok(data.answeredPrefixes.includes(p), `${p} answered`);
+    for (const p of ['offen', 'loft']) assert.ok(!data.answeredPrefixes.includes(p), `${p} walked`);
+
+    const idx = indexOf(entries);
+    for (const q of ['offi', 'Offic', 'OFFICE', 'office 1', 'ofice', 'offe', 'ofic', 'offen']) {
+      const expected = byDefinition(entries, q);
+      for (const limit of [1, 8, MAX_SUGGEST_LIMIT]) {
+        const got = idx.search(q, 'en', limit);
+        assert.equal(got.total, expected.length, `total for "${q}"`);
+        assert.deepEqual(got.items.map((i) => i.slug), expected.slice(0, limit), `order for "${q}", limit ${limit}`);
+      }
+    }
+    assert.equal(idx.search('offi', 'en', 8).total, SUGGEST_HEAVY_POSTINGS + 2);
+
+    // the request reads the file's answer, it does not walk the postings again
+    const k = data.answeredPrefixes.indexOf('offic');
+    const altered = { ...data, answerTotal: data.answerTotal.map((t, j) => (j === k ? 7 : t)) };
+    const lines = Object.fromEntries(LOCALES.map((l) => [l, { bytes: Buffer.alloc(0), starts: new Float64Array(0) }]));
+    assert.equal(new SuggestIndex(lines as Record<Locale, ReturnType<typeof suggestLines>>, altered).search('offic', 8).total, 7);
   });
 });
