@@ -23,8 +23,7 @@ function cityTextReader({ slugs, spans, bytes }: CityTexts): (slug: string) => s
 }
 
 /** A city's value parsed from its text, undefined for a city the file does not hold. */
-function cityReader<T>(texts: CityTexts): (slug: string) => T | undefined {
-  const text = cityTextReader(texts);
+function cityReader<T>(text: (slug: string) => string | undefined): (slug: string) => T | undefined {
   return (slug) => {
     const t = text(slug);
     return t === undefined ? undefined : JSON.parse(t) as T;
@@ -51,7 +50,7 @@ export function historyOf(build: LoadedBuild): Promise<History | undefined> {
       const found = slugs.map(text).filter((t) => t !== undefined);
       return found.length === 0 ? [] : await onPageWorker({ kind: 'history-overall', texts: found }) as HistoryOverall[];
     };
-    return { months, monthLabels, city: cityReader<PriceHistoryCity>(texts), overall };
+    return { months, monthLabels, city: cityReader<PriceHistoryCity>(text), overall };
   });
 }
 
@@ -69,7 +68,7 @@ export function priceIndexOf(build: LoadedBuild): PriceIndex {
   return perBuild(build, 'price-index', () => {
     const { slugs, spans, countryCodes, currencies, published } = build.priceIndexCities;
     const entries = slugs.map((slug, i) => ({ slug, countryCode: countryCodes[i], currency: currencies[i], published: published[i] === 1 }));
-    return { entries, city: cityReader<PriceIndexCity>({ slugs, spans, bytes: build.priceIndexJson }) };
+    return { entries, city: cityReader<PriceIndexCity>(cityTextReader({ slugs, spans, bytes: build.priceIndexJson })) };
   });
 }
 
