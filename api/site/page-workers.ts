@@ -4,8 +4,7 @@
  * drawing charts took seconds of the event loop, during which every other request waited. Started
  * when a page first needs it.
  */
-import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../../contract/module-worker.ts';
+import { JobWorker } from '../../contract/module-worker.ts';
 import type { Locale, OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
 import type { CityTexts } from '../loading/city-texts.ts';
@@ -38,46 +37,13 @@ export type PageJobResult = HistoryParts | HistoryOverall[] | string | { html: s
 /** `damaged`: the file a job read is not the one published (DamagedFileError's fields) */
 export type PageReply = { id: number; result?: PageJobResult; error?: string; damaged?: { file: string; why: string } };
 
-let worker: Worker | undefined;
-let next = 0;
-const pending = new Map<number, { resolve: (r: PageJobResult) => void; reject: (e: Error) => void }>();
-
-function started(): Worker {
-  if (worker) return worker;
-  const w = startModuleWorker(import.meta.url, 'page-worker');
-  w.on('message', ({ id, result, error, damaged }: PageReply) => {
-    const p = pending.get(id);
-    pending.delete(id);
-    if (damaged) p?.reject(new DamagedFileError(damaged.file, 'the file', damaged.why));
-    else if (error === undefined) p?.resolve(result);
-    else p?.reject(new Error(`page worker: ${error}`));
-  });
-  const fail = (err: Error) => {
-    if (worker !== w) return; // stopped: its jobs were refused then
-    worker = undefined;
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
-  };
-  w.on('error', fail);
-  w.on('exit', (code) => fail(new Error(`the page worker stopped (exit code ${code})`)));
-  return (worker = w);
-}
+const pageWorker = new JobWorker<PageJob, PageReply, PageJobResult>(import.meta.url, 'page-worker', ({ result, error, damaged }) => {
+  if (damaged) return new DamagedFileError(damaged.file, 'the file', damaged.why);
+  return error === undefined ? result : new Error(`page worker: ${error}`);
+});
 
 /** Runs a job on the page worker; bytes given are copied to it, the reply's buffers moved back. */
-export function onPageWorker(job: PageJob): Promise<PageJobResult> {
-  const w = started();
-  const id = next++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    w.postMessage({ id, job });
-  });
-}
+export const onPageWorker = (job: PageJob): Promise<PageJobResult> => pageWorker.run(job);
 
 /** Stops the worker (an app closing); a later job starts another. */
-export async function stopPageWorker(): Promise<void> {
-  const w = worker;
-  worker = undefined;
-  for (const p of pending.values()) p.reject(new Error('the page worker was stopped'));
-  pending.clear();
-  await w?.terminate();
-}
+export const stopPageWorker = (): Promise<void> => pageWorker.stop();
