@@ -72,13 +72,13 @@ describe('build files made for loading', () => {
     const bytes = Buffer.from(lines);
     // as a load worker reads it: a buffer of its own, so the float64s are aligned
     const index = ownCopy(encodeLineIndex(lineIndexOf(bytes)));
-    const decoded = ndjsonLines(bytes, index, 'markers.en.ndjson', true);
+    const decoded = ndjsonLines(bytes, index, 'markers.en.ndjson', 'objectOrNull');
     assert.equal(decoded.starts.buffer, index.buffer, 'the starts are a view of the index file\'s bytes, not a copy');
     assert.equal(decoded.sitePaths.buffer, index.buffer);
     assert.deepEqual([...decoded.firstSitePath], [0, 2, 2, 3]);
     const swapped = lineIndexOf(bytes);
     [swapped.sitePaths[0], swapped.sitePaths[1]] = [swapped.sitePaths[1], swapped.sitePaths[0]];
-    assert.throws(() => ndjsonLines(bytes, ownCopy(encodeLineIndex(swapped)), 'markers.en.ndjson', true), /markers\.en\.ndjson: its line index does not fit it: site path 1 \(at byte \d+\) is not one/);
+    assert.throws(() => ndjsonLines(bytes, ownCopy(encodeLineIndex(swapped)), 'markers.en.ndjson', 'objectOrNull'), /markers\.en\.ndjson: its line index does not fit it: site path 1 \(at byte \d+\) is not one/);
   });
 
   it('rejects a marker that disagrees with its listing\'s coordinates', async () => {
