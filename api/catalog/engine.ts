@@ -1,4 +1,4 @@
-import { compareLabelled, LABELLED_FACETS, type FacetLabels } from '../../contract/build.ts';
+import { CARD_FILES, compareLabelled, LABELLED_FACETS, type FacetLabels } from '../../contract/build.ts';
 import type { ListingColumnsData } from '../../contract/listing-columns.ts';
 import type { FacetsPayload, GeoPayload } from '../../contract/catalog.ts';
 import { BILLING_PERIODS, CURRENCIES, LOCALES, type Locale, type SlugName } from '../../contract/common.ts';
@@ -199,7 +199,10 @@ export class Engine {
 
   /** A locale's cards, markers and details, one line per listing (checked by api/loading/load.ts). */
   addListings(locale: Locale, l: LocaleListings) {
+    const { bytes, starts } = l.cards.parts;
     for (let i = 0; i < this.n; i++) {
+      // what rendering relies on: a card is an object (its fields go before its closing brace)
+      if (bytes[starts[2 * i]] !== ASCII.openBrace || bytes[starts[2 * i + 2] - 2] !== ASCII.closeBrace) throw new Error(`${CARD_FILES.parts}: lines ${2 * i + 1} and ${2 * i + 2} are not the beginning and end of a card`);
       if (isNullLine(l.markers, i) !== Number.isNaN(this.listings.lat[i])) throw new Error(`markers.${locale}.ndjson: the marker of ${this.slugs[i]} disagrees with its coordinates in listing-columns.bin`);
     }
     this.lines[locale] = l;
