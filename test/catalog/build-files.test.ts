@@ -52,13 +52,15 @@ describe('build files made for loading', () => {
   it('rejects a line index that does not fit its NDJSON file', async () => {
     const shifted = (file: string, shift: (index: LineIndex) => void): FixtureOptions => ({
       mutateBinary: (binary, files) => {
-        const index = lineIndexOf(Buffer.from(files.get(file)!));
+        const index = lineIndexOf(binary.get(file) ?? Buffer.from(files.get(file)!));
         shift(index);
         binary.set(LINE_INDEX_FILE(file), encodeLineIndex(index));
       },
     });
     for (const [opts, message] of [
-      [shifted('cards.en.ndjson', (x) => { x.starts[3] += 1; }), /cards\.en\.ndjson: its line index does not fit it: line 3 does not end with a newline/],
+      [shifted('card-parts.ndjson', (x) => { x.starts[3] += 1; }), /card-parts\.ndjson: its line index does not fit it: line 3 does not end with a newline/],
+      [shifted('card-parts.ndjson', (x) => { x.sitePaths[1] += 1; }), /card-parts\.ndjson: its line index does not fit it: site path 1 \(at byte \d+\) is not one/],
+      [shifted('card-texts.es.ndjson', (x) => { x.starts[5] -= 1; }), /card-texts\.es\.ndjson: its line index does not fit it: line 5 does not end with a newline/],
       [shifted('markers.de.ndjson', (x) => { x.sitePaths[2] += 1; }), /markers\.de\.ndjson: its line index does not fit it: site path 2 \(at byte \d+\) is not one/],
     ] as const) {
       const f = await writeBuildFixture(undefined, opts);

@@ -100,6 +100,23 @@ describe('loadBuild', () => {
     await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/card-texts\.de\.ndjson checksum mismatch/));
   });
 
+  it('holds the card parts, not the cards of each locale they were split from (left unread)', async () => {
+    const f = await writeBuildFixture();
+    dirs.push(f.dir);
+    const whole = await readFile(join(f.dir, 'cards.en.ndjson'), 'utf8');
+    await writeFile(join(f.dir, 'cards.en.ndjson'), 'damaged');
+    const b = await loadBuild(f.dir, { siteUrl: SITE });
+    try {
+      const first = JSON.parse(whole.split('\n')[0]);
+      const card = JSON.parse(b.engine.cardJson(0, 'en', {}));
+      assert.deepEqual(Object.keys(card).slice(0, Object.keys(first).length), Object.keys(first), 'the card begins with every field of its line, in order');
+      assert.equal(card.excerpt, first.excerpt);
+      assert.equal(b.engine.title(0, 'en'), first.title);
+    } finally {
+      await b.close();
+    }
+  });
+
   it('names the checksum when a damaged file fails to parse before its checksum is known', async () => {
     for (const name of ['listing-columns.bin', 'markers.es.ndjson', 'market-rates.json']) {
       const f = await writeBuildFixture();
