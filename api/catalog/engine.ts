@@ -332,32 +332,34 @@ export class Engine {
    * the filters (the price of an option type and the comparable price it sorts by, the distance).
    */
   writeCards(w: JsonBytes, indices: ArrayLike<number>, locale: Locale, f: Filters): void {
-    this.writeLines(w, indices, this.lines[locale].cards, locale, f, true);
+    this.writeLines(w, indices, locale, f, this.lines[locale].cards);
   }
 
   /** Writes the markers of listings `indices`, comma-separated, each with the price of the option type of f. */
   writeMarkers(w: JsonBytes, indices: ArrayLike<number>, locale: Locale, f: Filters): void {
-    this.writeLines(w, indices, this.lines[locale].markers, locale, f, false);
+    this.writeLines(w, indices, locale, f, undefined);
   }
 
-  private writeLines(w: JsonBytes, indices: ArrayLike<number>, lines: CardLines | NdjsonLines, locale: Locale, f: Filters, cards: boolean): void {
+  /** Writes the cards of listings `indices` (`cards`), or their markers (no `cards`). */
+  private writeLines(w: JsonBytes, indices: ArrayLike<number>, locale: Locale, f: Filters, cards: CardLines | undefined): void {
     const c = this.listings.price(f.pricingOptionType);
     const g = this.gathered;
     const siteUrl = this.siteUrlBytes[locale];
     const point = f.lat !== undefined && f.lng !== undefined;
-    const { parts, texts } = cards ? lines as CardLines : { parts: lines as NdjsonLines, texts: undefined };
+    // the lines each listing's JSON ends with (before its closing brace)
+    const ends = cards?.parts ?? this.lines[locale].markers;
     for (let from = 0; from < indices.length; from += GATHERED) {
       const count = Math.min(GATHERED, indices.length - from);
-      if (texts) g.gatherCards(lines as CardLines, indices, from, count);
-      else g.gatherMarkers(parts, indices, from, count);
+      if (cards) g.gatherCards(cards, indices, from, count);
+      else g.gatherMarkers(ends, indices, from, count);
       g.gatherPrices(c, indices, from, count);
       for (let k = 0; k < count; k++) {
         if (from + k > 0) w.byte(ASCII.comma);
-        if (texts) {
-          writeWithSitePaths(w, parts.bytes, g.headStart[k], g.headEnd[k], parts.sitePaths, g.headSitePath[k], siteUrl);
-          writeWithSitePaths(w, texts.bytes, g.textStart[k], g.textEnd[k], texts.sitePaths, g.textSitePath[k], siteUrl);
+        if (cards) {
+          writeWithSitePaths(w, cards.parts.bytes, g.headStart[k], g.headEnd[k], cards.parts.sitePaths, g.headSitePath[k], siteUrl);
+          writeWithSitePaths(w, cards.texts.bytes, g.textStart[k], g.textEnd[k], cards.texts.sitePaths, g.textSitePath[k], siteUrl);
         }
-        writeWithSitePaths(w, parts.bytes, g.start[k], g.end[k], parts.sitePaths, g.firstSitePath[k], siteUrl);
+        writeWithSitePaths(w, ends.bytes, g.start[k], g.end[k], ends.sitePaths, g.firstSitePath[k], siteUrl);
         // fromPrice and fromBillingPeriod (the option type's, or overall), if it has a price
         if (g.currency[k] !== 0) w.bytes(FROM_PRICE).number(g.amount[k]).bytes(PRICE_TAILS[g.currency[k] - 1][g.period[k] - 1]);
         if (cards) {
