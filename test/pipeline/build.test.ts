@@ -4,8 +4,8 @@ import path from 'node:path';
 import { brotliDecompressSync, crc32, gunzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { CARD_FILES,
-  BUILD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES,
+import {
+  BUILD_FILES, CARD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES,
 } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { fileDigests } from '../../contract/file-digests.ts';
