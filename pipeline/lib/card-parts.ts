@@ -74,10 +74,14 @@ export function writeCardParts(writer: BuildWriter, cards: Map<Locale, { path: s
     let last = first + 1;
     while (last < n && starts[0][last + 1] - starts[0][first] <= CHUNK_BYTES) last++;
     const chunks = locales.map((l, k) => readRange(cards.get(l)!.path, starts[k][first], starts[k][last]));
+    const chunkParts: Buffer[] = [], chunkTexts: Buffer[][] = locales.map(() => []);
     for (let i = first; i < last; i++) {
       const lines = chunks.map((c, k) => c.subarray(starts[k][i] - starts[k][first], starts[k][i + 1] - starts[k][first] - 1));
-      splitCard(lines, parts, texts);
+      splitCard(lines, chunkParts, chunkTexts);
     }
+    // copied out, so that no chunk read is kept
+    parts.push(Buffer.concat(chunkParts));
+    chunkTexts.forEach((t, k) => texts[k].push(Buffer.concat(t)));
     first = last;
   }
   const partsBytes = Buffer.concat(parts);
