@@ -117,11 +117,23 @@ export class FacetCounter {
     }
     // the counters counted into for this request, zeroed once the payload is written
     const dirty: { facet: ValueFacet; touched: Int32Array }[] = [];
-    for (const [ctx, members] of groups) {
+    for (const [ctx, all] of groups) {
       const { tally, bound, left } = ctx;
-      const touched = tally ? [] : left
+      // the places with more values than a list holds counted only as far as the list needs, where that costs less
+      const topped = new Map<ValueFacet, Int32Array>();
+      if (!tally) {
+        for (const { x, facet } of all) {
+          const byBound = bound!.byCount.get(facet);
+          const ids = byBound && this.valueCounts.countTop(ctx, facet, byBound, this.lists.idsOf(facet, selected(x, f)));
+          if (ids) topped.set(facet, ids);
+        }
+      }
+      const members = all.filter((m) => !topped.has(m.facet));
+      const counted = tally ? [] : left
         ? this.valueCounts.countLess(ctx, left, members.map((m) => m.facet), members.map((m) => bound!.counts.get(m.facet)!))
         : this.valueCounts.count(ctx, members.map((m) => m.facet));
+      members.push(...all.filter((m) => topped.has(m.facet)));
+      const touched = [...counted, ...topped.values()];
       members.forEach((m, k) => {
         const once = tally?.counts.get(m.facet);
         const l = this.lists.inLocale(locale, m.facet);
