@@ -2,7 +2,9 @@
  * Counting the value facets (one value per listing: a place, an operator) in a context: each
  * listing's value read from its column in the kernels' memory (kernels.ts), into a counter per
  * value. Each facet is counted the way that costs least for the context: a place by popcounts
- * over its ranges, another by a look at each of its listings, or by a pass over the members.
+ * over its ranges, another by a look at each of its listings, or by a pass over the members. A
+ * place with more values than a list holds, under a wide context, is counted value by value from
+ * its largest in a tally that holds the context, only until the rest cannot be listed (countTop).
  */
 import { MAX_FACET_VALUES } from '../../contract/catalog.ts';
 import { pop32 } from './bitset.ts';
