@@ -19,7 +19,7 @@ import { groupByValue } from './postings.ts';
  * (countRanges), a value looked at for a count (collectTouched), a tally's value added (countLess),
  * a place counted by itself (countTop).
  */
-const COST = { member: 3, lookup: 1.7, word: 1.2, range: 6, value: 1, tallied: 2, visit: 15 } as const;
+const COST = { member: 3, lookup: 1.7, word: 1.2, range: 6, value: 1, tallied: 2, visit: 60 } as const;
 
 /** A value facet's arrays in the kernels' memory: its counters and what it is counted from. */
 interface FacetArrays {
@@ -164,8 +164,8 @@ export class ValueCounts {
   countTop(ctx: CountableContext, facet: ValueFacet, byBound: ByCount, chosen: readonly number[]): Int32Array | undefined {
     const arrays = this.arrays.byFacet.get(facet)!;
     const { ranges } = arrays;
-    const budget = ranges ? this.countCost(ctx, arrays) / COST.visit : 0;
-    if (budget < 2 * MAX_FACET_VALUES) return undefined;
+    const budget = this.topBudget(ctx, facet);
+    if (budget === 0) return undefined;
     const at = ctx.at ?? this.load(ctx);
     const bits = ctx.at === undefined ? this.arrays.slot.view : ctx.bits;
     this.kernels.prefixCounts(at, ctx.lo, ctx.hi, this.arrays.prefix.at);
@@ -201,6 +201,13 @@ export class ValueCounts {
       if (c > 0) { counts[id] = c; touched[found++] = id; }
     }
     return touched.subarray(0, found);
+  }
+
+  /** How many values countTop may look at in ctx before it costs more than counting every range: 0 when too few to list. */
+  topBudget(ctx: FacetContext, facet: ValueFacet): number {
+    const arrays = this.arrays.byFacet.get(facet)!;
+    const budget = arrays.ranges ? this.countCost(ctx, arrays) / COST.visit : 0;
+    return budget < 2 * MAX_FACET_VALUES ? 0 : budget;
   }
 
   /** What counting by a place's ranges costs in ctx. */

@@ -23,10 +23,10 @@ import { placeValueArrays, ValueCounts } from '../../api/catalog/value-counts.ts
 import { writeBuildFixture } from '../support/build-fixture.ts';
 import { PayloadOut } from '../support/facets.ts';
 
-const PLACES = 2000;
+const PLACES = 8000;
 
 describe('a place with more values than it lists, under a wide context', async () => {
-  const fixture = await writeBuildFixture(undefined, { extra: 6000 });
+  const fixture = await writeBuildFixture(undefined, { extra: 30000 });
   const listings = new ListingTable(decodeListingColumns(await readFile(join(fixture.dir, LISTING_COLUMNS_FILE))));
   const { n } = listings;
   const uniform = (i: number, salt: number) => mix32(Math.imul(i + 1, 0x9e3779b1) ^ salt) / 2 ** 32;
