@@ -207,7 +207,7 @@ export class ValueCounts {
   topBudget(ctx: FacetContext, facet: ValueFacet): number {
     const arrays = this.arrays.byFacet.get(facet)!;
     const budget = arrays.ranges ? this.countCost(ctx, arrays) / COST.visit : 0;
-    return budget < 2 * MAX_FACET_VALUES ? 0 : budget;
+    return budget < 4 * MAX_FACET_VALUES ? 0 : budget;
   }
 
   /** What counting by a place's ranges costs in ctx. */

@@ -23,7 +23,7 @@ import { placeValueArrays, ValueCounts } from '../../api/catalog/value-counts.ts
 import { writeBuildFixture } from '../support/build-fixture.ts';
 import { PayloadOut } from '../support/facets.ts';
 
-const PLACES = 8000;
+const PLACES = 16000;
 
 describe('a place with more values than it lists, under a wide context', async () => {
   const fixture = await writeBuildFixture(undefined, { extra: 30000 });
