@@ -179,8 +179,8 @@ export class ValueCounts {
     };
     const { counts: { view: counts }, touched: { view: touched } } = arrays;
     const heap = this.highest;
-    let found = 0, held = 0, k = 0;
-    for (; k < byBound.ids.length; k++) {
+    let found = 0, held = 0;
+    for (let k = 0; k < byBound.ids.length; k++) {
       const next = byBound.counts[k];
       if (next === 0 || (held === MAX_FACET_VALUES && heap[0] > next && found > MAX_FACET_VALUES)) break;
       if (k >= budget) {
