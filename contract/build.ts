@@ -57,8 +57,10 @@ export const DEFAULT_DIST_DIR = 'dist';
  * 13: suggest-index.bin answers the heavy prefixes too (SUGGEST_HEAVY_POSTINGS, typo matches
  * included) beside the short ones: `answeredPrefixes`, `answerTotal`, `answerTopStart`, `answerTop`
  * in place of `shortPrefixes`, `shortTotal`, `shortTopStart`, `shortTop`.
+ * 14: the cards of every locale split where the locales differ (CARD_FILES), which the API holds
+ * in place of cards.<locale>.ndjson.
  */
-export const BUILD_FORMAT_VERSION = 13;
+export const BUILD_FORMAT_VERSION = 14;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
@@ -305,8 +307,22 @@ export const NDJSON_BUILD_FILES = {
   details: BuildPropertyDetailSchema,
 } as const;
 
-/** The NDJSON files the API holds in memory, each with its line index (`<name>.<locale>.lines`, contract/line-index.ts). */
+/** The NDJSON files the pipeline writes with a line index (`<name>.<locale>.lines`, contract/line-index.ts). */
 export const LINE_INDEXED_FILES = ['cards', 'markers'] as const;
+
+/**
+ * The cards as the API holds them: the bytes of a card that every locale shares once, and each
+ * locale's own bytes (its city and zone names, excerpt, …) apart. `card-parts.ndjson` has two
+ * lines per listing, 2i and 2i + 1: the bytes card i begins and ends with in every locale;
+ * `card-texts.<locale>.ndjson` has one, line i: the locale's bytes between them (maybe none).
+ * Card i in a locale is those three lines joined without their newlines, byte for byte the line
+ * of cards.<locale>.ndjson (which the pipeline checked and the API leaves on disk). Each file has
+ * its line index (`.lines`, contract/line-index.ts); no site path spans two of them.
+ */
+export const CARD_FILES = {
+  parts: 'card-parts.ndjson',
+  texts: (locale: string) => `card-texts.${locale}.ndjson`,
+} as const;
 
 /**
  * `details.<locale>.index`, the record index of `details.<locale>.ndjson` (a file the API leaves on

@@ -1,4 +1,4 @@
-import { compareLabelled, LABELLED_FACETS, type FacetLabels } from '../../contract/build.ts';
+import { CARD_FILES, compareLabelled, LABELLED_FACETS, type FacetLabels } from '../../contract/build.ts';
 import type { ListingColumnsData } from '../../contract/listing-columns.ts';
 import type { FacetsPayload, GeoPayload } from '../../contract/catalog.ts';
 import { BILLING_PERIODS, CURRENCIES, LOCALES, type Locale, type SlugName } from '../../contract/common.ts';
@@ -14,7 +14,7 @@ import { ListingTable, type PriceColumn } from './listings.ts';
 import { Matcher, type MatchSet } from './match.ts';
 import { Orders } from './order.ts';
 import type { PriceTables } from './price-tables.ts';
-import { isNullLine, type DetailLines, type NdjsonLines } from './listing-lines.ts';
+import { isNullLine, type CardLines, type DetailLines, type NdjsonLines } from './listing-lines.ts';
 import { PlaceNames } from './place-names.ts';
 import { ASCII, JsonBytes } from './json-bytes.ts';
 import { sitePathOffsets } from '../../contract/line-index.ts';
@@ -33,11 +33,11 @@ export interface PageResult {
 export interface PlaceRef { country: SlugName; city?: SlugName; zone?: SlugName }
 
 /**
- * The listings of a locale as the build's NDJSON files give them, line i for listing i: cards
- * and markers in memory (their site paths resolved against siteUrl when rendered), details on disk (read and checked against their
+ * The listings of a locale as the build's files give them: cards (their parts shared by every
+ * locale and the locale's own, CardLines) and markers in memory (their site paths resolved against siteUrl when rendered), details on disk (read and checked against their
  * record index when served, the page cache holds them; their site paths are resolved then).
  */
-export interface LocaleListings { cards: NdjsonLines; markers: NdjsonLines; details: DetailLines; siteUrl: string }
+export interface LocaleListings { cards: CardLines; markers: NdjsonLines; details: DetailLines; siteUrl: string }
 
 /** The fields a card or marker gets when it is rendered, as bytes: the text around the numbers, by currency and billing period (their codes less one) after the amount. */
 const FROM_PRICE = Buffer.from(',"fromPrice":{"amount":');
@@ -58,10 +58,19 @@ const GATHERED = 32;
  * card); read together, they overlap.
  */
 class Gathered {
-  /** each line without its closing brace (`start`, `end`) and its first site path */
+  /**
+   * each line without its closing brace (`start`, `end`) and its first site path; a card's is its
+   * shared end (CardLines), after its shared beginning (`head…`) and the locale's text (`text…`)
+   */
   readonly start = new Float64Array(GATHERED);
   readonly end = new Float64Array(GATHERED);
   readonly firstSitePath = new Uint32Array(GATHERED);
+  readonly headStart = new Float64Array(GATHERED);
+  readonly headEnd = new Float64Array(GATHERED);
+  readonly headSitePath = new Uint32Array(GATHERED);
+  readonly textStart = new Float64Array(GATHERED);
+  readonly textEnd = new Float64Array(GATHERED);
+  readonly textSitePath = new Uint32Array(GATHERED);
   /** the price (PriceColumn) */
   readonly currency = new Uint8Array(GATHERED);
   readonly period = new Uint8Array(GATHERED);
@@ -71,13 +80,36 @@ class Gathered {
   readonly comparableCurrency = new Uint8Array(GATHERED);
   readonly comparableBasis = new Uint8Array(GATHERED);
 
-  /** Gathers the fields of listings indices[from, from + count) (count at most GATHERED). */
-  gather(l: NdjsonLines, c: PriceColumn, indices: ArrayLike<number>, from: number, count: number): void {
+  /** Gathers the lines of the markers of listings indices[from, from + count) (count at most GATHERED). */
+  gatherMarkers(l: NdjsonLines, indices: ArrayLike<number>, from: number, count: number): void {
     for (let k = 0; k < count; k++) {
       const i = indices[from + k];
       this.start[k] = l.starts[i];
       this.end[k] = l.starts[i + 1] - 2;
       this.firstSitePath[k] = l.firstSitePath[i];
+    }
+  }
+
+  /** Gathers the parts of the cards of listings indices[from, from + count). */
+  gatherCards({ parts, texts }: CardLines, indices: ArrayLike<number>, from: number, count: number): void {
+    for (let k = 0; k < count; k++) {
+      const i = indices[from + k];
+      this.headStart[k] = parts.starts[2 * i];
+      this.headEnd[k] = parts.starts[2 * i + 1] - 1;
+      this.headSitePath[k] = parts.firstSitePath[2 * i];
+      this.textStart[k] = texts.starts[i];
+      this.textEnd[k] = texts.starts[i + 1] - 1;
+      this.textSitePath[k] = texts.firstSitePath[i];
+      this.start[k] = parts.starts[2 * i + 1];
+      this.end[k] = parts.starts[2 * i + 2] - 2;
+      this.firstSitePath[k] = parts.firstSitePath[2 * i + 1];
+    }
+  }
+
+  /** Gathers the prices of listings indices[from, from + count). */
+  gatherPrices(c: PriceColumn, indices: ArrayLike<number>, from: number, count: number): void {
+    for (let k = 0; k < count; k++) {
+      const i = indices[from + k];
       this.currency[k] = c.currency[i];
       this.period[k] = c.period[i];
       this.amount[k] = c.amount[i];
@@ -167,7 +199,10 @@ export class Engine {
 
   /** A locale's cards, markers and details, one line per listing (checked by api/loading/load.ts). */
   addListings(locale: Locale, l: LocaleListings) {
+    const { bytes, starts } = l.cards.parts;
     for (let i = 0; i < this.n; i++) {
+      // what rendering relies on: a card is an object (its fields go before its closing brace)
+      if (bytes[starts[2 * i]] !== ASCII.openBrace || bytes[starts[2 * i + 2] - 2] !== ASCII.closeBrace) throw new Error(`${CARD_FILES.parts}: lines ${2 * i + 1} and ${2 * i + 2} are not the beginning and end of a card`);
       if (isNullLine(l.markers, i) !== Number.isNaN(this.listings.lat[i])) throw new Error(`markers.${locale}.ndjson: the marker of ${this.slugs[i]} disagrees with its coordinates in listing-columns.bin`);
     }
     this.lines[locale] = l;
@@ -189,10 +224,14 @@ export class Engine {
 
   /** The card's title (for citations): its `"title"` string read from the card's bytes, not the whole card parsed. */
   title(i: number, locale: Locale): string {
-    const { bytes, starts } = this.lines[locale].cards;
-    const end = starts[i + 1] - 1;
+    const { parts, texts } = this.lines[locale].cards;
+    const bytes = Buffer.concat([
+      parts.bytes.subarray(parts.starts[2 * i], parts.starts[2 * i + 1] - 1), texts.bytes.subarray(texts.starts[i], texts.starts[i + 1] - 1),
+      parts.bytes.subarray(parts.starts[2 * i + 1], parts.starts[2 * i + 2] - 1),
+    ]);
+    const end = bytes.length;
     // a key is the only place `"title"` can be followed by a colon; a card has no nested title
-    for (let k = bytes.indexOf('"title"', starts[i]); k >= 0 && k < end; k = bytes.indexOf('"title"', k + 7)) {
+    for (let k = bytes.indexOf('"title"'); k >= 0 && k < end; k = bytes.indexOf('"title"', k + 7)) {
       let v = k + 7;
       while (bytes[v] === 0x20) v++;
       if (bytes[v] !== 0x3a) continue;
@@ -293,25 +332,34 @@ export class Engine {
    * the filters (the price of an option type and the comparable price it sorts by, the distance).
    */
   writeCards(w: JsonBytes, indices: ArrayLike<number>, locale: Locale, f: Filters): void {
-    this.writeLines(w, indices, this.lines[locale].cards, locale, f, true);
+    this.writeLines(w, indices, locale, f, this.lines[locale].cards);
   }
 
   /** Writes the markers of listings `indices`, comma-separated, each with the price of the option type of f. */
   writeMarkers(w: JsonBytes, indices: ArrayLike<number>, locale: Locale, f: Filters): void {
-    this.writeLines(w, indices, this.lines[locale].markers, locale, f, false);
+    this.writeLines(w, indices, locale, f, undefined);
   }
 
-  private writeLines(w: JsonBytes, indices: ArrayLike<number>, l: NdjsonLines, locale: Locale, f: Filters, cards: boolean): void {
+  /** Writes the cards of listings `indices` (`cards`), or their markers (no `cards`). */
+  private writeLines(w: JsonBytes, indices: ArrayLike<number>, locale: Locale, f: Filters, cards: CardLines | undefined): void {
     const c = this.listings.price(f.pricingOptionType);
     const g = this.gathered;
     const siteUrl = this.siteUrlBytes[locale];
     const point = f.lat !== undefined && f.lng !== undefined;
+    // the lines each listing's JSON ends with (before its closing brace)
+    const ends = cards?.parts ?? this.lines[locale].markers;
     for (let from = 0; from < indices.length; from += GATHERED) {
       const count = Math.min(GATHERED, indices.length - from);
-      g.gather(l, c, indices, from, count);
+      if (cards) g.gatherCards(cards, indices, from, count);
+      else g.gatherMarkers(ends, indices, from, count);
+      g.gatherPrices(c, indices, from, count);
       for (let k = 0; k < count; k++) {
         if (from + k > 0) w.byte(ASCII.comma);
-        writeWithSitePaths(w, l.bytes, g.start[k], g.end[k], l.sitePaths, g.firstSitePath[k], siteUrl);
+        if (cards) {
+          writeWithSitePaths(w, cards.parts.bytes, g.headStart[k], g.headEnd[k], cards.parts.sitePaths, g.headSitePath[k], siteUrl);
+          writeWithSitePaths(w, cards.texts.bytes, g.textStart[k], g.textEnd[k], cards.texts.sitePaths, g.textSitePath[k], siteUrl);
+        }
+        writeWithSitePaths(w, ends.bytes, g.start[k], g.end[k], ends.sitePaths, g.firstSitePath[k], siteUrl);
         // fromPrice and fromBillingPeriod (the option type's, or overall), if it has a price
         if (g.currency[k] !== 0) w.bytes(FROM_PRICE).number(g.amount[k]).bytes(PRICE_TAILS[g.currency[k] - 1][g.period[k] - 1]);
         if (cards) {

@@ -1,5 +1,5 @@
 /**
- * A locale's listings as the engine renders them, line i for listing i: cards and markers held in
+ * A locale's listings as the engine renders them, line i for listing i: cards (CardLines) and markers held in
  * memory (NdjsonLines), details left on disk (DetailLines). The loader makes both and checks them
  * before the engine gets them (api/loading/ndjson.ts, api/loading/records.ts).
  */
@@ -9,6 +9,9 @@
  * newline excluded); its site paths are sitePaths[firstSitePath[i]] onwards.
  */
 export interface NdjsonLines { bytes: Buffer; starts: Float64Array; sitePaths: Float64Array; firstSitePath: Uint32Array }
+
+/** A locale's cards: line i of texts between lines 2i and 2i + 1 of parts (CARD_FILES, contract/build.ts). */
+export interface CardLines { parts: NdjsonLines; texts: NdjsonLines }
 
 /** A details file left on disk, read a line at a time. */
 export interface DetailLines {

@@ -11,11 +11,11 @@ import { z } from 'zod';
 import { BUILD_FILES, LOCALIZED_BUILD_FILES, type Manifest } from '../../contract/build.ts';
 import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
 import { LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
-import type { Locale } from '../../contract/common.ts';
 import type { NdjsonLines } from '../catalog/listing-lines.ts';
 import type { PriceTables } from '../catalog/price-tables.ts';
 import type { IndexCities } from './city-texts.ts';
 import { jsonFileOf, type JsonFile } from './json-file.ts';
+import type { LineKind } from './ndjson.ts';
 import { checkAllRecords, openRecords, type RecordFile } from './records.ts';
 import { ServedFiles } from './served-files.ts';
 import type { LoadWorkers, StructureCheck, Table } from './workers.ts';
@@ -92,12 +92,12 @@ export class FileReads {
   }
 
   /** An NDJSON file held in memory with its line index, read and checked once for every file with the same bytes and index. */
-  lines(name: 'cards' | 'markers', l: Locale): Promise<NdjsonLines> {
-    const file = `${name}.${l}.ndjson`, indexFile = LINE_INDEX_FILE(file);
+  lines(file: string, lines: LineKind): Promise<NdjsonLines> {
+    const indexFile = LINE_INDEX_FILE(file);
     const key = `${this.manifest.files[file]} ${this.manifest.files[indexFile]}`;
     let checking = this.lineSets.get(key);
     if (!checking) {
-      checking = awaitedLater(this.checked([file, indexFile], { kind: 'lines', name: file, nullable: name === 'markers' }).then(async ([starts, sitePaths, firstSitePath]) => (
+      checking = awaitedLater(this.checked([file, indexFile], { kind: 'lines', name: file, lines }).then(async ([starts, sitePaths, firstSitePath]) => (
         { bytes: await this.read(file), starts: starts as Float64Array, sitePaths: sitePaths as Float64Array, firstSitePath: firstSitePath as Uint32Array })));
       this.lineSets.set(key, checking);
     }

@@ -62,7 +62,7 @@ function hashFile(path: string): string {
 /** The tables a structure check makes (arrays in this thread's memory, moved to the loading thread). */
 async function check(c: StructureCheck, files: Buffer[]): Promise<Table[]> {
   if (c.kind === 'suggest') return (await contractChecks).checkSuggestFiles(files[0], files.slice(1));
-  const { starts, sitePaths, firstSitePath } = ndjsonLines(files[0], files[1], c.name, c.nullable);
+  const { starts, sitePaths, firstSitePath } = ndjsonLines(files[0], files[1], c.name, c.lines);
   return [starts, sitePaths, firstSitePath];
 }
 

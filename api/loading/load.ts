@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema,
+  BUILD_FILES, BUILD_FORMAT_VERSION, CARD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema,
   NDJSON_BUILD_FILES, SUGGEST_FILES, type FacetLabels, type LeadRoute, type Manifest, type MarketRatesFile,
 } from '../../contract/build.ts';
 import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
@@ -98,11 +98,15 @@ const REQUIRED_FILES = [
   ...Object.keys(NDJSON_BUILD_FILES).flatMap((name) => LOCALES.map((l) => `${name}.${l}.ndjson`)),
   ...LOCALES.map(DETAILS_INDEX.name),
   SUGGEST_FILES.index, ...LOCALES.map(SUGGEST_FILES.lines),
+  ...[CARD_FILES.parts, ...LOCALES.map(CARD_FILES.texts)].flatMap((name) => [name, LINE_INDEX_FILE(name)]),
   ...keyedFileNames(LOCALES),
   KEYED_FILE.lines(LEAD_ROUTING.name), KEYED_FILE.index(LEAD_ROUTING.name), KEYED_FILE.keys(LEAD_ROUTING.name),
 ];
 
 type Keyed = keyof typeof KEYED_BUILD_FILES;
+
+/** The files the pipeline checked the card parts against (CARD_FILES): not read. */
+const NOT_READ = new Set(LOCALES.flatMap((l) => [`cards.${l}.ndjson`, LINE_INDEX_FILE(`cards.${l}.ndjson`)]));
 
 /** The files left on disk (read a line at a time, each checked against its record index). */
 const ON_DISK = new Set([
@@ -180,14 +184,16 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
 function startReads(reads: FileReads, manifest: Manifest) {
   for (const name of FIRST_NEEDED) void reads.read(name);
   const columns = reads.columns();
+  void reads.lines(CARD_FILES.parts, 'part');
   for (const l of LOCALES) {
-    for (const name of ['cards', 'markers'] as const) void reads.lines(name, l);
+    void reads.lines(CARD_FILES.texts(l), 'part');
+    void reads.lines(`markers.${l}.ndjson`, 'objectOrNull');
     void reads.read(DETAILS_INDEX.name(l));
   }
   const suggestIndex = readSuggestIndex(reads);
   suggestIndex.catch(() => undefined); // awaited by the load
   const priceIndex = reads.jsonOnWorker(PRICE_INDEX, ['asOf', 'methodologyUrl', 'source'], true);
-  for (const name of Object.keys(manifest.files)) if (REQUIRED_FILES.includes(name) && !ON_DISK.has(name)) void reads.read(name);
+  for (const name of Object.keys(manifest.files)) if (REQUIRED_FILES.includes(name) && !ON_DISK.has(name) && !NOT_READ.has(name)) void reads.read(name);
   const servedFiles = reads.servedFiles(Object.keys(manifest.files).filter((name) => !REQUIRED_FILES.includes(name)));
   return { columns, suggestIndex, priceIndex, servedFiles };
 }
@@ -216,12 +222,14 @@ async function buildEngine(columnsRead: Promise<{ bytes: Buffer; prices: PriceTa
   return new Engine(decodeListingColumns(bytes, { checked: true }), labels, geo, { filters, prices });
 }
 
-/** A locale's cards, markers and details, each one line per listing, added to the engine. */
+/** A locale's cards, markers and details, each one line per listing (the card parts two), added to the engine. */
 async function addListings(engine: Engine, reads: FileReads, l: Locale, opts: LoadOptions): Promise<void> {
   const details = await reads.records(`details.${l}.ndjson`, DETAILS_INDEX.name(l), opts.checkAllDetails);
-  const cards = await reads.lines('cards', l), markers = await reads.lines('markers', l);
-  for (const [name, lines] of [['cards', cards], ['markers', markers], ['details', details]] as const) checkLineCount(`${name}.${l}.ndjson`, lines, engine.n);
-  engine.addListings(l, { cards, markers, details: detailLines(details), siteUrl: opts.siteUrl });
+  const parts = await reads.lines(CARD_FILES.parts, 'part'), texts = await reads.lines(CARD_FILES.texts(l), 'part');
+  const markers = await reads.lines(`markers.${l}.ndjson`, 'objectOrNull');
+  checkLineCount(CARD_FILES.parts, parts, engine.n, 2);
+  for (const [name, lines] of [[CARD_FILES.texts(l), texts], [`markers.${l}.ndjson`, markers], [`details.${l}.ndjson`, details]] as const) checkLineCount(name, lines, engine.n);
+  engine.addListings(l, { cards: { parts, texts }, markers, details: detailLines(details), siteUrl: opts.siteUrl });
 }
 
 /** The hubs in every locale. */

@@ -12,6 +12,7 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../contract/module-worker.ts';
 import type { PriceTables } from '../catalog/price-tables.ts';
 import type { IndexCities } from './city-texts.ts';
+import type { LineKind } from './ndjson.ts';
 
 /**
  * How many: one core is left to the loading thread, which is the longest part of a load (on two
@@ -24,7 +25,7 @@ const WORKERS = Math.min(2, Math.max(1, availableParallelism() - 1));
 export interface FileRead { xxh64: string; bytes?: Uint8Array }
 
 /** What a worker checks of files it read: an NDJSON file and its line index (ndjsonLines), or the autocomplete's index and lines (checkSuggestFiles). */
-export type StructureCheck = { kind: 'lines'; name: string; nullable: boolean } | { kind: 'suggest' };
+export type StructureCheck = { kind: 'lines'; name: string; lines: LineKind } | { kind: 'suggest' };
 export type Table = Float64Array | Uint32Array;
 
 type Job =

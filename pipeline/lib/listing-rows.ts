@@ -10,6 +10,7 @@ import { DETAILS_INDEX, LINE_INDEXED_FILES } from '../../contract/build.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
 import type { BuildWriter } from './publish.ts';
+import { writeCardParts } from './card-parts.ts';
 import { checksOf, type CheckReply, type OutputChecker } from './output-check.ts';
 import { jsonObject, sqlText } from './sql-text.ts';
 import { dropAllExcept } from './models.ts';
@@ -187,9 +188,14 @@ export async function writeListingFiles(conn: DuckDBConnection, writer: BuildWri
     }
   }
   await dropAllExcept(conn, keep);
+  // once every locale's cards were checked, split into the parts the API holds (card-parts.ts)
+  const cardParts = Promise.all(LOCALES.map((l) => checksOf({ cards: replies.get(l)!.cards }))).then((checks) => writeCardParts(writer,
+    new Map(LOCALES.map((l, k) => [l, { path: writer.pathOf(fileName('cards', l)), lineIndex: checks[k].cards.lineIndex! }]))));
+  cardParts.catch(() => undefined); // thrown where each locale's check is awaited
   return new Map(LOCALES.map((locale) => {
     const { cards, markers, details } = replies.get(locale)!;
-    const check = checksOf({ cards, markers, details }).then((checks) => {
+    const check = checksOf({ cards, markers, details }).then(async (checks) => {
+      await cardParts;
       for (const file of LISTING_FILES) writer.addWritten(fileName(file, locale), checks[file].digests);
       writer.writeBytes(DETAILS_INDEX.name(locale), checks.details.index!);
       for (const file of LISTING_FILES) if (lineIndexed(file)) writer.writeBytes(LINE_INDEX_FILE(fileName(file, locale)), checks[file].lineIndex!);

@@ -116,7 +116,7 @@ describe('the server as make serve runs it (dist/server/server.js) over a real s
     assert.notEqual(code, 0);
     assert.equal(connected, false, 'nothing listened on the port');
     assert.doesNotMatch(out, /listening on/);
-    assert.match(out, /Cannot start: no loadable build at .*cards\.es\.ndjson has 25 lines for 26 listings/);
+    assert.match(out, /Cannot start: no loadable build at .*card-parts\.ndjson has 50 lines for 26 listings/);
   });
 
   it('refuses a build made against another contract (the bundle carries the hash the source computes)', async () => {

@@ -52,13 +52,15 @@ describe('build files made for loading', () => {
   it('rejects a line index that does not fit its NDJSON file', async () => {
     const shifted = (file: string, shift: (index: LineIndex) => void): FixtureOptions => ({
       mutateBinary: (binary, files) => {
-        const index = lineIndexOf(Buffer.from(files.get(file)!));
+        const index = lineIndexOf(binary.get(file) ?? Buffer.from(files.get(file)!));
         shift(index);
         binary.set(LINE_INDEX_FILE(file), encodeLineIndex(index));
       },
     });
     for (const [opts, message] of [
-      [shifted('cards.en.ndjson', (x) => { x.starts[3] += 1; }), /cards\.en\.ndjson: its line index does not fit it: line 3 does not end with a newline/],
+      [shifted('card-parts.ndjson', (x) => { x.starts[3] += 1; }), /card-parts\.ndjson: its line index does not fit it: line 3 does not end with a newline/],
+      [shifted('card-parts.ndjson', (x) => { x.sitePaths[1] += 1; }), /card-parts\.ndjson: its line index does not fit it: site path 1 \(at byte \d+\) is not one/],
+      [shifted('card-texts.es.ndjson', (x) => { x.starts[5] -= 1; }), /card-texts\.es\.ndjson: its line index does not fit it: line 5 does not end with a newline/],
       [shifted('markers.de.ndjson', (x) => { x.sitePaths[2] += 1; }), /markers\.de\.ndjson: its line index does not fit it: site path 2 \(at byte \d+\) is not one/],
     ] as const) {
       const f = await writeBuildFixture(undefined, opts);
@@ -72,13 +74,13 @@ describe('build files made for loading', () => {
     const bytes = Buffer.from(lines);
     // as a load worker reads it: a buffer of its own, so the float64s are aligned
     const index = ownCopy(encodeLineIndex(lineIndexOf(bytes)));
-    const decoded = ndjsonLines(bytes, index, 'markers.en.ndjson', true);
+    const decoded = ndjsonLines(bytes, index, 'markers.en.ndjson', 'objectOrNull');
     assert.equal(decoded.starts.buffer, index.buffer, 'the starts are a view of the index file\'s bytes, not a copy');
     assert.equal(decoded.sitePaths.buffer, index.buffer);
     assert.deepEqual([...decoded.firstSitePath], [0, 2, 2, 3]);
     const swapped = lineIndexOf(bytes);
     [swapped.sitePaths[0], swapped.sitePaths[1]] = [swapped.sitePaths[1], swapped.sitePaths[0]];
-    assert.throws(() => ndjsonLines(bytes, ownCopy(encodeLineIndex(swapped)), 'markers.en.ndjson', true), /markers\.en\.ndjson: its line index does not fit it: site path 1 \(at byte \d+\) is not one/);
+    assert.throws(() => ndjsonLines(bytes, ownCopy(encodeLineIndex(swapped)), 'markers.en.ndjson', 'objectOrNull'), /markers\.en\.ndjson: its line index does not fit it: site path 1 \(at byte \d+\) is not one/);
   });
 
   it('rejects a marker that disagrees with its listing\'s coordinates', async () => {

@@ -12,6 +12,7 @@ import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { BUILD_FORMAT_VERSION } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { fileDigests } from '../../contract/file-digests.ts';
+import { encodeLineIndex, LINE_INDEX_FILE, lineIndexOf } from '../../contract/line-index.ts';
 import { publish, removeDir, writeBuildFixture } from '../support/build-fixture.ts';
 import { SITE, testConfig } from '../support/app.ts';
 
@@ -36,6 +37,20 @@ async function withManifest(change: (m: Record<string, any>) => void) {
 }
 
 /** A fixture build with one NDJSON file's lines changed (the manifest's checksum follows). */
+/** A fixture whose binary file `name` (a card part) has its lines changed, its line index made anew. */
+async function withBinary(name: string, change: (lines: string[]) => string[]) {
+  const f = await writeBuildFixture(undefined, {
+    mutateBinary: (binary) => {
+      const lines = binary.get(name)!.toString().split('\n').slice(0, -1);
+      const bytes = Buffer.from(change(lines).map((l) => `${l}\n`).join(''));
+      binary.set(name, bytes);
+      binary.set(LINE_INDEX_FILE(name), encodeLineIndex(lineIndexOf(bytes)));
+    },
+  });
+  dirs.push(f.dir);
+  return f;
+}
+
 async function withLines(name: string, change: (lines: string[]) => string[]) {
   const f = await writeBuildFixture(undefined, {
     mutate: (files) => {
@@ -80,9 +95,26 @@ describe('loadBuild', () => {
   it('rejects an NDJSON file held in memory whose checksum does not match', async () => {
     const f = await writeBuildFixture();
     dirs.push(f.dir);
-    const text = await readFile(join(f.dir, 'cards.de.ndjson'), 'utf8');
-    await writeFile(join(f.dir, 'cards.de.ndjson'), text.replace('"featured":false', '"featured":true '));
-    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/cards\.de\.ndjson checksum mismatch/));
+    const text = await readFile(join(f.dir, 'card-texts.de.ndjson'), 'utf8');
+    await writeFile(join(f.dir, 'card-texts.de.ndjson'), text.replace('"excerpt":', '"excerpz":'));
+    await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(/card-texts\.de\.ndjson checksum mismatch/));
+  });
+
+  it('holds the card parts, not the cards of each locale they were split from (left unread)', async () => {
+    const f = await writeBuildFixture();
+    dirs.push(f.dir);
+    const whole = await readFile(join(f.dir, 'cards.en.ndjson'), 'utf8');
+    await writeFile(join(f.dir, 'cards.en.ndjson'), 'damaged');
+    const b = await loadBuild(f.dir, { siteUrl: SITE });
+    try {
+      const first = JSON.parse(whole.split('\n')[0]);
+      const card = JSON.parse(b.engine.cardJson(0, 'en', {}));
+      assert.deepEqual(Object.keys(card).slice(0, Object.keys(first).length), Object.keys(first), 'the card begins with every field of its line, in order');
+      assert.equal(card.excerpt, first.excerpt);
+      assert.equal(b.engine.title(0, 'en'), first.title);
+    } finally {
+      await b.close();
+    }
   });
 
   it('names the checksum when a damaged file fails to parse before its checksum is known', async () => {
@@ -153,7 +185,9 @@ describe('loadBuild', () => {
 
   it('rejects an NDJSON file with a line missing or one too many', async () => {
     const missing = await withLines('cards.en.ndjson', (lines) => lines.slice(1));
-    await assert.rejects(loadBuild(missing.dir, { siteUrl: SITE }), refused(/cards\.en\.ndjson has 25 lines for 26 listings/));
+    await assert.rejects(loadBuild(missing.dir, { siteUrl: SITE }), refused(/card-parts\.ndjson has 50 lines for 26 listings/));
+    const missingText = await withBinary('card-texts.es.ndjson', (lines) => lines.slice(1));
+    await assert.rejects(loadBuild(missingText.dir, { siteUrl: SITE }), refused(/card-texts\.es\.ndjson has 25 lines for 26 listings/));
     const extra = await withLines('details.de.ndjson', (lines) => [...lines, lines[0]]);
     await assert.rejects(loadBuild(extra.dir, { siteUrl: SITE }), refused(/details\.de\.ndjson is \d+ bytes, its index says \d+/));
     const extraMarker = await withLines('markers.es.ndjson', (lines) => [...lines, 'null']);
@@ -161,12 +195,10 @@ describe('loadBuild', () => {
   });
 
   it('rejects NDJSON lines that are not JSON objects where they should be', async () => {
-    const blank = await withLines('cards.es.ndjson', (lines) => [...lines.slice(0, 3), '', ...lines.slice(4)]);
-    await assert.rejects(loadBuild(blank.dir, { siteUrl: SITE }), refused(/cards\.es\.ndjson: line 4 is not a JSON object/));
-    const cut = await withLines('cards.en.ndjson', (lines) => lines.map((l, i) => (i === 7 ? l.slice(0, -1) : l)));
-    await assert.rejects(loadBuild(cut.dir, { siteUrl: SITE }), refused(/cards\.en\.ndjson: line 8 is not a JSON object/));
-    const nullCard = await withLines('cards.de.ndjson', (lines) => lines.map((l, i) => (i === 2 ? 'null' : l)));
-    await assert.rejects(loadBuild(nullCard.dir, { siteUrl: SITE }), refused(/cards\.de\.ndjson: line 3 is not a JSON object$/));
+    const cut = await withBinary('card-parts.ndjson', (lines) => lines.map((l, i) => (i === 7 ? l.slice(0, -1) : l)));
+    await assert.rejects(loadBuild(cut.dir, { siteUrl: SITE }), refused(/card-parts\.ndjson: lines 7 and 8 are not the beginning and end of a card/));
+    const headless = await withBinary('card-parts.ndjson', (lines) => lines.map((l, i) => (i === 2 ? l.slice(1) : l)));
+    await assert.rejects(loadBuild(headless.dir, { siteUrl: SITE }), refused(/card-parts\.ndjson: lines 3 and 4 are not the beginning and end of a card/));
     const unterminated = await writeBuildFixture(undefined, { mutate: (files) => files.set('markers.en.ndjson', files.get('markers.en.ndjson')!.slice(0, -1)) });
     dirs.push(unterminated.dir);
     await assert.rejects(loadBuild(unterminated.dir, { siteUrl: SITE }), refused(/markers\.en\.ndjson does not end with a newline/));
@@ -356,12 +388,12 @@ describe('hot reload', () => {
     const { errors, store, app } = await servedWithErrorLog(d);
     const bad = await writeBuildFixture(join(d, 'builds', 'bad'), { buildId: 'bad', extra: 3 });
     const m = JSON.parse(await readFile(join(bad.dir, 'manifest.json'), 'utf8'));
-    m.xxh64['cards.en.ndjson'] = '0'.repeat(16);
+    m.xxh64['card-texts.en.ndjson'] = '0'.repeat(16);
     await writeFile(join(bad.dir, 'manifest.json'), JSON.stringify(m));
     await publish(d, bad.dir);
     assert.equal(await store.reload(), 'failed');
     assert.equal(store.current().build.id, 'a');
-    assert.match(errors.join('\n'), /build rejected; still serving the previous one: build .*bad: cards\.en\.ndjson checksum mismatch/);
+    assert.match(errors.join('\n'), /build rejected; still serving the previous one: build .*bad: card-texts\.en\.ndjson checksum mismatch/);
     const detail = await app.inject({ url: '/v1/properties/tor-twelve?locale=de' });
     assert.equal(detail.statusCode, 200);
     assert.equal(JSON.parse(detail.body).data.slug, 'tor-twelve');

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { crc32 } from 'node:zlib';
-import { DETAILS_INDEX } from '../../contract/build.ts';
+import { CARD_FILES, DETAILS_INDEX } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { listingLinesSql } from '../../pipeline/lib/listing-rows.ts';
 import { baseTables, buildFixture, observation, space, type FixtureBuild } from '../support/pipeline-fixtures.ts';
@@ -86,5 +86,22 @@ describe('the listing files, written by DuckDB', () => {
       assert.deepEqual(bytes(`markers.${locale}.ndjson`), bytes(`markers.${LOCALES[0]}.ndjson`));
       assert.notDeepEqual(bytes(`details.${locale}.ndjson`), bytes(`details.${LOCALES[0]}.ndjson`), 'the details carry the locale\'s paths');
     }
+  });
+
+  it('writes the bytes every locale\'s card shares once, and each locale\'s own apart, which join into its cards byte for byte', () => {
+    const dir = path.join(build.distDir, 'current');
+    const lines = (file: string) => readFileSync(path.join(dir, file)).toString('latin1').split('\n').slice(0, -1);
+    const parts = lines(CARD_FILES.parts);
+    let shared = 0, own = 0;
+    for (const locale of LOCALES) {
+      const cards = lines(`cards.${locale}.ndjson`), texts = lines(CARD_FILES.texts(locale));
+      assert.equal(parts.length, 2 * cards.length);
+      assert.deepEqual(cards.map((_, i) => parts[2 * i] + texts[i] + parts[2 * i + 1]), cards, `the parts join into cards.${locale}.ndjson`);
+      own += texts.join('').length;
+    }
+    shared = parts.join('').length;
+    assert.ok(shared > own, `the shared bytes (${shared}) outweigh every locale's own (${own})`);
+    const manifest = build.json('manifest.json');
+    for (const file of [CARD_FILES.parts, ...LOCALES.map(CARD_FILES.texts)]) assert.ok(manifest.files[file], `the manifest lists ${file}`);
   });
 });

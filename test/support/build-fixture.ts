@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import {
-  BUILD_FILES, BUILD_FORMAT_VERSION, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, keyedEntries, labelOrders, ListingColumnsSchema, type LeadRouting, type ListingColumns,
+  BUILD_FILES, BUILD_FORMAT_VERSION, CARD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, NDJSON_BUILD_FILES, SUGGEST_FILES, keyedEntries, labelOrders, ListingColumnsSchema, type LeadRouting, type ListingColumns,
 } from '../../contract/build.ts';
 import { fileDigests } from '../../contract/file-digests.ts';
 import { REQUEST_DEPENDENT_FIELDS } from '../../contract/catalog.ts';
@@ -20,6 +20,7 @@ import { encodeSuggestIndex } from '../../contract/suggest-index.ts';
 import { encodeListingColumns, LISTING_COLUMNS_FILE, type ListingOrder } from '../../contract/listing-columns.ts';
 import { listingOrders } from './listing-columns.ts';
 import { encodeLineIndex, LINE_INDEX_FILE, lineIndexOf } from '../../contract/line-index.ts';
+import { splitCard } from '../../pipeline/lib/card-parts.ts';
 import { buildSuggestIndex, suggestion } from '../../pipeline/lib/suggest-index.ts';
 import { foldedNames } from '../../contract/fold.ts';
 import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder, type PriceBasis } from '../../contract/prices.ts';
@@ -602,10 +603,14 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
   }
   binary.set(KEYED_FILE.index(LEAD_ROUTING.name), detailsIndex(files.get(KEYED_FILE.lines(LEAD_ROUTING.name))!));
   opts.mutate?.(files);
-  // the line indexes are made from the files as written, as the pipeline does
+  // the line indexes and the card parts are made from the files as written, as the pipeline does
   for (const l of LOCALES) for (const name of LINE_INDEXED_FILES) {
     const file = `${name}.${l}.ndjson`;
     binary.set(LINE_INDEX_FILE(file), encodeLineIndex(lineIndexOf(Buffer.from(files.get(file)!))));
+  }
+  for (const [name, bytes] of cardParts(new Map(LOCALES.map((l) => [l, files.get(`cards.${l}.ndjson`)!])))) {
+    binary.set(name, bytes);
+    binary.set(LINE_INDEX_FILE(name), encodeLineIndex(lineIndexOf(bytes)));
   }
   opts.mutateBinary?.(binary, files);
 
@@ -644,3 +649,12 @@ export async function readJson(path: string): Promise<unknown> {
 }
 
 export const removeDir = (dir: string) => rm(dir, { recursive: true, force: true });
+
+/** The card parts (CARD_FILES) of each locale's cards as the pipeline splits them (pipeline/lib/card-parts.ts); cards of one locale beyond another's are left out. */
+function cardParts(cards: Map<string, string>): Map<string, Buffer> {
+  const lines = [...cards.values()].map((text) => text.split('\n').slice(0, -1).map((line) => Buffer.from(line)));
+  const n = Math.min(...lines.map((l) => l.length));
+  const parts: Buffer[] = [], texts: Buffer[][] = lines.map(() => []);
+  for (let i = 0; i < n; i++) splitCard(lines.map((l) => l[i]), parts, texts);
+  return new Map([[CARD_FILES.parts, Buffer.concat(parts)], ...[...cards.keys()].map((l, k) => [CARD_FILES.texts(l), Buffer.concat(texts[k])] as [string, Buffer])]);
+}
