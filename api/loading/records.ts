@@ -76,7 +76,7 @@ export async function openRecords(path: string, name: string, index: Buffer): Pr
  * through the thread pool (promise, queue, wake-up); a line it does not hold blocks the event loop
  * for one disk read.
  */
-export const readRecordBytes = (file: RecordFile, i: number): Buffer => readRecordAt(recordAt(file, i));
+const readRecordBytes = (file: RecordFile, i: number): Buffer => readRecordAt(recordAt(file, i));
 
 /** Where line i of a record file lies and what its index says of it: enough for another thread to read it, checked (readRecordAt). */
 export interface RecordAt { name: string; fd: number; line: number; start: number; length: number; crc: number }
