@@ -19,7 +19,7 @@ import {
   MarketRatesPayloadSchema, PlaceHubSchema, PriceIndexCitySchema, RankingsPayloadSchema,
   SnapshotSourceSchema, SuggestionSchema, operatorHubShape,
 } from './market.ts';
-import { BULK_FILES, PriceHistoryFileSchema, RejectsSummarySchema, RELEASE_ID_PATTERN } from './research.ts';
+import { BULK_FILES, PriceHistoryCitySchema, PriceHistoryFileSchema, RejectsSummarySchema, RELEASE_ID_PATTERN } from './research.ts';
 import { SUGGEST_INDEX_FILE } from './suggest-index.ts';
 
 /** Where the pipeline publishes (`builds/<id>/`, the `current` link) and the API serves from, unless DIST_DIR says otherwise. */
@@ -59,8 +59,10 @@ export const DEFAULT_DIST_DIR = 'dist';
  * in place of `shortPrefixes`, `shortTotal`, `shortTopStart`, `shortTop`.
  * 14: the cards of every locale split where the locales differ (CARD_FILES), which the API holds
  * in place of cards.<locale>.ndjson.
+ * 15: the monthly history's cities as a keyed file too (PRICE_HISTORY_BY_CITY), beside
+ * price-history.json, so a price page reads one city from disk rather than the file whole.
  */
-export const BUILD_FORMAT_VERSION = 14;
+export const BUILD_FORMAT_VERSION = 15;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
@@ -245,6 +247,14 @@ export type LeadRoute = LeadRouting[string];
  */
 export const LEAD_ROUTING = { name: 'lead-routing', schema: LeadRoutingFileSchema } as const;
 
+/**
+ * The cities of price-history.json as a keyed file of their own, by city slug (KEYED_FILE without a
+ * locale: `price-history.ndjson`, `.index`, `.keys.json`), each line the city's entry as the JSON
+ * file holds it: the price pages read the cities they show, a line each, never the whole history
+ * (637 MB at 1,000,000 spaces). Written with the history; a build without one has neither.
+ */
+export const PRICE_HISTORY_BY_CITY = { name: 'price-history', schema: PriceHistoryCitySchema } as const;
+
 export const ConfigFileSchema = ConfigPayloadSchema;
 
 /** A map marker as the build stores it: without its price, which depends on the request. */
@@ -289,7 +299,8 @@ export const KEYED_FILE = {
  * A keyed file's entries in its line order: by key, ascending in UTF-16 code units, which the API
  * relies on to find a key by a binary search of the keys.
  */
-export const keyedEntries = <T>(values: Record<string, T>): [string, T][] => Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+export const compareKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+export const keyedEntries = <T>(values: Record<string, T>): [string, T][] => Object.entries(values).sort(([a], [b]) => compareKeys(a, b));
 
 /** Every file of the keyed files of a build. */
 export const keyedFileNames = (locales: readonly string[]) => Object.keys(KEYED_BUILD_FILES)

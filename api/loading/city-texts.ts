@@ -1,5 +1,5 @@
 import type { PriceIndexCity } from '../../contract/market.ts';
-import { arrayElementSpans, memberValue, objectMembers } from './json-spans.ts';
+import { arrayElementSpans, objectMembers } from './json-spans.ts';
 
 /** A JSON file of cities with each city's place in it: city i (slugs[i]) is bytes [spans[2i], spans[2i + 1]). */
 export interface CityTexts { slugs: string[]; spans: Uint32Array; bytes: Uint8Array }
@@ -8,17 +8,6 @@ export interface CityTexts { slugs: string[]; spans: Uint32Array; bytes: Uint8Ar
 function citySpans(bytes: Uint8Array): Uint32Array {
   for (const member of objectMembers(bytes)) if (member.key === 'cities') return arrayElementSpans(bytes, member.start);
   throw new Error('has no cities');
-}
-
-/** The cities of the file's `cities` array, found in its bytes, each named by its `city.slug`. */
-export function cityTextsOf(bytes: Uint8Array): CityTexts {
-  const spans = citySpans(bytes);
-  const slugs = Array.from({ length: spans.length / 2 }, (_, i) => {
-    const slug = (memberValue(bytes, 'city', spans[2 * i]) as { slug?: unknown } | undefined)?.slug;
-    if (typeof slug !== 'string') throw new Error(`city ${i} has no slug`);
-    return slug;
-  });
-  return { slugs, spans, bytes };
 }
 
 /** price-index.json's cities: where each lies in the file as served, and what lists and groups them without parsing them. */

@@ -1,8 +1,7 @@
 /**
- * Where the values of a JSON text lie, found without parsing it whole: a file of cities is cut into
- * one text per city, each parsed when it is shown (the monthly history at 1,000,000 spaces holds
- * more bytes than a JavaScript string can). The text must be JSON: what it is not is refused only
- * where the scan meets it.
+ * Where the values of a JSON text lie, found without parsing it whole: the price index is cut into
+ * one text per city (api/loading/city-texts.ts), each parsed when it is shown. The text must be
+ * JSON: what it is not is refused only where the scan meets it.
  */
 
 const QUOTE = 0x22;
@@ -97,12 +96,4 @@ export function arrayElementSpans(bytes: Uint8Array, from: number): Uint32Array 
     }
   }
   return Uint32Array.from(spans);
-}
-
-/** The member `key` of the object that starts at `from`, parsed; undefined when it has none. */
-export function memberValue(bytes: Uint8Array, key: string, from = 0): unknown {
-  for (const m of objectMembers(bytes, from)) {
-    if (m.key === key) return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + m.start, valueEnd(bytes, m.start) - m.start).toString('utf8'));
-  }
-  return undefined;
 }

@@ -4,7 +4,7 @@
  * disk when a request asks for it, checked against the index (api/loading/records.ts) and parsed
  * then. A file damaged after loading is refused per line (DamagedRecordError), never served.
  */
-import { readRecord, type RecordFile } from './records.ts';
+import { readRecord, recordAt, type RecordAt, type RecordFile } from './records.ts';
 import { resolveSitePathsInJson } from '../catalog/text.ts';
 
 export class KeyedRecords<T> {
@@ -46,6 +46,12 @@ export class KeyedRecords<T> {
     const i = this.lineOf(key);
     if (i === undefined) return undefined;
     return JSON.parse(resolveSitePathsInJson(readRecord(this.lines, i), this.siteUrl)) as T;
+  }
+
+  /** Where the line of `key` lies, for another thread to read (readRecordAt); undefined for a key the file does not hold. */
+  at(key: string): RecordAt | undefined {
+    const i = this.lineOf(key);
+    return i === undefined ? undefined : recordAt(this.lines, i);
   }
 
   close(): Promise<void> {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   BUILD_FILES, BUILD_FORMAT_VERSION, CARD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema,
-  NDJSON_BUILD_FILES, SUGGEST_FILES, type FacetLabels, type LeadRoute, type Manifest, type MarketRatesFile,
+  NDJSON_BUILD_FILES, PRICE_HISTORY_BY_CITY, SUGGEST_FILES, type FacetLabels, type LeadRoute, type Manifest, type MarketRatesFile,
 } from '../../contract/build.ts';
 import { LINE_INDEX_FILE } from '../../contract/line-index.ts';
 import { decodeListingColumns, LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
@@ -10,6 +10,7 @@ import type { ConfigPayload, GeoPayload } from '../../contract/catalog.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { CONTRACT_HASH } from '../../contract/hash.ts';
 import type { OperatorHub, PlaceHub, PriceIndexPayload, RankingsPayload } from '../../contract/market.ts';
+import type { PriceHistoryCity } from '../../contract/research.ts';
 import { Engine } from '../catalog/engine.ts';
 import type { FilterRegistry } from '../catalog/filter-index.ts';
 import type { SuggestIndex } from '../catalog/suggest.ts';
@@ -60,6 +61,8 @@ export interface LoadedBuild {
   priceIndexCities: IndexCities;
   /** by space slug (a keyed file: the routes of the spaces a lead names are read when it arrives) */
   leadRouting: LeadRoutes;
+  /** the monthly history's cities by city slug (PRICE_HISTORY_BY_CITY), when the build has a history */
+  priceHistory?: KeyedRecords<PriceHistoryCity>;
   /** the files served as they are (price-report.csv, price-history.json, methodology.md, …), left on disk */
   servedFiles: ServedFiles;
   /** the releases beside the build (`<dist>/releases`), as they stood when it was loaded */
@@ -107,11 +110,14 @@ type Keyed = keyof typeof KEYED_BUILD_FILES;
 
 /** The files the pipeline checked the card parts against (CARD_FILES): not read. */
 const NOT_READ = new Set(LOCALES.flatMap((l) => [`cards.${l}.ndjson`, LINE_INDEX_FILE(`cards.${l}.ndjson`)]));
+const HISTORY_LINES = KEYED_FILE.lines(PRICE_HISTORY_BY_CITY.name);
+/** The files of PRICE_HISTORY_BY_CITY, which a build with a history has. */
+const HISTORY_FILES = [HISTORY_LINES, KEYED_FILE.index(PRICE_HISTORY_BY_CITY.name), KEYED_FILE.keys(PRICE_HISTORY_BY_CITY.name)];
 
 /** The files left on disk (read a line at a time, each checked against its record index). */
 const ON_DISK = new Set([
   ...LOCALES.map((l) => `details.${l}.ndjson`), ...Object.keys(KEYED_BUILD_FILES).flatMap((name) => LOCALES.map((l) => KEYED_FILE.lines(name, l))),
-  KEYED_FILE.lines(LEAD_ROUTING.name),
+  KEYED_FILE.lines(LEAD_ROUTING.name), HISTORY_LINES,
 ]);
 
 /**
@@ -147,8 +153,9 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
     const geo = valuesOf(geoFiles);
     const engine = await buildEngine(started.columns, labels, geo, opts.filters);
     for (const l of LOCALES) await addListings(engine, reads, l, opts);
-    const [{ rankings, places, operators }, priceIndex, suggestIndex, leadRouting] = await Promise.all([
+    const [{ rankings, places, operators }, priceIndex, suggestIndex, leadRouting, priceHistory] = await Promise.all([
       openHubs(reads, opts), started.priceIndex, started.suggestIndex, keyedFile<LeadRoute>(reads, LEAD_ROUTING.name, undefined, opts),
+      HISTORY_LINES in manifest.files ? keyedFile<PriceHistoryCity>(reads, PRICE_HISTORY_BY_CITY.name, undefined, opts) : undefined,
     ]);
     const marketRates = Object.fromEntries(LOCALES.map((l) => [l, localizeMarketRates(ratesFile, geo[l], `geo.${l}.json`)])) as PerLocale<LocalizedMarketRates>;
     await reads.checksums();
@@ -161,8 +168,8 @@ export async function loadBuild(dir: string, opts: LoadOptions): Promise<LoadedB
       loadedAt: (opts.now ?? Date.now)(),
       config, labels, geo, geoJson: jsonOf(geoFiles), engine, marketRates, rankings, places, operators,
       priceIndexHead: priceIndex.head as PriceIndexHead, priceIndexJson: priceIndex.bytes, priceIndexCities: priceIndex.cities!,
-      suggestIndex, leadRouting, servedFiles, releases,
-      close: closer(engine, [rankings, places, operators], leadRouting, servedFiles, releases),
+      suggestIndex, leadRouting, priceHistory, servedFiles, releases,
+      close: closer(engine, [rankings, places, operators], [leadRouting, priceHistory], servedFiles, releases),
     };
   } catch (err) {
     await reads.closeOpened();
@@ -193,8 +200,9 @@ function startReads(reads: FileReads, manifest: Manifest) {
   const suggestIndex = readSuggestIndex(reads);
   suggestIndex.catch(() => undefined); // awaited by the load
   const priceIndex = reads.jsonOnWorker(PRICE_INDEX, ['asOf', 'methodologyUrl', 'source'], true);
-  for (const name of Object.keys(manifest.files)) if (REQUIRED_FILES.includes(name) && !ON_DISK.has(name) && !NOT_READ.has(name)) void reads.read(name);
-  const servedFiles = reads.servedFiles(Object.keys(manifest.files).filter((name) => !REQUIRED_FILES.includes(name)));
+  const loaded = (name: string) => REQUIRED_FILES.includes(name) || HISTORY_FILES.includes(name);
+  for (const name of Object.keys(manifest.files)) if (loaded(name) && !ON_DISK.has(name) && !NOT_READ.has(name)) void reads.read(name);
+  const servedFiles = reads.servedFiles(Object.keys(manifest.files).filter((name) => !loaded(name)));
   return { columns, suggestIndex, priceIndex, servedFiles };
 }
 
@@ -268,11 +276,11 @@ export type PriceIndexHead = Pick<PriceIndexPayload, 'asOf' | 'methodologyUrl' |
  * What a loaded build closes: its engine's files and its hubs'. Made outside loadBuild, whose
  * closures would keep the loader's scope alive with the build, and every byte read for the load.
  */
-function closer(engine: Engine, hubs: PerLocale<KeyedRecords<unknown>>[], leadRouting: KeyedRecords<LeadRoute>, servedFiles: ServedFiles, releases: Releases): () => Promise<void> {
+function closer(engine: Engine, hubs: PerLocale<KeyedRecords<unknown>>[], keyed: (KeyedRecords<unknown> | undefined)[], servedFiles: ServedFiles, releases: Releases): () => Promise<void> {
   return async () => {
     await engine.close();
     for (const hub of hubs) for (const l of LOCALES) await hub[l].close().catch(() => undefined);
-    await leadRouting.close().catch(() => undefined);
+    for (const file of keyed) await file?.close().catch(() => undefined);
     await servedFiles.close();
     await releases.close();
   };

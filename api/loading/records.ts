@@ -76,11 +76,20 @@ export async function openRecords(path: string, name: string, index: Buffer): Pr
  * through the thread pool (promise, queue, wake-up); a line it does not hold blocks the event loop
  * for one disk read.
  */
-export function readRecordBytes(file: RecordFile, i: number): Buffer {
-  const start = file.starts[i], length = file.starts[i + 1] - start;
+const readRecordBytes = (file: RecordFile, i: number): Buffer => readRecordAt(recordAt(file, i));
+
+/** Where line i of a record file lies and what its index says of it: enough for another thread to read it, checked (readRecordAt). */
+export interface RecordAt { name: string; fd: number; line: number; start: number; length: number; crc: number }
+
+export const recordAt = (file: RecordFile, i: number): RecordAt => ({
+  name: file.name, fd: file.fh.fd, line: i, start: file.starts[i], length: file.starts[i + 1] - file.starts[i], crc: file.crcs[i],
+});
+
+/** A line read where `at` says, checked against its index entry, as bytes without its newline. */
+export function readRecordAt({ name, fd, line, start, length, crc }: RecordAt): Buffer {
   const buf = Buffer.allocUnsafe(length);
-  const bytesRead = readSync(file.fh.fd, buf, 0, length, start);
-  checkRecord(file, i, buf, bytesRead);
+  const bytesRead = readSync(fd, buf, 0, length, start);
+  checkLine(name, line, buf, length, crc, bytesRead);
   return buf.subarray(0, length - 1);
 }
 
@@ -90,10 +99,12 @@ export const detailLines = (file: RecordFile): DetailLines => ({ line: (i) => re
 /** Line i, checked against the record index, as text without its newline. */
 export const readRecord = (file: RecordFile, i: number): string => readRecordBytes(file, i).toString();
 
-function checkRecord(file: RecordFile, i: number, bytes: Buffer, bytesRead = bytes.length): void {
-  const length = file.starts[i + 1] - file.starts[i];
-  if (bytesRead !== length) throw new DamagedRecordError(file.name, i, `${bytesRead} of its ${length} bytes are left`);
-  if (bytes[length - 1] !== NEWLINE || crc32(bytes.subarray(0, length)) !== file.crcs[i]) throw new DamagedRecordError(file.name, i, 'its bytes differ from the record index');
+const checkRecord = (file: RecordFile, i: number, bytes: Buffer, bytesRead = bytes.length): void => (
+  checkLine(file.name, i, bytes, file.starts[i + 1] - file.starts[i], file.crcs[i], bytesRead));
+
+function checkLine(name: string, i: number, bytes: Buffer, length: number, crc: number, bytesRead: number): void {
+  if (bytesRead !== length) throw new DamagedRecordError(name, i, `${bytesRead} of its ${length} bytes are left`);
+  if (bytes[length - 1] !== NEWLINE || crc32(bytes.subarray(0, length)) !== crc) throw new DamagedRecordError(name, i, 'its bytes differ from the record index');
 }
 
 /** Fills `buf` with the file's bytes from `position` on; the bytes read, fewer where the file ends first. */

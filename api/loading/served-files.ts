@@ -25,9 +25,6 @@ const verifier = (name: string, expected: string) => async (fh: FileHandle) => {
   if (digest.digest() !== expected) throw new DamagedFileError(name, 'the file', 'its bytes differ from the manifest');
 };
 
-/** A served file as another thread reads it: ServedFiles.descriptor. */
-export interface ServedFileRef { name: string; fd: number; xxh64: string }
-
 export class ServedFiles {
   /** the reads under way: requests for a file while it is read share the read and its buffer */
   private readonly reading = new Map<string, Promise<Buffer | undefined>>();
@@ -69,16 +66,6 @@ export class ServedFiles {
   checked(name: string): { file: CheckedFile; xxh64: string } | undefined {
     const opened = this.files.get(name);
     return opened && { file: opened.file, xxh64: this.xxh64[name] };
-  }
-
-  /**
-   * A file's open descriptor and manifest digest, for a thread that reads and checks the whole file
-   * itself (page-worker.ts: the bytes then never cross the event loop); undefined when the build
-   * has no such file. Its reads must be positional, leaving the file's streams where they are.
-   */
-  descriptor(name: string): ServedFileRef | undefined {
-    const opened = this.files.get(name);
-    return opened && { name, fd: opened.fh.fd, xxh64: this.xxh64[name] };
   }
 
   /** The whole file, checked against the manifest; undefined when the build has no such file. */

@@ -7,12 +7,12 @@
  */
 import * as Plot from '@observablehq/plot';
 import { parseHTML } from 'linkedom';
-import { byLocale, OPTION_TYPES, type Locale, type Money, type OptionType } from '../../contract/common.ts';
+import { OPTION_TYPES, type Locale, type Money, type OptionType } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
 import type { PriceHistoryPoint } from '../../contract/research.ts';
 import { INDEX_BASE, MIN_SAMPLE_SIZE } from '../../contract/rules.ts';
 import { CHART_FONT_PX, CHART_WIDTH } from './chart-style.ts';
-import { formatMoney, formatNumber, STRINGS } from './strings.ts';
+import { formatMoney, formatMonth, formatNumber, monthDate, STRINGS } from './strings.ts';
 
 /** One figure of the price index: a city's overall median ('all') or one product's. */
 export interface IndexFigure {
@@ -154,18 +154,15 @@ export function cityChart(figures: IndexFigure[], text: ChartText): string {
   return barChart(figures, (f) => f.productName, text, { marks: [] });
 }
 
+/** What the history's charts and tables show of a month's point. */
+export type HistoryPoint = Pick<PriceHistoryPoint, 'month' | 'sampleSize' | 'published' | 'median' | 'index' | 'matchedSpaces'>;
+
 /** A series of the monthly history: its name, one point per month. */
 export interface HistorySeries {
   name: string;
-  points: PriceHistoryPoint[];
+  points: HistoryPoint[];
 }
 
-const monthDate = (month: string) => new Date(`${month}-01T00:00:00Z`);
-
-const MONTH_FORMATS = byLocale((l) => new Intl.DateTimeFormat(l, { month: 'short', year: 'numeric', timeZone: 'UTC' }));
-
-/** Month labels as the locale writes them ("Mar 2026", "März 2026", "mar 2026"). */
-export const formatMonth = (locale: Locale, month: string) => MONTH_FORMATS[locale].format(monthDate(month));
 
 /**
  * A panel of the history chart: one value per point (undefined: no mark that month) on its own y
@@ -176,17 +173,17 @@ interface HistoryPanel {
   name: string;
   height: number;
   yLabel(text: ChartText): string;
-  value(p: PriceHistoryPoint): number | undefined;
+  value(p: HistoryPoint): number | undefined;
   /** the measure of a point as its mark's title says it */
-  describe(locale: Locale, p: PriceHistoryPoint): string;
+  describe(locale: Locale, p: HistoryPoint): string;
   /** a point drawn hollow: its value is shown, but the month's figures are not published */
-  hollow?(p: PriceHistoryPoint): boolean;
+  hollow?(p: HistoryPoint): boolean;
   /** a value marked by a dashed line across the panel, and its label */
   threshold?: { value: number; label(locale: Locale): string };
   /** a y axis from zero, to at least this value (otherwise the axis spans the values) */
   fromZeroTo?: number;
   /** a point where the measure starts again on another footing: its line does not join the point before */
-  startsAgain?(p: PriceHistoryPoint): boolean;
+  startsAgain?(p: HistoryPoint): boolean;
 }
 
 /** a threshold's dashed line, and the dashes that stand for it in its label */

@@ -1,16 +1,17 @@
 /**
  * The research files as the pages and /api/price-index/cities/{city} read them: the monthly
- * history and the price index, each found cut per city (the history once per build on the page
- * worker, the index by the loader: parsing either whole held the event loop, ~50 ms for the index
- * at 100,000 spaces, ten times that at 1,000,000), a city parsed from its own JSON text when it is shown.
+ * history a city at a time from its keyed file, and the price index found cut per city by the
+ * loader (parsing it whole held the event loop, ~50 ms at 100,000 spaces, ten times that at
+ * 1,000,000), a city parsed from its own JSON text when it is shown.
  */
 import type { CityTexts } from '../loading/city-texts.ts';
 import type { LoadedBuild } from '../loading/load.ts';
-import type { Locale } from '../../contract/common.ts';
+import { LOCALES, type Locale } from '../../contract/common.ts';
 import type { PriceIndexCity } from '../../contract/market.ts';
 import type { PriceHistoryCity } from '../../contract/research.ts';
-import { onPageWorker, type HistoryOverall, type HistoryParts } from './page-workers.ts';
+import { onPageWorker, type HistoryOverall } from './page-workers.ts';
 import { perBuild } from './per-build.ts';
+import { formatMonth } from './strings.ts';
 
 /** A city's JSON text, undefined for a city the file does not hold. */
 function cityTextReader({ slugs, spans, bytes }: CityTexts): (slug: string) => string | undefined {
@@ -34,23 +35,28 @@ function cityReader<T>(text: (slug: string) => string | undefined): (slug: strin
 export interface History {
   months: string[];
   monthLabels: Record<Locale, string[]>;
-  city(slug: string): PriceHistoryCity | undefined;
-  /** the overall series of those of `slugs` the file holds, in their order, parsed on the page worker (a page's 50 cities took ~10 ms) */
+  city(slug: string): Promise<PriceHistoryCity | undefined>;
+  /** the overall series of those of `slugs` the file holds, in their order, read and parsed on the page worker (a page's 50 cities took ~10 ms) */
   overall(slugs: string[]): Promise<HistoryOverall[]>;
 }
 
-/** The build's monthly history (price-history.json); undefined when the build has none. */
+/**
+ * The build's monthly history (PRICE_HISTORY_BY_CITY, a line per city read when it is shown);
+ * undefined when the build has none. Its months are those of any city's overall points, which has
+ * one per month of the history.
+ */
 export function historyOf(build: LoadedBuild): Promise<History | undefined> {
   return perBuild(build, 'history', async () => {
-    const file = build.servedFiles.descriptor('price-history.json');
+    const file = build.priceHistory;
     if (!file) return undefined;
-    const { months, monthLabels, texts } = await onPageWorker({ kind: 'history', file }) as HistoryParts;
-    const text = cityTextReader(texts);
+    const [first] = file.keys();
+    const months = first === undefined ? [] : (await file.get(first))!.points.map((p) => p.month);
+    const monthLabels = Object.fromEntries(LOCALES.map((l) => [l, months.map((m) => formatMonth(l, m))])) as Record<Locale, string[]>;
     const overall = async (slugs: string[]) => {
-      const found = slugs.map(text).filter((t) => t !== undefined);
-      return found.length === 0 ? [] : await onPageWorker({ kind: 'history-overall', texts: found }) as HistoryOverall[];
+      const lines = slugs.map((slug) => file.at(slug)).filter((at) => at !== undefined);
+      return lines.length === 0 ? [] : await onPageWorker({ kind: 'history-overall', lines }) as HistoryOverall[];
     };
-    return { months, monthLabels, city: cityReader<PriceHistoryCity>(text), overall };
+    return { months, monthLabels, city: (slug: string) => file.get(slug), overall };
   });
 }
 
@@ -73,4 +79,4 @@ export function priceIndexOf(build: LoadedBuild): PriceIndex {
 }
 
 /** Whether the build has a monthly history, known without reading it. */
-export const hasHistory = (build: LoadedBuild): boolean => build.servedFiles.descriptor('price-history.json') !== undefined;
+export const hasHistory = (build: LoadedBuild): boolean => build.priceHistory !== undefined;

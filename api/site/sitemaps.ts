@@ -3,13 +3,13 @@
  * cut into numbered parts of SITEMAP_PART_URLS URLs. A part is written once per build, the first
  * time it is asked for, and kept with the build; a request never writes one again.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { LoadedBuild } from '../loading/load.ts';
 import { LOCALES, type Locale } from '../../contract/common.ts';
 import { CACHE } from '../http/headers.ts';
 import { perBuild } from './per-build.ts';
 import { sitePaths } from './site-paths.ts';
+import { eachInTurns } from './turns.ts';
 
 export const SITEMAP_INDEX_PATH = '/sitemap.xml';
 /**
@@ -17,8 +17,6 @@ export const SITEMAP_INDEX_PATH = '/sitemap.xml';
  * 10,000 URLs (about 1 MB at most, slugs being at most 200 characters) keep that to a few ms.
  */
 export const SITEMAP_PART_URLS = 10_000;
-/** URLs written between two turns of the event loop while a part is made. */
-const URLS_PER_TURN = 2_000;
 const XML_TYPE = 'application/xml; charset=utf-8';
 const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
@@ -41,6 +39,10 @@ async function sitemapIndex(build: LoadedBuild, siteUrl: string): Promise<string
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NS}">\n${entries.join('')}</sitemapindex>\n`;
 }
 
+function* indices(from: number, to: number): Generator<number> {
+  for (let i = from; i < to; i++) yield i;
+}
+
 /** Part `part` (1 to partCount) of a locale's sitemap. */
 async function sitemapPart(build: LoadedBuild, siteUrl: string, locale: Locale, part: number): Promise<Buffer> {
   const paths = await sitePaths(build);
@@ -48,13 +50,8 @@ async function sitemapPart(build: LoadedBuild, siteUrl: string, locale: Locale, 
   const to = Math.min(paths.length, from + SITEMAP_PART_URLS);
   const open = `<url><loc>${escapeXml(`${siteUrl}/${locale}`)}`;
   const chunks = [`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NS}">\n`];
-  for (let i = from; i < to; i += URLS_PER_TURN) {
-    if (i > from) await nextTurn();
-    let chunk = '';
-    // site paths are slugs, digits and `/?=`: nothing in them to escape
-    for (let k = i; k < Math.min(to, i + URLS_PER_TURN); k++) chunk += `${open}${paths.at(k)}</loc></url>\n`;
-    chunks.push(chunk);
-  }
+  // site paths are slugs, digits and `/?=`: nothing in them to escape
+  await eachInTurns(indices(from, to), (k) => chunks.push(`${open}${paths.at(k)}</loc></url>\n`));
   chunks.push('</urlset>\n');
   return Buffer.from(chunks.join(''));
 }

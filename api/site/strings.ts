@@ -211,6 +211,14 @@ export const formatDate = (locale: Locale, iso: string) => DATE_FORMATS[locale].
 /** A date-time of the build as the locale writes it, in UTC and saying so. */
 export const formatDateTime = (locale: Locale, iso: string) => DATE_TIME_FORMATS[locale].format(new Date(iso));
 
+/** The first instant of a month of the history (`2026-03`), UTC. */
+export const monthDate = (month: string) => new Date(`${month}-01T00:00:00Z`);
+
+const MONTH_FORMATS = byLocale((l) => new Intl.DateTimeFormat(l, { month: 'short', year: 'numeric', timeZone: 'UTC' }));
+
+/** Month labels as the locale writes them ("Mar 2026", "März 2026", "mar 2026"). */
+export const formatMonth = (locale: Locale, month: string) => MONTH_FORMATS[locale].format(monthDate(month));
+
 /** A noun's forms by plural category of Intl.PluralRules; `other` stands in for a category it lacks. */
 type Forms = { other: string } & Partial<Record<Intl.LDMLPluralRule, string>>;
 

@@ -365,7 +365,7 @@ export async function cityPricesView(ctx: ViewContext): Promise<PageView | undef
   const indexCity = priceIndexOf(ctx.build).city(ctx.params.city);
   if (!rates && !indexCity) return undefined;
   const history = await historyOf(ctx.build);
-  const historyCity = history?.city(ctx.params.city);
+  const historyCity = await history?.city(ctx.params.city);
   const names = await figureNames(ctx);
   const rated = rates?.rates.city ?? indexCity!.city;
   const city = { slug: rated.slug, name: names.named(rated) };

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { RESEARCH_FILES } from '../../contract/build.ts';
+import { PRICE_HISTORY_BY_CITY, RESEARCH_FILES } from '../../contract/build.ts';
+import { keyedFileStream } from './keyed-files.ts';
 import { fileURLToPath } from 'node:url';
 import type { PriceIndexCity, SnapshotSource } from '../../contract/market.ts';
 import type { PriceHistoryCity, RejectsSummary } from '../../contract/research.ts';
@@ -160,7 +161,8 @@ export function rejectsSummary(rejectRows: string[][], rowsByFile: Record<string
  * streamed a city at a time (at 1,000,000 spaces the history has millions of rows and the JSON
  * more bytes than a JavaScript string holds): the file's head is checked against its schema with
  * no cities, then each city's entry, made by SQL, against the city's schema before it is written.
- * DuckDB writes the CSV. Returns the CSV's row count.
+ * Each city's entry goes to the keyed file PRICE_HISTORY_BY_CITY too. DuckDB writes the CSV.
+ * Returns the CSV's row count.
  */
 export async function writePriceHistory(conn: DuckDBConnection, writer: BuildWriter, asOf: string, source: SnapshotSource): Promise<number> {
   const file = 'price-history.json';
@@ -171,16 +173,20 @@ export async function writePriceHistory(conn: DuckDBConnection, writer: BuildWri
   const [before, after] = JSON.stringify(head).split('"cities":[]');
   const checkCity = elementValidator(file, '/cities', schema.shape.cities.element);
   const json = writer.openText(file);
+  const byCity = keyedFileStream(writer, PRICE_HISTORY_BY_CITY.name);
   json.write(`${before}"cities":[`);
   let cities = 0;
   for await (const chunk of await conn.stream(PRICE_HISTORY_CITIES_SQL)) {
     for (const city of chunk.getColumnValues(0) as string[]) {
-      checkCity(JSON.parse(city), cities);
+      const parsed = JSON.parse(city) as PriceHistoryCity;
+      checkCity(parsed, cities);
       json.write((cities++ === 0 ? '' : ',') + city);
+      byCity.add(parsed.city.slug, city);
     }
   }
   json.write(`]${after}\n`);
   json.close();
+  byCity.close();
   return copyCsv(conn, writer, 'price-report-history.csv', PRICE_HISTORY_MART, PRICE_HISTORY_COLUMNS, CSV_CELLS);
 }
 

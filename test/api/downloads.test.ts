@@ -13,6 +13,7 @@ import { DamagedFileError } from '../../api/loading/records.ts';
 import { BuildDownloader } from '../../api/loading/download.ts';
 import { loadBuild, type LoadedBuild } from '../../api/loading/load.ts';
 import { staticCatalog } from '../../api/loading/store.ts';
+import { KEYED_FILE, PRICE_HISTORY_BY_CITY } from '../../contract/build.ts';
 import { isPrecompressed, RELEASE_FILES } from '../../contract/research.ts';
 import { runBuild } from '../../pipeline/run.ts';
 import { get, SITE, testApp } from '../support/app.ts';
@@ -87,10 +88,10 @@ describe('a damaged file is never served', () => {
     assert.equal(historyAgain.statusCode, 304);
   });
 
-  it('a history damaged before a page first reads it: the city\'s price page answers 500 (the page worker checks what it read)', async () => {
+  it('a history damaged before a page first reads it: the city\'s price page answers 500 (its line is checked when read)', async () => {
     const { app, build } = await served();
     const city = JSON.parse((await app.inject({ url: '/api/price-index' })).body).data.cities[0].city.slug;
-    writeFileSync(path.join(build.dir, 'price-history.json'), 'damaged');
+    writeFileSync(path.join(build.dir, KEYED_FILE.lines(PRICE_HISTORY_BY_CITY.name)), 'damaged');
     const r = await app.inject({ url: `/en/prices/${city}`, headers: { accept: 'text/html' } });
     assert.equal(r.statusCode, 500);
     assert.match(String(r.headers['content-type']), /text\/html/);

@@ -5,7 +5,7 @@ import { brotliDecompressSync, crc32, gunzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import {
-  BUILD_FILES, CARD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, RESEARCH_FILES, SUGGEST_FILES,
+  BUILD_FILES, CARD_FILES, DETAILS_INDEX, KEYED_BUILD_FILES, KEYED_FILE, keyedFileNames, LEAD_ROUTING, LINE_INDEXED_FILES, LOCALIZED_BUILD_FILES, ManifestSchema, NDJSON_BUILD_FILES, OTHER_BUILD_FILES, PRICE_HISTORY_BY_CITY, RESEARCH_FILES, SUGGEST_FILES,
 } from '../../contract/build.ts';
 import { LOCALES } from '../../contract/common.ts';
 import { fileDigests } from '../../contract/file-digests.ts';
@@ -47,7 +47,7 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       ...LINE_INDEXED_FILES.flatMap((n) => LOCALES.map((l) => LINE_INDEX_FILE(`${n}.${l}.ndjson`))),
       ...[CARD_FILES.parts, ...LOCALES.map(CARD_FILES.texts)].flatMap((n) => [n, LINE_INDEX_FILE(n)]),
       ...keyedFileNames(LOCALES),
-      KEYED_FILE.lines(LEAD_ROUTING.name), KEYED_FILE.index(LEAD_ROUTING.name), KEYED_FILE.keys(LEAD_ROUTING.name),
+      ...[LEAD_ROUTING, PRICE_HISTORY_BY_CITY].flatMap(({ name }) => [KEYED_FILE.lines(name), KEYED_FILE.index(name), KEYED_FILE.keys(name)]),
       ...Object.keys(RESEARCH_FILES),
       ...OTHER_BUILD_FILES,
       ...RELEASE_FILES.filter(isPrecompressed).flatMap((f) => PRECOMPRESSED.map(({ encoding }) => encodedName(f, encoding))),

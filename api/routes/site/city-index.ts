@@ -45,7 +45,7 @@ export const cityIndexRoute = defineRoute({
     const history = await historyOf(build);
     const { asOf, methodologyUrl } = build.priceIndexHead;
     return {
-      data: { asOf, methodologyUrl, city, months: history?.months ?? [], history: history?.city(params.city) },
+      data: { asOf, methodologyUrl, city, months: history?.months ?? [], history: await history?.city(params.city) },
       meta: { citation: cite(query.locale ?? 'en', { kind: 'prices', city: city.city }, { asOf: build.priceIndexHead.asOf, release: build.manifest.releaseId }) },
     };
   },
