@@ -57,8 +57,11 @@ export const DEFAULT_DIST_DIR = 'dist';
  * 13: suggest-index.bin answers the heavy prefixes too (SUGGEST_HEAVY_POSTINGS, typo matches
  * included) beside the short ones: `answeredPrefixes`, `answerTotal`, `answerTopStart`, `answerTop`
  * in place of `shortPrefixes`, `shortTotal`, `shortTopStart`, `shortTop`.
+ * 14: listing-columns.bin holds what the engine derived at every start (contract/listing-columns.ts
+ * ListingIndexes): each order's ranks, the slug table, latitude cosines, the coordinates' bitset and
+ * latitude order, the cell grid; a listing with only one of latitude and longitude has neither.
  */
-export const BUILD_FORMAT_VERSION = 13;
+export const BUILD_FORMAT_VERSION = 14;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
