@@ -298,7 +298,7 @@ export function decodeListingColumns(buf: Buffer, { checked = false } = {}): Lis
     }
     return a;
   };
-  /** a section of `length` entries (what the build derived), its entries vouched for by the manifest's checksum unless not `checked` */
+  /** a section of `length` entries (what the build derived): its entries are the manifest's checksum's to vouch for */
   const sized = <K extends keyof typeof TYPED>(name: string, type: K, length: number): InstanceType<(typeof TYPED)[K]> => {
     const s = section(name, type);
     if (s.length !== length) fail(`${name} has ${s.length} entries, expected ${length}`);
@@ -345,7 +345,8 @@ export function decodeListingColumns(buf: Buffer, { checked = false } = {}): Lis
 /**
  * The entries of what the build derived that the engine would misread unseen: the slug order sorts
  * the slugs, each once (a slug is looked up among them); the latitude order puts every listing with
- * coordinates first, by latitude (the geographic filters search it); each rank is its order's inverse.
+ * coordinates first, by latitude (the geographic filters search it). The rest the encoder made from
+ * the orders and columns checked here, and the manifest's checksum vouches for: only their lengths are checked.
  */
 function checkDerived(data: Omit<ListingColumnsData, keyof ListingIndexes>, derived: ListingIndexes, fail: (msg: string) => never): void {
   const { slugs, orders, lat, lng } = data;
@@ -363,8 +364,4 @@ function checkDerived(data: Omit<ListingColumnsData, keyof ListingIndexes>, deri
     if (Number.isNaN(l) || Number.isNaN(lng[i]) || (k > 0 && l < latSorted[k - 1]) || latSorted[k] !== l) fail(`order.lat does not sort ${slugs[i]} by latitude`);
   }
   if (latSorted.length !== located) fail(`latSorted has ${latSorted.length} entries for ${located} listings with coordinates`);
-  for (const o of RANKED_ORDERS) {
-    const rank = derived.ranks[o], order = orders[o];
-    for (let k = 0; k < n; k++) if (rank[order[k]] !== k) fail(`rank.${o} is not the inverse of order.${o} (listing ${order[k]})`);
-  }
 }
