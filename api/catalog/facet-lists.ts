@@ -127,6 +127,17 @@ export class ValueLists {
     }
   }
 
+  /** The ids of a facet's values among `values` (those it has). */
+  idsOf(facet: Facet, values: readonly string[]): number[] {
+    const idOf = this.idOf.get(facet)!;
+    const ids: number[] = [];
+    for (const v of values) {
+      const id = idOf.get(v);
+      if (id !== undefined) ids.push(id);
+    }
+    return ids;
+  }
+
   /** A facet in a locale its values were ordered in (orderByLabels). */
   inLocale(locale: string, facet: Facet): InLocale {
     return this.byLocale.get(locale)!.get(facet)!;

@@ -117,11 +117,17 @@ export class FacetCounter {
     }
     // the counters counted into for this request, zeroed once the payload is written
     const dirty: { facet: ValueFacet; touched: Int32Array }[] = [];
-    for (const [ctx, members] of groups) {
+    for (const [ctx, all] of groups) {
       const { tally, bound, left } = ctx;
-      const touched = tally ? [] : left
+      const topped = tally ? undefined : this.countTops(ctx, all, f);
+      let members = topped ? all.filter((m) => !topped.has(m.facet)) : all;
+      let touched = tally ? [] : left
         ? this.valueCounts.countLess(ctx, left, members.map((m) => m.facet), members.map((m) => bound!.counts.get(m.facet)!))
         : this.valueCounts.count(ctx, members.map((m) => m.facet));
+      if (topped) {
+        members = [...members, ...all.filter((m) => topped.has(m.facet))];
+        touched = [...touched, ...topped.values()];
+      }
       members.forEach((m, k) => {
         const once = tally?.counts.get(m.facet);
         const l = this.lists.inLocale(locale, m.facet);
@@ -159,6 +165,22 @@ export class FacetCounter {
     // the next request starts from zero
     for (const { facet, touched } of dirty) this.valueCounts.clear(facet, touched);
     return truncated;
+  }
+
+  /**
+   * Counts the places of a group with more values than a list holds only as far as their lists
+   * need (ValueCounts.countTop), where that costs less than counting every range; returns the ids
+   * each counted above 0, by facet, if any was.
+   */
+  private countTops(ctx: Context, group: readonly { x: IndexedFilter; facet: ValueFacet }[], f: FilterValues): Map<ValueFacet, Int32Array> | undefined {
+    let topped: Map<ValueFacet, Int32Array> | undefined;
+    for (const { x, facet } of group) {
+      const byBound = ctx.bound!.byCount.get(facet);
+      if (!byBound || this.valueCounts.topBudget(ctx, facet) === 0) continue;
+      const ids = this.valueCounts.countTop(ctx, facet, byBound, this.lists.idsOf(facet, selected(x, f)));
+      if (ids) (topped ??= new Map()).set(facet, ids);
+    }
+    return topped;
   }
 
   /** A counted facet's counts in ctx under f, in the order of its values (valid until it is counted again). */

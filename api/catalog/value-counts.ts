@@ -2,8 +2,13 @@
  * Counting the value facets (one value per listing: a place, an operator) in a context: each
  * listing's value read from its column in the kernels' memory (kernels.ts), into a counter per
  * value. Each facet is counted the way that costs least for the context: a place by popcounts
- * over its ranges, another by a look at each of its listings, or by a pass over the members.
+ * over its ranges, another by a look at each of its listings, or by a pass over the members. A
+ * place with more values than a list holds, under a wide context, is counted value by value from
+ * its largest in a tally that holds the context, only until the rest cannot be listed (countTop).
  */
+import { MAX_FACET_VALUES } from '../../contract/catalog.ts';
+import { pop32 } from './bitset.ts';
+import type { ByCount } from './facet-lists.ts';
 import type { FacetContext, ValueFacet } from './filter-index.ts';
 import type { KernelMemory, Kernels, Placed } from './kernels.ts';
 import { groupByValue } from './postings.ts';
@@ -11,9 +16,10 @@ import { groupByValue } from './postings.ts';
 /**
  * What the counting loops cost, in about nanoseconds: a member visited by a pass (tallyMembers), a
  * listing looked up in a context (countGroups), a word of a context's span and a range counted
- * (countRanges), a value looked at for a count (collectTouched), a tally's value added (countLess).
+ * (countRanges), a value looked at for a count (collectTouched), a tally's value added (countLess),
+ * a place counted by itself (countTop).
  */
-const COST = { member: 3, lookup: 1.7, word: 1.2, range: 6, value: 1, tallied: 2 } as const;
+const COST = { member: 3, lookup: 1.7, word: 1.2, range: 6, value: 1, tallied: 2, visit: 60 } as const;
 
 /** A value facet's arrays in the kernels' memory: its counters and what it is counted from. */
 interface FacetArrays {
@@ -70,6 +76,8 @@ export interface ValueTally {
 export class ValueCounts {
   private slotLo = 0;
   private slotHi = 0;
+  /** the MAX_FACET_VALUES highest counts countTop has found, a min-heap */
+  private readonly highest = new Int32Array(MAX_FACET_VALUES);
 
   constructor(private readonly arrays: ValueArrays, private readonly kernels: Kernels, private readonly words: number) {}
 
@@ -143,6 +151,65 @@ export class ValueCounts {
     });
   }
 
+  /**
+   * Counts a place's values in ctx (whose counts were counted in a tally that holds it: `byBound`,
+   * its ids by those counts) only as far as its list needs, into its counters: its values in the
+   * order of their counts in the bound, each by itself, until MAX_FACET_VALUES of them count more
+   * than the next one's bound (no value after can be listed or tie at the cap) and one more is
+   * counted above 0 (the facet was cut), then each value of `chosen` (listed whatever it counts).
+   * A wide context's list is mostly its bound's largest places: the cost grows with the list, not
+   * with the places. Returns the ids counted above 0, or undefined (nothing counted) when that
+   * would visit more values than counting every range costs.
+   */
+  countTop(ctx: CountableContext, facet: ValueFacet, byBound: ByCount, chosen: readonly number[]): Int32Array | undefined {
+    const arrays = this.arrays.byFacet.get(facet)!;
+    const { ranges } = arrays;
+    const budget = this.topBudget(ctx, facet);
+    if (budget === 0) return undefined;
+    const at = ctx.at ?? this.load(ctx);
+    const bits = ctx.at === undefined ? this.arrays.slot.view : ctx.bits;
+    this.kernels.prefixCounts(at, ctx.lo, ctx.hi, this.arrays.prefix.at);
+    const prefix = this.arrays.prefix.view;
+    const { lo, hi, count: total } = ctx;
+    const { start: { view: start }, end: { view: end } } = ranges!;
+    // ctx's members before listing i (as countRanges counts them)
+    const before = (i: number) => {
+      const w = i >>> 5;
+      return w < lo ? 0 : w >= hi ? total : prefix[w - lo] + pop32(bits[w] & ((1 << i) - 1));
+    };
+    const { counts: { view: counts }, touched: { view: touched } } = arrays;
+    const heap = this.highest;
+    let found = 0, held = 0;
+    for (let k = 0; k < byBound.ids.length; k++) {
+      const next = byBound.counts[k];
+      if (next === 0 || (held === MAX_FACET_VALUES && heap[0] > next && found > MAX_FACET_VALUES)) break;
+      if (k >= budget) {
+        this.clear(facet, touched.subarray(0, found));
+        return undefined;
+      }
+      const id = byBound.ids[k];
+      const c = before(end[id]) - before(start[id]);
+      if (c === 0) continue;
+      counts[id] = c;
+      touched[found++] = id;
+      if (held < MAX_FACET_VALUES) siftUp(heap, held++, c);
+      else if (c > heap[0]) siftDown(heap, held, c);
+    }
+    for (const id of chosen) {
+      if (counts[id] > 0) continue;
+      const c = before(end[id]) - before(start[id]);
+      if (c > 0) { counts[id] = c; touched[found++] = id; }
+    }
+    return touched.subarray(0, found);
+  }
+
+  /** How many values countTop may look at in ctx before it costs more than counting every range: 0 when too few to list. */
+  topBudget(ctx: FacetContext, facet: ValueFacet): number {
+    const arrays = this.arrays.byFacet.get(facet)!;
+    const budget = arrays.ranges ? this.countCost(ctx, arrays) / COST.visit : 0;
+    return budget < 4 * MAX_FACET_VALUES ? 0 : budget;
+  }
+
   /** What counting by a place's ranges costs in ctx. */
   private rangesCost(ctx: FacetContext, ranges: NonNullable<FacetArrays['ranges']>): number {
     const span = ctx.hi - ctx.lo;
@@ -166,4 +233,30 @@ export class ValueCounts {
     this.slotHi = ctx.hi;
     return slot.at;
   }
+}
+
+/** Adds c to the min-heap of `size` counts. */
+function siftUp(heap: Int32Array, size: number, c: number): void {
+  let k = size;
+  while (k > 0) {
+    const parent = (k - 1) >> 1;
+    if (heap[parent] <= c) break;
+    heap[k] = heap[parent];
+    k = parent;
+  }
+  heap[k] = c;
+}
+
+/** Replaces the least count of the full min-heap of `size` counts with c. */
+function siftDown(heap: Int32Array, size: number, c: number): void {
+  let k = 0;
+  for (;;) {
+    let child = 2 * k + 1;
+    if (child >= size) break;
+    if (child + 1 < size && heap[child + 1] < heap[child]) child++;
+    if (heap[child] >= c) break;
+    heap[k] = heap[child];
+    k = child;
+  }
+  heap[k] = c;
 }
