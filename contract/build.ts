@@ -61,8 +61,11 @@ export const DEFAULT_DIST_DIR = 'dist';
  * in place of cards.<locale>.ndjson.
  * 15: the monthly history's cities as a keyed file too (PRICE_HISTORY_BY_CITY), beside
  * price-history.json, so a price page reads one city from disk rather than the file whole.
+ * 16: listing-columns.bin holds what the engine derived at every start (contract/listing-columns.ts
+ * ListingIndexes): each order's ranks, the slug table, latitude cosines, the coordinates' bitset and
+ * latitude order, the cell grid; a listing with only one of latitude and longitude has neither.
  */
-export const BUILD_FORMAT_VERSION = 15;
+export const BUILD_FORMAT_VERSION = 16;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),

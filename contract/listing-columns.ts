@@ -14,11 +14,24 @@
  * - prices, `fromPrice.<column>` and `fromPriceByType.<type>.<column>` (the columns of
  *   PriceColumnsSchema): float64 `amount`, `comparableAmount`, `comparableEur` (NaN: none), int32
  *   the others (-1: none);
- * - `order.<name>` (LISTING_ORDERS): int32, every listing index once, in the order of the sort.
+ * - `order.<name>` (LISTING_ORDERS): int32, every listing index once, in the order of the sort;
+ * and what the API would otherwise derive from those at every start (the build makes them once):
+ * - `rank.<name>` (RANKED_ORDERS): int32 per listing, its place in `order.<name>`;
+ * - `slugSlots`: int32, slugSlotCount(listings) slots, each listing's index + 1 at its slug's
+ *   fnv1a (contract/fnv1a.ts) masked to the table, or the next free slot after it (0: empty);
+ * - `cosLat`: float64 per listing, latitudeCosine (contract/geo.ts) of its latitude (NaN: none);
+ *   `hasCoords`: uint32 words, bit i set when listing i has coordinates;
+ * - per listing with coordinates (the first entries of `order.lat`): float64 `latSorted`, their
+ *   latitudes in that order; int32 `cells.order` and `cells.cell`, those listings by cell of the
+ *   grid and their cells (contract/cell-grid.ts cellsOf).
+ * A listing with a latitude but no longitude, or the reverse, has neither (`lat`, `lng` NaN).
  */
 import { z } from 'zod';
 import { ListingColumnsSchema, type ListingColumns } from './build.ts';
+import { cellsOf } from './cell-grid.ts';
 import { AmenitySlugSchema, OPTION_TYPES, OptionTypeSchema, type OptionType } from './common.ts';
+import { fnv1a } from './fnv1a.ts';
+import { latitudeCosine } from './geo.ts';
 import { PRICE_BASES } from './prices.ts';
 
 export const LISTING_COLUMNS_FILE = 'listing-columns.bin';
@@ -38,6 +51,13 @@ export const LISTING_ORDERS = [
   ...OPTION_TYPES.flatMap((t) => [`price-asc.${t}`, `price-desc.${t}`] as const),
 ] as const;
 export type ListingOrder = (typeof LISTING_ORDERS)[number];
+/** The orders whose ranks the API reads (to sort a set, to break ties by slug); `lat` is only walked. */
+export const RANKED_ORDERS = LISTING_ORDERS.filter((o): o is Exclude<ListingOrder, 'lat'> => o !== 'lat');
+export type RankedOrder = (typeof RANKED_ORDERS)[number];
+
+/** The slots of the slug table of n listings: at most half of them full. */
+export const slugSlotCount = (n: number) => 2 ** Math.ceil(Math.log2(2 * n + 2));
+const words = (n: number) => (n + 31) >>> 5;
 
 /** The price order of a product (`all` or an option type). */
 export const priceOrder = (product: OptionType | 'all', direction: 'asc' | 'desc'): ListingOrder =>
@@ -49,7 +69,9 @@ type PriceColumns = ListingColumns['fromPrice'];
 const INDEX_COLUMNS = ['country', 'countryCode', 'city', 'street', 'houseNumber'] as const;
 const NULLABLE_INDEX_COLUMNS = ['zone', 'operator'] as const;
 const COUNT_COLUMNS = ['capacity', 'ratingCount'] as const;
-const FLOAT_COLUMNS = ['lat', 'lng', 'updatedMs', 'ratingScore'] as const;
+/** NaN both when the listing lacks either */
+const COORDINATES = ['lat', 'lng'] as const;
+const FLOAT_COLUMNS = ['updatedMs', 'ratingScore'] as const;
 const PRICE_FLOAT_COLUMNS = ['amount', 'comparableAmount', 'comparableEur'] as const;
 /** the price columns coded as indices, with the dictionary (or list) they point into */
 const PRICE_INDEX_COLUMNS = { currency: 'currencies', billingPeriod: 'billingPeriods', marketPosition: 'marketPositions', comparableCurrency: 'currencies', comparableBasis: null } as const;
@@ -59,8 +81,20 @@ export interface PriceColumnsData {
   currency: Int32Array; billingPeriod: Int32Array; marketPosition: Int32Array; comparableCurrency: Int32Array; comparableBasis: Int32Array;
 }
 
+/** What the build derives from the columns and orders for the engine, which views it as it is. */
+export interface ListingIndexes {
+  /** each listing's place in each order */
+  ranks: Record<RankedOrder, Int32Array>;
+  slugSlots: Int32Array;
+  cosLat: Float64Array;
+  hasCoords: Uint32Array;
+  /** the latitudes of the listings with coordinates, in the latitude order */
+  latSorted: Float64Array;
+  cells: { order: Int32Array; cells: Int32Array };
+}
+
 /** listing-columns.bin decoded: views on the file's bytes (copies only where a section is not aligned in memory). */
-export interface ListingColumnsData {
+export interface ListingColumnsData extends ListingIndexes {
   slugs: string[];
   dict: Dict;
   country: Int32Array; countryCode: Int32Array; city: Int32Array; street: Int32Array; houseNumber: Int32Array;
@@ -76,7 +110,7 @@ export interface ListingColumnsData {
 }
 
 const SectionSchema = z.strictObject({
-  type: z.enum(['text', 'int32', 'float64']),
+  type: z.enum(['text', 'int32', 'uint32', 'float64']),
   /** bytes from the start of the file, a multiple of 8 */
   offset: z.int().min(0),
   /** entries (text: bytes) */
@@ -104,6 +138,20 @@ type Section = z.infer<typeof SectionSchema>;
 
 const align8 = (x: number) => Math.ceil(x / 8) * 8;
 const nullAs = (v: number | null, none: number) => (v === null ? none : v);
+const BYTES = { text: 1, int32: 4, uint32: 4, float64: 8 } as const;
+const TYPED = { int32: Int32Array, uint32: Uint32Array, float64: Float64Array } as const;
+
+/** Each listing's index + 1 at its slug's hash in a table of slugSlotCount slots, or the next free slot after it. */
+function slotsBySlug(slugs: readonly string[]): Int32Array {
+  const slots = new Int32Array(slugSlotCount(slugs.length));
+  const mask = slots.length - 1;
+  for (let i = 0; i < slugs.length; i++) {
+    let h = fnv1a(slugs[i]) & mask;
+    while (slots[h] !== 0) h = (h + 1) & mask;
+    slots[h] = i + 1;
+  }
+  return slots;
+}
 
 /** The file, from the mart's columns and the orders (each a list of listing indices). */
 export function encodeListingColumns(c: ListingColumns, orders: Record<ListingOrder, ArrayLike<number>>): Buffer {
@@ -116,10 +164,16 @@ export function encodeListingColumns(c: ListingColumns, orders: Record<ListingOr
     const a = Float64Array.from(values);
     parts.push({ name, type: 'float64', bytes: new Uint8Array(a.buffer), length: a.length });
   };
+  const n = c.slugs.length;
+  const located = (i: number) => c.lat[i] !== null && c.lng[i] !== null;
+  const lat = Float64Array.from(c.lat, (v, i) => (located(i) ? v! : Number.NaN));
+  const lng = Float64Array.from(c.lng, (v, i) => (located(i) ? v! : Number.NaN));
   const text = Buffer.from(c.slugs.join('\n'), 'utf8');
   parts.push({ name: 'slugs', type: 'text', bytes: text, length: text.length });
   for (const k of [...INDEX_COLUMNS, ...NULLABLE_INDEX_COLUMNS]) int32(k, c[k]);
   for (const k of COUNT_COLUMNS) int32(k, c[k].map((v) => nullAs(v, 0)));
+  float64('lat', lat);
+  float64('lng', lng);
   for (const k of FLOAT_COLUMNS) float64(k, c[k].map((v) => nullAs(v, Number.NaN)));
   int32('featured', c.featured);
   for (const [a, list] of Object.entries(c.amenities)) int32(`amenities.${a}`, list);
@@ -131,6 +185,23 @@ export function encodeListingColumns(c: ListingColumns, orders: Record<ListingOr
   prices('fromPrice', c.fromPrice);
   for (const [t, p] of Object.entries(c.fromPriceByType)) prices(`fromPriceByType.${t}`, p!);
   for (const name of LISTING_ORDERS) int32(`order.${name}`, orders[name]);
+  for (const name of RANKED_ORDERS) {
+    const rank = new Int32Array(n);
+    for (let k = 0; k < orders[name].length; k++) rank[orders[name][k]] = k;
+    int32(`rank.${name}`, rank);
+  }
+  int32('slugSlots', slotsBySlug(c.slugs));
+  float64('cosLat', lat.map(latitudeCosine));
+  const hasCoords = new Uint32Array(words(n));
+  let withCoords = 0;
+  for (let i = 0; i < n; i++) if (located(i)) { hasCoords[i >>> 5] |= 1 << (i & 31); withCoords++; }
+  parts.push({ name: 'hasCoords', type: 'uint32', bytes: new Uint8Array(hasCoords.buffer), length: hasCoords.length });
+  // the latitude order puts those with coordinates first (decodeListingColumns checks it)
+  const latOrder = Int32Array.from(orders.lat).subarray(0, withCoords);
+  float64('latSorted', Array.from(latOrder, (i) => lat[i]));
+  const cells = cellsOf(latOrder, lat, lng);
+  int32('cells.order', cells.order);
+  int32('cells.cell', cells.cells);
 
   const header = (offsets: number[]): Buffer => Buffer.from(JSON.stringify({
     listings: c.slugs.length,
@@ -190,11 +261,11 @@ export function decodeListingColumns(buf: Buffer, { checked = false } = {}): Lis
   const section = (name: string, type: Section['type']): Section => {
     const s = h.sections[name] ?? fail(`no section ${name}`);
     if (s.type !== type) fail(`section ${name} is ${s.type}, expected ${type}`);
-    const bytes = s.length * (type === 'float64' ? 8 : type === 'int32' ? 4 : 1);
+    const bytes = s.length * BYTES[type];
     if (s.offset % 8 !== 0 || s.offset < 8 + headLength || s.offset + bytes > buf.length) fail(`section ${name} (${bytes} bytes at ${s.offset}) lies outside the file's ${buf.length} bytes`);
     return s;
   };
-  const view = <T extends Int32Array | Float64Array>(Type: { new(b: ArrayBufferLike, o: number, l: number): T; new(l: number): T; BYTES_PER_ELEMENT: number }, s: Section): T => {
+  const view = <T extends Int32Array | Uint32Array | Float64Array>(Type: { new(b: ArrayBufferLike, o: number, l: number): T; new(l: number): T; BYTES_PER_ELEMENT: number }, s: Section): T => {
     const at = buf.byteOffset + s.offset;
     if (at % Type.BYTES_PER_ELEMENT === 0) return new Type(buf.buffer, at, s.length);
     const copy = new Type(s.length);
@@ -227,6 +298,12 @@ export function decodeListingColumns(buf: Buffer, { checked = false } = {}): Lis
     }
     return a;
   };
+  /** a section of `length` entries (what the build derived): its entries are the manifest's checksum's to vouch for */
+  const sized = <K extends keyof typeof TYPED>(name: string, type: K, length: number): InstanceType<(typeof TYPED)[K]> => {
+    const s = section(name, type);
+    if (s.length !== length) fail(`${name} has ${s.length} entries, expected ${length}`);
+    return view(TYPED[type] as never, s);
+  };
 
   const slugsSection = section('slugs', 'text');
   const slugs = n === 0 ? [] : buf.toString('utf8', slugsSection.offset, slugsSection.offset + slugsSection.length).split('\n');
@@ -243,13 +320,48 @@ export function decodeListingColumns(buf: Buffer, { checked = false } = {}): Lis
     ...Object.fromEntries(INDEX_COLUMNS.map((k) => [k, indices(k, h.dict[k].length, false)])),
     ...Object.fromEntries(NULLABLE_INDEX_COLUMNS.map((k) => [k, indices(k, h.dict[k].length, true)])),
     ...Object.fromEntries(COUNT_COLUMNS.map((k) => [k, perListing(k, Int32Array)])),
-    ...Object.fromEntries(FLOAT_COLUMNS.map((k) => [k, perListing(k, Float64Array)])),
+    ...Object.fromEntries([...COORDINATES, ...FLOAT_COLUMNS].map((k) => [k, perListing(k, Float64Array)])),
     featured: ascending('featured'),
     amenities: Object.fromEntries(h.amenities.map((a) => [a, ascending(`amenities.${a}`)])),
     optionTypes: Object.fromEntries(h.optionTypes.map((t) => [t, ascending(`optionTypes.${t}`)])),
     fromPrice: prices('fromPrice'),
     fromPriceByType: Object.fromEntries(h.pricedTypes.map((t) => [t, prices(`fromPriceByType.${t}`)])),
     orders: Object.fromEntries(LISTING_ORDERS.map((o) => [o, permutation(`order.${o}`)])),
+  } as unknown as Omit<ListingColumnsData, keyof ListingIndexes>;
+  const located = section('latSorted', 'float64').length;
+  if (located > n) fail(`latSorted has ${located} entries for ${n} listings`);
+  const derived: ListingIndexes = {
+    ranks: Object.fromEntries(RANKED_ORDERS.map((o) => [o, sized(`rank.${o}`, 'int32', n)])) as Record<RankedOrder, Int32Array>,
+    slugSlots: sized('slugSlots', 'int32', slugSlotCount(n)),
+    cosLat: sized('cosLat', 'float64', n),
+    hasCoords: sized('hasCoords', 'uint32', words(n)),
+    latSorted: sized('latSorted', 'float64', located),
+    cells: { order: sized('cells.order', 'int32', located), cells: sized('cells.cell', 'int32', located) },
   };
-  return data as unknown as ListingColumnsData;
+  if (!checked) checkDerived(data, derived, fail);
+  return { ...data, ...derived };
+}
+
+/**
+ * The entries of what the build derived that the engine would misread unseen: the slug order sorts
+ * the slugs, each once (a slug is looked up among them); the latitude order puts every listing with
+ * coordinates first, by latitude (the geographic filters search it). The rest the encoder made from
+ * the orders and columns checked here, and the manifest's checksum vouches for: only their lengths are checked.
+ */
+function checkDerived(data: Omit<ListingColumnsData, keyof ListingIndexes>, derived: ListingIndexes, fail: (msg: string) => never): void {
+  const { slugs, orders, lat, lng } = data;
+  const n = slugs.length;
+  for (let k = 1; k < n; k++) {
+    const before = slugs[orders.slug[k - 1]], slug = slugs[orders.slug[k]];
+    if (before === slug) fail(`slug ${slug} used twice`);
+    if (before > slug) fail(`order.slug does not sort ${slug}`);
+  }
+  const { latSorted } = derived;
+  let located = 0;
+  for (let i = 0; i < n; i++) if (!Number.isNaN(lat[i]) && !Number.isNaN(lng[i])) located++;
+  for (let k = 0; k < latSorted.length; k++) {
+    const i = orders.lat[k], l = lat[i];
+    if (Number.isNaN(l) || Number.isNaN(lng[i]) || (k > 0 && l < latSorted[k - 1]) || latSorted[k] !== l) fail(`order.lat does not sort ${slugs[i]} by latitude`);
+  }
+  if (latSorted.length !== located) fail(`latSorted has ${latSorted.length} entries for ${located} listings with coordinates`);
 }

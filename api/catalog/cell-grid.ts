@@ -3,17 +3,8 @@
  * listings within a reach of a point, or in a box, lie in a few runs of the cells' order, one or
  * two per row of cells, instead of a band of latitude around the whole globe.
  */
+import { COLUMNS, columnOf, ROWS, rowOf } from '../../contract/cell-grid.ts';
 import { firstAtLeast } from './sorted.ts';
-
-/** The side of a cell in degrees, of latitude and of longitude. */
-const CELL_DEGREES = 0.25;
-const ROWS = 180 / CELL_DEGREES;
-const COLUMNS = 360 / CELL_DEGREES;
-/** cell × 2³² + listing stays an exact double (a cell is below 2²¹) and sorts by cell, then listing */
-const LISTINGS = 2 ** 32;
-
-const rowOf = (lat: number) => Math.min(ROWS - 1, Math.max(0, Math.floor((lat + 90) / CELL_DEGREES)));
-const columnOf = (lng: number) => Math.min(COLUMNS - 1, Math.max(0, Math.floor((lng + 180) / CELL_DEGREES)));
 
 export class CellGrid {
   /** the listings by cell (row by row, west to east), then by index */
@@ -24,11 +15,10 @@ export class CellGrid {
   readonly starts = new Int32Array(2 * ROWS);
   readonly ends = new Int32Array(2 * ROWS);
 
-  /** `located`: the listings with coordinates; lat and lng by listing. */
-  constructor(located: ArrayLike<number>, lat: Float64Array, lng: Float64Array) {
-    const keys = Float64Array.from(located, (i) => (rowOf(lat[i]) * COLUMNS + columnOf(lng[i])) * LISTINGS + i).sort();
-    this.order = Int32Array.from(keys, (key) => key % LISTINGS);
-    this.cells = Int32Array.from(keys, (key) => Math.floor(key / LISTINGS));
+  /** the listings with coordinates by cell and their cells (contract/cell-grid.ts cellsOf) */
+  constructor({ order, cells }: { order: Int32Array; cells: Int32Array }) {
+    this.order = order;
+    this.cells = cells;
   }
 
   /**

@@ -1,8 +1,9 @@
 /**
  * The listings of one build as typed columns: what the filters, orders, facets and the rendering
  * of cards read. The loader has checked the columns' structure (lengths, indices in range, orders
- * that are permutations: decodeListingColumns, contract/listing-columns.ts); this checks that the
- * slug order sorts the slugs, each once (a slug is looked up in it).
+ * that are permutations, the slug and latitude orders sorted: decodeListingColumns,
+ * contract/listing-columns.ts); the build made the slug table, ranks, cosines and cell grid, which
+ * are taken as they are.
  */
 import type { ListingColumnsData } from '../../contract/listing-columns.ts';
 import type { OptionType } from '../../contract/common.ts';
@@ -10,8 +11,8 @@ import { AmountIndex } from './amounts.ts';
 import * as bits from './bitset.ts';
 import type { Bitset } from './bitset.ts';
 import { CellGrid } from './cell-grid.ts';
-import { fnv1a } from './fnv1a.ts';
-import { haversineTerm, haversineTermOfArc, latitudeCosine, longitudeGap, longitudeReach, METERS_PER_DEGREE_LAT, metersOfTerm, RAD } from './geo.ts';
+import { fnv1a } from '../../contract/fnv1a.ts';
+import { haversineTerm, haversineTermOfArc, latitudeCosine, longitudeGap, longitudeReach, METERS_PER_DEGREE_LAT, metersOfTerm, RAD } from '../../contract/geo.ts';
 import { PRODUCTS, priceTables, type PriceTables, type Product, type ProductTable } from './price-tables.ts';
 
 /**
@@ -26,18 +27,6 @@ export interface PriceColumn extends Omit<ProductTable, 'onBasisIndex'> {
   comparableAmount: Float64Array;
   /** index into ListingTable.marketJson, -1 when the listing has no market position */
   marketPosition: Int32Array;
-}
-
-/** The slots of ListingTable.slugSlots: each listing's index + 1 at its slug's hash, or the next free slot after it. */
-function slotsBySlug(slugs: readonly string[]): Int32Array {
-  const slots = new Int32Array(2 ** Math.ceil(Math.log2(2 * slugs.length + 2)));
-  const mask = slots.length - 1;
-  for (let i = 0; i < slugs.length; i++) {
-    let h = fnv1a(slugs[i]) & mask;
-    while (slots[h] !== 0) h = (h + 1) & mask;
-    slots[h] = i + 1;
-  }
-  return slots;
 }
 
 export class ListingTable {
@@ -60,7 +49,7 @@ export class ListingTable {
   /** NaN when the listing has no coordinates */
   readonly lat: Float64Array;
   readonly lng: Float64Array;
-  /** the cosine of each latitude (geo.ts latitudeCosine), made once for the distances */
+  /** the cosine of each latitude (geo.ts latitudeCosine), made once per build for the distances */
   private readonly cosLat: Float64Array;
   readonly hasCoords: Bitset;
   /** the listings with coordinates by latitude, and their latitudes */
@@ -79,16 +68,8 @@ export class ListingTable {
   constructor(readonly cols: ListingColumnsData, tables: PriceTables = priceTables(cols)) {
     const n = this.n = cols.slugs.length;
     this.slugs = cols.slugs;
-    const bySlug = cols.orders.slug;
-    this.slugRank = new Int32Array(n);
-    for (let k = 0; k < n; k++) {
-      const i = bySlug[k];
-      this.slugRank[i] = k;
-      const before = k > 0 ? this.slugs[bySlug[k - 1]] : undefined, slug = this.slugs[i];
-      if (before === slug) throw new Error(`listing-columns.bin: slug ${slug} used twice`);
-      if (before !== undefined && before > slug) throw new Error(`listing-columns.bin: order.slug does not sort ${slug}`);
-    }
-    this.slugSlots = slotsBySlug(this.slugs);
+    this.slugRank = cols.ranks.slug;
+    this.slugSlots = cols.slugSlots;
     this.all = bits.full(n);
     this.marketJson = cols.dict.marketPositions.map((m) => Buffer.from(`,"marketPosition":${JSON.stringify(m)}`));
     const none = new Float64Array(n).fill(Number.NaN);
@@ -101,30 +82,15 @@ export class ListingTable {
     }
     this.capacity = tables.capacities;
     this.byCapacity = new AmountIndex(tables.capacity);
-    this.lat = new Float64Array(n).fill(Number.NaN);
-    this.lng = new Float64Array(n).fill(Number.NaN);
-    this.cosLat = new Float64Array(n).fill(Number.NaN);
-    this.hasCoords = new Uint32Array(this.all.length);
-    let withCoords = 0;
-    for (let i = 0; i < n; i++) {
-      const lat = cols.lat[i], lng = cols.lng[i];
-      if (!Number.isNaN(lat) && !Number.isNaN(lng)) {
-        this.lat[i] = lat;
-        this.lng[i] = lng;
-        this.cosLat[i] = latitudeCosine(lat);
-        this.hasCoords[i >>> 5] |= 1 << (i & 31);
-        withCoords++;
-      }
-    }
+    this.lat = cols.lat;
+    this.lng = cols.lng;
+    this.cosLat = cols.cosLat;
+    this.hasCoords = cols.hasCoords;
     // the pipeline's latitude order: those with coordinates first, ascending
-    this.latOrder = cols.orders.lat.subarray(0, withCoords);
-    this.latSorted = new Float64Array(withCoords);
-    this.near = new Int32Array(withCoords);
-    for (let k = 0; k < withCoords; k++) {
-      const lat = (this.latSorted[k] = this.lat[this.latOrder[k]]);
-      if (Number.isNaN(lat) || (k > 0 && lat < this.latSorted[k - 1])) throw new Error(`listing-columns.bin: order.lat does not sort ${this.slugs[this.latOrder[k]]} by latitude`);
-    }
-    this.cells = new CellGrid(this.latOrder, this.lat, this.lng);
+    this.latSorted = cols.latSorted;
+    this.latOrder = cols.orders.lat.subarray(0, this.latSorted.length);
+    this.near = new Int32Array(this.latSorted.length);
+    this.cells = new CellGrid(cols.cells);
   }
 
   /** The listing with this slug, or undefined. */

@@ -5,12 +5,12 @@
  * the set. Ties always break by slug (the listings are in place order: the slug is the last key).
  */
 import { OPTION_TYPES, type OptionType } from '../../contract/common.ts';
-import { priceOrder } from '../../contract/listing-columns.ts';
+import { priceOrder, type RankedOrder } from '../../contract/listing-columns.ts';
 import type { SortBy } from '../../contract/queries.ts';
 import type { Bitset } from './bitset.ts';
 import * as bits from './bitset.ts';
 import type { MatchSet } from './match.ts';
-import { haversineTermOfArc } from './geo.ts';
+import { haversineTermOfArc } from '../../contract/geo.ts';
 import type { ListingTable } from './listings.ts';
 import { RandomOrder } from './random-order.ts';
 
@@ -34,18 +34,14 @@ export class Orders {
   private readonly sorted = new Map<string, Order>();
 
   constructor(private readonly listings: ListingTable) {
-    const ranked = (order: Int32Array): Order => {
-      const rank = new Int32Array(order.length);
-      for (let k = 0; k < order.length; k++) rank[order[k]] = k;
-      return { order, rank };
-    };
-    const { orders } = listings.cols;
-    this.sorted.set('date-desc:', ranked(orders['date-desc']));
-    this.sorted.set('date-asc:', ranked(orders['date-asc']));
-    this.sorted.set('rating-desc:', ranked(orders['rating-desc']));
+    const { orders, ranks } = listings.cols;
+    const ranked = (name: RankedOrder): Order => ({ order: orders[name], rank: ranks[name] });
+    this.sorted.set('date-desc:', ranked('date-desc'));
+    this.sorted.set('date-asc:', ranked('date-asc'));
+    this.sorted.set('rating-desc:', ranked('rating-desc'));
     for (const t of [undefined, ...OPTION_TYPES]) {
-      this.sorted.set(`price-asc:${t ?? ''}`, ranked(orders[priceOrder(t ?? 'all', 'asc')]));
-      this.sorted.set(`price-desc:${t ?? ''}`, ranked(orders[priceOrder(t ?? 'all', 'desc')]));
+      this.sorted.set(`price-asc:${t ?? ''}`, ranked(priceOrder(t ?? 'all', 'asc') as RankedOrder));
+      this.sorted.set(`price-desc:${t ?? ''}`, ranked(priceOrder(t ?? 'all', 'desc') as RankedOrder));
     }
   }
 

@@ -5,7 +5,7 @@
  * page of a dense set is walked rank by rank; `rankOf(listing)` is the inverse, so a sparse set
  * is ordered by the ranks of its members. Both give the same order.
  */
-import { mix32 } from './geo.ts';
+import { mix32 } from '../../contract/geo.ts';
 
 const ROUNDS = 4;
 

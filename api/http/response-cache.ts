@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Served } from '../loading/store.ts';
-import { fnv1a } from '../catalog/fnv1a.ts';
+import { fnv1a } from '../../contract/fnv1a.ts';
 import { etagOf } from './headers.ts';
 
 /** What a 200 sends besides the common headers. */

@@ -4,11 +4,16 @@
  * damaged one refuses the build at load, naming the file and what is wrong.
  */
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { BuildLoadError, loadBuild } from '../../api/loading/load.ts';
 import { ndjsonLines } from '../../api/loading/ndjson.ts';
 import { encodeLineIndex, LINE_INDEX_FILE, lineIndexOf, type LineIndex } from '../../contract/line-index.ts';
-import { LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
+import { decodeListingColumns, LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
+import * as bits from '../../api/catalog/bitset.ts';
+import { ListingTable } from '../../api/catalog/listings.ts';
+import { Orders } from '../../api/catalog/order.ts';
 import { removeDir, writeBuildFixture, type FixtureOptions } from '../support/build-fixture.ts';
 import { SITE } from '../support/app.ts';
 
@@ -43,10 +48,58 @@ describe('build files made for loading', () => {
     await refusedWith({ columns: (_c, o) => { o['price-desc.day_pass'][7] = o['price-desc.day_pass'][3]; } }, /listing-columns\.bin: order\.price-desc\.day_pass is not an order of the listings \(entry 7/);
     await refusedWith({ columns: (_c, o) => { o['date-asc'].pop(); } }, /listing-columns\.bin: order\.date-asc has 25 entries for 26 listings/);
     await refusedWith({ columns: (c) => { c.amenities[Object.keys(c.amenities)[0]].reverse(); } }, /listing-columns\.bin: amenities\.[a-z0-9_-]+ is not a list of ascending listing indices/);
-    await refusedWith({ mutateBinary: (files) => files.set(LISTING_COLUMNS_FILE, files.get(LISTING_COLUMNS_FILE)!.subarray(0, -100)) }, /listing-columns\.bin: section order\.[a-z._-]+ \(\d+ bytes at \d+\) lies outside the file's \d+ bytes/);
+    await refusedWith({ mutateBinary: (files) => files.set(LISTING_COLUMNS_FILE, files.get(LISTING_COLUMNS_FILE)!.subarray(0, -100)) }, /listing-columns\.bin: section [a-z._-]+ \(\d+ bytes at \d+\) lies outside the file's \d+ bytes/);
     await refusedWith({ mutateBinary: (files) => files.set(LISTING_COLUMNS_FILE, Buffer.from('not columns')) }, /listing-columns\.bin: not a listing columns file/);
     // the dictionaries' entries are the pipeline's to check; that each is a list is the loader's
     await refusedWith({ columns: (c) => { (c.dict as Record<string, unknown>).city = 'Berlin'; } }, /listing-columns\.bin: the header is invalid: dict\.city: /);
+  });
+
+  it('refuses a section the build derived for the engine when it is short, absent or wrong, naming the file', async () => {
+    /** listing-columns.bin with its header's section `name` changed (the header padded to its length: JSON allows trailing blanks) */
+    const withSection = (name: string, change: (sections: Record<string, { length: number } | undefined>) => void): FixtureOptions => ({
+      mutateBinary: (files) => {
+        const bytes = Buffer.from(files.get(LISTING_COLUMNS_FILE)!);
+        const length = bytes.readUInt32LE(4);
+        const header = JSON.parse(bytes.toString('utf8', 8, 8 + length)) as { sections: Record<string, { length: number } | undefined> };
+        assert.ok(header.sections[name], `the file has a section ${name}`);
+        change(header.sections);
+        const text = Buffer.from(JSON.stringify(header));
+        assert.ok(text.length <= length);
+        bytes.fill(0x20, 8, 8 + length);
+        text.copy(bytes, 8);
+        files.set(LISTING_COLUMNS_FILE, bytes);
+      },
+    });
+    for (const [opts, message] of [
+      [withSection('rank.date-desc', (s) => { s['rank.date-desc']!.length -= 1; }), /listing-columns\.bin: rank\.date-desc has 25 entries, expected 26/],
+      [withSection('slugSlots', (s) => { s.slugSlots!.length /= 2; }), /listing-columns\.bin: slugSlots has \d+ entries, expected \d+/],
+      [withSection('cells.order', (s) => { s['cells.order']!.length -= 1; }), /listing-columns\.bin: cells\.order has \d+ entries, expected \d+/],
+      [withSection('hasCoords', (s) => { delete s.hasCoords; }), /listing-columns\.bin: no section hasCoords/],
+    ] as const) {
+      const f = await writeBuildFixture(undefined, opts);
+      dirs.push(f.dir);
+      await assert.rejects(loadBuild(f.dir, { siteUrl: SITE }), refused(message));
+    }
+  });
+
+  it('views the slug table, ranks, cosines and cell grid in the bytes of listing-columns.bin, no copy made at load', async () => {
+    const f = await writeBuildFixture();
+    dirs.push(f.dir);
+    // as a load worker reads it: a buffer of its own, so every section is aligned
+    const bytes = ownCopy(await readFile(join(f.dir, LISTING_COLUMNS_FILE)));
+    const listings = new ListingTable(decodeListingColumns(bytes, { checked: true }));
+    const orders = new Orders(listings);
+    for (const [name, a] of Object.entries({ slugRank: listings.slugRank, lat: listings.lat, latSorted: listings.latSorted, hasCoords: listings.hasCoords, cells: listings.cols.cells.order, ranks: listings.cols.ranks['price-asc'] })) {
+      assert.equal(a.buffer, bytes.buffer, `${name} is a view of the file's bytes`);
+    }
+    // and they answer as the columns do: each slug found, the sorted pages ranked by the build's orders
+    for (const [i, slug] of listings.slugs.entries()) assert.equal(listings.indexOf(slug), i);
+    const every = { bits: listings.all, count: listings.n, lo: 0, hi: listings.all.length };
+    const half = bits.fromIndices(listings.n, Array.from({ length: listings.n }, (_, i) => i).filter((i) => i % 2 === 0));
+    const halfSet = { bits: half, count: bits.count(half), lo: 0, hi: half.length };
+    const byDate = [...listings.cols.orders['date-desc']];
+    assert.deepEqual(Array.from(orders.slice(every, 'date-desc', { seed: 1 }, 0, 5)), byDate.slice(0, 5));
+    assert.deepEqual(Array.from(orders.slice(halfSet, 'date-desc', { seed: 1 }, 0, 3)), byDate.filter((i) => i % 2 === 0).slice(0, 3));
   });
 
   it('rejects a line index that does not fit its NDJSON file', async () => {

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CellGrid } from '../../api/catalog/cell-grid.ts';
-import { longitudeGap } from '../../api/catalog/geo.ts';
+import { cellsOf } from '../../contract/cell-grid.ts';
+import { longitudeGap } from '../../contract/geo.ts';
 import { prng } from '../support/build-fixture.ts';
 
 describe("CellGrid", () => {
@@ -28,7 +29,7 @@ describe("CellGrid", () => {
   }
   // every listing has coordinates but the last few
   const located = Array.from({ length: n - 5 }, (_, i) => i);
-  const grid = new CellGrid(located, lat, lng);
+  const grid = new CellGrid(cellsOf(located, lat, lng));
 
   const visited = (p: { lat: number; lng: number; dLat: number; dLng: number }) => {
     const out: number[] = [];

@@ -15,7 +15,7 @@ import * as bits from '../../api/catalog/bitset.ts';
 import { byCount, type FacetLabeling } from '../../api/catalog/facet-lists.ts';
 import { FacetCounter } from '../../api/catalog/facets.ts';
 import { byTest, type FilterRegistry, type ValueFacet } from '../../api/catalog/filter-index.ts';
-import { mix32 } from '../../api/catalog/geo.ts';
+import { mix32 } from '../../contract/geo.ts';
 import { KernelMemory } from '../../api/catalog/kernels.ts';
 import { ListingTable } from '../../api/catalog/listings.ts';
 import { Matcher } from '../../api/catalog/match.ts';

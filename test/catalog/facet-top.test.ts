@@ -15,7 +15,7 @@ import { BytesOut } from '../../api/catalog/facet-payload.ts';
 import type { FacetLabeling } from '../../api/catalog/facet-lists.ts';
 import { FacetCounter } from '../../api/catalog/facets.ts';
 import { byTest, type FilterRegistry } from '../../api/catalog/filter-index.ts';
-import { mix32 } from '../../api/catalog/geo.ts';
+import { mix32 } from '../../contract/geo.ts';
 import { JsonBytes } from '../../api/catalog/json-bytes.ts';
 import { ListingTable } from '../../api/catalog/listings.ts';
 import { Matcher } from '../../api/catalog/match.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EARTH_RADIUS_M, haversineTerm, latitudeCosine, longitudeGap, longitudeReach, metersOfTerm } from '../../api/catalog/geo.ts';
+import { EARTH_RADIUS_M, haversineTerm, latitudeCosine, longitudeGap, longitudeReach, metersOfTerm } from '../../contract/geo.ts';
 
 const haversineMeters = (lat1: number, lng1: number, cos1: number, lat2: number, lng2: number, cos2: number) => metersOfTerm(haversineTerm(lat1, lng1, cos1, lat2, lng2, cos2));
 

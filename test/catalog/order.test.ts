@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { decodeListingColumns, LISTING_COLUMNS_FILE } from '../../contract/listing-columns.ts';
 import * as bits from '../../api/catalog/bitset.ts';
-import { haversineTerm, latitudeCosine, metersOfTerm } from '../../api/catalog/geo.ts';
+import { haversineTerm, latitudeCosine, metersOfTerm } from '../../contract/geo.ts';
 import { ListingTable } from '../../api/catalog/listings.ts';
 import { Orders, selectRange } from '../../api/catalog/order.ts';
 import { RandomOrder } from '../../api/catalog/random-order.ts';
