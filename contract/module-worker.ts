@@ -46,6 +46,11 @@ export class JobWorker<Job, Reply extends { id: number }, Result> {
     });
   }
 
+  /** Starts the worker now, so that its first job does not wait for it to load. */
+  start(): void {
+    this.started();
+  }
+
   /** Stops the worker, refusing its jobs; a later job starts another. */
   async stop(): Promise<void> {
     const w = this.worker;

@@ -40,5 +40,8 @@ const pageWorker = new JobWorker<PageJob, PageReply, PageJobResult>(import.meta.
 /** Runs a job on the page worker. */
 export const onPageWorker = (job: PageJob): Promise<PageJobResult> => pageWorker.run(job);
 
+/** Starts the worker (a server that listens): the first page it renders does not wait for its modules to load. */
+export const startPageWorker = (): void => pageWorker.start();
+
 /** Stops the worker (an app closing); a later job starts another. */
 export const stopPageWorker = (): Promise<void> => pageWorker.stop();

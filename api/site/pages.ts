@@ -20,7 +20,7 @@ import { requestKey, responsesOf } from '../http/response-cache.ts';
 import { withPlaceSlugs } from '../http/slug-hint.ts';
 import { contactPath } from './enquiry-form.ts';
 import { installAddresses, requestLocale } from './addresses.ts';
-import { onPageWorker, stopPageWorker } from './page-workers.ts';
+import { onPageWorker, startPageWorker, stopPageWorker } from './page-workers.ts';
 import { installSitemaps } from './sitemaps.ts';
 import { CHART_CSS } from './chart-style.ts';
 import { RETIRED_AUTH_SEGMENTS } from './discovery.ts';
@@ -45,7 +45,7 @@ interface PageRoute {
   cache: CacheHint;
   /** a list in pages (`?page=`, from 1): a page number that is not one, or past the last page, is a 404 */
   paged?: true;
-  /** rendered on the page worker: a page long enough (0.7 MB of HTML) that rendering it held every other request */
+  /** rendered on the page worker: a page long enough (0.7 MB of HTML; a country's thousands of cities) that rendering it held every other request */
   onWorker?: true;
   view(ctx: ViewContext): PageView | undefined | Promise<PageView | undefined>;
 }
@@ -53,7 +53,7 @@ interface PageRoute {
 /** Every localized page, served under /<locale> for each locale of LOCALES. */
 const PAGES: PageRoute[] = [
   { path: '', cache: CACHE.geo, view: homeView },
-  { path: '/coworking/:country', cache: CACHE.market, paged: true, view: placeView },
+  { path: '/coworking/:country', cache: CACHE.market, paged: true, view: placeView, onWorker: true },
   { path: '/coworking/:country/:city', cache: CACHE.market, paged: true, view: placeView },
   { path: '/coworking/:country/:city/:zone', cache: CACHE.market, paged: true, view: placeView },
   { path: '/space/:slug', cache: CACHE.listing, view: spaceView },
@@ -188,6 +188,10 @@ const PROBLEM_BY_SEGMENT = new Map<string, ErrorCode>(ERROR_CODES.map((code) => 
 export function installPages(app: FastifyInstance) {
   installAddresses(app);
   installSitemaps(app);
+  app.addHook('onListen', (done) => {
+    startPageWorker();
+    done();
+  });
   app.addHook('onClose', stopPageWorker);
   /**
    * Serves a page (HTML or Markdown, `type`) from the build's response cache, rendering it on a miss;

@@ -25,6 +25,7 @@ import { bibtex, bulkFiles, describeRelease, readReleasePackage } from './releas
 import { pageCount, pageOf } from './paging.ts';
 import { perBuild } from './per-build.ts';
 import { STRINGS } from './strings.ts';
+import { eachInTurns } from './turns.ts';
 
 export interface DataLink { label: string; href: string; type: string }
 
@@ -210,6 +211,9 @@ export async function placeView(ctx: ViewContext): Promise<PageView | undefined>
   const childPath = (child: { kind: string; slug: string; name: string }) => pathOf(ctx, child.kind === 'city'
     ? { kind: 'coworking', country: slugName(country), city: slugName(child) }
     : { kind: 'coworking', country: slugName(country), city: city && slugName(city), zone: slugName(child) });
+  // a country's cities run to thousands at 1,000,000 spaces: their links are made between turns
+  const children: { name: string; propertyCount: number; path: string }[] = [];
+  await eachInTurns(hub.children ?? [], (c) => children.push({ name: c.name, propertyCount: c.propertyCount, path: childPath(c) }));
   const filters = { [hub.kind]: hub.slug } as Filters;
   const listing = pagedCards(ctx, filters, pathOf(ctx, page));
   if (!listing) return undefined;
@@ -222,9 +226,10 @@ export async function placeView(ctx: ViewContext): Promise<PageView | undefined>
     page,
     pathIn: samePageIn(ctx, page),
     data: {
-      hub,
+      // the children listed once: a country's thousands of cities are what its page sends the page worker
+      hub: { ...hub, children: undefined },
       breadcrumbs,
-      children: (hub.children ?? []).map((c) => ({ ...c, path: childPath(c) })),
+      children,
       listing,
       pager: listing.pager,
       searchHref: searchPath(ctx, { [hub.kind]: hub.slug }),

@@ -114,6 +114,17 @@ describe('public pages', () => {
     assert.ok(text(placeDoc.querySelector('main dl')).includes(squash(formatMoney('en', hub.medianMonthlyPerDesk.price))));
     const cards = placeDoc.querySelectorAll('.cards > li');
     assert.equal(cards.length, Math.min(24, hub.propertyCount));
+
+    // a country's page is rendered on the page worker: every city linked, with its count, in the locale's number format
+    for (const locale of LOCALES) {
+      const country = (await get(s.app, `/v1/places/country/spain?locale=${locale}`)).body.data;
+      const { doc: countryDoc } = await page(`/${locale}/coworking/spain`);
+      const cities = [...countryDoc.querySelectorAll('#children-heading + ul li')].map((li) => [li.querySelector('a')!.getAttribute('href'), text(li)]);
+      assert.ok(country.children.length > 1, 'the sample has a country of several cities');
+      assert.deepEqual(cities, country.children.map((c: { slug: string; name: string; propertyCount: number }) =>
+        [`/${locale}/coworking/spain/${c.slug}`, squash(`${c.name} (${STRINGS[locale].propertyCount(c.propertyCount)})`)]), locale);
+      assert.ok(text(countryDoc.querySelector('h1')).includes(country.name), locale);
+    }
   });
 
   it('tabulate the whole price index as /api/price-index publishes it, a page per country', async () => {
