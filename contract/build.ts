@@ -64,8 +64,9 @@ export const DEFAULT_DIST_DIR = 'dist';
  * 16: listing-columns.bin holds what the engine derived at every start (contract/listing-columns.ts
  * ListingIndexes): each order's ranks, the slug table, latitude cosines, the coordinates' bitset and
  * latitude order, the cell grid; a listing with only one of latitude and longitude has neither.
+ * 17: an autocomplete entry the same in a locale as in the first (SUGGEST_FILES) is `null` there.
  */
-export const BUILD_FORMAT_VERSION = 16;
+export const BUILD_FORMAT_VERSION = 17;
 
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(BUILD_FORMAT_VERSION),
@@ -355,7 +356,9 @@ export const DETAILS_INDEX = {
  * `suggest.<locale>.ndjson` holds each entry as the endpoint returns it in that locale, one line
  * per entry in rank order (exact matches rank by weight, kind, slug; line i is rank i), and
  * `suggest-index.bin` (contract/suggest-index.ts) the words of every name and what the lookups
- * need, sorted and tabulated by the pipeline.
+ * need, sorted and tabulated by the pipeline. In every locale but the first of LOCALES, an entry
+ * written byte for byte as in the first is `null` (most spaces: their names are not translated),
+ * so the API holds it once.
  */
 export const SUGGEST_FILES = {
   lines: (locale: string) => `suggest.${locale}.ndjson`,

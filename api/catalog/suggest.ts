@@ -4,13 +4,14 @@
  * heavy prefixes) is one binary search; any other walks the postings of its words
  * (contract/suggest-search.ts).
  */
-import type { Locale } from '../../contract/common.ts';
+import { LOCALES, type Locale } from '../../contract/common.ts';
 import { MAX_SUGGEST_LIMIT } from '../../contract/market.ts';
 import type { SuggestIndexData } from '../../contract/suggest-index.ts';
 import { MAX_TOKENS, SuggestMatcher, tokens, type SuggestResult } from '../../contract/suggest-search.ts';
 import { ASCII, type JsonBytes } from './json-bytes.ts';
+import { isNullAt } from './listing-lines.ts';
 
-/** suggest.<locale>.ndjson held in memory: entry i (rank i) is bytes [starts[i], starts[i + 1] - 1). */
+/** suggest.<locale>.ndjson held in memory: entry i (rank i) is bytes [starts[i], starts[i + 1] - 1), `null` past the first locale where it is the first's. */
 export interface SuggestLines { bytes: Buffer; starts: Float64Array }
 
 export class SuggestIndex {
@@ -25,13 +26,15 @@ export class SuggestIndex {
     return this.index.weightStart.length;
   }
 
-  /** Writes the entries of `ranks` as the endpoint returns them in `locale`: a JSON array of their lines' bytes. */
+  /** Writes the entries of `ranks` as the endpoint returns them in `locale`: a JSON array of their lines' bytes (the first locale's where the line is `null`). */
   writeItems(w: JsonBytes, ranks: readonly number[], locale: Locale): void {
-    const { bytes, starts } = this.lines[locale];
+    const own = this.lines[locale], first = this.lines[LOCALES[0]];
     w.byte(ASCII.openBracket);
     for (let k = 0; k < ranks.length; k++) {
       if (k > 0) w.byte(ASCII.comma);
-      w.bytes(bytes, starts[ranks[k]], starts[ranks[k] + 1] - 1);
+      const r = ranks[k];
+      const { bytes, starts } = isNullAt(own.bytes, own.starts[r], own.starts[r + 1] - 1) ? first : own;
+      w.bytes(bytes, starts[r], starts[r + 1] - 1);
     }
     w.byte(ASCII.closeBracket);
   }

@@ -9,15 +9,16 @@ import { LOCALES, type Locale } from '../../contract/common.ts';
 import { decodeSuggestIndex, readSuggestIndex } from '../../contract/suggest-index.ts';
 import { SuggestIndex, type SuggestLines } from '../catalog/suggest.ts';
 import { ASCII } from '../catalog/json-bytes.ts';
+import { isNullAt } from '../catalog/listing-lines.ts';
 import { isObjectLine } from './ndjson.ts';
 
 /**
  * The autocomplete's files checked (on a load worker): every line of each locale's file a JSON
- * object, the same count in every locale, and the index's structure for that count; returns
- * each locale's line starts, in LOCALES order.
+ * object (or, past the first locale, `null`: the entry as in the first), the same count in every
+ * locale, and the index's structure for that count; returns each locale's line starts, in LOCALES order.
  */
 export function checkSuggestFiles(index: Buffer, perLocale: Buffer[]): Float64Array[] {
-  const starts = LOCALES.map((l, k) => suggestLines(perLocale[k], SUGGEST_FILES.lines(l)).starts);
+  const starts = LOCALES.map((l, k) => suggestLines(perLocale[k], SUGGEST_FILES.lines(l), k > 0).starts);
   const count = starts[0].length - 1;
   LOCALES.forEach((l, k) => {
     if (starts[k].length - 1 !== count) throw new Error(`${SUGGEST_FILES.lines(l)} has ${starts[k].length - 1} lines, ${SUGGEST_FILES.lines(LOCALES[0])} ${count}`);
@@ -36,11 +37,13 @@ export function suggestIndexOf(index: Buffer, perLocale: Buffer[], starts: Float
   return new SuggestIndex(lines, readSuggestIndex(index));
 }
 
-/** The line starts of a suggest file, every line a JSON object. */
-export function suggestLines(bytes: Buffer, name: string): SuggestLines {
+/** The line starts of a suggest file, every line a JSON object, or `null` where `nulls`. */
+export function suggestLines(bytes: Buffer, name: string, nulls: boolean): SuggestLines {
   const starts: number[] = [0];
   for (let j = bytes.indexOf(ASCII.newline), start = 0; j >= 0; start = j + 1, j = bytes.indexOf(ASCII.newline, start)) {
-    if (!isObjectLine(bytes, start, j)) throw new Error(`${name}: line ${starts.length} is not a JSON object`);
+    if (!isObjectLine(bytes, start, j) && !(nulls && isNullAt(bytes, start, j))) {
+      throw new Error(`${name}: line ${starts.length} is not a JSON object${nulls ? ' or null' : ''}`);
+    }
     starts.push(j + 1);
   }
   if (starts[starts.length - 1] !== bytes.length) throw new Error(`${name} does not end with a newline`);

@@ -35,20 +35,31 @@ export function suggestion(e: SuggestSource, l: Locale): Suggestion {
   return s;
 }
 
+/**
+ * An entry's line in each locale's file, in LOCALES order: the entry as the endpoint returns it
+ * there or, past the first locale, `null` where it is byte for byte the first's. `check` sees each
+ * locale's entry first.
+ */
+export function suggestFileLines(e: SuggestSource, check?: (s: Suggestion, l: Locale) => void): string[] {
+  let first = '';
+  return LOCALES.map((l, k) => {
+    const s = suggestion(e, l);
+    check?.(s, l);
+    const line = JSON.stringify(s);
+    if (k === 0) first = line;
+    return k > 0 && line === first ? 'null' : line;
+  });
+}
+
 /** Writes SUGGEST_FILES, each validated first (the lines against the contract, the index by the check the API runs). */
 export function writeSuggestFiles(writer: BuildWriter, sources: SuggestSource[]): number {
   const { ranked, data } = buildSuggestIndex(sources);
-  for (const l of LOCALES) {
-    const file = SUGGEST_FILES.lines(l);
-    const validate = lineValidator(file, SUGGEST_FILES.lineSchema);
-    const out = writer.openText(file);
-    ranked.forEach((e, i) => {
-      const s = suggestion(e, l);
-      validate(s, i);
-      out.write(`${JSON.stringify(s)}\n`);
-    });
-    out.close();
-  }
+  const validators = Object.fromEntries(LOCALES.map((l) => [l, lineValidator(SUGGEST_FILES.lines(l), SUGGEST_FILES.lineSchema)]));
+  const outs = LOCALES.map((l) => writer.openText(SUGGEST_FILES.lines(l)));
+  ranked.forEach((e, i) => {
+    suggestFileLines(e, (s, l) => validators[l](s, i)).forEach((line, k) => outs[k].write(`${line}\n`));
+  });
+  for (const out of outs) out.close();
   const bytes = encodeSuggestIndex(data);
   decodeSuggestIndex(bytes, ranked.length);
   writer.writeBytes(SUGGEST_FILES.index, bytes);

@@ -237,6 +237,9 @@ describe('loadBuild', () => {
       }, /suggest-index\.bin: words not sorted at 1/],
       ['suggest.es.ndjson', (b) => Buffer.concat([b, Buffer.from('{"kind":"city","slug":"x","label":"X"}\n')]), /suggest\.es\.ndjson has 27 lines, suggest\.en\.ndjson 26/],
       ['suggest.de.ndjson', (b) => b.subarray(0, b.length - 1), /suggest\.de\.ndjson does not end with a newline/],
+      // `null` stands for the first locale's entry: the first locale has none to stand for
+      ['suggest.en.ndjson', (b) => Buffer.concat([Buffer.from('null\n'), b.subarray(b.indexOf(0x0a) + 1)]), /suggest\.en\.ndjson: line 1 is not a JSON object$/],
+      ['suggest.de.ndjson', (b) => Buffer.concat([Buffer.from('[]\n'), b.subarray(b.indexOf(0x0a) + 1)]), /suggest\.de\.ndjson: line 1 is not a JSON object or null/],
     ];
     for (const [name, change, pattern] of cases) {
       const f = await withBytes(name, change);

@@ -9,7 +9,7 @@ import { LOCALES, type Locale } from '../../contract/common.ts';
 import { fold, foldedNames } from '../../contract/fold.ts';
 import { MAX_SUGGEST_LIMIT, type Suggestion } from '../../contract/market.ts';
 import { decodeSuggestIndex, encodeSuggestIndex, SUGGEST_HEAVY_POSTINGS } from '../../contract/suggest-index.ts';
-import { buildSuggestIndex, suggestion, type SuggestSource } from '../../pipeline/lib/suggest-index.ts';
+import { buildSuggestIndex, suggestFileLines, type SuggestSource } from '../../pipeline/lib/suggest-index.ts';
 
 const L = (en: string, de = en, es = en): Record<Locale, string> => ({ en, de, es });
 function entry(kind: SuggestSource['kind'], slug: string, label: ReturnType<typeof L>, weight: number, extra: Partial<SuggestSource> = {}): SuggestSource {
@@ -22,7 +22,8 @@ function entry(kind: SuggestSource['kind'], slug: string, label: ReturnType<type
 /** The index the API loads, made as the pipeline makes it and read back through the files' format. */
 function indexOf(sources: SuggestSource[]) {
   const { ranked, data } = buildSuggestIndex(sources);
-  const lines = Object.fromEntries(LOCALES.map((l) => [l, suggestLines(Buffer.from(ranked.map((e) => `${JSON.stringify(suggestion(e, l))}\n`).join('')), l)]));
+  const fileLines = ranked.map((e) => suggestFileLines(e));
+  const lines = Object.fromEntries(LOCALES.map((l, k) => [l, suggestLines(Buffer.from(fileLines.map((ls) => `${ls[k]}\n`).join('')), l, k > 0)]));
   const idx = new SuggestIndex(lines as Record<Locale, ReturnType<typeof suggestLines>>, decodeSuggestIndex(encodeSuggestIndex(data), ranked.length));
   return {
     search(q: string, locale: Locale, limit: number): { total: number; items: Suggestion[] } {

@@ -171,8 +171,17 @@ describe('pipeline end to end on the committed sample', { skip: hasSample ? fals
       const operators = readKeyed(dir, 'operators', locale);
       for (const [slug, hub] of Object.entries<any>(operators)) assert.equal(hub.propertyCount, byOperator.get(slug) ?? 0);
     }
-    const suggestSlugs = LOCALES.map((locale) => {
-      const lines = readFileSync(path.join(dir, SUGGEST_FILES.lines(locale)), 'utf8').slice(0, -1).split('\n');
+    // past the first locale, `null` is an entry the same as in the first: every other line differs from it
+    const suggestLines = LOCALES.map((locale) => readFileSync(path.join(dir, SUGGEST_FILES.lines(locale)), 'utf8').slice(0, -1).split('\n'));
+    const suggestSlugs = LOCALES.map((locale, k) => {
+      const lines = suggestLines[k].map((line, i) => {
+        if (k === 0 || line !== 'null') {
+          assert.ok(k === 0 || line !== suggestLines[0][i], `${locale} line ${i + 1}: the same as in ${LOCALES[0]}, written in full`);
+          return line;
+        }
+        return suggestLines[0][i];
+      });
+      if (k > 0) assert.ok(suggestLines[k].some((line) => line === 'null') && suggestLines[k].some((line) => line !== 'null'), `${locale}: entries shared and own`);
       const suggest = lines.map((line) => SUGGEST_FILES.lineSchema.parse(JSON.parse(line)));
       assert.equal(suggest.filter((s) => s.kind === 'property').length, columns.slugs.length);
       return suggest.map((s) => `${s.kind}/${s.slug}`);

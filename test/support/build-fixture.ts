@@ -21,7 +21,7 @@ import { encodeListingColumns, LISTING_COLUMNS_FILE, type ListingOrder } from '.
 import { listingOrders } from './listing-columns.ts';
 import { encodeLineIndex, LINE_INDEX_FILE, lineIndexOf } from '../../contract/line-index.ts';
 import { splitCard } from '../../pipeline/lib/card-parts.ts';
-import { buildSuggestIndex, suggestion } from '../../pipeline/lib/suggest-index.ts';
+import { buildSuggestIndex, suggestFileLines } from '../../pipeline/lib/suggest-index.ts';
 import { foldedNames } from '../../contract/fold.ts';
 import { MONTHLY_FACTORS, PERIOD_PRICE_BASIS, PRICE_BASES, priceBasisOrder, type PriceBasis } from '../../contract/prices.ts';
 import { checkerFor } from '../../contract/validate.ts';
@@ -582,7 +582,8 @@ export async function writeBuildFixture(dir?: string, opts: FixtureOptions = {})
     kind: 'property' as const, slug: l.slug, label: same(l.title), sublabel: null, center: null,
     propertyCount: null, foldedNames: foldedNames(l.title), weight: 1,
   })));
-  for (const l of LOCALES) files.set(SUGGEST_FILES.lines(l), suggest.ranked.map((e) => `${JSON.stringify(suggestion(e, l))}\n`).join(''));
+  const suggestLines = suggest.ranked.map((e) => suggestFileLines(e));
+  LOCALES.forEach((l, k) => files.set(SUGGEST_FILES.lines(l), suggestLines.map((ls) => `${ls[k]}\n`).join('')));
   files.set('price-index.json', json('price-index.json', BUILD_FILES['price-index.json'], { asOf: '2026-11-01T00:00:00Z', methodologyUrl: '/methodology', cities: [] }));
   const routing: LeadRouting = Object.fromEntries(listings.map((l) => [l.slug, {
     title: l.title, citySlug: l.city, operatorSlug: l.operator, operatorName: OPERATORS.find((o) => o.slug === l.operator)?.name ?? null,
