@@ -373,6 +373,15 @@ describe('pages that grow with the catalogue', () => {
       for (const ul of home.querySelectorAll('#countries-heading ~ ul')) {
         assert.ok(ul.querySelectorAll(`a[href^="/${locale}/coworking/"]`).length <= HOME_CITIES_PER_COUNTRY + 1, `${locale}: a country's largest cities, then its hub`);
       }
+      // each country's largest cities, most spaces first and by name among equals
+      for (const h3 of home.querySelectorAll('#countries-heading ~ h3')) {
+        const country = geo.countries.find((c: { slug: string }) => h3.querySelector('a')!.getAttribute('href') === `/${locale}/coworking/${c.slug}`);
+        const largest = geo.cities.filter((c: { countryCode: string }) => c.countryCode === country.code)
+          .sort((a: { propertyCount: number; name: string }, b: { propertyCount: number; name: string }) => b.propertyCount - a.propertyCount || a.name.localeCompare(b.name, locale))
+          .slice(0, HOME_CITIES_PER_COUNTRY).map((c: { slug: string }) => `/${locale}/coworking/${country.slug}/${c.slug}`);
+        const listed = [...h3.nextElementSibling!.querySelectorAll('a')].map((a) => a.getAttribute('href')).filter((h) => h !== `/${locale}/coworking/${country.slug}`);
+        assert.deepEqual(listed, largest, `${locale} ${country.slug}`);
+      }
     }
   });
 });
