@@ -4,6 +4,7 @@
  * page shows (at 100,000 spaces a country's page of 50 cities is ~1 MB of JSON), the charts drawn
  * (Observable Plot and linkedom are imported by this thread only) and the largest pages rendered.
  */
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { DamagedFileError, readRecordAt } from '../loading/records.ts';
 import type { OptionType } from '../../contract/common.ts';
@@ -12,6 +13,9 @@ import { cityChart, historyChart, indexChart, indexFigures, type HistoryPoint } 
 import type { Names, PageJob, PageJobResult, PageReply } from './page-workers.ts';
 import type { PriceHistoryCity, PriceHistoryPoint } from '../../contract/research.ts';
 import type { HistoryOverall } from './page-workers.ts';
+
+/** the page worker's nice value: 10 gives it about a tenth of the CPU a busy event loop gets */
+const PAGE_WORKER_NICE = 10;
 
 const namer = (names: Names) => ({ city: (slug: string) => names.cities[slug] ?? slug, product: (t: OptionType) => names.products[t] ?? t });
 
@@ -40,6 +44,10 @@ function run(job: PageJob): PageJobResult {
       return eta.render(`./${job.template}`, { ...localeFormat(job.locale), ...job.values });
   }
 }
+
+// This thread gives way to the event loop's on a busy host: a page it makes is never more urgent
+// than an answer the loop holds. On Linux a nice value is the calling thread's own.
+setPriority(PAGE_WORKER_NICE);
 
 parentPort!.on('message', ({ id, job }: { id: number; job: PageJob }) => {
   try {
