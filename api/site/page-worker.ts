@@ -46,8 +46,9 @@ function run(job: PageJob): PageJobResult {
 }
 
 // This thread gives way to the event loop's on a busy host: a page it makes is never more urgent
-// than an answer the loop holds. On Linux a nice value is the calling thread's own.
-setPriority(PAGE_WORKER_NICE);
+// than an answer the loop holds. Only on Linux is a nice value the calling thread's own (elsewhere
+// it would slow the whole server).
+if (process.platform === 'linux') setPriority(PAGE_WORKER_NICE);
 
 parentPort!.on('message', ({ id, job }: { id: number; job: PageJob }) => {
   try {

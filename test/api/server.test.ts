@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,34 @@ const canConnect = (port: number) => new Promise<boolean>((resolve) => {
 });
 
 describe('the server as make serve runs it (dist/server/server.js) over a real socket', () => {
+  it('starts its page worker when it listens, that thread alone at nice 10 (Linux: a nice value is per thread)', { skip: process.platform !== 'linux' && 'nice values are per thread on Linux only' }, async () => {
+    const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-srv-'));
+    dirs.push(dist);
+    const a = await writeBuildFixture(join(dist, 'builds', 'a'), { buildId: 'a' });
+    await publish(dist, a.dir);
+    const { child } = await startServer(dist);
+    try {
+      // each thread's nice value: field 19 of its stat, counted after the command name (which may hold spaces)
+      const nices = async () => {
+        const tasks = join('/proc', String(child.pid), 'task');
+        return new Map(await Promise.all((await readdir(tasks)).map(async (tid) => {
+          const stat = await readFile(join(tasks, tid, 'stat'), 'utf8');
+          return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const;
+        })));
+      };
+      let seen = await nices();
+      for (let i = 0; i < 50 && ![...seen.values()].includes(10); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        seen = await nices();
+      }
+      assert.deepEqual([...seen.values()].filter((n) => n !== 0), [10], `one thread at nice 10, before any page was asked for: ${[...seen.values()]}`);
+      assert.equal(seen.get(child.pid!), 0, 'the event loop\'s thread (its id is the process\'s) keeps nice 0');
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+
   it('serves, takes an enquiry, reloads on SIGHUP and exits 0 on SIGTERM after finishing in-flight requests', async () => {
     const dist = await mkdtemp(join(tmpdir(), 'desk-atlas-srv-'));
     dirs.push(dist);
