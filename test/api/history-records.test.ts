@@ -4,15 +4,14 @@
  * price-history.json whole (637 MB at 1,000,000 spaces).
  */
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBuild } from '../../api/loading/load.ts';
 import { staticCatalog } from '../../api/loading/store.ts';
 import { KEYED_FILE, PRICE_HISTORY_BY_CITY } from '../../contract/build.ts';
 import type { PriceHistoryCity } from '../../contract/research.ts';
-import { buildFixture, type FixtureBuild } from '../support/pipeline-fixtures.ts';
+import { buildFixture, copyOfCurrent, type FixtureBuild } from '../support/pipeline-fixtures.ts';
 import { get, SITE, testApp } from '../support/app.ts';
 import { marketTables } from './market-support.ts';
 
@@ -23,9 +22,8 @@ before(async () => { fixture = await buildFixture(marketTables()); });
 after(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
 
 async function copyOfBuild(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'desk-atlas-history-'));
+  const dir = await copyOfCurrent(fixture, 'desk-atlas-history-');
   dirs.push(dir);
-  await cp(join(fixture.distDir, 'current'), dir, { recursive: true, dereference: true });
   return dir;
 }
 

@@ -3,14 +3,13 @@
  * hub is read from disk when asked for, checked against its index.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BuildLoadError, loadBuild } from '../../api/loading/load.ts';
 import { staticCatalog } from '../../api/loading/store.ts';
 import { KEYED_FILE } from '../../contract/build.ts';
-import { buildFixture, type FixtureBuild } from '../support/pipeline-fixtures.ts';
+import { buildFixture, copyOfCurrent, type FixtureBuild } from '../support/pipeline-fixtures.ts';
 import { get, SITE, testApp } from '../support/app.ts';
 import { marketTables } from './market-support.ts';
 
@@ -21,9 +20,8 @@ after(async () => { for (const d of dirs) await rm(d, { recursive: true, force: 
 
 /** A copy of the fixture's build, to damage. */
 async function copyOfBuild(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'desk-atlas-hubs-'));
+  const dir = await copyOfCurrent(fixture, 'desk-atlas-hubs-');
   dirs.push(dir);
-  await cp(join(fixture.distDir, 'current'), dir, { recursive: true, dereference: true });
   return dir;
 }
 

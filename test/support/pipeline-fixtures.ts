@@ -3,6 +3,7 @@
  * both Valencias, London) that a test extends with the spaces and price observations it needs.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -124,6 +125,13 @@ export function writeSnapshot(tables: FixtureTables, dir = mkdtempSync(path.join
 
 export function tempDir(prefix = 'desk-atlas-dist-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A copy of a fixture's published build (`current`, its links followed) in a new temporary directory, to damage; the caller removes it. */
+export async function copyOfCurrent(fixture: { distDir: string }, prefix: string): Promise<string> {
+  const dir = tempDir(prefix);
+  await cp(path.join(fixture.distDir, 'current'), dir, { recursive: true, dereference: true });
+  return dir;
 }
 
 export interface FixtureBuild {
